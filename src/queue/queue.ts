@@ -1,0 +1,49 @@
+import type { IssueKey } from '../store/store.js';
+
+/**
+ * What an event tells the reconcile besides "look at this issue": facts the thread no longer
+ * shows (a deleted comment) or that only the event carries (who removed a label). JSON-safe,
+ * so the Redis queue can carry it; times are ISO strings.
+ */
+export type Hint =
+  | { readonly kind: 'label-removed'; readonly label: string; readonly by: string; readonly at: string }
+  | { readonly kind: 'label-added'; readonly label: string; readonly by: string; readonly at: string }
+  | {
+      readonly kind: 'comment-deleted';
+      readonly commentId: number;
+      readonly author: string;
+      readonly authorAssociation: string;
+      readonly body: string;
+      readonly at: string;
+    }
+  | { readonly kind: 'closed'; readonly at: string };
+
+/** A request to make one issue true again. Requests for one issue coalesce: hints merge. */
+export interface ReconcileRequest {
+  readonly key: IssueKey;
+  readonly hints: readonly Hint[];
+  /** Why it was asked for: an event name, `sweep` or `resync`; for logs and metrics. */
+  readonly reason: string;
+}
+
+/** Runs one reconcile. Throwing asks the queue to retry the request with backoff. */
+export type ReconcileHandler = (request: ReconcileRequest) => Promise<void>;
+
+/**
+ * The work queue. Its guarantees are what SPEC §5 asks of reconciles:
+ * - requests for one issue never run at the same time (across every replica sharing it);
+ * - requests for one issue that wait together coalesce into one run, their hints merged;
+ * - a request that arrives while its issue runs causes exactly one more run after it, never zero;
+ * - a handler that throws is retried with exponential backoff, its hints kept.
+ */
+export interface WorkQueue {
+  enqueue(request: ReconcileRequest): Promise<void>;
+  /** Starts running requests with `handler`. Called once. */
+  start(handler: ReconcileHandler): void;
+  /** Resolves when nothing is queued, delayed for retry or running (tests and shutdown). */
+  idle(): Promise<void>;
+  /** Requests waiting or delayed (for metrics). */
+  depth(): Promise<number>;
+  /** Stops taking work; resolves once running handlers finished. */
+  close(): Promise<void>;
+}
