@@ -39,3 +39,37 @@ export interface ThreadComment {
   readonly updatedAt: Date;
   readonly url?: string;
 }
+
+/**
+ * What an event tells the reconcile besides "look at this issue": facts the thread no longer
+ * shows (a deleted comment) or that only the event carries (who removed a label). JSON-safe,
+ * so the Redis queue can carry it; times are ISO strings.
+ */
+export type Hint =
+  | {
+      readonly kind: 'label-removed';
+      readonly label: string;
+      readonly by: string;
+      readonly at: string;
+    }
+  | {
+      readonly kind: 'label-added';
+      readonly label: string;
+      readonly by: string;
+      readonly at: string;
+    }
+  | {
+      readonly kind: 'comment-deleted';
+      readonly commentId: number;
+      readonly author: string;
+      readonly authorAssociation: string;
+      readonly body: string;
+      readonly at: string;
+    }
+  | {
+      /** A released marker was edited back to a live stage (SPEC §3: `released` is final). */
+      readonly kind: 'release-reverted';
+      readonly commentId: number;
+      readonly outcome?: Outcome;
+      readonly at: string;
+    };

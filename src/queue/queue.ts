@@ -1,22 +1,7 @@
+import type { Hint } from '../claims/types.js';
 import type { IssueKey } from '../store/store.js';
 
-/**
- * What an event tells the reconcile besides "look at this issue": facts the thread no longer
- * shows (a deleted comment) or that only the event carries (who removed a label). JSON-safe,
- * so the Redis queue can carry it; times are ISO strings.
- */
-export type Hint =
-  | { readonly kind: 'label-removed'; readonly label: string; readonly by: string; readonly at: string }
-  | { readonly kind: 'label-added'; readonly label: string; readonly by: string; readonly at: string }
-  | {
-      readonly kind: 'comment-deleted';
-      readonly commentId: number;
-      readonly author: string;
-      readonly authorAssociation: string;
-      readonly body: string;
-      readonly at: string;
-    }
-  | { readonly kind: 'closed'; readonly at: string };
+export type { Hint };
 
 /** A request to make one issue true again. Requests for one issue coalesce: hints merge. */
 export interface ReconcileRequest {

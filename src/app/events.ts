@@ -1,0 +1,203 @@
+import type { EmitterWebhookEvent } from '@octokit/webhooks';
+import { isTrustedAuthor } from '../claims/decide.js';
+import { parseClaimMarker } from '../claims/marker.js';
+import type { Hint } from '../claims/types.js';
+import type { ReconcileRequest } from '../queue/queue.js';
+import type { IssueKey } from '../store/store.js';
+
+/** The events of SPEC §5 this app subscribes to. */
+export const SUBSCRIBED_EVENTS = [
+  'issue_comment.created',
+  'issue_comment.edited',
+  'issue_comment.deleted',
+  'issues.labeled',
+  'issues.unlabeled',
+  'issues.closed',
+  'issues.reopened',
+  'issues.transferred',
+  'issues.deleted',
+  'installation.created',
+  'installation.new_permissions_accepted',
+  'installation.unsuspend',
+  'installation_repositories.added',
+] as const;
+
+/** What one webhook asks of the app; derived without any API call. */
+export type EventRoute =
+  | { readonly kind: 'reconcile'; readonly request: ReconcileRequest; readonly label?: string }
+  | { readonly kind: 'forget'; readonly key: IssueKey }
+  | {
+      readonly kind: 'resync';
+      readonly installationId: number;
+      /** `owner/name` of the repositories to resync; undefined: every repository. */
+      readonly repos?: readonly string[];
+    }
+  | { readonly kind: 'ignore'; readonly why: string };
+
+type Subscribed = EmitterWebhookEvent<(typeof SUBSCRIBED_EVENTS)[number]>;
+
+interface RepoRef {
+  readonly name: string;
+  readonly owner: { readonly login: string };
+}
+
+/**
+ * Routes a webhook to the work it asks for. Pure, and cheap: it runs in the webhook's
+ * 10-second window, and SPEC §5 says the app's own echoes make no API call, so the sender
+ * check comes first.
+ */
+export function routeEvent(event: Subscribed, appLogin: string, now: Date): EventRoute {
+  const { payload } = event;
+  if (payload.sender && sameLogin(payload.sender.login, appLogin)) {
+    return { kind: 'ignore', why: 'own echo' };
+  }
+  const at = now.toISOString();
+  const installationId = payload.installation?.id;
+  if (installationId === undefined) return { kind: 'ignore', why: 'no installation' };
+
+  switch (event.name) {
+    case 'installation':
+      return { kind: 'resync', installationId };
+    case 'installation_repositories': {
+      const repos = event.payload.repositories_added.map((r) => r.full_name);
+      return { kind: 'resync', installationId, repos };
+    }
+    case 'issue_comment':
+      return routeComment(event, installationId, at);
+    case 'issues':
+      return routeIssue(event, installationId, at);
+  }
+}
+
+function routeComment(
+  event: EmitterWebhookEvent<'issue_comment'>,
+  installationId: number,
+  at: string,
+): EventRoute {
+  const { payload } = event;
+  // SPEC §2: a marker in a pull request's conversation is not a claim.
+  if (payload.issue.pull_request) return { kind: 'ignore', why: 'pull request' };
+  const { comment } = payload;
+  const author = comment.user?.login ?? '';
+  const body = comment.body ?? '';
+  const previous = payload.action === 'edited' ? (payload.changes.body?.from ?? null) : null;
+  const marker = parseClaimMarker(body);
+  const before = previous === null ? null : parseClaimMarker(previous);
+  // A comment that neither is nor was a claim cannot change who holds the issue.
+  if (!marker && !before) return { kind: 'ignore', why: 'no marker' };
+  // Forged markers must cost nothing. A bot may be listed in the repository's trustedBots,
+  // which only the reconcile reads, so bots pass on to it.
+  const trusted =
+    isTrustedAuthor(author, comment.author_association, []) || comment.user?.type === 'Bot';
+  if (!trusted) return { kind: 'ignore', why: 'untrusted author' };
+
+  const hints: Hint[] = [];
+  if (payload.action === 'deleted' && marker) {
+    hints.push({
+      kind: 'comment-deleted',
+      commentId: comment.id,
+      author,
+      authorAssociation: comment.author_association,
+      body,
+      at,
+    });
+  }
+  if (before?.stage === 'released' && marker && marker.stage !== 'released') {
+    hints.push({
+      kind: 'release-reverted',
+      commentId: comment.id,
+      ...(before.outcome ? { outcome: before.outcome } : {}),
+      at,
+    });
+  }
+  return reconcile(
+    installationId,
+    payload.repository,
+    payload.issue.number,
+    reasonOf(event),
+    hints,
+  );
+}
+
+function routeIssue(
+  event: EmitterWebhookEvent<'issues'>,
+  installationId: number,
+  at: string,
+): EventRoute {
+  const { payload } = event;
+  switch (payload.action) {
+    case 'labeled':
+    case 'unlabeled': {
+      const label = payload.label?.name;
+      if (!label) return { kind: 'ignore', why: 'no label' };
+      const hint: Hint = {
+        kind: payload.action === 'labeled' ? 'label-added' : 'label-removed',
+        label,
+        by: payload.sender.login,
+        at,
+      };
+      const route = reconcile(
+        installationId,
+        payload.repository,
+        payload.issue.number,
+        reasonOf(event),
+        [hint],
+      );
+      return { ...route, label };
+    }
+    case 'closed':
+    case 'reopened':
+      return reconcile(
+        installationId,
+        payload.repository,
+        payload.issue.number,
+        reasonOf(event),
+        [],
+      );
+    case 'transferred': {
+      // The comments moved with the issue: reconcile it where it lives now.
+      const { new_issue: issue, new_repository: repository } = payload.changes;
+      const owner = repository.owner?.login;
+      if (!owner) return { kind: 'ignore', why: 'transferred to an unknown owner' };
+      return reconcile(
+        installationId,
+        { name: repository.name, owner: { login: owner } },
+        issue.number,
+        reasonOf(event),
+        [],
+      );
+    }
+    case 'deleted':
+      return {
+        kind: 'forget',
+        key: issueKey(installationId, payload.repository, payload.issue.number),
+      };
+    default:
+      return { kind: 'ignore', why: `issues.${payload.action} is not handled` };
+  }
+}
+
+function reconcile(
+  installationId: number,
+  repository: RepoRef,
+  number: number,
+  reason: string,
+  hints: Hint[],
+): EventRoute & { kind: 'reconcile' } {
+  return {
+    kind: 'reconcile',
+    request: { key: issueKey(installationId, repository, number), hints, reason },
+  };
+}
+
+function reasonOf(event: { name: string; payload: { action: string } }): string {
+  return `${event.name}.${event.payload.action}`;
+}
+
+function issueKey(installationId: number, repository: RepoRef, number: number): IssueKey {
+  return { installationId, owner: repository.owner.login, repo: repository.name, number };
+}
+
+function sameLogin(a: string, b: string): boolean {
+  return a.toLowerCase() === b.toLowerCase();
+}

@@ -1,0 +1,58 @@
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/** The app's Prometheus metrics, on a registry of its own (tests create several apps). */
+export interface Metrics {
+  readonly registry: Registry;
+  readonly webhooks: Counter<'event' | 'result'>;
+  readonly reconciles: Counter<'outcome'>;
+  readonly finalisations: Counter<'reason'>;
+  readonly githubCalls: Counter<'method' | 'route' | 'status'>;
+  readonly queueDepth: Gauge;
+  readonly sweepSeconds: Histogram;
+}
+
+/** Creates the metrics; `queueDepth` is read from the queue at scrape time. */
+export function createMetrics(queueDepth: () => Promise<number>): Metrics {
+  const registry = new Registry();
+  return {
+    registry,
+    webhooks: new Counter({
+      name: 'claims_webhooks_total',
+      help: 'Webhook deliveries received, by event and what the app did with them',
+      labelNames: ['event', 'result'],
+      registers: [registry],
+    }),
+    reconciles: new Counter({
+      name: 'claims_reconciles_total',
+      help: 'Issue reconciles, by outcome',
+      labelNames: ['outcome'],
+      registers: [registry],
+    }),
+    finalisations: new Counter({
+      name: 'claims_finalisations_total',
+      help: 'Claim comments finalised, by reason',
+      labelNames: ['reason'],
+      registers: [registry],
+    }),
+    githubCalls: new Counter({
+      name: 'claims_github_requests_total',
+      help: 'GitHub REST requests, by method, route template and status',
+      labelNames: ['method', 'route', 'status'],
+      registers: [registry],
+    }),
+    queueDepth: new Gauge({
+      name: 'claims_queue_depth',
+      help: 'Reconcile requests waiting or delayed for retry',
+      registers: [registry],
+      async collect() {
+        this.set(await queueDepth());
+      },
+    }),
+    sweepSeconds: new Histogram({
+      name: 'claims_sweep_duration_seconds',
+      help: 'Duration of one sweep of the deadline index',
+      buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5],
+      registers: [registry],
+    }),
+  };
+}

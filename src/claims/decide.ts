@@ -1,0 +1,324 @@
+import { finaliseClaimBody, releasedClaim } from './comment.js';
+import { type ClaimComment, findHolder, heartbeat, isStale, staleAt } from './liveness.js';
+import { formatClaimTime, parseClaimMarker } from './marker.js';
+import type { Hint, Outcome, ThreadComment } from './types.js';
+
+/** What decide() needs of the repository config (SPEC §7), already resolved. */
+export interface DecideConfig {
+  readonly staleAfterMs: number;
+  readonly labels: { readonly inProgress: string; readonly blocked: string };
+  readonly assign: boolean;
+  readonly notifyOnExpiry: boolean;
+  readonly enforceLabels: boolean;
+  readonly trustedBots: readonly string[];
+}
+
+/** Everything decide() knows about one issue: GitHub's state plus what events told. */
+export interface IssueFacts {
+  readonly open: boolean;
+  /** GitHub's `state_reason`: `completed`, `not_planned`, `reopened` or null. */
+  readonly stateReason: string | null;
+  readonly isPullRequest: boolean;
+  readonly labels: readonly string[];
+  readonly assignees: readonly string[];
+  /** The whole thread, in any order. */
+  readonly comments: readonly ThreadComment[];
+  /** The app's own bot login (`slug[bot]`): its notes are recognised by it. */
+  readonly appLogin: string;
+  readonly hints: readonly Hint[];
+}
+
+/** Why a claim comment is finalised; also the label of the finalisations metric. */
+export type FinaliseReason = 'lost' | 'stale' | 'closed' | 'administrative' | 'release-final';
+
+/** One change to GitHub; a Plan is a list of them, applied in order by one executor. */
+export type Action =
+  | { readonly kind: 'post-note'; readonly body: string; readonly forCommentId: number }
+  | {
+      readonly kind: 'finalise';
+      readonly commentId: number;
+      readonly body: string;
+      readonly reason: FinaliseReason;
+      readonly outcome: Outcome;
+    }
+  | { readonly kind: 'remove-label'; readonly label: string }
+  | { readonly kind: 'add-label'; readonly label: string }
+  | { readonly kind: 'unassign'; readonly login: string }
+  | { readonly kind: 'assign'; readonly login: string };
+
+/** The holder decide() settled on, for logs and the client. */
+export interface HolderSummary {
+  readonly commentId: number;
+  readonly author: string;
+  readonly session: string;
+  readonly stage: string;
+}
+
+/** The result of decide(): what to write, and when to look at the issue again. */
+export interface Plan {
+  readonly actions: readonly Action[];
+  readonly holder: HolderSummary | null;
+  /** When the holder turns stale; the sweep reconciles the issue then. Null: nothing due. */
+  readonly deadline: Date | null;
+}
+
+const TRUSTED_ASSOCIATIONS = new Set(['OWNER', 'MEMBER', 'COLLABORATOR']);
+
+/** The first line of the note the app posts when a claim expires; makes the note idempotent. */
+export function expiryNoteTag(commentId: number): string {
+  return `<!-- claim-warden note=expired comment=${commentId} -->`;
+}
+
+/** SPEC §2: a marker counts only when its author is a collaborator or a trusted bot. */
+export function isTrustedAuthor(
+  login: string,
+  association: string,
+  trustedBots: readonly string[],
+): boolean {
+  if (TRUSTED_ASSOCIATIONS.has(association)) return true;
+  // GitHub logins are case-insensitive.
+  const lower = login.toLowerCase();
+  return trustedBots.some((bot) => bot.toLowerCase() === lower);
+}
+
+/** The trusted claim comments of a thread, oldest first. Untrusted markers are not claims. */
+export function trustedClaims(
+  comments: readonly ThreadComment[],
+  trustedBots: readonly string[],
+): ClaimComment[] {
+  const claims: ClaimComment[] = [];
+  for (const comment of comments) {
+    if (!isTrustedAuthor(comment.author, comment.authorAssociation, trustedBots)) continue;
+    const marker = parseClaimMarker(comment.body);
+    if (marker) claims.push({ comment, marker });
+  }
+  return claims.sort((a, b) => a.comment.id - b.comment.id);
+}
+
+/**
+ * Decides what makes SPEC §4 true for one issue. Pure: the thread, the config and the clock
+ * in; a Plan out. Emits no action that the current state already satisfies.
+ */
+export function decide(facts: IssueFacts, config: DecideConfig, now: Date): Plan {
+  // SPEC §2: claims live on issues only.
+  if (facts.isPullRequest) return { actions: [], holder: null, deadline: null };
+
+  const claims = trustedClaims(facts.comments, config.trustedBots);
+  const reverted = new Map<number, Outcome | undefined>();
+  for (const hint of facts.hints) {
+    if (hint.kind === 'release-reverted') reverted.set(hint.commentId, hint.outcome);
+  }
+
+  const finalising: Array<{ claim: ClaimComment; outcome: Outcome; reason: FinaliseReason; text: string }> =
+    [];
+  const notes: Action[] = [];
+  const unreleased = claims.filter((claim) => claim.marker.stage !== 'released');
+
+  // SPEC §3: `released` is final, so a released comment edited back to a live stage is
+  // finalised again, with the outcome it had.
+  const candidates: ClaimComment[] = [];
+  for (const claim of unreleased) {
+    if (reverted.has(claim.comment.id)) {
+      finalising.push({
+        claim,
+        outcome: reverted.get(claim.comment.id) ?? 'abandoned',
+        reason: 'release-final',
+        text: 'a released claim is final; it was edited back to a live stage',
+      });
+    } else {
+      candidates.push(claim);
+    }
+  }
+
+  // Stale claims first: they can never hold (SPEC §3 and §4).
+  const fresh: ClaimComment[] = [];
+  for (const claim of candidates) {
+    if (!isStale(claim, config.staleAfterMs, now)) {
+      fresh.push(claim);
+      continue;
+    }
+    const since = formatClaimTime(new Date(heartbeat(claim).getTime() + config.staleAfterMs));
+    finalising.push({ claim, outcome: 'abandoned', reason: 'stale', text: `stale since ${since}` });
+    if (config.notifyOnExpiry && facts.open && !hasExpiryNote(facts, claim.comment.id)) {
+      notes.push({
+        kind: 'post-note',
+        forCommentId: claim.comment.id,
+        body: expiryNote(claim, since),
+      });
+    }
+  }
+
+  // The holder as if the issue were open: on a closed issue it is the claim that lands.
+  let holder = findHolder(fresh, true, config.staleAfterMs, now);
+  if (holder && !facts.open) {
+    const landed = facts.stateReason === 'completed';
+    finalising.push({
+      claim: holder,
+      outcome: landed ? 'landed' : 'abandoned',
+      reason: 'closed',
+      text: landed ? 'the issue was closed as completed' : 'the issue was closed',
+    });
+  } else if (holder) {
+    const removal = administrativeRemoval(facts, config, holder);
+    if (removal) {
+      finalising.push({
+        claim: holder,
+        outcome: 'abandoned',
+        reason: 'administrative',
+        text: `released by @${removal.by}, who removed the label ${removal.label}`,
+      });
+    }
+  }
+  for (const claim of fresh) {
+    if (claim === holder) continue;
+    finalising.push({
+      claim,
+      outcome: 'abandoned',
+      reason: 'lost',
+      text: holder
+        ? `lost to the older claim in comment ${holder.comment.id} (session ${holder.marker.session})`
+        : 'lost to an older claim',
+    });
+  }
+  if (finalising.some((f) => f.claim === holder)) holder = null;
+
+  const actions: Action[] = [...notes];
+  for (const { claim, outcome, reason, text } of finalising.sort(
+    (a, b) => a.claim.comment.id - b.claim.comment.id,
+  )) {
+    const finalised = releasedClaim(claim.marker, outcome, now);
+    actions.push({
+      kind: 'finalise',
+      commentId: claim.comment.id,
+      body: finaliseClaimBody(claim.comment.body, finalised, text),
+      reason,
+      outcome,
+    });
+  }
+  actions.push(...labelActions(facts, config, holder, finalising.length > 0));
+  actions.push(...assigneeActions(facts, config, claims, holder));
+
+  return {
+    actions,
+    holder: holder && {
+      commentId: holder.comment.id,
+      author: holder.comment.author,
+      session: holder.marker.session,
+      stage: holder.marker.stage,
+    },
+    deadline: holder ? staleAt(holder, config.staleAfterMs) : null,
+  };
+}
+
+function hasExpiryNote(facts: IssueFacts, commentId: number): boolean {
+  const tag = expiryNoteTag(commentId);
+  const app = facts.appLogin.toLowerCase();
+  return facts.comments.some((c) => c.author.toLowerCase() === app && c.body.startsWith(tag));
+}
+
+function expiryNote(claim: ClaimComment, since: string): string {
+  return [
+    expiryNoteTag(claim.comment.id),
+    `@${claim.comment.author} the claim in comment ${claim.comment.id} (session \`${claim.marker.session}\`) went stale: no update since ${formatClaimTime(heartbeat(claim))}, stale since ${since}. It has been released as abandoned; claim the issue again to go on.`,
+  ].join('\n');
+}
+
+/**
+ * SPEC §4: a person removing the in-progress label while a claim is live releases it. Only a
+ * removal after the holder's comment was posted counts (a late delivery of an older removal
+ * must not release a newer claim), and only while the label is still absent.
+ */
+function administrativeRemoval(
+  facts: IssueFacts,
+  config: DecideConfig,
+  holder: ClaimComment,
+): { by: string; label: string } | null {
+  const label = config.labels.inProgress;
+  if (hasLabel(facts.labels, label)) return null;
+  const posted = holder.comment.createdAt.getTime();
+  const removal = facts.hints.find(
+    (hint) =>
+      hint.kind === 'label-removed' &&
+      sameName(hint.label, label) &&
+      Date.parse(hint.at) >= posted,
+  );
+  return removal?.kind === 'label-removed' ? { by: removal.by, label } : null;
+}
+
+function labelActions(
+  facts: IssueFacts,
+  config: DecideConfig,
+  holder: ClaimComment | null,
+  claimsChanged: boolean,
+): Action[] {
+  const wanted = new Map<string, boolean>([
+    [config.labels.inProgress, holder !== null],
+    [config.labels.blocked, holder?.marker.stage === 'blocked'],
+  ]);
+  const actions: Action[] = [];
+  for (const [label, want] of wanted) {
+    const has = hasLabel(facts.labels, label);
+    if (want && !has) actions.push({ kind: 'add-label', label });
+    if (!want && has && (config.enforceLabels || claimsChanged || !addedByPerson(facts, label))) {
+      actions.push({ kind: 'remove-label', label });
+    }
+  }
+  // Removals first: a reader never sees both the old and the new state labelled at once.
+  return actions.sort((a, b) => (a.kind === b.kind ? 0 : a.kind === 'remove-label' ? -1 : 1));
+}
+
+/**
+ * With `enforceLabels: false` a status label a person just added is left alone, unless the
+ * claims themselves changed in this reconcile.
+ */
+function addedByPerson(facts: IssueFacts, label: string): boolean {
+  return facts.hints.some((hint) => hint.kind === 'label-added' && sameName(hint.label, label));
+}
+
+/**
+ * SPEC §4: the holder's author is assigned; with no holder, an author whose latest claim
+ * recorded `assignee=claim` is unassigned, and every other assignee is kept. Only each
+ * author's latest claim counts, so an old released claim does not undo a newer one.
+ */
+function assigneeActions(
+  facts: IssueFacts,
+  config: DecideConfig,
+  claims: readonly ClaimComment[],
+  holder: ClaimComment | null,
+): Action[] {
+  const latest = new Map<string, { id: number; assignee: string | undefined }>();
+  const note = (author: string, id: number, assignee: string | undefined) => {
+    const key = author.toLowerCase();
+    const seen = latest.get(key);
+    if (!seen || id > seen.id) latest.set(key, { id, assignee });
+  };
+  for (const claim of claims) note(claim.comment.author, claim.comment.id, claim.marker.assignee);
+  for (const hint of facts.hints) {
+    if (hint.kind !== 'comment-deleted') continue;
+    if (!isTrustedAuthor(hint.author, hint.authorAssociation, config.trustedBots)) continue;
+    if (facts.comments.some((c) => c.id === hint.commentId)) continue;
+    const marker = parseClaimMarker(hint.body);
+    if (marker) note(hint.author, hint.commentId, marker.assignee);
+  }
+
+  const actions: Action[] = [];
+  const holderAuthor = holder?.comment.author.toLowerCase();
+  for (const [author, claim] of latest) {
+    if (author === holderAuthor || claim.assignee !== 'claim') continue;
+    const assigned = facts.assignees.find((login) => login.toLowerCase() === author);
+    if (assigned) actions.push({ kind: 'unassign', login: assigned });
+  }
+  if (holder && config.assign && !hasLabel(facts.assignees, holder.comment.author)) {
+    actions.push({ kind: 'assign', login: holder.comment.author });
+  }
+  return actions;
+}
+
+function hasLabel(names: readonly string[], name: string): boolean {
+  return names.some((n) => sameName(n, name));
+}
+
+/** GitHub label names and logins compare case-insensitively. */
+function sameName(a: string, b: string): boolean {
+  return a.toLowerCase() === b.toLowerCase();
+}

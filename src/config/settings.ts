@@ -1,0 +1,307 @@
+import { createPrivateKey } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import { durationSchema, parseDuration } from './duration.js';
+
+/** The pino levels Probot accepts for `LOG_LEVEL` (probot/lib/helpers/validate-log-level.js). */
+export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const;
+
+/** A `LOG_LEVEL` value. */
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/**
+ * The operator's settings, read once at start-up by readSettings (SPEC §7). Durations are in
+ * milliseconds. `privateKey`, `webhookSecret` and `redisUrl` are secrets: log settingsForLog()
+ * instead of this object.
+ */
+export interface Settings {
+  /** `CLAIMS_STALE_AFTER`: the operator's default stale window (SPEC §3). */
+  readonly staleAfterMs: number;
+  /** `CLAIMS_SWEEP_INTERVAL`: how often the sweep looks for claims past their deadline (SPEC §4). */
+  readonly sweepIntervalMs: number;
+  /** `CLAIMS_RESYNC_INTERVAL`: how often every installed repository is resynced (SPEC §4). */
+  readonly resyncIntervalMs: number;
+  /** `CLAIMS_CONFIG_CACHE`: how long a repository's claims.yml is cached; 0 reads it every time. */
+  readonly configCacheMs: number;
+  /** `CLAIMS_QUEUE_CONCURRENCY`: reconciles run at the same time by this process. */
+  readonly queueConcurrency: number;
+  /** `CLAIMS_REDIS_URL`: shared state for many replicas; undefined runs in-process (SPEC §7). */
+  readonly redisUrl: string | undefined;
+  /** `APP_ID`. */
+  readonly appId: number;
+  /** The PEM key from `PRIVATE_KEY` (escapes undone, as Probot does) or `PRIVATE_KEY_PATH`. */
+  readonly privateKey: string;
+  /** `WEBHOOK_SECRET`. */
+  readonly webhookSecret: string;
+  /** `PORT`. */
+  readonly port: number;
+  /** `HOST`: the address to listen on; undefined lets Node choose, as Probot does. */
+  readonly host: string | undefined;
+  /** `LOG_LEVEL`. */
+  readonly logLevel: LogLevel;
+  /** `GHE_HOST`: a GitHub Enterprise Server host[:port], undefined for github.com. */
+  readonly gheHost: string | undefined;
+  /** `GHE_PROTOCOL` (default https; used only with `GHE_HOST`). */
+  readonly gheProtocol: 'http' | 'https';
+  /** The REST API base URL for `GHE_HOST`, built as Probot does (create-probot.js); else undefined. */
+  readonly githubBaseUrl: string | undefined;
+}
+
+/** One bad variable and what it should hold. */
+export interface SettingsProblem {
+  readonly variable: string;
+  readonly message: string;
+}
+
+/**
+ * Thrown by readSettings when any variable is bad (SPEC §6: the process refuses to start with
+ * a message naming the variable). Lists every problem at once so one restart fixes them all;
+ * secret values are never quoted.
+ */
+export class SettingsError extends Error {
+  /** The problems, one per variable, in the order of the message. */
+  readonly problems: readonly SettingsProblem[];
+
+  constructor(problems: readonly SettingsProblem[]) {
+    const lines = problems.map((p) => `  ${p.variable}: ${p.message}`);
+    super(`claim-warden cannot start; fix these environment variables:\n${lines.join('\n')}`);
+    this.name = 'SettingsError';
+    this.problems = problems;
+  }
+}
+
+// Values that may hold secrets: never quoted in an error (SPEC §6). A Redis URL can carry a
+// password (`redis://:secret@host`), so it is treated as one.
+const SECRET_VARIABLES = new Set(['PRIVATE_KEY', 'WEBHOOK_SECRET', 'CLAIMS_REDIS_URL']);
+
+const required = (what: string) => (issue: { input: unknown }) =>
+  issue.input === undefined ? `is required: ${what}` : `must be ${what}`;
+
+/** A whole number in `[min, max]`, written in plain digits (no `1e3`, no `0x10`, no sign). */
+function integerSchema(min: number, max: number, what: string) {
+  const message = `must be ${what}, a whole number between ${min} and ${max}`;
+  return z
+    .string({ error: message })
+    .regex(/^\d{1,9}$/, { error: message })
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, { error: message });
+}
+
+const PEM_KEY = /-----BEGIN (RSA )?PRIVATE KEY-----[\s\S]+-----END (RSA )?PRIVATE KEY-----/;
+
+/**
+ * Undoes the ways Probot lets `PRIVATE_KEY` be written (@probot/get-private-key): base64 of the
+ * PEM, `\n` escapes, or the PEM squashed onto one line.
+ */
+function normalisePrivateKey(text: string): string {
+  let key = text.trim();
+  if (!key.includes('-----BEGIN') && Buffer.from(key, 'base64').toString('base64') === key) {
+    key = Buffer.from(key, 'base64').toString('utf8').trim();
+  }
+  key = key.replace(/\\n/g, '\n');
+  const oneLine = /^(-----BEGIN [A-Z ]+-----) (.+) (-----END [A-Z ]+-----)$/.exec(key);
+  if (oneLine && !key.includes('\n')) {
+    key = `${oneLine[1]}\n${oneLine[2]!.replace(/\s+/g, '\n')}\n${oneLine[3]}`;
+  }
+  return key;
+}
+
+/**
+ * Checks that a key is a PEM RSA private key that Node can load, so a truncated paste fails
+ * here, naming the variable, instead of at the first token request. Returns a problem or null;
+ * never the key or crypto's text about it.
+ */
+function privateKeyProblem(key: string): string | null {
+  const how =
+    'the GitHub App private key in PEM form (-----BEGIN RSA PRIVATE KEY----- ... or -----BEGIN PRIVATE KEY----- ...)';
+  if (!PEM_KEY.test(key)) return `must be ${how}`;
+  try {
+    const parsed = createPrivateKey(key);
+    if (parsed.asymmetricKeyType !== 'rsa') return `must be an RSA key: ${how}`;
+  } catch {
+    return `looks like a PEM key but cannot be loaded (truncated or altered?): ${how}`;
+  }
+  return null;
+}
+
+const privateKeySchema = z
+  .string()
+  .transform(normalisePrivateKey)
+  .superRefine((key, ctx) => {
+    const problem = privateKeyProblem(key);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+
+// The file is read here, once, so the app never starts with a key it cannot read.
+const privateKeyPathSchema = z.string().transform((path, ctx) => {
+  let key: string;
+  try {
+    key = readFileSync(resolve(path), 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    ctx.addIssue({ code: 'custom', message: `must be a readable file holding the key (${code})` });
+    return z.NEVER;
+  }
+  const problem = privateKeyProblem(key.trim());
+  if (problem) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `the file ${problem.replace(/^must be/, 'must hold')}`,
+    });
+    return z.NEVER;
+  }
+  return key;
+});
+
+const redisUrlMessage =
+  'must be a redis:// or rediss:// URL such as redis://redis:6379 (value not shown: it may hold a password)';
+
+const redisUrlSchema = z.string().refine(
+  (text) => {
+    try {
+      const url = new URL(text);
+      return (url.protocol === 'redis:' || url.protocol === 'rediss:') && url.hostname !== '';
+    } catch {
+      return false;
+    }
+  },
+  { error: redisUrlMessage },
+);
+
+// host[:port] as Probot pastes it into `${GHE_PROTOCOL}://${GHE_HOST}/api/v3`: a scheme or a
+// path here would build a broken URL, so both are refused with a hint.
+const HOST_PORT =
+  /^(?=.{1,253}(?::|$))[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::(\d{1,5}))?$/i;
+
+const gheHostSchema = z.string().refine(
+  (text) => {
+    const match = HOST_PORT.exec(text);
+    if (!match) return false;
+    return match[1] === undefined || (Number(match[1]) >= 1 && Number(match[1]) <= 65535);
+  },
+  {
+    error:
+      'must be a host name with an optional port, such as github.example.com or github.example.com:8443, without https:// (set GHE_PROTOCOL for that)',
+  },
+);
+
+// Every variable the app or Probot reads, each validated on its own so that one bad value does
+// not hide the others. Empty strings count as unset (a `FOO=` line in a compose file).
+const SettingsEnv = z.object({
+  CLAIMS_STALE_AFTER: durationSchema('10m', '720h', '6h').default(parseDuration('6h')),
+  CLAIMS_SWEEP_INTERVAL: durationSchema('1s', '24h', '60s').default(parseDuration('60s')),
+  CLAIMS_RESYNC_INTERVAL: durationSchema('1m', '720h', '6h').default(parseDuration('6h')),
+  CLAIMS_CONFIG_CACHE: durationSchema('0s', '1h', '60s').default(parseDuration('60s')),
+  CLAIMS_QUEUE_CONCURRENCY: integerSchema(1, 256, 'the number of reconciles run at once').default(
+    8,
+  ),
+  CLAIMS_REDIS_URL: redisUrlSchema.optional(),
+  APP_ID: z
+    .string({ error: required("the GitHub App's numeric ID, shown on its settings page") })
+    .regex(/^[1-9]\d{0,15}$/, { error: "must be the GitHub App's numeric ID, such as 123456" })
+    .transform(Number),
+  PRIVATE_KEY: privateKeySchema.optional(),
+  PRIVATE_KEY_PATH: privateKeyPathSchema.optional(),
+  WEBHOOK_SECRET: z.string({
+    error: required("the GitHub App's webhook secret, as set on its settings page"),
+  }),
+  PORT: integerSchema(1, 65535, 'the port to listen on').default(3000),
+  HOST: z.string().optional(),
+  LOG_LEVEL: z
+    .enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` })
+    .default('info'),
+  GHE_HOST: gheHostSchema.optional(),
+  GHE_PROTOCOL: z.enum(['http', 'https'], { error: 'must be http or https' }).default('https'),
+});
+
+/**
+ * Reads and checks the operator's settings (SPEC §7) from `env`, once, at start-up. Throws a
+ * SettingsError naming every bad variable and what it should hold, without quoting secrets.
+ * `PRIVATE_KEY` wins over `PRIVATE_KEY_PATH` when both are set, as in Probot.
+ */
+export function readSettings(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Settings {
+  const input: Record<string, string> = {};
+  for (const name of Object.keys(SettingsEnv.shape)) {
+    const value = env[name];
+    if (value !== undefined && value !== '') input[name] = value;
+  }
+  // Probot ignores the path when PRIVATE_KEY is set; so do we, rather than fail on a file
+  // that would never be read.
+  if (input.PRIVATE_KEY !== undefined) delete input.PRIVATE_KEY_PATH;
+
+  const problems: SettingsProblem[] = [];
+  const parsed = SettingsEnv.safeParse(input);
+  if (!parsed.success) {
+    const named = new Set<string>();
+    for (const issue of parsed.error.issues) {
+      const variable = String(issue.path[0] ?? '(environment)');
+      if (named.has(variable)) continue;
+      named.add(variable);
+      problems.push({ variable, message: withValue(variable, issue.message, input[variable]) });
+    }
+  }
+  if (input.PRIVATE_KEY === undefined && input.PRIVATE_KEY_PATH === undefined) {
+    problems.push({
+      variable: 'PRIVATE_KEY',
+      message:
+        "is required: the GitHub App's private key (PEM), or set PRIVATE_KEY_PATH to the file that holds it",
+    });
+  }
+  if (!parsed.success || problems.length > 0) {
+    throw new SettingsError(problems);
+  }
+
+  const v = parsed.data;
+  const privateKey = v.PRIVATE_KEY ?? v.PRIVATE_KEY_PATH;
+  if (privateKey === undefined) throw new SettingsError(problems); // unreachable: checked above
+  return {
+    staleAfterMs: v.CLAIMS_STALE_AFTER,
+    sweepIntervalMs: v.CLAIMS_SWEEP_INTERVAL,
+    resyncIntervalMs: v.CLAIMS_RESYNC_INTERVAL,
+    configCacheMs: v.CLAIMS_CONFIG_CACHE,
+    queueConcurrency: v.CLAIMS_QUEUE_CONCURRENCY,
+    redisUrl: v.CLAIMS_REDIS_URL,
+    appId: v.APP_ID,
+    privateKey,
+    webhookSecret: v.WEBHOOK_SECRET,
+    port: v.PORT,
+    host: v.HOST,
+    logLevel: v.LOG_LEVEL,
+    gheHost: v.GHE_HOST,
+    gheProtocol: v.GHE_PROTOCOL,
+    githubBaseUrl: v.GHE_HOST ? `${v.GHE_PROTOCOL}://${v.GHE_HOST}/api/v3` : undefined,
+  };
+}
+
+/**
+ * The settings as they may be logged: secrets left out, the Redis URL without its credentials
+ * (SPEC §6).
+ */
+export function settingsForLog(settings: Settings): Record<string, unknown> {
+  const { privateKey: _key, webhookSecret: _secret, redisUrl, ...rest } = settings;
+  return { ...rest, redisUrl: redisUrl === undefined ? undefined : redactUrl(redisUrl) };
+}
+
+/** A URL with any user name and password replaced by `***`, for logs. */
+export function redactUrl(text: string): string {
+  try {
+    const url = new URL(text);
+    if (url.username !== '' || url.password !== '') {
+      url.username = url.username === '' ? '' : '***';
+      url.password = url.password === '' ? '' : '***';
+    }
+    return url.toString();
+  } catch {
+    return '(unparseable URL)';
+  }
+}
+
+/** Adds `(got "...")` to a problem, except for secret variables, whose values are never shown. */
+function withValue(variable: string, message: string, value: string | undefined): string {
+  if (value === undefined || SECRET_VARIABLES.has(variable)) return message;
+  const shown = value.length > 60 ? `${value.slice(0, 60)}…` : value;
+  return `${message} (got ${JSON.stringify(shown)})`;
+}

@@ -1,0 +1,266 @@
+import { randomUUID } from 'node:crypto';
+import { type IssueKey, issueKeyString, type Store } from './store.js';
+
+/** Options of {@link MemoryStore}. */
+export interface MemoryStoreOptions {
+  /** The clock, in epoch milliseconds; tests pass their own to control expiry. */
+  readonly now?: () => number;
+  /**
+   * The most delivery ids kept at once. Past it the soonest-expiring id is forgotten early:
+   * a forgotten id only lets a redelivery reconcile again, which is harmless (reconciles are
+   * idempotent), while an unbounded map is not.
+   */
+  readonly maxDeliveryIds?: number;
+}
+
+/** A binary min-heap ordered by `less`; O(log n) push and pop. */
+class MinHeap<T> {
+  private items: T[] = [];
+
+  constructor(private readonly less: (a: T, b: T) => boolean) {}
+
+  get size(): number {
+    return this.items.length;
+  }
+
+  peek(): T | undefined {
+    return this.items[0];
+  }
+
+  push(item: T): void {
+    this.items.push(item);
+    this.siftUp(this.items.length - 1);
+  }
+
+  pop(): T | undefined {
+    const top = this.items[0];
+    const last = this.items.pop();
+    if (this.items.length > 0 && last !== undefined) {
+      this.items[0] = last;
+      this.siftDown(0);
+    }
+    return top;
+  }
+
+  /** Replaces the content in O(n) (used to drop stale entries in bulk). */
+  reset(items: T[]): void {
+    this.items = items;
+    for (let i = (items.length >> 1) - 1; i >= 0; i--) this.siftDown(i);
+  }
+
+  private siftUp(start: number): void {
+    const items = this.items;
+    let i = start;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!this.less(items[i]!, items[parent]!)) break;
+      [items[i], items[parent]] = [items[parent]!, items[i]!];
+      i = parent;
+    }
+  }
+
+  private siftDown(start: number): void {
+    const items = this.items;
+    let i = start;
+    for (;;) {
+      const left = 2 * i + 1;
+      const right = left + 1;
+      let smallest = i;
+      if (left < items.length && this.less(items[left]!, items[smallest]!)) smallest = left;
+      if (right < items.length && this.less(items[right]!, items[smallest]!)) smallest = right;
+      if (smallest === i) return;
+      [items[i], items[smallest]] = [items[smallest]!, items[i]!];
+      i = smallest;
+    }
+  }
+}
+
+interface Deadline {
+  readonly key: IssueKey;
+  readonly at: number;
+  /** Bumped on every change, so heap entries of earlier values are recognised as stale. */
+  readonly version: number;
+}
+
+interface DeadlineEntry {
+  readonly id: string;
+  readonly at: number;
+  readonly version: number;
+}
+
+interface DeliveryEntry {
+  readonly id: string;
+  readonly expiresAt: number;
+}
+
+interface Lock {
+  readonly token: string;
+  readonly expiresAt: number;
+}
+
+/** Stale heap entries are dropped in bulk once they outnumber live ones by this much. */
+const COMPACT_SLACK = 1024;
+
+/** Rejects TTLs Redis would reject too, so both stores fail the same way. */
+export function assertTtl(ttlMs: number): void {
+  if (!Number.isFinite(ttlMs) || ttlMs <= 0) {
+    throw new RangeError(`ttlMs must be a positive number of milliseconds, got ${ttlMs}`);
+  }
+}
+
+/** The checkpoint key of one repository. */
+function repoKey(installationId: number, owner: string, repo: string): string {
+  return `${installationId}/${owner}/${repo}`;
+}
+
+/**
+ * The embedded {@link Store}: everything in this process, for a single replica (SPEC §7,
+ * `CLAIMS_REDIS_URL` unset). The deadline index is a min-heap with lazy deletion, so the sweep's
+ * `dueIssues` costs O(k log n) for k due issues even when 100,000 issues are indexed.
+ */
+export class MemoryStore implements Store {
+  private readonly now: () => number;
+  private readonly maxDeliveryIds: number;
+
+  private readonly deliveries = new Map<string, number>();
+  private readonly deliveryExpiry = new MinHeap<DeliveryEntry>((a, b) => a.expiresAt < b.expiresAt);
+
+  private readonly deadlines = new Map<string, Deadline>();
+  private readonly deadlineHeap = new MinHeap<DeadlineEntry>(earlierDeadline);
+  private version = 0;
+
+  private readonly checkpoints = new Map<string, number>();
+  private readonly locks = new Map<string, Lock>();
+
+  constructor(options: MemoryStoreOptions = {}) {
+    this.now = options.now ?? Date.now;
+    this.maxDeliveryIds = options.maxDeliveryIds ?? 1_000_000;
+  }
+
+  async markDelivery(deliveryId: string, ttlMs: number): Promise<boolean> {
+    assertTtl(ttlMs);
+    const now = this.now();
+    this.pruneDeliveries(now);
+    const expiresAt = this.deliveries.get(deliveryId);
+    if (expiresAt !== undefined && expiresAt > now) return false;
+    this.deliveries.set(deliveryId, now + ttlMs);
+    this.deliveryExpiry.push({ id: deliveryId, expiresAt: now + ttlMs });
+    while (this.deliveries.size > this.maxDeliveryIds) this.forgetSoonestDelivery();
+    return true;
+  }
+
+  async setDeadline(key: IssueKey, at: Date | null): Promise<void> {
+    const id = issueKeyString(key);
+    if (at === null) {
+      // Lazy deletion: the heap entry stays until it surfaces or a compaction drops it.
+      this.deadlines.delete(id);
+    } else {
+      const deadline = { key, at: at.getTime(), version: ++this.version };
+      this.deadlines.set(id, deadline);
+      this.deadlineHeap.push({ id, at: deadline.at, version: deadline.version });
+    }
+    this.compactDeadlines();
+  }
+
+  async dueIssues(now: Date, limit: number): Promise<IssueKey[]> {
+    const cutoff = now.getTime();
+    const due: DeadlineEntry[] = [];
+    // Pop the due prefix of the heap (dropping stale entries for good), then push the live
+    // ones back: dueIssues only reads, the caller moves each deadline after reconciling.
+    while (due.length < limit) {
+      const top = this.deadlineHeap.peek();
+      if (top === undefined || top.at > cutoff) break;
+      this.deadlineHeap.pop();
+      if (this.isLive(top)) due.push(top);
+    }
+    for (const entry of due) this.deadlineHeap.push(entry);
+    return due.map((entry) => this.deadlines.get(entry.id)!.key);
+  }
+
+  async countDeadlines(): Promise<number> {
+    return this.deadlines.size;
+  }
+
+  async getCheckpoint(installationId: number, owner: string, repo: string): Promise<Date | null> {
+    const at = this.checkpoints.get(repoKey(installationId, owner, repo));
+    return at === undefined ? null : new Date(at);
+  }
+
+  async setCheckpoint(installationId: number, owner: string, repo: string, at: Date): Promise<void> {
+    this.checkpoints.set(repoKey(installationId, owner, repo), at.getTime());
+  }
+
+  async acquireLock(name: string, ttlMs: number): Promise<string | null> {
+    assertTtl(ttlMs);
+    if (this.heldLock(name) !== undefined) return null;
+    const token = randomUUID();
+    this.locks.set(name, { token, expiresAt: this.now() + ttlMs });
+    return token;
+  }
+
+  async extendLock(name: string, token: string, ttlMs: number): Promise<boolean> {
+    assertTtl(ttlMs);
+    if (this.heldLock(name)?.token !== token) return false;
+    this.locks.set(name, { token, expiresAt: this.now() + ttlMs });
+    return true;
+  }
+
+  async releaseLock(name: string, token: string): Promise<boolean> {
+    if (this.heldLock(name)?.token !== token) return false;
+    this.locks.delete(name);
+    return true;
+  }
+
+  async ping(): Promise<boolean> {
+    return true;
+  }
+
+  async close(): Promise<void> {
+    this.deliveries.clear();
+    this.deliveryExpiry.reset([]);
+    this.deadlines.clear();
+    this.deadlineHeap.reset([]);
+    this.checkpoints.clear();
+    this.locks.clear();
+  }
+
+  /** The lock named `name` if it is held now; an expired one is forgotten on the way. */
+  private heldLock(name: string): Lock | undefined {
+    const lock = this.locks.get(name);
+    if (lock === undefined) return undefined;
+    if (lock.expiresAt > this.now()) return lock;
+    this.locks.delete(name);
+    return undefined;
+  }
+
+  private isLive(entry: DeadlineEntry): boolean {
+    return this.deadlines.get(entry.id)?.version === entry.version;
+  }
+
+  /** Rebuilds the heap from the live deadlines once stale entries dominate it: O(n), rare. */
+  private compactDeadlines(): void {
+    if (this.deadlineHeap.size <= 2 * this.deadlines.size + COMPACT_SLACK) return;
+    const live = [...this.deadlines].map(([id, d]) => ({ id, at: d.at, version: d.version }));
+    this.deadlineHeap.reset(live);
+  }
+
+  private pruneDeliveries(now: number): void {
+    while ((this.deliveryExpiry.peek()?.expiresAt ?? Number.POSITIVE_INFINITY) <= now) {
+      this.forgetSoonestDelivery();
+    }
+  }
+
+  private forgetSoonestDelivery(): void {
+    const entry = this.deliveryExpiry.pop();
+    // The id may have been marked again since this entry was pushed; only the entry that
+    // matches the current expiry removes it.
+    if (entry !== undefined && this.deliveries.get(entry.id) === entry.expiresAt) {
+      this.deliveries.delete(entry.id);
+    }
+  }
+}
+
+/** Earliest first; ties by key string, the order Redis gives members of equal score. */
+function earlierDeadline(a: DeadlineEntry, b: DeadlineEntry): boolean {
+  return a.at < b.at || (a.at === b.at && a.id < b.id);
+}

@@ -1,0 +1,303 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  readSettings,
+  redactUrl,
+  SettingsError,
+  settingsForLog,
+} from '../../src/config/settings.js';
+
+const s = 1000;
+const m = 60 * s;
+const h = 60 * m;
+
+let dir: string;
+let pkcs8: string;
+let pkcs1: string;
+let ecKey: string;
+let keyFile: string;
+
+beforeAll(() => {
+  const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  pkcs8 = rsa.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  pkcs1 = rsa.privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
+  ecKey = generateKeyPairSync('ec', { namedCurve: 'P-256' })
+    .privateKey.export({ type: 'pkcs8', format: 'pem' })
+    .toString();
+  dir = mkdtempSync(join(tmpdir(), 'settings-test-'));
+  keyFile = join(dir, 'app.pem');
+  writeFileSync(keyFile, pkcs1);
+  writeFileSync(join(dir, 'not-a-key.txt'), 'hello');
+});
+
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** The least an operator must set. */
+function env(overrides: Record<string, string | undefined> = {}) {
+  return { APP_ID: '12345', PRIVATE_KEY: pkcs8, WEBHOOK_SECRET: 'hush-webhook', ...overrides };
+}
+
+function problemsOf(values: Record<string, string | undefined>) {
+  try {
+    readSettings(values);
+  } catch (error) {
+    expect(error).toBeInstanceOf(SettingsError);
+    return { error: error as SettingsError, problems: (error as SettingsError).problems };
+  }
+  throw new Error('readSettings accepted bad settings');
+}
+
+describe('readSettings', () => {
+  it('applies the defaults of SPEC §3, §4 and §7', () => {
+    expect(readSettings(env())).toEqual({
+      staleAfterMs: 6 * h,
+      sweepIntervalMs: 60 * s,
+      resyncIntervalMs: 6 * h,
+      configCacheMs: 60 * s,
+      queueConcurrency: 8,
+      redisUrl: undefined,
+      appId: 12345,
+      privateKey: pkcs8.trim(),
+      webhookSecret: 'hush-webhook',
+      port: 3000,
+      host: undefined,
+      logLevel: 'info',
+      gheHost: undefined,
+      gheProtocol: 'https',
+      githubBaseUrl: undefined,
+    });
+  });
+
+  it('treats empty variables as unset', () => {
+    expect(readSettings(env({ CLAIMS_STALE_AFTER: '', PORT: '', HOST: '' })).port).toBe(3000);
+  });
+
+  it.each([
+    ['CLAIMS_STALE_AFTER', '10m', 'staleAfterMs', 10 * m],
+    ['CLAIMS_STALE_AFTER', '720h', 'staleAfterMs', 720 * h],
+    ['CLAIMS_STALE_AFTER', '1h30m', 'staleAfterMs', 90 * m],
+    ['CLAIMS_SWEEP_INTERVAL', '1s', 'sweepIntervalMs', s],
+    ['CLAIMS_SWEEP_INTERVAL', '24h', 'sweepIntervalMs', 24 * h],
+    ['CLAIMS_RESYNC_INTERVAL', '1m', 'resyncIntervalMs', m],
+    ['CLAIMS_RESYNC_INTERVAL', '720h', 'resyncIntervalMs', 720 * h],
+    ['CLAIMS_CONFIG_CACHE', '0s', 'configCacheMs', 0],
+    ['CLAIMS_CONFIG_CACHE', '1h', 'configCacheMs', h],
+    ['CLAIMS_QUEUE_CONCURRENCY', '1', 'queueConcurrency', 1],
+    ['CLAIMS_QUEUE_CONCURRENCY', '256', 'queueConcurrency', 256],
+    ['CLAIMS_REDIS_URL', 'redis://redis:6379', 'redisUrl', 'redis://redis:6379'],
+    [
+      'CLAIMS_REDIS_URL',
+      'rediss://:pw@cache.example.com:6380/2',
+      'redisUrl',
+      'rediss://:pw@cache.example.com:6380/2',
+    ],
+    ['APP_ID', '1', 'appId', 1],
+    ['WEBHOOK_SECRET', 'x', 'webhookSecret', 'x'],
+    ['PORT', '1', 'port', 1],
+    ['PORT', '65535', 'port', 65535],
+    ['HOST', '0.0.0.0', 'host', '0.0.0.0'],
+    ['LOG_LEVEL', 'trace', 'logLevel', 'trace'],
+    ['LOG_LEVEL', 'fatal', 'logLevel', 'fatal'],
+    ['GHE_HOST', 'github.example.com', 'gheHost', 'github.example.com'],
+    ['GHE_HOST', 'ghe:8443', 'gheHost', 'ghe:8443'],
+    ['GHE_PROTOCOL', 'http', 'gheProtocol', 'http'],
+  ])('accepts %s=%s', (variable, value, field, expected) => {
+    expect(readSettings(env({ [variable]: value }))).toMatchObject({ [field]: expected });
+  });
+
+  it('builds the Enterprise API URL as Probot does', () => {
+    const settings = readSettings(env({ GHE_HOST: 'ghe.local:8080', GHE_PROTOCOL: 'http' }));
+    expect(settings.githubBaseUrl).toBe('http://ghe.local:8080/api/v3');
+  });
+
+  it.each([
+    ['CLAIMS_STALE_AFTER', '5m', 'must be a duration between 10m and 720h, such as 6h (got "5m")'],
+    [
+      'CLAIMS_STALE_AFTER',
+      '721h',
+      'must be a duration between 10m and 720h, such as 6h (got "721h")',
+    ],
+    ['CLAIMS_STALE_AFTER', '6', 'must be a duration between 10m and 720h, such as 6h (got "6")'],
+    [
+      'CLAIMS_SWEEP_INTERVAL',
+      '0s',
+      'must be a duration between 1s and 24h, such as 60s (got "0s")',
+    ],
+    [
+      'CLAIMS_SWEEP_INTERVAL',
+      '25h',
+      'must be a duration between 1s and 24h, such as 60s (got "25h")',
+    ],
+    [
+      'CLAIMS_RESYNC_INTERVAL',
+      '59s',
+      'must be a duration between 1m and 720h, such as 6h (got "59s")',
+    ],
+    ['CLAIMS_CONFIG_CACHE', '2h', 'must be a duration between 0s and 1h, such as 60s (got "2h")'],
+    ['CLAIMS_CONFIG_CACHE', '-1s', 'must be a duration between 0s and 1h, such as 60s (got "-1s")'],
+    ['CLAIMS_QUEUE_CONCURRENCY', '0', 'between 1 and 256 (got "0")'],
+    ['CLAIMS_QUEUE_CONCURRENCY', '257', 'between 1 and 256 (got "257")'],
+    ['CLAIMS_QUEUE_CONCURRENCY', 'eight', 'between 1 and 256 (got "eight")'],
+    ['CLAIMS_QUEUE_CONCURRENCY', '2.5', 'between 1 and 256 (got "2.5")'],
+    ['CLAIMS_REDIS_URL', 'http://redis:6379', 'must be a redis:// or rediss:// URL'],
+    ['CLAIMS_REDIS_URL', 'redis-host:6379', 'must be a redis:// or rediss:// URL'],
+    ['APP_ID', '0', 'must be the GitHub App\'s numeric ID, such as 123456 (got "0")'],
+    ['APP_ID', '-3', "must be the GitHub App's numeric ID"],
+    ['APP_ID', 'my-app', "must be the GitHub App's numeric ID"],
+    ['APP_ID', undefined, "is required: the GitHub App's numeric ID"],
+    ['WEBHOOK_SECRET', undefined, "is required: the GitHub App's webhook secret"],
+    ['WEBHOOK_SECRET', '', "is required: the GitHub App's webhook secret"],
+    ['PORT', '0', 'between 1 and 65535 (got "0")'],
+    ['PORT', '65536', 'between 1 and 65535 (got "65536")'],
+    ['PORT', 'http', 'between 1 and 65535 (got "http")'],
+    [
+      'LOG_LEVEL',
+      'verbose',
+      'must be one of trace, debug, info, warn, error, fatal (got "verbose")',
+    ],
+    ['LOG_LEVEL', 'INFO', 'must be one of trace, debug, info, warn, error, fatal (got "INFO")'],
+    ['GHE_HOST', 'https://github.example.com', 'without https://'],
+    ['GHE_HOST', 'github.example.com/api/v3', 'must be a host name'],
+    ['GHE_HOST', 'ghe:70000', 'must be a host name'],
+    ['GHE_PROTOCOL', 'ftp', 'must be http or https (got "ftp")'],
+  ])('refuses %s=%s, naming the variable', (variable, value, expected) => {
+    const { error, problems } = problemsOf(env({ [variable]: value }));
+    expect(problems).toHaveLength(1);
+    expect(problems[0]?.variable).toBe(variable);
+    expect(problems[0]?.message).toContain(expected);
+    expect(error.message).toContain(`${variable}: ${problems[0]?.message}`);
+  });
+
+  it('names every bad variable at once', () => {
+    const { problems } = problemsOf({
+      CLAIMS_STALE_AFTER: '5m',
+      PORT: 'x',
+      LOG_LEVEL: 'loud',
+    });
+    expect(problems.map((p) => p.variable)).toEqual([
+      'CLAIMS_STALE_AFTER',
+      'APP_ID',
+      'WEBHOOK_SECRET',
+      'PORT',
+      'LOG_LEVEL',
+      'PRIVATE_KEY',
+    ]);
+  });
+});
+
+describe('readSettings: the private key', () => {
+  it('reads PRIVATE_KEY_PATH', () => {
+    const settings = readSettings(env({ PRIVATE_KEY: undefined, PRIVATE_KEY_PATH: keyFile }));
+    expect(settings.privateKey).toBe(pkcs1);
+  });
+
+  it.each([
+    ['with \\n escapes, as Probot allows', () => pkcs1.trim().replace(/\n/g, '\\n')],
+    ['squashed onto one line', () => pkcs1.trim().replace(/\n/g, ' ')],
+    ['base64-encoded', () => Buffer.from(pkcs8).toString('base64')],
+  ])('accepts PRIVATE_KEY %s', (_name, key) => {
+    const settings = readSettings(env({ PRIVATE_KEY: key() }));
+    expect(settings.privateKey.split('\n').length).toBeGreaterThan(3);
+  });
+
+  it('prefers PRIVATE_KEY and ignores PRIVATE_KEY_PATH, as Probot does', () => {
+    const settings = readSettings(env({ PRIVATE_KEY_PATH: join(dir, 'missing.pem') }));
+    expect(settings.privateKey).toBe(pkcs8.trim());
+  });
+
+  it('requires one of PRIVATE_KEY and PRIVATE_KEY_PATH', () => {
+    const { problems } = problemsOf(env({ PRIVATE_KEY: undefined }));
+    expect(problems).toHaveLength(1);
+    expect(problems[0]?.variable).toBe('PRIVATE_KEY');
+    expect(problems[0]?.message).toMatch(/^is required: .* set PRIVATE_KEY_PATH to the file/);
+  });
+
+  it.each([
+    [
+      'a missing file',
+      () => join(dir, 'missing.pem'),
+      'must be a readable file holding the key (ENOENT)',
+    ],
+    ['a directory', () => dir, 'must be a readable file holding the key (EISDIR)'],
+    [
+      'a file that holds no key',
+      () => join(dir, 'not-a-key.txt'),
+      'the file must hold the GitHub App private key',
+    ],
+  ])('refuses PRIVATE_KEY_PATH naming %s', (_name, path, expected) => {
+    const { problems } = problemsOf(env({ PRIVATE_KEY: undefined, PRIVATE_KEY_PATH: path() }));
+    expect(problems).toHaveLength(1);
+    expect(problems[0]?.variable).toBe('PRIVATE_KEY_PATH');
+    expect(problems[0]?.message).toContain(expected);
+    expect(problems[0]?.message).toContain(`(got ${JSON.stringify(path())})`);
+  });
+
+  it.skipIf(process.getuid?.() === 0)('refuses an unreadable PRIVATE_KEY_PATH', () => {
+    const locked = join(dir, 'locked.pem');
+    writeFileSync(locked, pkcs1);
+    chmodSync(locked, 0o000);
+    const { problems } = problemsOf(env({ PRIVATE_KEY: undefined, PRIVATE_KEY_PATH: locked }));
+    expect(problems[0]?.message).toContain('(EACCES)');
+  });
+
+  it.each([
+    ['no PEM at all', () => 'not-a-key-at-all', 'must be the GitHub App private key in PEM form'],
+    [
+      'a public key',
+      () => '-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----',
+      'in PEM form',
+    ],
+    ['a truncated key', () => pkcs8.slice(0, 400) + pkcs8.slice(-30), 'cannot be loaded'],
+    ['an EC key', () => ecKey, 'must be an RSA key'],
+  ])('refuses PRIVATE_KEY holding %s, without quoting it', (_name, key, expected) => {
+    const secret = key();
+    const { error, problems } = problemsOf(env({ PRIVATE_KEY: secret }));
+    expect(problems).toHaveLength(1);
+    expect(problems[0]?.variable).toBe('PRIVATE_KEY');
+    expect(problems[0]?.message).toContain(expected);
+    expect(error.message).not.toContain(secret.length > 80 ? secret.slice(40, 80) : secret);
+    expect(error.message).not.toContain('(got');
+  });
+});
+
+describe('readSettings: secrets stay secret (SPEC §6)', () => {
+  it('never quotes a bad CLAIMS_REDIS_URL, which may hold a password', () => {
+    const url = 'http://:sup3r-secret@redis:6379';
+    const { error } = problemsOf(env({ CLAIMS_REDIS_URL: url }));
+    expect(error.message).not.toContain('sup3r-secret');
+    expect(error.message).toContain('value not shown');
+  });
+
+  it('never quotes secrets when other variables are bad', () => {
+    const { error } = problemsOf(env({ APP_ID: 'x', PRIVATE_KEY: 'hunter2-key' }));
+    expect(error.message).not.toContain('hunter2-key');
+    expect(error.message).not.toContain('hush-webhook');
+    expect(error.message).not.toContain(pkcs8.slice(40, 80));
+  });
+
+  it('settingsForLog leaves out the key and the webhook secret, and masks Redis credentials', () => {
+    const settings = readSettings(env({ CLAIMS_REDIS_URL: 'redis://user:pw-123@redis:6379/0' }));
+    const logged = JSON.stringify(settingsForLog(settings));
+    expect(logged).not.toContain('PRIVATE KEY');
+    expect(logged).not.toContain('hush-webhook');
+    expect(logged).not.toContain('pw-123');
+    expect(settingsForLog(settings)).toMatchObject({
+      redisUrl: 'redis://***:***@redis:6379/0',
+      appId: 12345,
+      staleAfterMs: 6 * h,
+    });
+  });
+
+  it.each([
+    ['redis://:pw@host:6379', 'redis://:***@host:6379'],
+    ['redis://host:6379', 'redis://host:6379'],
+    ['not a url', '(unparseable URL)'],
+  ])('redactUrl(%s)', (url, expected) => {
+    expect(redactUrl(url)).toBe(expected);
+  });
+});

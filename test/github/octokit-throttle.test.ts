@@ -1,0 +1,278 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { Writable } from 'node:stream';
+import nock from 'nock';
+import { pino } from 'pino';
+import { Probot, type ProbotOctokit } from 'probot';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  InstallationOctokits,
+  installationOctokit,
+  rateLimitRetryAfterMs,
+} from '../../src/github/octokit.js';
+
+// The throttling plugin keeps its Bottleneck groups per process and spaces writes of one
+// throttle key 1 s apart; each test uses installation ids of its own so that the spacing
+// left by one test does not delay the next. Vitest runs each file in its own process.
+
+const API = 'https://api.github.com';
+let privateKey: string;
+
+beforeAll(() => {
+  ({ privateKey } = generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+  }));
+  nock.disableNetConnect();
+});
+
+afterAll(() => {
+  nock.enableNetConnect();
+});
+
+let logLines: Array<Record<string, unknown>>;
+let probot: Probot;
+
+beforeEach(() => {
+  logLines = [];
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      logLines.push(JSON.parse(String(chunk)));
+      done();
+    },
+  });
+  probot = new Probot({ appId: 1, privateKey, log: pino({ level: 'warn' }, sink) });
+});
+
+afterEach(() => {
+  // Fail the test on any mock left unused; unmatched requests fail by themselves, as the
+  // network is closed.
+  const pending = nock.pendingMocks();
+  nock.cleanAll();
+  expect(pending).toEqual([]);
+});
+
+/** The token endpoint for an installation, answered once with `token-<id>`. */
+function tokenFor(installationId: number): void {
+  nock(API)
+    .post(`/app/installations/${installationId}/access_tokens`)
+    .reply(201, {
+      token: `token-${installationId}`,
+      expires_at: new Date(Date.now() + 3_600_000).toISOString(),
+      permissions: { issues: 'write', metadata: 'read' },
+      repository_selection: 'all',
+    });
+}
+
+/** `times` label writes by an installation, recording when each reached "GitHub". */
+function labelWrites(installationId: number, times: number, stamps: Stamp[]): void {
+  nock(API)
+    .matchHeader('authorization', `token token-${installationId}`)
+    .post('/repos/o/r/issues/1/labels')
+    .times(times)
+    .reply(() => {
+      stamps.push({ installationId, at: Date.now() });
+      return [200, [{ name: 'status:in-progress' }]];
+    });
+}
+
+interface Stamp {
+  installationId: number;
+  at: number;
+}
+
+function addLabel(octokit: ProbotOctokit) {
+  return octokit.request('POST /repos/{owner}/{repo}/issues/{issue_number}/labels', {
+    owner: 'o',
+    repo: 'r',
+    issue_number: 1,
+    labels: ['status:in-progress'],
+  });
+}
+
+function firstAt(stamps: Stamp[], installationId: number): number {
+  return Math.min(...stamps.filter((s) => s.installationId === installationId).map((s) => s.at));
+}
+
+/** An `issues.opened` delivery for an installation, as Probot's webhooks receive it. */
+function issueOpened(installationId: number) {
+  return {
+    id: `delivery-${installationId}`,
+    name: 'issues',
+    payload: {
+      action: 'opened',
+      installation: { id: installationId },
+      repository: { name: 'r', owner: { login: 'o' } },
+      issue: { number: 1 },
+    },
+  } as unknown as Parameters<Probot['receive']>[0];
+}
+
+describe("Probot's own installation octokits", () => {
+  it('context.octokit makes one installation wait on another: writes share one throttle key', async () => {
+    const stamps: Stamp[] = [];
+    for (const id of [1, 2]) {
+      tokenFor(id);
+      labelWrites(id, 1, stamps);
+    }
+    probot.on('issues.opened', async (context) => {
+      await addLabel(context.octokit);
+    });
+
+    await Promise.all([probot.receive(issueOpened(1)), probot.receive(issueOpened(2))]);
+
+    const gap = Math.abs(firstAt(stamps, 1) - firstAt(stamps, 2));
+    expect(gap).toBeGreaterThanOrEqual(900);
+  });
+
+  it('app.auth(id) already keys the write group by installation', async () => {
+    const stamps: Stamp[] = [];
+    for (const id of [3, 4]) {
+      tokenFor(id);
+      labelWrites(id, 1, stamps);
+    }
+    const [one, two] = await Promise.all([probot.auth(3), probot.auth(4)]);
+
+    await Promise.all([addLabel(one), addLabel(two)]);
+
+    expect(Math.abs(firstAt(stamps, 3) - firstAt(stamps, 4))).toBeLessThan(200);
+  });
+
+  it('a secondary rate limit is not retried by Probot', async () => {
+    tokenFor(5);
+    nock(API)
+      .post('/repos/o/r/issues/1/labels')
+      .reply(403, { message: 'You have exceeded a secondary rate limit.' }, { 'retry-after': '1' });
+    const octokit = await probot.auth(5);
+
+    await expect(addLabel(octokit)).rejects.toMatchObject({ status: 403 });
+  });
+});
+
+describe('installationOctokit', () => {
+  it('writes of one installation do not wait on another, and keep their own 1 s spacing', async () => {
+    const stamps: Stamp[] = [];
+    for (const id of [11, 12]) {
+      tokenFor(id);
+      labelWrites(id, 2, stamps);
+    }
+    const octokits = new InstallationOctokits(probot);
+    const [one, two] = await Promise.all([octokits.get(11), octokits.get(12)]);
+
+    await Promise.all([addLabel(one), addLabel(one), addLabel(two), addLabel(two)]);
+
+    expect(Math.abs(firstAt(stamps, 11) - firstAt(stamps, 12))).toBeLessThan(200);
+    for (const id of [11, 12]) {
+      const [first, second] = stamps.filter((s) => s.installationId === id).map((s) => s.at);
+      expect(second! - first!).toBeGreaterThanOrEqual(900);
+    }
+    expect(await octokits.get(11)).toBe(one);
+  });
+
+  it('retries a write after a secondary rate limit, waiting retry-after, and logs the installation', async () => {
+    tokenFor(21);
+    let refusedAt = 0;
+    let acceptedAt = 0;
+    // Labels rather than comments: comments notify, and the plugin paces those 3 s apart.
+    nock(API)
+      .post('/repos/o/r/issues/1/labels')
+      .reply(() => {
+        refusedAt = Date.now();
+        return [
+          403,
+          { message: 'You have exceeded a secondary rate limit. Please wait a few minutes.' },
+          { 'retry-after': '1' },
+        ];
+      })
+      .post('/repos/o/r/issues/1/labels')
+      .reply(() => {
+        acceptedAt = Date.now();
+        return [200, [{ name: 'status:in-progress' }]];
+      });
+    const octokit = await installationOctokit(probot, 21);
+
+    const response = await addLabel(octokit);
+
+    expect(response.status).toBe(200);
+    expect(acceptedAt - refusedAt).toBeGreaterThanOrEqual(950);
+    expect(logLines).toContainEqual(
+      expect.objectContaining({ installationId: 21, limit: 'secondary', retryAfter: 1 }),
+    );
+  });
+
+  it('honours x-ratelimit-reset on a 429 with no requests remaining', async () => {
+    tokenFor(31);
+    // A reset at the current second: the plugin waits until one second after it.
+    const reset = Math.floor(Date.now() / 1000);
+    let refusedAt = 0;
+    let acceptedAt = 0;
+    nock(API)
+      .post('/repos/o/r/issues/1/labels')
+      .reply(() => {
+        refusedAt = Date.now();
+        return [
+          429,
+          { message: 'API rate limit exceeded for installation ID 31.' },
+          { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) },
+        ];
+      })
+      .post('/repos/o/r/issues/1/labels')
+      .reply(() => {
+        acceptedAt = Date.now();
+        return [200, [{ name: 'status:in-progress' }]];
+      });
+    const octokit = await installationOctokit(probot, 31);
+
+    const response = await addLabel(octokit);
+
+    expect(response.status).toBe(200);
+    expect(acceptedAt).toBeGreaterThanOrEqual(reset * 1000 + 950);
+    expect(acceptedAt).toBeGreaterThan(refusedAt);
+    expect(logLines).toContainEqual(
+      expect.objectContaining({ installationId: 31, limit: 'primary' }),
+    );
+  });
+
+  it('gives up at once on a wait longer than maxRetryAfterSeconds, telling the caller how long', async () => {
+    tokenFor(41);
+    const reset = Math.floor(Date.now() / 1000) + 1800;
+    nock(API)
+      .post('/repos/o/r/issues/1/labels')
+      .reply(
+        429,
+        { message: 'API rate limit exceeded for installation ID 41.' },
+        { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) },
+      );
+    const octokit = await installationOctokit(probot, 41, { maxRetryAfterSeconds: 60 });
+    const started = Date.now();
+
+    const error = await addLabel(octokit).catch((e: unknown) => e);
+
+    expect(error).toMatchObject({ status: 429 });
+    expect(Date.now() - started).toBeLessThan(500);
+    expect(rateLimitRetryAfterMs(error)).toBeGreaterThan(1_700_000);
+  });
+});
+
+describe('rateLimitRetryAfterMs', () => {
+  const now = 1_700_000_000_000;
+  it.each([
+    ['retry-after on a 403', 403, { 'retry-after': '30' }, 30_000],
+    [
+      'reset on a 429',
+      429,
+      { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '1700000010' },
+      11_000,
+    ],
+    [
+      'a reset already past',
+      403,
+      { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '1699999990' },
+      1_000,
+    ],
+    ['a 403 that is no rate limit', 403, { 'x-ratelimit-remaining': '4000' }, undefined],
+    ['a 500', 500, { 'retry-after': '30' }, undefined],
+  ])('%s', (_name, status, headers, expected) => {
+    expect(rateLimitRetryAfterMs({ status, response: { headers } }, now)).toBe(expected);
+  });
+});

@@ -1,0 +1,102 @@
+import type { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RedisStore } from '../../src/store/redis-store.js';
+import { flushPrefix, redisUrl, requireRedis, uniquePrefix } from '../helpers/redis.js';
+import { describeStoreContract } from './store-contract.js';
+
+/** The store suite's own database; the queue suite uses another. */
+const DB = 5;
+
+let redis: Redis;
+const runPrefix = `${uniquePrefix('claims-store-test')}:`;
+
+beforeAll(async () => {
+  redis = await requireRedis(DB);
+});
+
+afterAll(async () => {
+  if (!redis) return;
+  await flushPrefix(redis, runPrefix);
+  await redis.quit();
+});
+
+describeStoreContract('RedisStore', async () => {
+  const prefix = `${runPrefix}${uniquePrefix('case')}:`;
+  const store = new RedisStore({ redis, prefix });
+  return {
+    store,
+    cleanup: async () => {
+      await store.close();
+      await flushPrefix(redis, prefix);
+    },
+  };
+});
+
+describe('RedisStore', () => {
+  it('replicas sharing a prefix share deliveries, deadlines and locks', async () => {
+    const prefix = `${runPrefix}${uniquePrefix('shared')}:`;
+    const a = new RedisStore({ url: redisUrl(DB), prefix });
+    const b = new RedisStore({ url: redisUrl(DB), prefix });
+    try {
+      expect(await a.markDelivery('d-1', 60_000)).toBe(true);
+      expect(await b.markDelivery('d-1', 60_000)).toBe(false);
+
+      const key = { installationId: 1, owner: 'acme', repo: 'widgets', number: 5 };
+      await a.setDeadline(key, new Date(1000));
+      expect(await b.dueIssues(new Date(1000), 10)).toEqual([key]);
+
+      const token = (await a.acquireLock('issue', 60_000))!;
+      expect(await b.acquireLock('issue', 60_000)).toBeNull();
+      expect(await b.releaseLock('issue', token)).toBe(true);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it('writes only keys under its prefix', async () => {
+    const prefix = `${runPrefix}${uniquePrefix('scoped')}:`;
+    const store = new RedisStore({ redis, prefix });
+    await store.markDelivery('d', 60_000);
+    await store.setDeadline({ installationId: 1, owner: 'o', repo: 'r', number: 1 }, new Date());
+    await store.setCheckpoint(1, 'o', 'r', new Date());
+    await store.acquireLock('l', 60_000);
+    const keys = (await redis.keys(`${prefix}*`)).sort();
+    expect(keys).toEqual(
+      ['checkpoints', 'deadlines', 'delivery:d', 'lock:l'].map((suffix) => prefix + suffix),
+    );
+  });
+
+  it('uses `claims:` as its default prefix', async () => {
+    const store = new RedisStore({ redis });
+    expect((store as unknown as { key(...parts: string[]): string }).key('deadlines')).toBe(
+      'claims:deadlines',
+    );
+  });
+
+  it('keeps the caller`s connection open on close', async () => {
+    const store = new RedisStore({ redis, prefix: runPrefix });
+    await store.close();
+    expect(await redis.ping()).toBe('PONG');
+  });
+
+  it('reports false, without throwing, when Redis is down', async () => {
+    // Port 1 refuses connections; retries are off so the client gives up at once.
+    const store = new RedisStore({
+      url: 'redis://127.0.0.1:1',
+      redisOptions: { retryStrategy: () => null, maxRetriesPerRequest: 0 },
+      pingTimeoutMs: 500,
+    });
+    const started = Date.now();
+    expect(await store.ping()).toBe(false);
+    expect(Date.now() - started).toBeLessThan(1000);
+    await store.close();
+  });
+
+  it('reports false when Redis does not answer in time', async () => {
+    // With retries on, commands wait in ioredis' offline queue: only the timeout ends the ping.
+    const store = new RedisStore({ url: 'redis://127.0.0.1:1', pingTimeoutMs: 100 });
+    expect(await store.ping()).toBe(false);
+    await store.close();
+  });
+});

@@ -1,0 +1,211 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { IssueKey, Store } from '../../src/store/store.js';
+import { sleep } from '../helpers/redis.js';
+
+/** One store under test; `advance` moves its clock, else expiry tests wait in real time. */
+export interface StoreFixture {
+  readonly store: Store;
+  advance?(ms: number): void;
+  cleanup(): Promise<void>;
+}
+
+/** A short TTL: real enough for Redis's expiry, short enough to keep the suite fast. */
+const TTL = 80;
+/** Comfortably past {@link TTL}, so Redis has expired the key when a test looks again. */
+const PAST_TTL = 160;
+
+function issue(number: number, overrides: Partial<IssueKey> = {}): IssueKey {
+  return { installationId: 7, owner: 'acme', repo: 'widgets', number, ...overrides };
+}
+
+const base = Date.parse('2030-01-01T00:00:00Z');
+const at = (seconds: number) => new Date(base + seconds * 1000);
+
+/**
+ * The behaviour every {@link Store} shares (the embedded and the Redis one), so the app can
+ * rely on the interface and not on an implementation.
+ */
+export function describeStoreContract(
+  name: string,
+  makeStore: () => Promise<StoreFixture>,
+): void {
+  describe(`${name} (Store contract)`, () => {
+    let fixture: StoreFixture;
+    let store: Store;
+
+    beforeEach(async () => {
+      fixture = await makeStore();
+      store = fixture.store;
+    });
+    afterEach(async () => {
+      await fixture.cleanup();
+    });
+
+    /** Lets `ms` pass on the store's clock: its own when it has one, else real time. */
+    async function pass(ms: number): Promise<void> {
+      if (fixture.advance) fixture.advance(ms);
+      else await sleep(ms);
+    }
+
+    describe('delivery ids', () => {
+      it('a delivery id is new the first time and a duplicate after', async () => {
+        expect(await store.markDelivery('d-1', 60_000)).toBe(true);
+        expect(await store.markDelivery('d-1', 60_000)).toBe(false);
+        expect(await store.markDelivery('d-2', 60_000)).toBe(true);
+      });
+
+      it('of concurrent marks of one id exactly one wins', async () => {
+        const results = await Promise.all(
+          Array.from({ length: 10 }, () => store.markDelivery('d-race', 60_000)),
+        );
+        expect(results.filter(Boolean)).toHaveLength(1);
+      });
+
+      it('a delivery id is forgotten after its ttl', async () => {
+        expect(await store.markDelivery('d-ttl', TTL)).toBe(true);
+        await pass(PAST_TTL);
+        expect(await store.markDelivery('d-ttl', TTL)).toBe(true);
+      });
+
+      it('a ttl that is not positive is refused', async () => {
+        await expect(store.markDelivery('d-zero', 0)).rejects.toThrow(RangeError);
+      });
+    });
+
+    describe('deadline index', () => {
+      it('lists due issues earliest first, at or before now, at most limit', async () => {
+        await store.setDeadline(issue(3), at(30));
+        await store.setDeadline(issue(1), at(10));
+        await store.setDeadline(issue(2), at(20));
+        await store.setDeadline(issue(4), at(40));
+
+        expect(await store.dueIssues(at(30), 10)).toEqual([issue(1), issue(2), issue(3)]);
+        expect(await store.dueIssues(at(30), 2)).toEqual([issue(1), issue(2)]);
+        expect(await store.dueIssues(at(9), 10)).toEqual([]);
+        expect(await store.dueIssues(at(30), 0)).toEqual([]);
+      });
+
+      it('reading due issues does not remove them', async () => {
+        await store.setDeadline(issue(1), at(10));
+        expect(await store.dueIssues(at(10), 10)).toEqual([issue(1)]);
+        expect(await store.dueIssues(at(10), 10)).toEqual([issue(1)]);
+        expect(await store.countDeadlines()).toBe(1);
+      });
+
+      it('setting a deadline again moves it, and null removes it', async () => {
+        await store.setDeadline(issue(1), at(10));
+        await store.setDeadline(issue(2), at(20));
+        await store.setDeadline(issue(1), at(30));
+        expect(await store.dueIssues(at(25), 10)).toEqual([issue(2)]);
+        expect(await store.dueIssues(at(30), 10)).toEqual([issue(2), issue(1)]);
+        expect(await store.countDeadlines()).toBe(2);
+
+        await store.setDeadline(issue(2), null);
+        await store.setDeadline(issue(9), null);
+        expect(await store.dueIssues(at(30), 10)).toEqual([issue(1)]);
+        expect(await store.countDeadlines()).toBe(1);
+      });
+
+      it('issues of different repositories and installations are distinct', async () => {
+        const keys = [
+          issue(1),
+          issue(1, { repo: 'gadgets' }),
+          issue(1, { owner: 'my-org.io', repo: 'repo_name.js' }),
+          issue(1, { installationId: 8 }),
+        ];
+        for (const [i, key] of keys.entries()) await store.setDeadline(key, at(i));
+        expect(await store.dueIssues(at(10), 10)).toEqual(keys);
+        expect(await store.countDeadlines()).toBe(4);
+      });
+
+      it('equal deadlines all come back', async () => {
+        await store.setDeadline(issue(2), at(5));
+        await store.setDeadline(issue(1), at(5));
+        const due = await store.dueIssues(at(5), 10);
+        expect(due).toHaveLength(2);
+        expect(due).toEqual(expect.arrayContaining([issue(1), issue(2)]));
+      });
+    });
+
+    describe('checkpoints', () => {
+      it('a repository without a checkpoint has none', async () => {
+        expect(await store.getCheckpoint(7, 'acme', 'widgets')).toBeNull();
+      });
+
+      it('a checkpoint is kept per repository, to the millisecond, and overwritten', async () => {
+        await store.setCheckpoint(7, 'acme', 'widgets', new Date('2030-01-01T00:00:00.123Z'));
+        await store.setCheckpoint(7, 'acme', 'gadgets', new Date('2030-01-02T00:00:00Z'));
+        await store.setCheckpoint(8, 'acme', 'widgets', new Date('2030-01-03T00:00:00Z'));
+        expect(await store.getCheckpoint(7, 'acme', 'widgets')).toEqual(
+          new Date('2030-01-01T00:00:00.123Z'),
+        );
+        expect(await store.getCheckpoint(7, 'acme', 'gadgets')).toEqual(new Date('2030-01-02T00:00:00Z'));
+        expect(await store.getCheckpoint(8, 'acme', 'widgets')).toEqual(new Date('2030-01-03T00:00:00Z'));
+
+        await store.setCheckpoint(7, 'acme', 'widgets', new Date('2030-02-01T00:00:00Z'));
+        expect(await store.getCheckpoint(7, 'acme', 'widgets')).toEqual(new Date('2030-02-01T00:00:00Z'));
+      });
+    });
+
+    describe('locks', () => {
+      it('a held lock is not given to anyone else', async () => {
+        const token = await store.acquireLock('issue-1', 60_000);
+        expect(token).toEqual(expect.any(String));
+        expect(await store.acquireLock('issue-1', 60_000)).toBeNull();
+        expect(await store.acquireLock('issue-2', 60_000)).toEqual(expect.any(String));
+      });
+
+      it('of concurrent acquires exactly one gets the lock', async () => {
+        const tokens = await Promise.all(
+          Array.from({ length: 10 }, () => store.acquireLock('contended', 60_000)),
+        );
+        expect(tokens.filter((token) => token !== null)).toHaveLength(1);
+      });
+
+      it('only the holder releases a lock', async () => {
+        const token = (await store.acquireLock('issue-1', 60_000))!;
+        expect(await store.releaseLock('issue-1', 'not-the-token')).toBe(false);
+        expect(await store.acquireLock('issue-1', 60_000)).toBeNull();
+        expect(await store.releaseLock('issue-1', token)).toBe(true);
+        expect(await store.releaseLock('issue-1', token)).toBe(false);
+        expect(await store.acquireLock('issue-1', 60_000)).toEqual(expect.any(String));
+      });
+
+      it('tokens differ between holders', async () => {
+        const first = (await store.acquireLock('issue-1', 60_000))!;
+        await store.releaseLock('issue-1', first);
+        const second = (await store.acquireLock('issue-1', 60_000))!;
+        expect(second).not.toBe(first);
+      });
+
+      it('a lock whose holder died expires', async () => {
+        await store.acquireLock('issue-1', TTL);
+        await pass(PAST_TTL);
+        expect(await store.acquireLock('issue-1', 60_000)).toEqual(expect.any(String));
+      });
+
+      it('extending keeps a lock past its first ttl', async () => {
+        const token = (await store.acquireLock('issue-1', TTL))!;
+        expect(await store.extendLock('issue-1', token, 60_000)).toBe(true);
+        await pass(PAST_TTL);
+        expect(await store.acquireLock('issue-1', 60_000)).toBeNull();
+        expect(await store.extendLock('issue-1', 'not-the-token', 60_000)).toBe(false);
+      });
+
+      it('an expired holder can neither extend nor release the next holder`s lock', async () => {
+        const stale = (await store.acquireLock('issue-1', TTL))!;
+        await pass(PAST_TTL);
+        expect(await store.extendLock('issue-1', stale, 60_000)).toBe(false);
+        const fresh = (await store.acquireLock('issue-1', 60_000))!;
+        expect(await store.releaseLock('issue-1', stale)).toBe(false);
+        expect(await store.extendLock('issue-1', stale, 60_000)).toBe(false);
+        expect(await store.acquireLock('issue-1', 60_000)).toBeNull();
+        expect(await store.releaseLock('issue-1', fresh)).toBe(true);
+      });
+    });
+
+    it('answers a ping', async () => {
+      expect(await store.ping()).toBe(true);
+    });
+  });
+}
