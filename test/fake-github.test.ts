@@ -121,7 +121,7 @@ describe('comments', () => {
       fake.addComment('acme/gadgets', b, { author: 'alice', body: '2' }).id,
       (await api('POST', `/repos/${REPO}/issues/${a}/comments`, { body: { body: '3' } })).json.id,
       fake.addComment(REPO, a, { author: 'alice', body: '4' }).id,
-    ] as number[];
+    ];
     expect([...ids].sort((x, y) => x - y)).toEqual(ids);
     expect(new Set(ids).size).toBe(4);
   });

@@ -109,8 +109,12 @@ export function decide(facts: IssueFacts, config: DecideConfig, now: Date): Plan
     if (hint.kind === 'release-reverted') reverted.set(hint.commentId, hint.outcome);
   }
 
-  const finalising: Array<{ claim: ClaimComment; outcome: Outcome; reason: FinaliseReason; text: string }> =
-    [];
+  const finalising: Array<{
+    claim: ClaimComment;
+    outcome: Outcome;
+    reason: FinaliseReason;
+    text: string;
+  }> = [];
   const notes: Action[] = [];
   const unreleased = claims.filter((claim) => claim.marker.stage !== 'released');
 
@@ -238,9 +242,7 @@ function administrativeRemoval(
   const posted = holder.comment.createdAt.getTime();
   const removal = facts.hints.find(
     (hint) =>
-      hint.kind === 'label-removed' &&
-      sameName(hint.label, label) &&
-      Date.parse(hint.at) >= posted,
+      hint.kind === 'label-removed' && sameName(hint.label, label) && Date.parse(hint.at) >= posted,
   );
   return removal?.kind === 'label-removed' ? { by: removal.by, label } : null;
 }
@@ -308,8 +310,10 @@ function assigneeActions(
     const assigned = facts.assignees.find((login) => login.toLowerCase() === author);
     if (assigned) actions.push({ kind: 'unassign', login: assigned });
   }
-  if (holder && config.assign && !hasLabel(facts.assignees, holder.comment.author)) {
-    actions.push({ kind: 'assign', login: holder.comment.author });
+  // GitHub silently refuses to assign bot accounts: asking would cost a call on every reconcile.
+  const author = holder?.comment.author;
+  if (author && config.assign && !author.endsWith('[bot]') && !hasLabel(facts.assignees, author)) {
+    actions.push({ kind: 'assign', login: author });
   }
   return actions;
 }

@@ -30,6 +30,8 @@ import type { Hint, ReconcileHandler, ReconcileRequest, WorkQueue } from './queu
  *                    so a killed run's hints are merged into the next run, not lost.
  *   gen:K      INT   generation: the job for K is `<K>.<gen>`. Bumped when a run ends.
  *   lock:K     STR   the per-issue lock: a random token, PX TTL, renewed while running.
+ * plus two sets indexing the issues with a pending:K or a running:K, for `idle()` and for
+ * the orphan repair below.
  *
  * ENQUEUE: add the members to pending:K and read gen:K; then `queue.add` with jobId K.gen.
  *   BullMQ ignores an add whose jobId exists, so a burst makes one job: coalescing.
@@ -65,7 +67,12 @@ import type { Hint, ReconcileHandler, ReconcileRequest, WorkQueue } from './queu
  *   lockDuration (a frozen event loop or Redis unreachable); BullMQ's own job lock has the
  *   same limit. FINISH then leaves running:K to the new holder.
  * - A job failed by BullMQ itself (stalled more than maxStalledCount, or Redis errors on
- *   every attempt) is logged; if requests are pending a new job is added for them.
+ *   every attempt) is logged; if requests are pending a new job is added for them. Its
+ *   running:K is not retried on its own (a run that kills its process every time must end)
+ *   but joins the issue's next run.
+ * - A producer dies between ENQUEUE and its add: pending:K has no job. Each replica re-adds
+ *   jobs for every indexed pending issue at start and every repairIntervalMs (a no-op where
+ *   the job exists), so such requests are late, never lost.
  */
 
 /** Options of {@link BullQueue}. */
@@ -94,6 +101,8 @@ export interface BullQueueOptions extends RetryOptions {
   readonly maxStalledCount?: number;
   /** How long a job waits when its issue is being reconciled elsewhere (default 250 ms). */
   readonly lockRetryDelayMs?: number;
+  /** How often each replica re-adds jobs for requests a crashed producer left (default 60000 ms). */
+  readonly repairIntervalMs?: number;
   /** How often `idle()` looks at the queue (default 50 ms). */
   readonly idlePollMs?: number;
   /** Where retries (warn), dropped requests (error) and Redis errors are reported. */
@@ -119,18 +128,23 @@ const GEN_TTL_MS = 24 * 60 * 60 * 1000;
 const JOB_NAME = 'reconcile';
 const BACKOFF_TYPE = 'claims-exponential';
 
-/** KEYS: pending, gen, seq. ARGV: members. Adds new members in arrival order; returns gen. */
+/**
+ * KEYS: pending, gen, seq, pending index. ARGV: issue, members... Adds new members in arrival
+ * order, indexes the issue as pending, and returns gen.
+ */
 const enqueueScript = new RedisScript(`
-for i = 1, #ARGV do
+for i = 2, #ARGV do
   if not redis.call('ZSCORE', KEYS[1], ARGV[i]) then
     redis.call('ZADD', KEYS[1], redis.call('INCR', KEYS[3]), ARGV[i])
   end
 end
+redis.call('SADD', KEYS[4], ARGV[1])
 return tonumber(redis.call('GET', KEYS[2]) or '0')`);
 
 /**
- * KEYS: lock, pending, running. ARGV: token, ttl. Nil when the issue is locked; else takes
- * the lock and returns running ∪ pending (oldest first), which becomes the new running.
+ * KEYS: lock, pending, running, pending index, running index. ARGV: token, ttl, issue. Nil
+ * when the issue is locked; else takes the lock and returns running ∪ pending (oldest first),
+ * which becomes the new running.
  */
 const takeScript = new RedisScript(`
 if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
@@ -138,12 +152,17 @@ if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
 end
 redis.call('ZUNIONSTORE', KEYS[3], 2, KEYS[3], KEYS[2], 'AGGREGATE', 'MIN')
 redis.call('DEL', KEYS[2])
-return redis.call('ZRANGE', KEYS[3], 0, -1)`);
+redis.call('SREM', KEYS[4], ARGV[3])
+local members = redis.call('ZRANGE', KEYS[3], 0, -1)
+if #members > 0 then
+  redis.call('SADD', KEYS[5], ARGV[3])
+end
+return members`);
 
 /**
- * KEYS: lock, running, pending, gen. ARGV: token, job gen, gen ttl. Ends a run: see FINISH
- * above. Returns {'lost'} when another holder has the lock, {'again', gen} when requests are
- * pending, {'done'} otherwise.
+ * KEYS: lock, running, pending, gen, running index. ARGV: token, job gen, gen ttl, issue.
+ * Ends a run: see FINISH above. Returns {'lost'} when another holder has the lock,
+ * {'again', gen} when requests are pending, {'done'} otherwise.
  */
 const finishScript = new RedisScript(`
 local holder = redis.call('GET', KEYS[1])
@@ -151,6 +170,7 @@ if holder and holder ~= ARGV[1] then
   return {'lost'}
 end
 redis.call('DEL', KEYS[1], KEYS[2])
+redis.call('SREM', KEYS[5], ARGV[4])
 local gen = tonumber(redis.call('GET', KEYS[4]) or '0')
 if gen == tonumber(ARGV[2]) then
   gen = redis.call('INCR', KEYS[4])
@@ -161,11 +181,15 @@ if redis.call('EXISTS', KEYS[3]) == 1 then
 end
 return {'done'}`);
 
-/** KEYS: pending, gen. Returns the gen to add a job for when requests are pending, else -1. */
+/**
+ * KEYS: pending, gen, pending index. ARGV: issue. The gen to add a job for when requests are
+ * pending, else -1 (and the issue leaves the index).
+ */
 const ensureScript = new RedisScript(`
 if redis.call('EXISTS', KEYS[1]) == 1 then
   return tonumber(redis.call('GET', KEYS[2]) or '0')
 end
+redis.call('SREM', KEYS[3], ARGV[1])
 return -1`);
 
 /** KEYS: lock. ARGV: token, ttl. Extends the lock only while `token` holds it. */
@@ -218,6 +242,7 @@ export class BullQueue implements WorkQueue {
   private readonly queue: Queue<JobData>;
   private worker: Worker<JobData> | undefined;
   private handler: ReconcileHandler | undefined;
+  private repairTimer: NodeJS.Timeout | undefined;
   private closed = false;
 
   private readonly queueName: string;
@@ -231,12 +256,16 @@ export class BullQueue implements WorkQueue {
   private readonly stalledIntervalMs: number;
   private readonly maxStalledCount: number;
   private readonly lockRetryDelayMs: number;
+  private readonly repairIntervalMs: number;
   private readonly idlePollMs: number;
   private readonly logger: QueueLogger;
 
   constructor(options: BullQueueOptions) {
+    this.logger = options.logger ?? pino({ name: 'claim-warden-queue' });
     if (typeof options.connection === 'string') {
+      // BullMQ workers need maxRetriesPerRequest null: a blocking read must not give up.
       this.redis = new Redis(options.connection, { maxRetriesPerRequest: null });
+      this.redis.on('error', (err) => this.logger.warn({ err }, 'work queue: Redis error'));
       this.ownsConnection = true;
     } else {
       this.redis = options.connection;
@@ -253,8 +282,8 @@ export class BullQueue implements WorkQueue {
     this.stalledIntervalMs = options.stalledIntervalMs ?? 30_000;
     this.maxStalledCount = options.maxStalledCount ?? 3;
     this.lockRetryDelayMs = options.lockRetryDelayMs ?? 250;
+    this.repairIntervalMs = options.repairIntervalMs ?? 60_000;
     this.idlePollMs = options.idlePollMs ?? 50;
-    this.logger = options.logger ?? pino({ name: 'claim-warden-queue' });
 
     this.queue = new Queue<JobData>(this.queueName, {
       connection: this.redis,
@@ -280,8 +309,8 @@ export class BullQueue implements WorkQueue {
     ];
     const gen = await enqueueScript.run(
       this.redis,
-      [records.pending, records.gen, `${this.namespace}seq`],
-      members,
+      [records.pending, records.gen, this.shared('seq'), this.shared('pending-index')],
+      [id, ...members],
     );
     await this.addJob(id, Number(gen));
   }
@@ -308,6 +337,8 @@ export class BullQueue implements WorkQueue {
       // errors on every attempt.
       if (job?.finishedOn) void this.afterJobGivenUp(job, err);
     });
+    void this.repairOrphans();
+    this.repairTimer = setInterval(() => void this.repairOrphans(), this.repairIntervalMs);
   }
 
   /** Resolves when no job waits, runs or is delayed and no request is pending (tests). */
@@ -324,6 +355,7 @@ export class BullQueue implements WorkQueue {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    clearInterval(this.repairTimer);
     await this.worker?.close();
     await this.queue.close();
     if (this.ownsConnection) await this.redis.quit();
@@ -338,37 +370,55 @@ export class BullQueue implements WorkQueue {
     };
   }
 
+  /** A record shared by all issues of the queue. */
+  private shared(name: 'seq' | 'pending-index' | 'running-index'): string {
+    return `${this.namespace}${name}`;
+  }
+
   private async addJob(id: string, gen: number): Promise<void> {
     await this.queue.add(JOB_NAME, { key: id, gen }, { jobId: jobIdFor(id, gen) });
   }
 
   /** One job: take the issue's requests under its lock, run them, and settle (see above). */
   private async process(job: Job<JobData>, token: string | undefined): Promise<void> {
-    const key = parseIssueKeyString(job.data.key);
+    const id = job.data.key;
+    const key = parseIssueKeyString(id);
     if (key === null) {
-      this.logger.error({ jobId: job.id, data: job.data }, 'work queue: job without an issue key dropped');
+      this.logger.error(
+        { jobId: job.id, data: job.data },
+        'work queue: job without an issue key dropped',
+      );
       return;
     }
-    const records = this.records(job.data.key);
+    const records = this.records(id);
     const lockToken = randomUUID();
     const taken = (await takeScript.run(
       this.redis,
-      [records.lock, records.pending, records.running],
-      [lockToken, this.lockDurationMs],
+      [
+        records.lock,
+        records.pending,
+        records.running,
+        this.shared('pending-index'),
+        this.shared('running-index'),
+      ],
+      [lockToken, this.lockDurationMs, id],
     )) as string[] | null;
     if (taken === null) return this.waitForIssue(job, token);
+    // Empty: another job of this issue served every request already; nothing to reconcile.
     if (taken.length === 0) return this.finish(job, records, lockToken);
 
     const error = await this.runHandler(requestFromMembers(key, taken), records.lock, lockToken);
     if (error === undefined) return this.finish(job, records, lockToken);
 
-    const issue = job.data.key;
     const attempt = job.attemptsMade + 1;
     if (attempt >= (job.opts.attempts ?? this.maxAttempts)) {
-      this.logger.error({ issue, attempts: attempt, err: error }, 'reconcile failed on every attempt; request dropped');
+      this.logger.error(
+        { issue: id, attempts: attempt, err: error },
+        'reconcile failed on every attempt; request dropped',
+      );
       return this.finish(job, records, lockToken);
     }
-    this.logger.warn({ issue, attempt, err: error }, 'reconcile failed; will retry');
+    this.logger.warn({ issue: id, attempt, err: error }, 'reconcile failed; will retry');
     // running:K stays: the retry's TAKE merges it with whatever arrives meanwhile.
     await releaseScript.run(this.redis, [records.lock], [lockToken]);
     throw asError(error);
@@ -380,7 +430,7 @@ export class BullQueue implements WorkQueue {
     lockKey: string,
     lockToken: string,
   ): Promise<unknown> {
-    const stopRenewing = this.keepLock(lockKey, lockToken, request.key);
+    const stopRenewing = this.keepLock(lockKey, lockToken, issueKeyString(request.key));
     try {
       await this.handler!(request);
       return undefined;
@@ -391,18 +441,22 @@ export class BullQueue implements WorkQueue {
     }
   }
 
-  private keepLock(lockKey: string, lockToken: string, key: IssueKey): () => void {
-    const timer = setInterval(
-      () => {
-        extendScript.run(this.redis, [lockKey], [lockToken, this.lockDurationMs]).then(
-          (extended) => {
-            if (extended !== 1) {
-              this.logger.warn({ issue: issueKeyString(key) }, 'work queue: issue lock lost mid-run');
-            }
-          },
-          (err: unknown) => this.logger.warn({ err, issue: issueKeyString(key) }, 'work queue: lock renewal failed'),
+  /** Renews the issue lock every third of its TTL until the returned function is called. */
+  private keepLock(lockKey: string, lockToken: string, issue: string): () => void {
+    const renew = async () => {
+      try {
+        const extended = await extendScript.run(
+          this.redis,
+          [lockKey],
+          [lockToken, this.lockDurationMs],
         );
-      },
+        if (extended !== 1) this.logger.warn({ issue }, 'work queue: issue lock lost mid-run');
+      } catch (err) {
+        this.logger.warn({ err, issue }, 'work queue: issue lock renewal failed');
+      }
+    };
+    const timer = setInterval(
+      () => void renew(),
       Math.max(10, Math.floor(this.lockDurationMs / 3)),
     );
     return () => clearInterval(timer);
@@ -414,27 +468,65 @@ export class BullQueue implements WorkQueue {
     throw new DelayedError();
   }
 
+  /** Ends a run (FINISH above) and adds the job for requests that arrived during it. */
   private async finish(job: Job<JobData>, records: IssueRecords, lockToken: string): Promise<void> {
     const [outcome, gen] = (await finishScript.run(
       this.redis,
-      [records.lock, records.running, records.pending, records.gen],
-      [lockToken, job.data.gen, GEN_TTL_MS],
+      [records.lock, records.running, records.pending, records.gen, this.shared('running-index')],
+      [lockToken, job.data.gen, GEN_TTL_MS, job.data.key],
     )) as [string, number?];
     if (outcome === 'lost') {
-      this.logger.warn({ issue: job.data.key }, 'work queue: issue lock lost; its new holder runs the rest');
+      this.logger.warn(
+        { issue: job.data.key },
+        'work queue: issue lock lost; its new holder runs the rest',
+      );
     } else if (outcome === 'again') {
       await this.addJob(job.data.key, Number(gen));
     }
   }
 
-  private async afterJobGivenUp(job: Job<JobData>, err: Error): Promise<void> {
-    this.logger.error({ issue: job.data.key, err }, 'work queue: job given up by BullMQ; request dropped');
+  /** Adds a job for the issue's pending requests unless one exists (adds are idempotent). */
+  private async ensureJob(id: string): Promise<void> {
+    const records = this.records(id);
+    const gen = Number(
+      await ensureScript.run(
+        this.redis,
+        [records.pending, records.gen, this.shared('pending-index')],
+        [id],
+      ),
+    );
+    if (gen >= 0) await this.addJob(id, gen);
+  }
+
+  /**
+   * Enqueue is two steps (record, then add the job); a producer that dies between them leaves
+   * requests without a job. Every replica therefore re-adds jobs for all pending issues at
+   * start and every `repairIntervalMs`; for an issue that has its job this is a no-op.
+   */
+  private async repairOrphans(): Promise<void> {
     try {
-      const records = this.records(job.data.key);
-      const gen = Number(await ensureScript.run(this.redis, [records.pending, records.gen], []));
-      if (gen >= 0) await this.addJob(job.data.key, gen);
+      const ids = await this.redis.smembers(this.shared('pending-index'));
+      for (const id of ids) {
+        if (this.closed) return;
+        await this.ensureJob(id);
+      }
+    } catch (err) {
+      this.logger.warn({ err }, 'work queue: could not look for orphaned requests');
+    }
+  }
+
+  private async afterJobGivenUp(job: Job<JobData>, err: Error): Promise<void> {
+    this.logger.error(
+      { issue: job.data.key, err },
+      'work queue: job given up by BullMQ; request dropped',
+    );
+    try {
+      await this.ensureJob(job.data.key);
     } catch (error) {
-      this.logger.error({ issue: job.data.key, err: error }, 'work queue: could not requeue pending requests');
+      this.logger.error(
+        { issue: job.data.key, err: error },
+        'work queue: could not requeue pending requests',
+      );
     }
   }
 
@@ -447,17 +539,10 @@ export class BullQueue implements WorkQueue {
       'waiting-children',
     );
     if (Object.values(counts).some((count) => count > 0)) return false;
-    return !(await this.hasRecords('pending:*')) && !(await this.hasRecords('running:*'));
-  }
-
-  private async hasRecords(pattern: string): Promise<boolean> {
-    const match = `${this.namespace.replace(/[*?[\]\\]/g, '\\$&')}${pattern}`;
-    let cursor = '0';
-    do {
-      const [next, keys] = await this.redis.scan(cursor, 'MATCH', match, 'COUNT', 1000);
-      if (keys.length > 0) return true;
-      cursor = next;
-    } while (cursor !== '0');
-    return false;
+    const [pending, running] = await Promise.all([
+      this.redis.scard(this.shared('pending-index')),
+      this.redis.scard(this.shared('running-index')),
+    ]);
+    return pending === 0 && running === 0;
   }
 }

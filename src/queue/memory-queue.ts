@@ -217,7 +217,10 @@ export class MemoryQueue implements WorkQueue {
       return;
     }
     const delayMs = backoffDelay(failures, this.baseDelayMs, this.maxDelayMs);
-    this.logger.warn({ issue, attempt: failures, delayMs, err: error }, 'reconcile failed; will retry');
+    this.logger.warn(
+      { issue, attempt: failures, delayMs, err: error },
+      'reconcile failed; will retry',
+    );
     // The failed hints go first and requests that arrived during the run join them: one retry
     // carries both, with the failure count of the older request.
     const merged = mergeBatches({ ...batch, failures }, this.waiting.get(id));

@@ -186,7 +186,12 @@ export class MemoryStore implements Store {
     return at === undefined ? null : new Date(at);
   }
 
-  async setCheckpoint(installationId: number, owner: string, repo: string, at: Date): Promise<void> {
+  async setCheckpoint(
+    installationId: number,
+    owner: string,
+    repo: string,
+    at: Date,
+  ): Promise<void> {
     this.checkpoints.set(repoKey(installationId, owner, repo), at.getTime());
   }
 

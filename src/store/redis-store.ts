@@ -29,7 +29,11 @@ export class RedisScript {
   }
 
   /** Runs the script atomically with `keys` (KEYS) and `args` (ARGV). */
-  async run(redis: Redis, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
+  async run(
+    redis: Redis,
+    keys: readonly string[],
+    args: readonly (string | number)[],
+  ): Promise<unknown> {
     try {
       return await redis.evalsha(this.sha, keys.length, ...keys, ...args);
     } catch (error) {
@@ -82,7 +86,13 @@ export class RedisStore implements Store {
   async markDelivery(deliveryId: string, ttlMs: number): Promise<boolean> {
     assertTtl(ttlMs);
     // SET NX is atomic: of two replicas receiving the same delivery, exactly one sees OK.
-    const reply = await this.redis.set(this.key('delivery', deliveryId), '1', 'PX', Math.ceil(ttlMs), 'NX');
+    const reply = await this.redis.set(
+      this.key('delivery', deliveryId),
+      '1',
+      'PX',
+      Math.ceil(ttlMs),
+      'NX',
+    );
     return reply === 'OK';
   }
 
@@ -113,12 +123,24 @@ export class RedisStore implements Store {
   }
 
   async getCheckpoint(installationId: number, owner: string, repo: string): Promise<Date | null> {
-    const value = await this.redis.hget(this.key('checkpoints'), repoField(installationId, owner, repo));
+    const value = await this.redis.hget(
+      this.key('checkpoints'),
+      repoField(installationId, owner, repo),
+    );
     return value === null ? null : new Date(Number(value));
   }
 
-  async setCheckpoint(installationId: number, owner: string, repo: string, at: Date): Promise<void> {
-    await this.redis.hset(this.key('checkpoints'), repoField(installationId, owner, repo), at.getTime());
+  async setCheckpoint(
+    installationId: number,
+    owner: string,
+    repo: string,
+    at: Date,
+  ): Promise<void> {
+    await this.redis.hset(
+      this.key('checkpoints'),
+      repoField(installationId, owner, repo),
+      at.getTime(),
+    );
   }
 
   async acquireLock(name: string, ttlMs: number): Promise<string | null> {
@@ -130,7 +152,11 @@ export class RedisStore implements Store {
 
   async extendLock(name: string, token: string, ttlMs: number): Promise<boolean> {
     assertTtl(ttlMs);
-    const reply = await extendScript.run(this.redis, [this.key('lock', name)], [token, Math.ceil(ttlMs)]);
+    const reply = await extendScript.run(
+      this.redis,
+      [this.key('lock', name)],
+      [token, Math.ceil(ttlMs)],
+    );
     return reply === 1;
   }
 

@@ -78,7 +78,11 @@ describe('decide: a holder exists (SPEC §4 row 1)', () => {
 
   it('compares label names and logins case-insensitively, as GitHub does', () => {
     const plan = decide(
-      facts({ comments: [claim({ id: 1, by: 'Alice' })], labels: ['Status:In-Progress'], assignees: ['alice'] }),
+      facts({
+        comments: [claim({ id: 1, by: 'Alice' })],
+        labels: ['Status:In-Progress'],
+        assignees: ['alice'],
+      }),
       DEFAULT_CONFIG,
       NOW,
     );
@@ -86,7 +90,11 @@ describe('decide: a holder exists (SPEC §4 row 1)', () => {
   });
 
   it('does not assign when the repository config says assign: false', () => {
-    const plan = decide(facts({ comments: [claim({ id: 1 })] }), { ...DEFAULT_CONFIG, assign: false }, NOW);
+    const plan = decide(
+      facts({ comments: [claim({ id: 1 })] }),
+      { ...DEFAULT_CONFIG, assign: false },
+      NOW,
+    );
     expect(kinds(plan.actions)).toEqual([`add-label ${IN_PROGRESS}`]);
   });
 
@@ -97,7 +105,11 @@ describe('decide: a holder exists (SPEC §4 row 1)', () => {
   });
 
   it('sets the deadline to when the holder turns stale', () => {
-    const plan = decide(facts({ comments: [claim({ id: 1, updatedAgoMs: HOUR })] }), DEFAULT_CONFIG, NOW);
+    const plan = decide(
+      facts({ comments: [claim({ id: 1, updatedAgoMs: HOUR })] }),
+      DEFAULT_CONFIG,
+      NOW,
+    );
     expect(plan.deadline?.getTime()).toBe(NOW.getTime() + 5 * HOUR + 1);
   });
 });
@@ -106,7 +118,10 @@ describe('decide: a live claim that is not the holder (SPEC §4 row 2)', () => {
   it('finalises the newer claim as abandoned, naming the holder’s comment and session', () => {
     const plan = decide(
       facts({
-        comments: [claim({ id: 7, by: 'bob', session: 'h:0123456789ab' }), claim({ id: 5, by: 'alice' })],
+        comments: [
+          claim({ id: 7, by: 'bob', session: 'h:0123456789ab' }),
+          claim({ id: 5, by: 'alice' }),
+        ],
         labels: [IN_PROGRESS],
         assignees: ['alice'],
       }),
@@ -115,7 +130,11 @@ describe('decide: a live claim that is not the holder (SPEC §4 row 2)', () => {
     );
     expect(kinds(plan.actions)).toEqual(['finalise 7 abandoned (lost)']);
     const { marker, body } = finalisedMarker(plan.actions, 7);
-    expect(marker).toMatchObject({ stage: 'released', outcome: 'abandoned', session: 'h:0123456789ab' });
+    expect(marker).toMatchObject({
+      stage: 'released',
+      outcome: 'abandoned',
+      session: 'h:0123456789ab',
+    });
     expect(marker?.updated).toEqual(NOW);
     expect(body).toContain('comment 5');
     expect(body).toContain('session-5');
@@ -124,7 +143,9 @@ describe('decide: a live claim that is not the holder (SPEC §4 row 2)', () => {
 
   it('keeps the other keys of the finalised marker', () => {
     const plan = decide(
-      facts({ comments: [claim({ id: 1 }), claim({ id: 2, stage: 'review', assignee: 'before' })] }),
+      facts({
+        comments: [claim({ id: 1 }), claim({ id: 2, stage: 'review', assignee: 'before' })],
+      }),
       DEFAULT_CONFIG,
       NOW,
     );
@@ -138,7 +159,11 @@ describe('decide: a stale, unreleased claim (SPEC §4 row 3)', () => {
   const stale = claim({ id: 3, by: 'bob', updatedAgoMs: 7 * HOUR });
 
   it('is finalised with the reason "stale since T" and one note mentions its author', () => {
-    const plan = decide(facts({ comments: [stale], labels: [IN_PROGRESS], assignees: ['bob'] }), DEFAULT_CONFIG, NOW);
+    const plan = decide(
+      facts({ comments: [stale], labels: [IN_PROGRESS], assignees: ['bob'] }),
+      DEFAULT_CONFIG,
+      NOW,
+    );
     expect(kinds(plan.actions)).toEqual([
       'note for 3',
       'finalise 3 abandoned (stale)',
@@ -163,12 +188,20 @@ describe('decide: a stale, unreleased claim (SPEC §4 row 3)', () => {
   });
 
   it('posts no note when notifyOnExpiry is false', () => {
-    const plan = decide(facts({ comments: [stale] }), { ...DEFAULT_CONFIG, notifyOnExpiry: false }, NOW);
+    const plan = decide(
+      facts({ comments: [stale] }),
+      { ...DEFAULT_CONFIG, notifyOnExpiry: false },
+      NOW,
+    );
     expect(kinds(plan.actions)).toEqual(['finalise 3 abandoned (stale)']);
   });
 
   it('lets the next live claim hold once the older one is stale', () => {
-    const plan = decide(facts({ comments: [stale, claim({ id: 4, by: 'carol' })] }), DEFAULT_CONFIG, NOW);
+    const plan = decide(
+      facts({ comments: [stale, claim({ id: 4, by: 'carol' })] }),
+      DEFAULT_CONFIG,
+      NOW,
+    );
     expect(plan.holder?.commentId).toBe(4);
     expect(kinds(plan.actions)).toEqual([
       'note for 3',
@@ -226,7 +259,11 @@ describe('decide: no holder (SPEC §4 row 4)', () => {
   });
 
   it('writes nothing on an issue without claims or status labels', () => {
-    const plan = decide(facts({ comments: [remark(1, 'hello')], assignees: ['dave'] }), DEFAULT_CONFIG, NOW);
+    const plan = decide(
+      facts({ comments: [remark(1, 'hello')], assignees: ['dave'] }),
+      DEFAULT_CONFIG,
+      NOW,
+    );
     expect(plan).toEqual({ actions: [], holder: null, deadline: null });
   });
 });
@@ -238,7 +275,13 @@ describe('decide: an issue closed with a live claim (SPEC §4 row 5)', () => {
     [null, 'abandoned'],
   ])('closed as %s finalises the holder as %s', (stateReason, outcome) => {
     const plan = decide(
-      facts({ open: false, stateReason, comments: [claim({ id: 1 }), claim({ id: 2, by: 'bob' })], labels: [IN_PROGRESS], assignees: ['alice'] }),
+      facts({
+        open: false,
+        stateReason,
+        comments: [claim({ id: 1 }), claim({ id: 2, by: 'bob' })],
+        labels: [IN_PROGRESS],
+        assignees: ['alice'],
+      }),
       DEFAULT_CONFIG,
       NOW,
     );
@@ -254,7 +297,10 @@ describe('decide: an issue closed with a live claim (SPEC §4 row 5)', () => {
 
   it('posts no expiry note on a closed issue', () => {
     const plan = decide(
-      facts({ open: false, comments: [claim({ id: 1, updatedAgoMs: 9 * HOUR, assignee: 'before' })] }),
+      facts({
+        open: false,
+        comments: [claim({ id: 1, updatedAgoMs: 9 * HOUR, assignee: 'before' })],
+      }),
       DEFAULT_CONFIG,
       NOW,
     );
@@ -274,13 +320,22 @@ describe('decide: the holder’s comment deleted (SPEC §4 row 6)', () => {
   };
 
   it('frees the issue and unassigns the deleted marker’s assignee=claim author', () => {
-    const plan = decide(facts({ labels: [IN_PROGRESS], assignees: ['alice'], hints: [hint] }), DEFAULT_CONFIG, NOW);
+    const plan = decide(
+      facts({ labels: [IN_PROGRESS], assignees: ['alice'], hints: [hint] }),
+      DEFAULT_CONFIG,
+      NOW,
+    );
     expect(kinds(plan.actions)).toEqual([`remove-label ${IN_PROGRESS}`, 'unassign alice']);
   });
 
   it('lets the next live claim hold', () => {
     const plan = decide(
-      facts({ comments: [claim({ id: 2, by: 'bob' })], labels: [IN_PROGRESS], assignees: ['alice'], hints: [hint] }),
+      facts({
+        comments: [claim({ id: 2, by: 'bob' })],
+        labels: [IN_PROGRESS],
+        assignees: ['alice'],
+        hints: [hint],
+      }),
       DEFAULT_CONFIG,
       NOW,
     );
@@ -307,11 +362,18 @@ describe('decide: administrative release (SPEC §4 row 7)', () => {
 
   it('finalises the holder as abandoned, naming who removed the label', () => {
     const plan = decide(
-      facts({ comments: [claim({ id: 1, postedAgoMs: HOUR })], assignees: ['alice'], hints: [removed(NOW)] }),
+      facts({
+        comments: [claim({ id: 1, postedAgoMs: HOUR })],
+        assignees: ['alice'],
+        hints: [removed(NOW)],
+      }),
       DEFAULT_CONFIG,
       NOW,
     );
-    expect(kinds(plan.actions)).toEqual(['finalise 1 abandoned (administrative)', 'unassign alice']);
+    expect(kinds(plan.actions)).toEqual([
+      'finalise 1 abandoned (administrative)',
+      'unassign alice',
+    ]);
     expect(finalisedMarker(plan.actions, 1).body).toContain('@maria');
     expect(plan.holder).toBeNull();
   });
@@ -331,7 +393,12 @@ describe('decide: administrative release (SPEC §4 row 7)', () => {
 
   it('does nothing when the label is back by the time the issue is reconciled', () => {
     const plan = decide(
-      facts({ comments: [claim({ id: 1, postedAgoMs: HOUR })], labels: [IN_PROGRESS], assignees: ['alice'], hints: [removed(NOW)] }),
+      facts({
+        comments: [claim({ id: 1, postedAgoMs: HOUR })],
+        labels: [IN_PROGRESS],
+        assignees: ['alice'],
+        hints: [removed(NOW)],
+      }),
       DEFAULT_CONFIG,
       NOW,
     );
@@ -340,7 +407,12 @@ describe('decide: administrative release (SPEC §4 row 7)', () => {
 });
 
 describe('decide: a status label a person added (SPEC §4 row 8)', () => {
-  const added = { kind: 'label-added' as const, label: BLOCKED, by: 'maria', at: NOW.toISOString() };
+  const added = {
+    kind: 'label-added' as const,
+    label: BLOCKED,
+    by: 'maria',
+    at: NOW.toISOString(),
+  };
   const labelledFacts = facts({
     comments: [claim({ id: 1, stage: 'implementing' })],
     labels: [IN_PROGRESS, BLOCKED],
@@ -349,11 +421,15 @@ describe('decide: a status label a person added (SPEC §4 row 8)', () => {
   });
 
   it('is removed again when enforceLabels is true', () => {
-    expect(kinds(decide(labelledFacts, DEFAULT_CONFIG, NOW).actions)).toEqual([`remove-label ${BLOCKED}`]);
+    expect(kinds(decide(labelledFacts, DEFAULT_CONFIG, NOW).actions)).toEqual([
+      `remove-label ${BLOCKED}`,
+    ]);
   });
 
   it('is left alone when enforceLabels is false', () => {
-    expect(decide(labelledFacts, { ...DEFAULT_CONFIG, enforceLabels: false }, NOW).actions).toEqual([]);
+    expect(decide(labelledFacts, { ...DEFAULT_CONFIG, enforceLabels: false }, NOW).actions).toEqual(
+      [],
+    );
   });
 
   it('removes status:in-progress from an issue with no claim at all', () => {
@@ -366,15 +442,26 @@ describe('decide: trust (SPEC §2)', () => {
   it.each(['NONE', 'CONTRIBUTOR', 'FIRST_TIME_CONTRIBUTOR', 'FIRST_TIMER', 'MANNEQUIN'])(
     'a marker from a %s author changes nothing',
     (association) => {
-      const plan = decide(facts({ comments: [claim({ id: 1, by: 'mallory', association })] }), DEFAULT_CONFIG, NOW);
+      const plan = decide(
+        facts({ comments: [claim({ id: 1, by: 'mallory', association })] }),
+        DEFAULT_CONFIG,
+        NOW,
+      );
       expect(plan).toEqual({ actions: [], holder: null, deadline: null });
     },
   );
 
-  it.each(['OWNER', 'MEMBER', 'COLLABORATOR'])('a marker from an %s author holds', (association) => {
-    const plan = decide(facts({ comments: [claim({ id: 1, association })] }), DEFAULT_CONFIG, NOW);
-    expect(plan.holder?.commentId).toBe(1);
-  });
+  it.each(['OWNER', 'MEMBER', 'COLLABORATOR'])(
+    'a marker from an %s author holds',
+    (association) => {
+      const plan = decide(
+        facts({ comments: [claim({ id: 1, association })] }),
+        DEFAULT_CONFIG,
+        NOW,
+      );
+      expect(plan.holder?.commentId).toBe(1);
+    },
+  );
 
   it('a forged older marker does not take the issue from a trusted newer claim', () => {
     const plan = decide(
@@ -394,10 +481,16 @@ describe('decide: trust (SPEC §2)', () => {
       NOW,
     );
     expect(plan.holder?.author).toBe('my-agent[bot]');
+    // GitHub cannot assign a bot account, so the app does not ask.
+    expect(kinds(plan.actions)).toEqual([`add-label ${IN_PROGRESS}`]);
   });
 
   it('a marker in a pull request’s conversation is not a claim', () => {
-    const plan = decide(facts({ isPullRequest: true, comments: [claim({ id: 1 })], labels: [IN_PROGRESS] }), DEFAULT_CONFIG, NOW);
+    const plan = decide(
+      facts({ isPullRequest: true, comments: [claim({ id: 1 })], labels: [IN_PROGRESS] }),
+      DEFAULT_CONFIG,
+      NOW,
+    );
     expect(plan.actions).toEqual([]);
   });
 });
@@ -407,7 +500,9 @@ describe('decide: released is final (SPEC §3)', () => {
     const plan = decide(
       facts({
         comments: [claim({ id: 1, stage: 'implementing' })],
-        hints: [{ kind: 'release-reverted', commentId: 1, outcome: 'landed', at: NOW.toISOString() }],
+        hints: [
+          { kind: 'release-reverted', commentId: 1, outcome: 'landed', at: NOW.toISOString() },
+        ],
         assignees: ['alice'],
       }),
       DEFAULT_CONFIG,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { findHolder, heartbeat, isLive, isStale, staleAt } from '../../src/claims/liveness.js';
 import { parseClaimMarker } from '../../src/claims/marker.js';
 import type { ThreadComment } from '../../src/claims/types.js';
-import { claim, type ClaimSpec, HOUR, NOW } from '../helpers/thread-builder.js';
+import { type ClaimSpec, claim, HOUR, NOW } from '../helpers/thread-builder.js';
 
 const WINDOW = 6 * HOUR;
 const SECOND = 1000;

@@ -17,7 +17,13 @@ import {
   STATUS_CODES,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type AppIdentity, createPayloads, type Payloads } from './payloads.js';
+import {
+  type AppIdentity,
+  type CommentJson,
+  createPayloads,
+  type LabelJson,
+  type Payloads,
+} from './payloads.js';
 import { type Auth, matchRoute, type Reply, type Route } from './router.js';
 import { routes } from './routes.js';
 import {
@@ -37,6 +43,7 @@ import {
   type WebhookTarget,
 } from './webhooks.js';
 
+export type { CommentJson, IssueJson, LabelJson, UserJson } from './payloads.js';
 export type { Association, UserType } from './state.js';
 export type { WebhookDelivery, WebhookTarget } from './webhooks.js';
 export { sendWebhook, signWebhook };
@@ -114,7 +121,6 @@ export interface IssueSnapshot {
   readonly closed_at: string | null;
 }
 
-type Json = Record<string, unknown>;
 type TimeInput = Date | string;
 
 const DOCS = 'https://docs.github.com/rest';
@@ -273,7 +279,7 @@ export class FakeGitHub {
     repo: string,
     number: number,
     options: { author: string; body: string; createdAt?: TimeInput; updatedAt?: TimeInput },
-  ): Json {
+  ): CommentJson {
     const record = this.state.repo(repo);
     const comment = this.state.addComment(record, this.state.issue(record, number), {
       author: options.author,
@@ -285,7 +291,11 @@ export class FakeGitHub {
   }
 
   /** Edits a comment (as its author unless `actor`); `updatedAt` overrides the new time. */
-  editComment(id: number, body: string, options: { actor?: string; updatedAt?: TimeInput } = {}) {
+  editComment(
+    id: number,
+    body: string,
+    options: { actor?: string; updatedAt?: TimeInput } = {},
+  ): CommentJson {
     const comment = this.findComment(id);
     this.state.editComment(comment, body, options.actor ?? comment.author, {
       updatedAt: toIso(options.updatedAt),
@@ -436,19 +446,19 @@ export class FakeGitHub {
   }
 
   /** The issue's comments as GitHub returns them, oldest first. */
-  comments(repo: string, number: number): Json[] {
+  comments(repo: string, number: number): CommentJson[] {
     const issue = this.state.issue(this.state.repo(repo), number);
     return issue.commentIds.map((id) => this.payloads.comment(this.state.comments.get(id)!));
   }
 
   /** One comment as GitHub returns it, or undefined when deleted. */
-  comment(id: number): Json | undefined {
+  comment(id: number): CommentJson | undefined {
     const comment = this.state.comments.get(id);
     return comment ? this.payloads.comment(comment) : undefined;
   }
 
   /** The repository's labels as GitHub returns them (name, color, description, …). */
-  labels(repo: string): Json[] {
+  labels(repo: string): LabelJson[] {
     const record = this.state.repo(repo);
     return [...record.labels.values()].map((label) => this.payloads.label(record, label));
   }

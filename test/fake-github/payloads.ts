@@ -4,6 +4,7 @@
  * point at the fake so a client following them stays on loopback.
  */
 import type {
+  Association,
   Change,
   CommentRecord,
   InstallationRecord,
@@ -12,6 +13,7 @@ import type {
   RepoRecord,
   State,
   UserRecord,
+  UserType,
 } from './state.js';
 
 /** The GitHub App the fake pretends to be. */
@@ -35,17 +37,70 @@ const EVENTS = ['issue_comment', 'issues'] as const;
 
 type Json = Record<string, unknown>;
 
+/** A user as GitHub renders it (main fields typed; the rest is there too). */
+export interface UserJson extends Json {
+  login: string;
+  id: number;
+  node_id: string;
+  type: UserType;
+}
+
+/** A repository label as GitHub renders it. */
+export interface LabelJson extends Json {
+  id: number;
+  node_id: string;
+  url: string;
+  name: string;
+  color: string;
+  default: boolean;
+  description: string | null;
+}
+
+/** An issue as GitHub renders it (main fields typed). */
+export interface IssueJson extends Json {
+  id: number;
+  number: number;
+  title: string;
+  body: string | null;
+  user: UserJson;
+  state: 'open' | 'closed';
+  state_reason: 'completed' | 'not_planned' | 'reopened' | null;
+  labels: LabelJson[];
+  assignee: UserJson | null;
+  assignees: UserJson[];
+  comments: number;
+  created_at: string;
+  updated_at: string;
+  closed_at: string | null;
+  author_association: Association;
+}
+
+/** An issue comment as GitHub renders it (main fields typed). */
+export interface CommentJson extends Json {
+  id: number;
+  node_id: string;
+  url: string;
+  html_url: string;
+  issue_url: string;
+  body: string;
+  user: UserJson;
+  created_at: string;
+  updated_at: string;
+  author_association: Association;
+  performed_via_github_app: Json | null;
+}
+
 function nodeId(prefix: string, id: number): string {
   return `${prefix}_kwDO${Buffer.from(String(id)).toString('base64url')}`;
 }
 
 /** Renders model records as GitHub JSON. */
 export interface Payloads {
-  user(login: string): Json;
+  user(login: string): UserJson;
   repository(repo: RepoRecord): Json;
-  label(repo: RepoRecord, label: LabelRecord): Json;
-  issue(issue: IssueRecord): Json;
-  comment(comment: CommentRecord): Json;
+  label(repo: RepoRecord, label: LabelRecord): LabelJson;
+  issue(issue: IssueRecord): IssueJson;
+  comment(comment: CommentRecord): CommentJson;
   app(): Json;
   installation(installation: InstallationRecord): Json;
   /** The webhook GitHub would deliver for a change, or undefined when the app is not installed. */
@@ -61,7 +116,7 @@ export function createPayloads(
   const { apiUrl, htmlUrl } = urls;
   const botLogin = `${app.slug}[bot]`;
 
-  function userJson(record: UserRecord): Json {
+  function userJson(record: UserRecord): UserJson {
     const isApp = record.login.toLowerCase() === botLogin.toLowerCase();
     return {
       login: record.login,
@@ -82,7 +137,7 @@ export function createPayloads(
     };
   }
 
-  function user(login: string): Json {
+  function user(login: string): UserJson {
     return userJson(state.user(login));
   }
 
@@ -119,7 +174,7 @@ export function createPayloads(
     };
   }
 
-  function label(repo: RepoRecord, record: LabelRecord): Json {
+  function label(repo: RepoRecord, record: LabelRecord): LabelJson {
     return {
       id: record.id,
       node_id: nodeId('LA', record.id),
@@ -131,12 +186,12 @@ export function createPayloads(
     };
   }
 
-  function issue(record: IssueRecord): Json {
+  function issue(record: IssueRecord): IssueJson {
     const repo = state.repo(record.repo);
     const base = `${repoUrl(repo.fullName)}/issues/${record.number}`;
     const html = `${htmlUrl}/${repo.fullName}/${record.isPullRequest ? 'pull' : 'issues'}/${record.number}`;
     const assignees = record.assignees.map(user);
-    const json: Json = {
+    const json: IssueJson = {
       url: base,
       repository_url: repoUrl(repo.fullName),
       labels_url: `${base}/labels{/name}`,
@@ -183,7 +238,7 @@ export function createPayloads(
     return json;
   }
 
-  function comment(record: CommentRecord): Json {
+  function comment(record: CommentRecord): CommentJson {
     const parent = state.repo(record.repo).issues.get(record.issueNumber);
     const kind = parent?.isPullRequest ? 'pull' : 'issues';
     return {

@@ -277,7 +277,12 @@ export class State {
   /** `author_association` of `login` on `repo`. */
   association(login: string, repo: string): Association {
     const user = this.user(login);
-    return user.repoAssociation.get(repo.toLowerCase()) ?? user.association;
+    const override = user.repoAssociation.get(repo.toLowerCase());
+    if (override) return override;
+    // A person's own repository: GitHub reports OWNER.
+    const owner = repo.split('/')[0] ?? '';
+    if (user.type === 'User' && owner.toLowerCase() === login.toLowerCase()) return 'OWNER';
+    return user.association;
   }
 
   // ---- installations and repositories --------------------------------------------------

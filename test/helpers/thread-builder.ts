@@ -1,5 +1,5 @@
-import type { DecideConfig, IssueFacts } from '../../src/claims/decide.js';
 import { renderClaimComment } from '../../src/claims/comment.js';
+import type { DecideConfig, IssueFacts } from '../../src/claims/decide.js';
 import type { ClaimMarker, Hint, ThreadComment } from '../../src/claims/types.js';
 
 /** The fixed clock of the pure-core tests. */

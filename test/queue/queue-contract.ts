@@ -80,14 +80,21 @@ export interface Run {
  * Wraps a handler body, recording every run and the most runs of one issue (and overall)
  * seen at the same time — the overlap the queue must never allow.
  */
-export function recorder(body: (request: ReconcileRequest, run: Run) => Promise<void> = async () => {}) {
+export function recorder(
+  body: (request: ReconcileRequest, run: Run) => Promise<void> = async () => {},
+) {
   const runs: Run[] = [];
   const activeByIssue = new Map<string, number>();
   let active = 0;
   const state = { runs, maxPerIssue: 0, maxActive: 0 };
   const handler: ReconcileHandler = async (request) => {
     const id = issueKeyString(request.key);
-    const run: Run = { issue: id, hints: request.hints, reason: request.reason, startedAt: Date.now() };
+    const run: Run = {
+      issue: id,
+      hints: request.hints,
+      reason: request.reason,
+      startedAt: Date.now(),
+    };
     runs.push(run);
     const now = (activeByIssue.get(id) ?? 0) + 1;
     activeByIssue.set(id, now);
@@ -214,7 +221,12 @@ export function describeQueueContract(
     it('identical hints are delivered once, whatever their key order', async () => {
       const queue = await make();
       const { handler, state } = recorder();
-      const reordered = { at: '2030-01-01T00:00:00Z', by: 'alice', label: 'x', kind: 'label-removed' };
+      const reordered = {
+        at: '2030-01-01T00:00:00Z',
+        by: 'alice',
+        label: 'x',
+        kind: 'label-removed',
+      };
       await queue.enqueue(request(1, [hint('x')]));
       await queue.enqueue(request(1, [reordered as Hint, hint('y')]));
       await queue.enqueue(request(1, [hint('x')]));

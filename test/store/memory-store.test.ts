@@ -51,7 +51,8 @@ describe('MemoryStore', () => {
     const store = new MemoryStore();
     const base = Date.parse('2030-01-01T00:00:00Z');
     for (let round = 0; round < 50; round++) {
-      for (let i = 0; i < 1000; i++) await store.setDeadline(key(i), new Date(base + round * 1000 + i));
+      for (let i = 0; i < 1000; i++)
+        await store.setDeadline(key(i), new Date(base + round * 1000 + i));
     }
     expect(await store.countDeadlines()).toBe(1000);
     const heapSize = (store as unknown as { deadlineHeap: { size: number } }).deadlineHeap.size;

@@ -25,10 +25,7 @@ const at = (seconds: number) => new Date(base + seconds * 1000);
  * The behaviour every {@link Store} shares (the embedded and the Redis one), so the app can
  * rely on the interface and not on an implementation.
  */
-export function describeStoreContract(
-  name: string,
-  makeStore: () => Promise<StoreFixture>,
-): void {
+export function describeStoreContract(name: string, makeStore: () => Promise<StoreFixture>): void {
   describe(`${name} (Store contract)`, () => {
     let fixture: StoreFixture;
     let store: Store;
@@ -139,11 +136,17 @@ export function describeStoreContract(
         expect(await store.getCheckpoint(7, 'acme', 'widgets')).toEqual(
           new Date('2030-01-01T00:00:00.123Z'),
         );
-        expect(await store.getCheckpoint(7, 'acme', 'gadgets')).toEqual(new Date('2030-01-02T00:00:00Z'));
-        expect(await store.getCheckpoint(8, 'acme', 'widgets')).toEqual(new Date('2030-01-03T00:00:00Z'));
+        expect(await store.getCheckpoint(7, 'acme', 'gadgets')).toEqual(
+          new Date('2030-01-02T00:00:00Z'),
+        );
+        expect(await store.getCheckpoint(8, 'acme', 'widgets')).toEqual(
+          new Date('2030-01-03T00:00:00Z'),
+        );
 
         await store.setCheckpoint(7, 'acme', 'widgets', new Date('2030-02-01T00:00:00Z'));
-        expect(await store.getCheckpoint(7, 'acme', 'widgets')).toEqual(new Date('2030-02-01T00:00:00Z'));
+        expect(await store.getCheckpoint(7, 'acme', 'widgets')).toEqual(
+          new Date('2030-02-01T00:00:00Z'),
+        );
       });
     });
 

@@ -1,0 +1,43 @@
+import type { Logger } from 'pino';
+import type { Settings } from '../config/settings.js';
+import { BullQueue } from '../queue/bullmq-queue.js';
+import { MemoryQueue } from '../queue/memory-queue.js';
+import type { WorkQueue } from '../queue/queue.js';
+import { MemoryStore } from '../store/memory-store.js';
+import { RedisStore } from '../store/redis-store.js';
+import type { Store } from '../store/store.js';
+
+/** The store and the work queue the app runs on. */
+export interface Backends {
+  readonly store: Store;
+  readonly queue: WorkQueue;
+  /** `embedded` (one replica) or `redis` (any number of replicas). */
+  readonly mode: 'embedded' | 'redis';
+}
+
+/**
+ * SPEC §7: with `CLAIMS_REDIS_URL` unset, state and queue live in the process (one replica);
+ * with it set, every replica shares Redis for state, locks, delivery ids and the queue.
+ */
+export function createBackends(
+  settings: Pick<Settings, 'redisUrl' | 'queueConcurrency'>,
+  log: Logger,
+): Backends {
+  const logger = log.child({ name: 'queue' });
+  if (!settings.redisUrl) {
+    return {
+      mode: 'embedded',
+      store: new MemoryStore(),
+      queue: new MemoryQueue({ concurrency: settings.queueConcurrency, logger }),
+    };
+  }
+  return {
+    mode: 'redis',
+    store: new RedisStore({ url: settings.redisUrl }),
+    queue: new BullQueue({
+      connection: settings.redisUrl,
+      concurrency: settings.queueConcurrency,
+      logger,
+    }),
+  };
+}

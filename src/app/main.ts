@@ -1,0 +1,92 @@
+import { existsSync } from 'node:fs';
+import { pino } from 'pino';
+import { Probot, Server } from 'probot';
+import { readSettings, SettingsError, settingsForLog } from '../config/settings.js';
+import { type ClaimWarden, createClaimWarden } from './app.js';
+import { createBackends } from './backends.js';
+
+/** The app started by main(). */
+export interface RunningApp {
+  readonly warden: ClaimWarden;
+  /** The port the server listens on (useful with PORT=0). */
+  readonly port: number;
+  /** Stops taking webhooks, finishes running reconciles, closes the store. */
+  stop(): Promise<void>;
+}
+
+/**
+ * `npm start`: reads the settings once (a bad one stops start-up naming the variable),
+ * starts Probot's server with the app, and stops gracefully on SIGTERM and SIGINT.
+ */
+export async function main(env: NodeJS.ProcessEnv = process.env): Promise<RunningApp> {
+  const settings = readSettings(env);
+  const log = pino({ level: settings.logLevel, name: 'claim-warden' });
+  const backends = createBackends(settings, log);
+
+  const server = new Server({
+    host: settings.host,
+    port: settings.port,
+    log,
+    Probot: Probot.defaults({
+      appId: settings.appId,
+      privateKey: settings.privateKey,
+      secret: settings.webhookSecret,
+      log,
+      ...(settings.githubBaseUrl ? { baseUrl: settings.githubBaseUrl } : {}),
+    }),
+  });
+
+  let warden: ClaimWarden | undefined;
+  await server.load(async (app, { addHandler }) => {
+    warden = await createClaimWarden(app, { settings, ...backends });
+    const running = warden;
+    addHandler((req, res) => running.handleHttp(req, res));
+  });
+  await server.start();
+  log.info({ mode: backends.mode, settings: settingsForLog(settings) }, 'claim-warden started');
+
+  if (!warden) throw new Error('the app did not load');
+  const running = warden;
+  return {
+    warden: running,
+    port: server.port,
+    async stop() {
+      log.info('shutting down: finishing running reconciles');
+      await server.stop();
+      await running.stop();
+    },
+  };
+}
+
+const isEntry =
+  process.argv[1] !== undefined && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'));
+if (isEntry) {
+  // Probot's own CLI loads .env; so do we, before the settings are read.
+  if (existsSync('.env')) process.loadEnvFile('.env');
+  main().then(
+    (app) => {
+      let stopping = false;
+      const onSignal = (signal: string) => {
+        if (stopping) return;
+        stopping = true;
+        app.stop().then(
+          () => process.exit(0),
+          (err: unknown) => {
+            console.error(`claim-warden: ${signal}: shutdown failed`, err);
+            process.exit(1);
+          },
+        );
+      };
+      process.on('SIGTERM', () => onSignal('SIGTERM'));
+      process.on('SIGINT', () => onSignal('SIGINT'));
+    },
+    (error: unknown) => {
+      if (error instanceof SettingsError) {
+        console.error(`claim-warden cannot start:\n${error.message}`);
+      } else {
+        console.error('claim-warden cannot start:', error instanceof Error ? error.message : error);
+      }
+      process.exit(1);
+    },
+  );
+}

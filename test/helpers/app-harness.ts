@@ -1,0 +1,111 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { createServer } from 'node:net';
+import { main, type RunningApp } from '../../src/app/main.js';
+import {
+  type FakeGitHub,
+  type FakeGitHubOptions,
+  startFakeGitHub,
+} from '../fake-github/fake-github.js';
+
+/** One RSA key for every harness of a test process: generating one takes ~100 ms. */
+const { privateKey: PRIVATE_KEY } = generateKeyPairSync('rsa', {
+  modulusLength: 2048,
+  privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  publicKeyEncoding: { type: 'spki', format: 'pem' },
+});
+
+export const WEBHOOK_SECRET = 'e2e-webhook-secret';
+export const REPO = 'acme/widgets';
+export const INSTALLATION_ID = 7;
+
+/** A free TCP port on loopback. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+/** The real app started through npm start's code path (main), pointed at a fake GitHub. */
+export interface Harness {
+  readonly fake: FakeGitHub;
+  app: RunningApp;
+  readonly env: Record<string, string>;
+  readonly webhookUrl: string;
+  /** Waits until the fake delivered every webhook and the app's queue is idle, twice over. */
+  settle(): Promise<void>;
+  /** Stops the app and starts it again with the same settings (an embedded restart). */
+  restart(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The environment of `npm start` for an app that talks to `fake`. */
+export function appEnv(
+  fake: FakeGitHub,
+  port: number,
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  return {
+    APP_ID: '1',
+    PRIVATE_KEY,
+    WEBHOOK_SECRET,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    GHE_HOST: fake.host,
+    GHE_PROTOCOL: 'http',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'fatal',
+    CLAIMS_SWEEP_INTERVAL: '1s',
+    ...extra,
+  };
+}
+
+/**
+ * Starts a fake GitHub with one installation on `acme/widgets` and the collaborators alice and
+ * bob, then the app, and points the fake's webhooks at the app.
+ */
+export async function startHarness(
+  options: {
+    env?: Record<string, string>;
+    fake?: FakeGitHubOptions;
+    seed?: (fake: FakeGitHub) => void;
+  } = {},
+): Promise<Harness> {
+  const fake = await startFakeGitHub(options.fake);
+  fake.addInstallation({ id: INSTALLATION_ID, account: 'acme', repos: [REPO] });
+  fake.addUser('alice', { association: 'COLLABORATOR' });
+  fake.addUser('bob', { association: 'COLLABORATOR' });
+  fake.addUser('maria', { association: 'MEMBER' });
+  fake.addUser('mallory', { association: 'NONE' });
+  options.seed?.(fake);
+  const port = await freePort();
+  const env = appEnv(fake, port, options.env);
+  const webhookUrl = `http://127.0.0.1:${port}/api/github/webhooks`;
+  const harness: Harness = {
+    fake,
+    env,
+    webhookUrl,
+    app: await main(env),
+    async settle() {
+      for (let round = 0; round < 2; round++) {
+        await fake.settled();
+        await harness.app.warden.queue.idle();
+      }
+      await fake.settled();
+    },
+    async restart() {
+      await harness.app.stop();
+      harness.app = await main(env);
+    },
+    async close() {
+      await harness.app.stop();
+      await fake.close();
+    },
+  };
+  await harness.app.warden.started;
+  fake.setWebhookTarget({ url: webhookUrl, secret: WEBHOOK_SECRET });
+  return harness;
+}
