@@ -82,7 +82,7 @@ if (isEntry) {
     },
     (error: unknown) => {
       if (error instanceof SettingsError) {
-        console.error(`claim-warden cannot start:\n${error.message}`);
+        console.error(error.message);
       } else {
         console.error('claim-warden cannot start:', error instanceof Error ? error.message : error);
       }

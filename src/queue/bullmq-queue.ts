@@ -243,6 +243,7 @@ export class BullQueue implements WorkQueue {
   private worker: Worker<JobData> | undefined;
   private handler: ReconcileHandler | undefined;
   private repairTimer: NodeJS.Timeout | undefined;
+  private repairing: Promise<void> = Promise.resolve();
   private closed = false;
 
   private readonly queueName: string;
@@ -337,8 +338,10 @@ export class BullQueue implements WorkQueue {
       // errors on every attempt.
       if (job?.finishedOn) void this.afterJobGivenUp(job, err);
     });
-    void this.repairOrphans();
-    this.repairTimer = setInterval(() => void this.repairOrphans(), this.repairIntervalMs);
+    this.repairing = this.repairOrphans();
+    this.repairTimer = setInterval(() => {
+      this.repairing = this.repairOrphans();
+    }, this.repairIntervalMs);
   }
 
   /** Resolves when no job waits, runs or is delayed and no request is pending (tests). */
@@ -356,6 +359,7 @@ export class BullQueue implements WorkQueue {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.repairTimer);
+    await this.repairing;
     await this.worker?.close();
     await this.queue.close();
     if (this.ownsConnection) await this.redis.quit();

@@ -209,6 +209,7 @@ export class MemoryQueue implements WorkQueue {
   private retryLater(id: string, batch: Batch, error: unknown): void {
     const failures = batch.failures + 1;
     const issue = id;
+    // After close() nothing would run a retry, so a failure then is final too.
     if (failures >= this.maxAttempts || this.closed) {
       this.logger.error(
         { issue, attempts: failures, err: error, hints: batch.hints.size },

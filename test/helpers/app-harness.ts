@@ -35,10 +35,20 @@ export interface Harness {
   readonly fake: FakeGitHub;
   app: RunningApp;
   readonly env: Record<string, string>;
+  /** `http://127.0.0.1:<port>`: the app's server (`/health`, `/metrics`). */
+  readonly appUrl: string;
   readonly webhookUrl: string;
   /** Waits until the fake delivered every webhook and the app's queue is idle, twice over. */
   settle(): Promise<void>;
-  /** Stops the app and starts it again with the same settings (an embedded restart). */
+  /**
+   * Stops the app (the fake stays up). Its webhooks go nowhere until `startApp`, as GitHub's
+   * deliveries to an app that is down are lost.
+   */
+  stopApp(): Promise<void>;
+  /** Starts the app again with the same settings, waits for its start-up resync, and points
+   * the fake's webhooks back at it. */
+  startApp(): Promise<void>;
+  /** stopApp then startApp (an embedded restart: the in-memory store starts empty). */
   restart(): Promise<void>;
   close(): Promise<void>;
 }
@@ -83,10 +93,13 @@ export async function startHarness(
   options.seed?.(fake);
   const port = await freePort();
   const env = appEnv(fake, port, options.env);
-  const webhookUrl = `http://127.0.0.1:${port}/api/github/webhooks`;
+  const appUrl = `http://127.0.0.1:${port}`;
+  const webhookUrl = `${appUrl}/api/github/webhooks`;
+  let running = true;
   const harness: Harness = {
     fake,
     env,
+    appUrl,
     webhookUrl,
     app: await main(env),
     async settle() {
@@ -96,16 +109,44 @@ export async function startHarness(
       }
       await fake.settled();
     },
-    async restart() {
+    async stopApp() {
+      fake.setWebhookTarget(undefined);
+      await fake.settled();
+      running = false;
       await harness.app.stop();
+    },
+    async startApp() {
       harness.app = await main(env);
+      running = true;
+      await harness.app.warden.started;
+      fake.setWebhookTarget({ url: webhookUrl, secret: WEBHOOK_SECRET });
+    },
+    async restart() {
+      await harness.stopApp();
+      await harness.startApp();
     },
     async close() {
-      await harness.app.stop();
+      fake.setWebhookTarget(undefined);
+      await fake.settled();
+      if (running) await harness.app.stop();
       await fake.close();
     },
   };
   await harness.app.warden.started;
   fake.setWebhookTarget({ url: webhookUrl, secret: WEBHOOK_SECRET });
   return harness;
+}
+
+/** Polls `check` every `everyMs` until it holds; fails naming `what` after `timeoutMs`. */
+export async function waitFor(
+  check: () => boolean,
+  what: string,
+  { timeoutMs = 15_000, everyMs = 100 }: { timeoutMs?: number; everyMs?: number } = {},
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
 }

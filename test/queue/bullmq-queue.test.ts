@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BullQueue, type BullQueueOptions } from '../../src/queue/bullmq-queue.js';
+import { canonicalJson } from '../../src/queue/memory-queue.js';
 import type { ReconcileRequest } from '../../src/queue/queue.js';
 import { issueKeyString } from '../../src/store/store.js';
 import { flushPrefix, redisUrl, requireRedis, uniquePrefix } from '../helpers/redis.js';
@@ -145,7 +146,29 @@ describe('BullQueue', () => {
       key.slice(`${prefix}:reconcile:cw:`.length).replace(/:.*/, ''),
     );
     expect(new Set(records)).toEqual(new Set(['gen', 'seq']));
+    expect(await queue.depth()).toBe(0);
     expect(await redis.keys(`${prefix}:reconcile:*%23*`)).toEqual([]);
+  });
+
+  it('requests a producer left without a job (it died mid-enqueue) are run at start', async () => {
+    // What ENQUEUE leaves when its process dies before `queue.add`: records, no job.
+    const id = issueKeyString(issue(3));
+    const records = `${prefix}:reconcile:cw:`;
+    await redis.zadd(
+      `${records}pending:${id}`,
+      1,
+      `h:${canonicalJson(hint('orphan'))}`,
+      2,
+      'r:lost',
+    );
+    await redis.sadd(`${records}pending-index`, id);
+    const queue = open();
+    const { handler, state } = recorder();
+    queue.start(handler);
+    await queue.idle();
+    expect(state.runs).toHaveLength(1);
+    expect(labels(state.runs[0]!)).toEqual(['orphan']);
+    expect(state.runs[0]!.reason).toBe('lost');
   });
 
   it('the run of a killed replica is taken over by another, with its hints', async () => {
