@@ -13,10 +13,39 @@ import type { IssueKey, Store } from '../store/store.js';
 import { resyncInstallation, startResync } from '../sweep/resync.js';
 import { type SweepResult, startSweeper, sweepOnce } from '../sweep/sweep.js';
 import { routeEvent, SUBSCRIBED_EVENTS } from './events.js';
-import { createMetrics, type Metrics } from './metrics.js';
+import { createMetrics, type Metrics, routeTemplate } from './metrics.js';
 
 /** GitHub redelivers a webhook for up to three days; a delivery id is remembered that long. */
 export const DELIVERY_TTL_MS = 3 * 24 * 3_600_000;
+
+/**
+ * How long a delivery id is held while its request is being queued, before it is kept for
+ * DELIVERY_TTL_MS (stores with two-step recording; see recordDelivery). It outlasts the
+ * webhook path (each Redis command fails within seconds) and is short enough that an id
+ * whose request was lost in an outage blocks its redelivery only briefly.
+ */
+export const DELIVERY_CLAIM_MS = 60_000;
+
+/**
+ * Thrown to Probot when a delivery could not be recorded and queued (Redis unreachable):
+ * the webhook is answered 503 so GitHub shows it as failed and it can be redelivered.
+ */
+export class DeliveryNotQueuedError extends Error {
+  /** The HTTP status @octokit/webhooks answers with. */
+  readonly status = 503;
+  readonly event: string;
+  readonly deliveryId: string;
+
+  constructor(event: string, deliveryId: string, cause: unknown) {
+    super(
+      `delivery ${deliveryId} (${event}) was not queued: the store is unreachable; redeliver it once /health answers 200`,
+      { cause },
+    );
+    this.name = 'DeliveryNotQueuedError';
+    this.event = event;
+    this.deliveryId = deliveryId;
+  }
+}
 
 /** The operator settings the app itself reads (the rest are Probot's). */
 export type WardenSettings = Pick<
@@ -60,7 +89,8 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
   const { settings, store, queue } = options;
   const now = options.now ?? (() => new Date());
   const log: Logger = app.log.child({ name: 'claim-warden' });
-  const metrics = createMetrics(() => queue.depth());
+  // NaN while Redis is away, so a scrape still gets the other metrics.
+  const metrics = createMetrics(() => queue.depth().catch(() => Number.NaN));
   const octokits = new InstallationOctokits(app);
   const configCache = new RepoConfigCache({ ttlMs: settings.configCacheMs });
   const knownLabels = new KnownLabels();
@@ -107,36 +137,62 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
     }
   });
 
+  const deliveries = recordDeliveries(store, log);
+
   app.on([...SUBSCRIBED_EVENTS], async (context) => {
     const route = routeEvent(context as Parameters<typeof routeEvent>[0], appLogin, now());
     const event = `${context.name}.${(context.payload as { action?: string }).action ?? ''}`;
+    const delivery = context.id;
     if (route.kind === 'ignore') {
       metrics.webhooks.inc({ event, result: 'ignored' });
-      log.debug({ event, why: route.why, delivery: context.id }, 'event ignored');
+      log.debug({ event, why: route.why, delivery }, 'event ignored');
+      return;
+    }
+    // Before the delivery is recorded: an error here leaves nothing to undo.
+    if (
+      route.kind === 'reconcile' &&
+      route.label !== undefined &&
+      !(await isStatusLabel(route.label, route.request.key))
+    ) {
+      metrics.webhooks.inc({ event, result: 'ignored' });
       return;
     }
     // SPEC §5: a delivery id seen before is acknowledged and does nothing. A store error
-    // throws, so the delivery shows as failed on GitHub and can be redelivered.
-    if (!(await store.markDelivery(context.id, DELIVERY_TTL_MS))) {
+    // answers 503, so the delivery shows as failed on GitHub and can be redelivered.
+    let fresh: boolean;
+    try {
+      fresh = await deliveries.begin(delivery);
+    } catch (error) {
+      // The record may have landed with its reply lost: undo it (or let it expire).
+      void deliveries.abort(delivery);
+      metrics.webhooks.inc({ event, result: 'failed' });
+      log.error({ err: error, event, delivery }, 'delivery not recorded: answered 503');
+      throw new DeliveryNotQueuedError(event, delivery, error);
+    }
+    if (!fresh) {
       metrics.webhooks.inc({ event, result: 'duplicate' });
       return;
     }
-    switch (route.kind) {
-      case 'reconcile':
-        if (route.label !== undefined && !(await isStatusLabel(route.label, route.request.key))) {
-          metrics.webhooks.inc({ event, result: 'ignored' });
-          return;
-        }
-        await queue.enqueue(route.request);
-        break;
-      case 'forget':
-        await store.setDeadline(route.key, null);
-        break;
-      case 'resync':
-        // Listing repositories can take longer than GitHub's 10 seconds: run it detached.
-        void resync(route.installationId, route.repos);
-        break;
+    try {
+      switch (route.kind) {
+        case 'reconcile':
+          await queue.enqueue(route.request);
+          break;
+        case 'forget':
+          await store.setDeadline(route.key, null);
+          break;
+        case 'resync':
+          // Listing repositories can take longer than GitHub's 10 seconds: run it detached.
+          void resync(route.installationId, route.repos);
+          break;
+      }
+    } catch (error) {
+      await deliveries.abort(delivery);
+      metrics.webhooks.inc({ event, result: 'failed' });
+      log.error({ err: error, event, delivery }, 'delivery not queued: answered 503');
+      throw new DeliveryNotQueuedError(event, delivery, error);
     }
+    await deliveries.commit(delivery);
     metrics.webhooks.inc({ event, result: route.kind });
   });
 
@@ -196,10 +252,66 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
     handleHttp: (req, res) => handleHttp(req, res, { store, metrics }),
     async stop() {
       sweeper?.stop();
-      resyncer?.stop();
+      await resyncer?.stop();
       await queue.close();
       await store.close();
     },
+  };
+}
+
+/** A store that records delivery ids in two steps (RedisStore). */
+interface TwoStepDeliveries {
+  confirmDelivery(deliveryId: string, ttlMs: number): Promise<void>;
+  forgetDelivery(deliveryId: string): Promise<void>;
+}
+
+/** How the webhook path records a delivery id around queueing its request. */
+interface DeliveryRecorder {
+  /** Records the id; false when it was seen before. Throws when the store cannot tell. */
+  begin(deliveryId: string): Promise<boolean>;
+  /** The request is queued: keep the id for GitHub's redelivery window. Never throws. */
+  commit(deliveryId: string): Promise<void>;
+  /** The request was not queued: forget the id so a redelivery is processed. Never throws. */
+  abort(deliveryId: string): Promise<void>;
+}
+
+/**
+ * Records delivery ids so that an outage neither loses an event nor runs one twice.
+ *
+ * Record-then-queue, with the record undone when queueing fails: queue-then-record would
+ * run a duplicate delivery again (it is queued before it is found seen), and recording
+ * alone would lose an event whose queueing failed (its redelivery would count as seen).
+ * The undo can fail as well (Redis went away between the two steps), and a command whose
+ * reply was lost may have been applied. So a store that can (RedisStore) records in two
+ * steps: for DELIVERY_CLAIM_MS before the request is queued, for DELIVERY_TTL_MS once it is;
+ * whatever happens to the undo, a lost event's id expires within a minute and its
+ * redelivery is processed. A failed commit leaves the short record: a redelivery after it
+ * runs one more reconcile, which is idempotent.
+ *
+ * Not covered: a redelivery that reaches another replica while the first still queues it is
+ * acknowledged as a duplicate; if that first queueing then fails, the event waits for the
+ * next resync.
+ */
+function recordDeliveries(store: Store, log: Logger): DeliveryRecorder {
+  const twoStep = store as Store & Partial<TwoStepDeliveries>;
+  if (typeof twoStep.confirmDelivery !== 'function' || typeof twoStep.forgetDelivery !== 'function')
+    // The embedded store lives and dies with the queue: queueing fails only at shutdown.
+    return {
+      begin: (id) => store.markDelivery(id, DELIVERY_TTL_MS),
+      commit: async () => {},
+      abort: async () => {},
+    };
+  const { confirmDelivery, forgetDelivery } = twoStep as Store & TwoStepDeliveries;
+  return {
+    begin: (id) => store.markDelivery(id, DELIVERY_CLAIM_MS),
+    commit: (id) =>
+      confirmDelivery.call(store, id, DELIVERY_TTL_MS).catch((err: unknown) => {
+        log.warn({ err, delivery: id }, 'delivery queued but its id not kept: expires in 1 min');
+      }),
+    abort: (id) =>
+      forgetDelivery.call(store, id).catch((err: unknown) => {
+        log.warn({ err, delivery: id }, 'delivery id not forgotten: it expires in 1 min');
+      }),
   };
 }
 
@@ -223,7 +335,7 @@ function countCalls(octokit: ProbotOctokit, metrics: Metrics): void {
   if (counted.has(octokit)) return;
   counted.add(octokit);
   octokit.hook.wrap('request', async (request, options) => {
-    const labels = { method: options.method, route: options.url };
+    const labels = { method: options.method, route: routeTemplate(options.url) };
     try {
       const response = await request(options);
       metrics.githubCalls.inc({ ...labels, status: String(response.status) });

@@ -20,7 +20,7 @@ export interface Backends {
  * with it set, every replica shares Redis for state, locks, delivery ids and the queue.
  */
 export function createBackends(
-  settings: Pick<Settings, 'redisUrl' | 'queueConcurrency'>,
+  settings: Pick<Settings, 'redisUrl' | 'redisPrefix' | 'queueConcurrency' | 'queueLockMs'>,
   log: Logger,
 ): Backends {
   const logger = log.child({ name: 'queue' });
@@ -33,10 +33,15 @@ export function createBackends(
   }
   return {
     mode: 'redis',
-    store: new RedisStore({ url: settings.redisUrl }),
+    // Fails fast (RedisStore's FAIL_FAST_OPTIONS): it answers the webhook path.
+    store: new RedisStore({ url: settings.redisUrl, prefix: `${settings.redisPrefix}:` }),
     queue: new BullQueue({
       connection: settings.redisUrl,
+      prefix: settings.redisPrefix,
       concurrency: settings.queueConcurrency,
+      // A killed replica's reconciles resume elsewhere after about one to two of these.
+      lockDurationMs: settings.queueLockMs,
+      stalledIntervalMs: settings.queueLockMs,
       logger,
     }),
   };

@@ -92,13 +92,16 @@ function routeComment(
   if (!trusted) return { kind: 'ignore', why: 'untrusted author' };
 
   const hints: Hint[] = [];
-  if (payload.action === 'deleted' && marker) {
+  // A deleted claim, or one whose marker was edited away, is gone from the thread; only the
+  // event still tells whose assignment it made (SPEC §4 row 6).
+  const gone = payload.action === 'deleted' ? marker && body : before && !marker ? previous : null;
+  if (gone) {
     hints.push({
       kind: 'comment-deleted',
       commentId: comment.id,
       author,
       authorAssociation: comment.author_association,
-      body,
+      body: gone,
       at,
     });
   }
@@ -134,7 +137,9 @@ function routeIssue(
         kind: payload.action === 'labeled' ? 'label-added' : 'label-removed',
         label,
         by: payload.sender.login,
-        at,
+        // When the label changed, not when we heard of it: the issue snapshot is stamped then,
+        // and decide() must not let a late delivery release a claim posted after the change.
+        at: payload.issue.updated_at ?? at,
       };
       const route = reconcile(
         installationId,

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
-import { pino } from 'pino';
+import { type Logger, pino } from 'pino';
 import { Probot, Server } from 'probot';
 import { readSettings, SettingsError, settingsForLog } from '../config/settings.js';
+import type { Store } from '../store/store.js';
 import { type ClaimWarden, createClaimWarden } from './app.js';
 import { createBackends } from './backends.js';
 
@@ -22,6 +23,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<Runnin
   const settings = readSettings(env);
   const log = pino({ level: settings.logLevel, name: 'claim-warden' });
   const backends = createBackends(settings, log);
+  if (backends.mode === 'redis') await waitForStore(backends.store, log);
 
   const server = new Server({
     host: settings.host,
@@ -42,7 +44,13 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<Runnin
     const running = warden;
     addHandler((req, res) => running.handleHttp(req, res));
   });
-  await server.start();
+  try {
+    await server.start();
+  } catch (error) {
+    // The app already loaded: stop its timers and queue, or they would outlive the failure.
+    await warden?.stop();
+    throw error;
+  }
   log.info({ mode: backends.mode, settings: settingsForLog(settings) }, 'claim-warden started');
 
   if (!warden) throw new Error('the app did not load');
@@ -56,6 +64,27 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<Runnin
       await running.stop();
     },
   };
+}
+
+/** How long start-up waits for Redis before giving up (the orchestrator then restarts us). */
+export const STORE_START_TIMEOUT_MS = 30_000;
+
+/**
+ * Waits until the store answers, so no webhook is taken before Redis can record it: the
+ * store fails fast once started, and a webhook must be answered within GitHub's 10 seconds.
+ */
+async function waitForStore(store: Store, log: Logger): Promise<void> {
+  const deadline = Date.now() + STORE_START_TIMEOUT_MS;
+  for (let attempt = 1; !(await store.ping()); attempt++) {
+    if (Date.now() >= deadline) {
+      await store.close();
+      throw new Error(
+        `Redis (CLAIMS_REDIS_URL) did not answer within ${STORE_START_TIMEOUT_MS / 1000} s: check that it runs and is reachable from this host`,
+      );
+    }
+    if (attempt === 1) log.warn('waiting for Redis (CLAIMS_REDIS_URL) to answer');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
 }
 
 const isEntry =

@@ -298,7 +298,7 @@ function assigneeActions(
   for (const hint of facts.hints) {
     if (hint.kind !== 'comment-deleted') continue;
     if (!isTrustedAuthor(hint.author, hint.authorAssociation, config.trustedBots)) continue;
-    if (facts.comments.some((c) => c.id === hint.commentId)) continue;
+    if (claims.some((c) => c.comment.id === hint.commentId)) continue;
     const marker = parseClaimMarker(hint.body);
     if (marker) note(hint.author, hint.commentId, marker.assignee);
   }

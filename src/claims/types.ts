@@ -59,6 +59,7 @@ export type Hint =
       readonly at: string;
     }
   | {
+      /** A claim comment deleted, or edited so that it no longer carries a marker. */
       readonly kind: 'comment-deleted';
       readonly commentId: number;
       readonly author: string;

@@ -1,5 +1,5 @@
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 
 /** The environment variables that place the client's config directory. */
 export type ConfigEnv = Readonly<Record<string, string | undefined>>;
@@ -16,7 +16,7 @@ export function configDir(env: ConfigEnv, platform: NodeJS.Platform = process.pl
   const explicit = env.CLAIM_WARDEN_CONFIG_DIR;
   if (explicit !== undefined && explicit !== '') return explicit;
   const xdg = env.XDG_CONFIG_HOME;
-  if (xdg !== undefined && xdg.startsWith('/')) return join(xdg, 'claim-warden');
+  if (xdg && isAbsolute(xdg)) return join(xdg, 'claim-warden');
   if (platform === 'win32' && env.APPDATA) return join(env.APPDATA, 'claim-warden');
   const home = env.HOME || homedir();
   if (platform === 'darwin') return join(home, 'Library', 'Application Support', 'claim-warden');

@@ -11,8 +11,6 @@ export interface FinaliseSpec {
   readonly outcome: Outcome;
   /** The reason line, for people: "lost to the older claim in comment 12 (session h:…)". */
   readonly text: string;
-  /** The app's metric label for why; the app's executor reads it, GitHub never sees it. */
-  readonly reason: FinaliseReason;
   /**
    * True for the session's own comment: it is re-rendered with tagged identities before it is
    * finalised, so a legacy comment does not republish the session's plain name (which the
@@ -22,11 +20,11 @@ export interface FinaliseSpec {
 }
 
 /**
- * The app's `finalise` action for one claim comment (SPEC §4): marker `stage=released` with
- * the outcome, `updated` = now, other keys kept; the `- Stage:` line rewritten and Outcome
- * and Reason lines appended, by the same core functions the app uses.
+ * The body of a finalised claim comment (SPEC §4): marker `stage=released` with the outcome,
+ * `updated` = now, other keys kept; the `- Stage:` line rewritten and Outcome and Reason
+ * lines appended, by the same core functions the app uses.
  */
-export function finaliseAction(desk: Desk, claim: ClaimComment, spec: FinaliseSpec): Action {
+export function finalisedBody(desk: Desk, claim: ClaimComment, spec: FinaliseSpec): string {
   const marker = spec.own ? taggedMarker(claim.marker, desk.key) : claim.marker;
   const base = spec.own
     ? ownClaimBody(marker, {
@@ -36,10 +34,19 @@ export function finaliseAction(desk: Desk, claim: ClaimComment, spec: FinaliseSp
         keepNote: true,
       })
     : claim.comment.body;
+  return finaliseClaimBody(base, releasedClaim(marker, spec.outcome, desk.now()), spec.text);
+}
+
+/** The app's `finalise` action for one claim comment, for applyActions. */
+export function finaliseAction(
+  desk: Desk,
+  claim: ClaimComment,
+  spec: FinaliseSpec & { readonly reason: FinaliseReason },
+): Action {
   return {
     kind: 'finalise',
     commentId: claim.comment.id,
-    body: finaliseClaimBody(base, releasedClaim(marker, spec.outcome, desk.now()), spec.text),
+    body: finalisedBody(desk, claim, spec),
     reason: spec.reason,
     outcome: spec.outcome,
   };

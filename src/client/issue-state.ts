@@ -9,6 +9,7 @@ import {
 } from '../github/thread.js';
 import type { IssueKey } from '../store/store.js';
 import { ClientError, unverifiable } from './client-error.js';
+import { describeFailure } from './describe-failure.js';
 import type { Desk } from './desk.js';
 import { formatIssueRef, type IssueRef } from './issue-ref.js';
 
@@ -56,8 +57,8 @@ export async function readIssueState(desk: Desk, ref: IssueRef): Promise<IssueSt
       );
     }
     if (error instanceof UnverifiableError) {
-      const status = error.status === undefined ? '' : ` (HTTP ${error.status})`;
-      throw unverifiable(`${name}: ${error.message}${status}`, { issue: name }, error);
+      const detail = error.cause === undefined ? '' : `: ${describeFailure(error.cause)}`;
+      throw unverifiable(`${name}: ${error.message}${detail}`, { issue: name }, error);
     }
     throw error;
   }

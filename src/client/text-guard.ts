@@ -30,7 +30,10 @@ export function textGuard(values: readonly ProtectedValue[]): TextGuard {
     .filter(({ value }) => value.trim() !== '' && !isClaimTag(value))
     .map(({ kind, value }) => ({
       kind,
-      pattern: new RegExp(`(?<![\\p{L}\\p{N}_])${escape(value.trim())}(?![\\p{L}\\p{N}_])`, 'iu'),
+      pattern: new RegExp(
+        `(?<![\\p{L}\\p{N}_])${escapeRegExp(value.trim())}(?![\\p{L}\\p{N}_])`,
+        'iu',
+      ),
     }));
   const find = (text: string): ProtectedKind | null =>
     patterns.find(({ pattern }) => pattern.test(text))?.kind ?? null;
@@ -48,6 +51,6 @@ export function textGuard(values: readonly ProtectedValue[]): TextGuard {
 }
 
 /** Escapes the syntax characters; in a `u` pattern nothing else may be escaped (not `-`). */
-function escape(value: string): string {
+function escapeRegExp(value: string): string {
   return value.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }

@@ -28,6 +28,17 @@ export interface Settings {
   readonly queueConcurrency: number;
   /** `CLAIMS_REDIS_URL`: shared state for many replicas; undefined runs in-process (SPEC §7). */
   readonly redisUrl: string | undefined;
+  /**
+   * `CLAIMS_REDIS_PREFIX`: the first part of every Redis key the app writes (default `claims`).
+   * Every replica of one app uses the same one; two apps (or test runs) on one Redis database
+   * use different ones.
+   */
+  readonly redisPrefix: string;
+  /**
+   * `CLAIMS_QUEUE_LOCK`: how long a reconcile may go unrenewed before it counts as dead and
+   * another replica takes it over (BullMQ's lockDuration and stalledInterval; Redis mode).
+   */
+  readonly queueLockMs: number;
   /** `APP_ID`. */
   readonly appId: number;
   /** The PEM key from `PRIVATE_KEY` (escapes undone, as Probot does) or `PRIVATE_KEY_PATH`. */
@@ -157,6 +168,13 @@ const privateKeyPathSchema = z.string().transform((path, ctx) => {
 const redisUrlMessage =
   'must be a redis:// or rediss:// URL such as redis://redis:6379 (value not shown: it may hold a password)';
 
+// Letters, digits, `.`, `_` and `-`: no `:` (the key separator), no `{}` (cluster hash tags),
+// no `*?[` (glob characters an operator would use to find the keys).
+const redisPrefixSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, {
+  error:
+    'must be 1 to 64 letters, digits, dots, underscores or hyphens, starting with a letter or digit, such as claims',
+});
+
 const redisUrlSchema = z.string().refine(
   (text) => {
     try {
@@ -197,6 +215,8 @@ const SettingsEnv = z.object({
     8,
   ),
   CLAIMS_REDIS_URL: redisUrlSchema.optional(),
+  CLAIMS_REDIS_PREFIX: redisPrefixSchema.default('claims'),
+  CLAIMS_QUEUE_LOCK: durationSchema('1s', '10m', '30s').default(parseDuration('30s')),
   APP_ID: z
     .string({ error: required("the GitHub App's numeric ID, shown on its settings page") })
     .regex(/^[1-9]\d{0,15}$/, { error: "must be the GitHub App's numeric ID, such as 123456" })
@@ -264,6 +284,8 @@ export function readSettings(
     configCacheMs: v.CLAIMS_CONFIG_CACHE,
     queueConcurrency: v.CLAIMS_QUEUE_CONCURRENCY,
     redisUrl: v.CLAIMS_REDIS_URL,
+    redisPrefix: v.CLAIMS_REDIS_PREFIX,
+    queueLockMs: v.CLAIMS_QUEUE_LOCK,
     appId: v.APP_ID,
     privateKey,
     webhookSecret: v.WEBHOOK_SECRET,

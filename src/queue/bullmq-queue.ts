@@ -73,6 +73,15 @@ import type { Hint, ReconcileHandler, ReconcileRequest, WorkQueue } from './queu
  * - A producer dies between ENQUEUE and its add: pending:K has no job. Each replica re-adds
  *   jobs for every indexed pending issue at start and every repairIntervalMs (a no-op where
  *   the job exists), so such requests are late, never lost.
+ *
+ * Two connections, because the two sides want opposite things from a Redis outage:
+ * - the worker side (BullMQ's Worker, TAKE, FINISH, lock renewal, repair) waits it out:
+ *   `maxRetriesPerRequest: null` and the offline queue, as BullMQ requires of workers, so
+ *   a run in progress finishes when Redis is back and the worker resumes by itself;
+ * - the producer side (`enqueue`, called while a webhook waits for its answer) fails fast,
+ *   as BullMQ advises for producers behind an HTTP endpoint ("Failing fast when Redis is
+ *   down"): no offline queue, a command timeout. A failed ENQUEUE step has then either not
+ *   happened or (its reply lost) left pending:K without a job, which repair runs later.
  */
 
 /** Options of {@link BullQueue}. */
@@ -105,6 +114,11 @@ export interface BullQueueOptions extends RetryOptions {
   readonly repairIntervalMs?: number;
   /** How often `idle()` looks at the queue (default 50 ms). */
   readonly idlePollMs?: number;
+  /**
+   * How long `enqueue` waits for Redis before failing (default 2000 ms). While Redis is
+   * disconnected it fails at once.
+   */
+  readonly enqueueTimeoutMs?: number;
   /** Where retries (warn), dropped requests (error) and Redis errors are reported. */
   readonly logger?: QueueLogger;
 }
@@ -226,6 +240,13 @@ function asError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
 }
 
+/** Closes a connection (QUIT); one that Redis does not answer is dropped instead. */
+async function quit(redis: Redis): Promise<void> {
+  if (redis.status === 'end') return;
+  if (redis.status !== 'ready') return redis.disconnect();
+  await redis.quit().catch(() => redis.disconnect());
+}
+
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
@@ -237,9 +258,13 @@ function sleep(ms: number): Promise<void> {
  * The design and its races are written down at the top of this file.
  */
 export class BullQueue implements WorkQueue {
+  /** The worker side's connection: waits out outages (see the top of this file). */
   private readonly redis: Redis;
   private readonly ownsConnection: boolean;
   private readonly queue: Queue<JobData>;
+  /** The producer side's own connection and queue: fail fast (see the top of this file). */
+  private readonly producer: Redis;
+  private readonly producerQueue: Queue<JobData>;
   private worker: Worker<JobData> | undefined;
   private handler: ReconcileHandler | undefined;
   private repairTimer: NodeJS.Timeout | undefined;
@@ -286,8 +311,26 @@ export class BullQueue implements WorkQueue {
     this.repairIntervalMs = options.repairIntervalMs ?? 60_000;
     this.idlePollMs = options.idlePollMs ?? 50;
 
-    this.queue = new Queue<JobData>(this.queueName, {
-      connection: this.redis,
+    const producerOptions = {
+      enableOfflineQueue: false,
+      autoResendUnfulfilledCommands: false,
+      maxRetriesPerRequest: 1,
+      commandTimeout: options.enqueueTimeoutMs ?? 2000,
+    };
+    this.producer =
+      typeof options.connection === 'string'
+        ? new Redis(options.connection, producerOptions)
+        : options.connection.duplicate(producerOptions);
+    // Outages are reported by the worker side's connection; failed enqueues by their caller.
+    this.producer.on('error', () => {});
+
+    this.queue = this.createQueue(this.redis);
+    this.producerQueue = this.createQueue(this.producer);
+  }
+
+  private createQueue(connection: Redis): Queue<JobData> {
+    const queue = new Queue<JobData>(this.queueName, {
+      connection,
       prefix: this.prefix,
       defaultJobOptions: {
         attempts: this.maxAttempts,
@@ -297,7 +340,8 @@ export class BullQueue implements WorkQueue {
         removeOnFail: true,
       },
     });
-    this.queue.on('error', (err) => this.logger.warn({ err }, 'work queue: Redis error'));
+    queue.on('error', (err) => this.logger.warn({ err }, 'work queue: Redis error'));
+    return queue;
   }
 
   async enqueue(request: ReconcileRequest): Promise<void> {
@@ -308,12 +352,14 @@ export class BullQueue implements WorkQueue {
       ...request.hints.map((hint) => `h:${canonicalJson(hint)}`),
       `r:${request.reason}`,
     ];
+    // Once connected, the producer fails fast; only its very first connection is waited for.
+    await this.producerQueue.waitUntilReady();
     const gen = await enqueueScript.run(
-      this.redis,
+      this.producer,
       [records.pending, records.gen, this.shared('seq'), this.shared('pending-index')],
       [id, ...members],
     );
-    await this.addJob(id, Number(gen));
+    await this.addJob(id, Number(gen), this.producerQueue);
   }
 
   start(handler: ReconcileHandler): void {
@@ -350,7 +396,8 @@ export class BullQueue implements WorkQueue {
   }
 
   async depth(): Promise<number> {
-    const counts = await this.queue.getJobCounts('waiting', 'delayed', 'prioritized');
+    // The producer side: a scrape of /metrics while Redis is away fails fast, not hangs.
+    const counts = await this.producerQueue.getJobCounts('waiting', 'delayed', 'prioritized');
     return Object.values(counts).reduce((sum, count) => sum + count, 0);
   }
 
@@ -362,7 +409,9 @@ export class BullQueue implements WorkQueue {
     await this.repairing;
     await this.worker?.close();
     await this.queue.close();
-    if (this.ownsConnection) await this.redis.quit();
+    await this.producerQueue.close();
+    await quit(this.producer);
+    if (this.ownsConnection) await quit(this.redis);
   }
 
   private records(id: string): IssueRecords {
@@ -379,8 +428,8 @@ export class BullQueue implements WorkQueue {
     return `${this.namespace}${name}`;
   }
 
-  private async addJob(id: string, gen: number): Promise<void> {
-    await this.queue.add(JOB_NAME, { key: id, gen }, { jobId: jobIdFor(id, gen) });
+  private async addJob(id: string, gen: number, queue = this.queue): Promise<void> {
+    await queue.add(JOB_NAME, { key: id, gen }, { jobId: jobIdFor(id, gen) });
   }
 
   /** One job: take the issue's requests under its lock, run them, and settle (see above). */

@@ -14,6 +14,29 @@ export type RedisStoreOptions = RedisStoreConnection & {
   readonly prefix?: string;
   /** How long `ping()` waits for an answer before reporting Redis down (default 2000 ms). */
   readonly pingTimeoutMs?: number;
+  /**
+   * How long a command made before the first connection is up waits for it (default 10000
+   * ms). Only for a connection the store opens: after start-up, commands fail fast.
+   */
+  readonly firstConnectTimeoutMs?: number;
+};
+
+/**
+ * The options of a connection the store opens (a URL): it sits on the webhook path, where an
+ * answer must come within GitHub's 10 seconds, so it fails fast rather than wait for Redis.
+ * - `enableOfflineQueue: false`: while disconnected, a command fails at once instead of
+ *   queueing, so nothing is written later, after the webhook was answered with an error.
+ * - `autoResendUnfulfilledCommands: false`: a command in flight when the connection drops
+ *   fails; it is not sent again on reconnect (same reason).
+ * - `commandTimeout`: Redis connected but not answering (paused, a dead proxy) fails too.
+ * ioredis keeps reconnecting (its default retryStrategy), so the store recovers by itself.
+ */
+export const FAIL_FAST_OPTIONS: RedisOptions = {
+  enableOfflineQueue: false,
+  autoResendUnfulfilledCommands: false,
+  maxRetriesPerRequest: 1,
+  commandTimeout: 2000,
+  connectTimeout: 2000,
 };
 
 /**
@@ -67,17 +90,24 @@ export class RedisStore implements Store {
   private readonly ownsConnection: boolean;
   private readonly prefix: string;
   private readonly pingTimeoutMs: number;
+  /** Resolves once the connection was up once; until then commands wait for it. */
+  private firstConnection: Promise<void> | undefined;
 
   constructor(options: RedisStoreOptions) {
     if ('redis' in options) {
       this.redis = options.redis;
       this.ownsConnection = false;
     } else {
-      this.redis = new Redis(options.url, { ...options.redisOptions });
+      this.redis = new Redis(options.url, { ...FAIL_FAST_OPTIONS, ...options.redisOptions });
       this.ownsConnection = true;
       // ioredis reports connection errors as events; without a listener Node would log them
       // as unhandled. Callers see the outage through failing calls and ping().
       this.redis.on('error', () => {});
+      if (this.redis.options.enableOfflineQueue === false) {
+        this.firstConnection = waitForReady(this.redis, options.firstConnectTimeoutMs ?? 10_000);
+        // Observed here so a store never used does not leave an unhandled rejection.
+        this.firstConnection.catch(() => {});
+      }
     }
     this.prefix = options.prefix ?? 'claims:';
     this.pingTimeoutMs = options.pingTimeoutMs ?? 2000;
@@ -86,7 +116,7 @@ export class RedisStore implements Store {
   async markDelivery(deliveryId: string, ttlMs: number): Promise<boolean> {
     assertTtl(ttlMs);
     // SET NX is atomic: of two replicas receiving the same delivery, exactly one sees OK.
-    const reply = await this.redis.set(
+    const reply = await (await this.client()).set(
       this.key('delivery', deliveryId),
       '1',
       'PX',
@@ -96,15 +126,32 @@ export class RedisStore implements Store {
     return reply === 'OK';
   }
 
+  /**
+   * Keeps a delivery id recorded by markDelivery for `ttlMs` from now. The app records an id
+   * for a short while before queueing its request and for GitHub's redelivery window only
+   * once it is queued, so an id whose request was lost in an outage cannot block its
+   * redelivery for long, whatever became of the commands in flight (see app.ts).
+   */
+  async confirmDelivery(deliveryId: string, ttlMs: number): Promise<void> {
+    assertTtl(ttlMs);
+    await (await this.client()).pexpire(this.key('delivery', deliveryId), Math.ceil(ttlMs));
+  }
+
+  /** Forgets a delivery id, so a redelivery of it is processed (its request was not queued). */
+  async forgetDelivery(deliveryId: string): Promise<void> {
+    await (await this.client()).del(this.key('delivery', deliveryId));
+  }
+
   async setDeadline(key: IssueKey, at: Date | null): Promise<void> {
     const member = issueKeyString(key);
-    if (at === null) await this.redis.zrem(this.key('deadlines'), member);
-    else await this.redis.zadd(this.key('deadlines'), at.getTime(), member);
+    const redis = await this.client();
+    if (at === null) await redis.zrem(this.key('deadlines'), member);
+    else await redis.zadd(this.key('deadlines'), at.getTime(), member);
   }
 
   async dueIssues(now: Date, limit: number): Promise<IssueKey[]> {
     if (limit <= 0) return [];
-    const members = await this.redis.zrange(
+    const members = await (await this.client()).zrange(
       this.key('deadlines'),
       '-inf',
       String(now.getTime()),
@@ -119,11 +166,11 @@ export class RedisStore implements Store {
   }
 
   async countDeadlines(): Promise<number> {
-    return this.redis.zcard(this.key('deadlines'));
+    return (await this.client()).zcard(this.key('deadlines'));
   }
 
   async getCheckpoint(installationId: number, owner: string, repo: string): Promise<Date | null> {
-    const value = await this.redis.hget(
+    const value = await (await this.client()).hget(
       this.key('checkpoints'),
       repoField(installationId, owner, repo),
     );
@@ -136,7 +183,7 @@ export class RedisStore implements Store {
     repo: string,
     at: Date,
   ): Promise<void> {
-    await this.redis.hset(
+    await (await this.client()).hset(
       this.key('checkpoints'),
       repoField(installationId, owner, repo),
       at.getTime(),
@@ -146,14 +193,20 @@ export class RedisStore implements Store {
   async acquireLock(name: string, ttlMs: number): Promise<string | null> {
     assertTtl(ttlMs);
     const token = randomUUID();
-    const reply = await this.redis.set(this.key('lock', name), token, 'PX', Math.ceil(ttlMs), 'NX');
+    const reply = await (await this.client()).set(
+      this.key('lock', name),
+      token,
+      'PX',
+      Math.ceil(ttlMs),
+      'NX',
+    );
     return reply === 'OK' ? token : null;
   }
 
   async extendLock(name: string, token: string, ttlMs: number): Promise<boolean> {
     assertTtl(ttlMs);
     const reply = await extendScript.run(
-      this.redis,
+      await this.client(),
       [this.key('lock', name)],
       [token, Math.ceil(ttlMs)],
     );
@@ -161,7 +214,7 @@ export class RedisStore implements Store {
   }
 
   async releaseLock(name: string, token: string): Promise<boolean> {
-    const reply = await releaseScript.run(this.redis, [this.key('lock', name)], [token]);
+    const reply = await releaseScript.run(await this.client(), [this.key('lock', name)], [token]);
     return reply === 1;
   }
 
@@ -172,10 +225,12 @@ export class RedisStore implements Store {
     const timeout = new Promise<boolean>((resolve) => {
       timer = setTimeout(() => resolve(false), this.pingTimeoutMs);
     });
-    const answer = this.redis.ping().then(
-      (reply) => reply === 'PONG',
-      () => false,
-    );
+    const answer = this.client()
+      .then((redis) => redis.ping())
+      .then(
+        (reply) => reply === 'PONG',
+        () => false,
+      );
     try {
       return await Promise.race([answer, timeout]);
     } finally {
@@ -186,13 +241,52 @@ export class RedisStore implements Store {
   /** Closes the connection only when this store opened it; a caller's client stays open. */
   async close(): Promise<void> {
     if (!this.ownsConnection) return;
-    if (this.redis.status === 'ready') await this.redis.quit();
-    else this.redis.disconnect();
+    if (this.redis.status !== 'ready') return this.redis.disconnect();
+    // QUIT lets replies in flight arrive; a Redis that does not answer it is just dropped.
+    await this.redis.quit().catch(() => this.redis.disconnect());
   }
 
   private key(...parts: string[]): string {
     return this.prefix + parts.join(':');
   }
+
+  /** The connection, once it has been up once (see `firstConnectTimeoutMs`). */
+  private async client(): Promise<Redis> {
+    if (this.firstConnection) {
+      try {
+        await this.firstConnection;
+      } finally {
+        // Waited for once: from now on commands fail fast while Redis is away.
+        this.firstConnection = undefined;
+      }
+    }
+    return this.redis;
+  }
+}
+
+/**
+ * Resolves when `redis` is ready; rejects when it is not within `timeoutMs` or was closed.
+ * Later outages are not waited for: commands then fail fast (FAIL_FAST_OPTIONS).
+ */
+function waitForReady(redis: Redis, timeoutMs: number): Promise<void> {
+  if (redis.status === 'ready') return Promise.resolve();
+  return new Promise<void>((resolve, reject) => {
+    const done = (error?: Error) => {
+      clearTimeout(timer);
+      redis.off('ready', onReady);
+      redis.off('end', onEnd);
+      if (error) reject(error);
+      else resolve();
+    };
+    const onReady = () => done();
+    const onEnd = () => done(new Error('the Redis connection was closed before it was ready'));
+    const timer = setTimeout(
+      () => done(new Error(`Redis did not answer within ${timeoutMs} ms of start-up`)),
+      timeoutMs,
+    );
+    redis.on('ready', onReady);
+    redis.on('end', onEnd);
+  });
 }
 
 /** The checkpoint hash field of one repository. */

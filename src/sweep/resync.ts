@@ -114,16 +114,123 @@ export async function resyncRepo(
   return numbers.size;
 }
 
-/** Runs resyncAll now and then every interval until stopped; failures wait for the next one. */
-export function startResync(deps: ResyncDeps & { intervalMs: number }): {
-  stop(): void;
+/** The lease that lets one replica of a cluster run the periodic resync per interval. */
+export const RESYNC_LEASE = 'resync-lease';
+
+/**
+ * A lease that one running replica of a cluster holds and renews; any other takes it over
+ * within a sixth of its TTL when the holder stops. A replica that finds it held at start-up
+ * joins a cluster that was running (a rolling deploy, a scale-up).
+ */
+export const CLUSTER_PRESENCE = 'cluster-presence';
+
+/** How long the presence lease outlives a replica that died without releasing it. */
+export const PRESENCE_TTL_MS = 30_000;
+
+/** The lease TTL for a resync interval: it expires shortly before the next interval. */
+function leaseFor(intervalMs: number): number {
+  return Math.max(1, Math.floor(intervalMs * 0.9));
+}
+
+/**
+ * The periodic resync of a cluster: resyncs every repository when this replica takes the
+ * interval's lease, and resolves null when another replica has it (it resyncs instead), so N
+ * replicas list every repository once per interval, not N times.
+ */
+export async function resyncIfDue(
+  deps: ResyncDeps,
+  intervalMs: number,
+): Promise<{ repos: number; issues: number } | null> {
+  // Not released on purpose: it expires shortly before the next interval.
+  const lease = await deps.store.acquireLock(RESYNC_LEASE, leaseFor(intervalMs));
+  if (lease === null) return null;
+  return resyncAll(deps);
+}
+
+/**
+ * SPEC §4: resyncs at start-up and then every interval, once per cluster. Failures wait for
+ * the next interval.
+ *
+ * The start-up resync finds claims posted while the app was down; with many replicas "the
+ * app" is the cluster. So a replica resyncs at start-up only when no other replica holds the
+ * presence lease: the first of a cluster starting together, or one starting after the whole
+ * cluster was down. A replica joining a running cluster skips it, as the running replicas
+ * took the webhooks meanwhile. A cluster that crashed entirely and is back within
+ * PRESENCE_TTL_MS skips it too; the periodic resync then finds those claims.
+ */
+export function startResync(deps: ResyncDeps & { intervalMs: number; presenceTtlMs?: number }): {
+  stop(): Promise<void>;
   first: Promise<void>;
 } {
-  const run = () =>
-    resyncAll(deps)
-      .then((r) => deps.log.info(r, 'resync queued issues with markers'))
-      .catch((err: unknown) => deps.log.error({ err }, 'resync failed: will try next interval'));
-  const first = run();
-  const timer = setInterval(run, deps.intervalMs);
-  return { stop: () => clearInterval(timer), first };
+  const presenceTtlMs = deps.presenceTtlMs ?? PRESENCE_TTL_MS;
+  let presence: string | null = null;
+  let running = false;
+
+  const report = (why: string, pass: Promise<{ repos: number; issues: number } | null>) =>
+    pass.then(
+      (result) => {
+        if (result) deps.log.info({ ...result, why }, 'resync queued issues with markers');
+      },
+      (err: unknown) => deps.log.error({ err, why }, 'resync failed: will try next interval'),
+    );
+
+  /** Takes the presence lease, or renews it when this replica holds it already. */
+  const keepPresence = async () => {
+    try {
+      if (presence !== null) {
+        if (await deps.store.extendLock(CLUSTER_PRESENCE, presence, presenceTtlMs)) return;
+        presence = null;
+      }
+      presence = await deps.store.acquireLock(CLUSTER_PRESENCE, presenceTtlMs);
+    } catch (err) {
+      deps.log.warn({ err }, 'cluster presence lease not renewed');
+    }
+  };
+
+  const startUp = async (): Promise<{ repos: number; issues: number } | null> => {
+    let joined = false;
+    try {
+      presence = await deps.store.acquireLock(CLUSTER_PRESENCE, presenceTtlMs);
+      joined = presence === null;
+    } catch {
+      // The store is down: resync as if alone; the pass fails and is logged.
+    }
+    if (joined) {
+      deps.log.info('start-up resync skipped: joined a running cluster');
+      return null;
+    }
+    // Opens the cluster's first interval, so the other replicas' timers do not resync again
+    // right away. Held already (a recent periodic resync): resync anyway, the cluster was down.
+    await deps.store.acquireLock(RESYNC_LEASE, leaseFor(deps.intervalMs)).catch(() => null);
+    return resyncAll(deps);
+  };
+
+  const exclusive = (
+    why: string,
+    pass: () => Promise<{ repos: number; issues: number } | null>,
+  ) => {
+    if (running) return Promise.resolve();
+    running = true;
+    return report(why, pass()).finally(() => {
+      running = false;
+    });
+  };
+
+  const first = exclusive('start-up', startUp);
+  const presenceTimer = setInterval(() => void keepPresence(), Math.max(1, presenceTtlMs / 6));
+  const timer = setInterval(
+    () => void exclusive('periodic', () => resyncIfDue(deps, deps.intervalMs)),
+    deps.intervalMs,
+  );
+  return {
+    first,
+    async stop() {
+      clearInterval(timer);
+      clearInterval(presenceTimer);
+      // Let another replica take the presence over at once; a failure just lets it expire.
+      const token = presence;
+      presence = null;
+      if (token !== null) await deps.store.releaseLock(CLUSTER_PRESENCE, token).catch(() => false);
+    },
+  };
 }

@@ -8,6 +8,15 @@ export const SWEEP_BATCH = 1000;
 /** The lock that makes one replica of a cluster sweep per interval. */
 export const SWEEP_LEASE = 'sweep-lease';
 
+/**
+ * How long a swept issue stays out of the sweep's sight. Its reconcile sets the real deadline
+ * when it ends; until then every sweep would queue it again (each time one more run, as a
+ * request that arrives mid-run causes one), and a reconcile held up by GitHub's write pacing
+ * outlasts a short interval. Should it never end (dropped after every retry), the issue comes
+ * due again after this.
+ */
+export const SWEPT_RECHECK_MS = 5 * 60_000;
+
 /** What one sweep did, for logs, metrics and the benchmark. */
 export interface SweepResult {
   readonly ran: boolean;
@@ -34,8 +43,13 @@ export async function sweepOnce(deps: {
     Math.max(1, Math.floor(deps.intervalMs * 0.9)),
   );
   if (lease === null) return { ran: false, queued: 0, ms: performance.now() - started };
-  const due = await deps.store.dueIssues(deps.now(), SWEEP_BATCH);
-  for (const key of due) await deps.queue.enqueue({ key, hints: [], reason: 'sweep' });
+  const now = deps.now();
+  const due = await deps.store.dueIssues(now, SWEEP_BATCH);
+  for (const key of due) {
+    // Before the enqueue, so the reconcile's own deadline, written when it ends, wins.
+    await deps.store.setDeadline(key, new Date(now.getTime() + SWEPT_RECHECK_MS));
+    await deps.queue.enqueue({ key, hints: [], reason: 'sweep' });
+  }
   return { ran: true, queued: due.length, ms: performance.now() - started };
 }
 

@@ -8,7 +8,7 @@ import {
 } from '../fake-github/fake-github.js';
 
 /** One RSA key for every harness of a test process: generating one takes ~100 ms. */
-const { privateKey: PRIVATE_KEY } = generateKeyPairSync('rsa', {
+export const { privateKey: PRIVATE_KEY } = generateKeyPairSync('rsa', {
   modulusLength: 2048,
   privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
   publicKeyEncoding: { type: 'spki', format: 'pem' },
@@ -16,7 +16,15 @@ const { privateKey: PRIVATE_KEY } = generateKeyPairSync('rsa', {
 
 export const WEBHOOK_SECRET = 'e2e-webhook-secret';
 export const REPO = 'acme/widgets';
+/** The installation id of the first harness of a test process; later ones count up. */
 export const INSTALLATION_ID = 7;
+
+/**
+ * Octokit's throttling keeps its groups per process and keys them by installation id, so
+ * harnesses running at once (`describe.concurrent`) get an installation each: otherwise their
+ * writes would be paced together, one a second across all of them.
+ */
+let nextInstallationId = INSTALLATION_ID;
 
 /** A free TCP port on loopback. */
 export async function freePort(): Promise<number> {
@@ -33,6 +41,8 @@ export async function freePort(): Promise<number> {
 /** The real app started through npm start's code path (main), pointed at a fake GitHub. */
 export interface Harness {
   readonly fake: FakeGitHub;
+  /** The installation on `acme/widgets`. */
+  readonly installationId: number;
   app: RunningApp;
   readonly env: Record<string, string>;
   /** `http://127.0.0.1:<port>`: the app's server (`/health`, `/metrics`). */
@@ -74,18 +84,22 @@ export function appEnv(
 }
 
 /**
- * Starts a fake GitHub with one installation on `acme/widgets` and the collaborators alice and
- * bob, then the app, and points the fake's webhooks at the app.
+ * Starts a fake GitHub with one installation on `acme/widgets`, the collaborators alice and
+ * bob, the member maria and the passer-by mallory (`NONE`), then the app, and points the
+ * fake's webhooks at the app.
  */
 export async function startHarness(
   options: {
     env?: Record<string, string>;
     fake?: FakeGitHubOptions;
     seed?: (fake: FakeGitHub) => void;
+    /** Default: INSTALLATION_ID for the first harness of the process, then counting up. */
+    installationId?: number;
   } = {},
 ): Promise<Harness> {
+  const installationId = options.installationId ?? nextInstallationId++;
   const fake = await startFakeGitHub(options.fake);
-  fake.addInstallation({ id: INSTALLATION_ID, account: 'acme', repos: [REPO] });
+  fake.addInstallation({ id: installationId, account: 'acme', repos: [REPO] });
   fake.addUser('alice', { association: 'COLLABORATOR' });
   fake.addUser('bob', { association: 'COLLABORATOR' });
   fake.addUser('maria', { association: 'MEMBER' });
@@ -98,6 +112,7 @@ export async function startHarness(
   let running = true;
   const harness: Harness = {
     fake,
+    installationId,
     env,
     appUrl,
     webhookUrl,

@@ -1,0 +1,196 @@
+import { renderClaimComment } from '../src/claims/comment.js';
+import type { ClaimMarker } from '../src/claims/types.js';
+import type { RecordedRequest } from '../test/fake-github/fake-github.js';
+import { type Stack, startStack } from '../sandbox/stack.js';
+import type { Section } from './section.js';
+
+const REPO = 'acme/widgets';
+const INSTALLATION = 1;
+const HOUR = 3_600_000;
+
+/** One scenario's figures: what the app called, next to the floor of FLOORS.md. */
+interface Measured {
+  readonly scenario: string;
+  readonly calls: number;
+  readonly reads: number;
+  readonly writes: number;
+  /** The least any correct implementation could call (bench/FLOORS.md). */
+  readonly floor: number;
+  /** `METHOD path` of each call, in order. */
+  readonly requests: readonly string[];
+}
+
+function marker(session: string, fields: Partial<ClaimMarker> = {}): string {
+  const at = fields.updated ?? new Date();
+  return renderClaimComment({
+    session,
+    lane: 'main',
+    branch: `fix/${session}`,
+    started: fields.started ?? at,
+    updated: at,
+    stage: fields.stage ?? 'claimed',
+    assignee: 'claim',
+    ...(fields.outcome ? { outcome: fields.outcome } : {}),
+  });
+}
+
+/**
+ * GitHub calls per event, per scenario, counted from the fake GitHub's request log. The fake
+ * captures its webhooks and the bench delivers exactly the scenario's own: the app's echoes of
+ * its own writes are delivered only in the "own echo" scenario. Each scenario runs on a
+ * settled app (installation token minted and repository config cached at start-up), so what
+ * is counted is what the event itself costs.
+ */
+export async function benchCalls(): Promise<Section> {
+  const stack = await startStack({
+    webhooks: 'capture',
+    env: { CLAIMS_SWEEP_INTERVAL: '24h' },
+    seed: (fake) => {
+      fake.addInstallation({ id: INSTALLATION, account: 'acme', repos: [REPO] });
+      fake.addUser('alice', { association: 'COLLABORATOR' });
+      fake.addUser('bob', { association: 'COLLABORATOR' });
+      fake.addUser('mallory', { association: 'NONE' });
+    },
+  });
+  const { fake } = stack;
+  const results: Measured[] = [];
+  try {
+    await runScenarios(stack, results);
+  } finally {
+    await stack.close();
+  }
+  return {
+    id: 'calls',
+    title: 'GitHub calls per event, from the fake GitHub’s request log',
+    notes: [
+      'Each scenario on a settled app (token minted, config cached); floors derived in bench/FLOORS.md.',
+    ],
+    columns: ['scenario', 'calls', 'reads', 'writes', 'floor', 'over'],
+    rows: results.map((r) => [
+      r.scenario,
+      String(r.calls),
+      String(r.reads),
+      String(r.writes),
+      String(r.floor),
+      r.calls > r.floor ? `+${r.calls - r.floor}` : '-',
+    ]),
+    data: results,
+  };
+
+  async function runScenarios(stack: Stack, out: Measured[]): Promise<void> {
+    const queue = stack.app.warden.queue;
+    let delivered = fake.deliveries.length;
+    /** Delivers what people did since the last call (not the app's echoes). */
+    const deliverNew = async () => {
+      const fresh = fake.deliveries.slice(delivered);
+      delivered = fake.deliveries.length;
+      for (const d of fresh) await stack.deliver(d);
+      return fresh;
+    };
+    /** Skips the deliveries produced so far (the app's echoes of its own writes). */
+    const skipEchoes = () => {
+      delivered = fake.deliveries.length;
+    };
+    const measure = async (scenario: string, floor: number, act: () => Promise<unknown>) => {
+      skipEchoes();
+      const mark = fake.requests.length;
+      await act();
+      await queue.idle();
+      out.push(summarise(scenario, floor, fake.requests.slice(mark)));
+    };
+
+    // What start-up cost, up to the first scenario: identity, installations, token, the
+    // installation's repositories, the config and the comments since one stale window.
+    out.push(
+      summarise('start-up: one installation, one repository, no claims', 7, fake.requests.slice()),
+    );
+
+    const first = fake.createIssue(REPO, { title: 'first' });
+    await measure('comment without a marker', 0, async () => {
+      fake.addComment(REPO, first, { author: 'alice', body: 'I can reproduce this.' });
+      await deliverNew();
+    });
+    await measure('claim on a fresh issue, first in the repository', 5, async () => {
+      fake.addComment(REPO, first, { author: 'alice', body: marker('s-first') });
+      await deliverNew();
+    });
+
+    const n = fake.createIssue(REPO, { title: 'second' });
+    let claimDelivery: { event: string; id: string; body: string } | undefined;
+    let aliceComment = 0;
+    await measure('claim on a fresh issue', 4, async () => {
+      aliceComment = fake.addComment(REPO, n, { author: 'alice', body: marker('s-alice') }).id;
+      [claimDelivery] = await deliverNew();
+    });
+    await measure('losing claim (an older claim holds)', 3, async () => {
+      fake.addComment(REPO, n, { author: 'bob', body: marker('s-bob') });
+      await deliverNew();
+    });
+    const echoes = fake.deliveries.slice(delivered);
+    await measure('own echo (the app’s edit of the losing claim)', 0, async () => {
+      const echo = echoes.find((d) => d.event === 'issue_comment' && d.action === 'edited');
+      if (!echo) throw new Error('calls bench: the losing claim was not finalised');
+      await stack.deliver(echo);
+    });
+    await measure('duplicate delivery (same delivery id)', 0, async () => {
+      await stack.deliver(claimDelivery!);
+    });
+    const started = new Date(Date.now() - 60_000);
+    await measure('stage update (claimed → implementing)', 2, async () => {
+      fake.editComment(aliceComment, marker('s-alice', { started, stage: 'implementing' }));
+      await deliverNew();
+    });
+    await measure('heartbeat (updated moves on)', 2, async () => {
+      const later = new Date(Date.now() + 1000);
+      fake.editComment(
+        aliceComment,
+        marker('s-alice', { started, updated: later, stage: 'implementing' }),
+      );
+      await deliverNew();
+    });
+    await measure('release (stage=released outcome=landed)', 4, async () => {
+      fake.editComment(
+        aliceComment,
+        marker('s-alice', { started, stage: 'released', outcome: 'landed' }),
+      );
+      await deliverNew();
+    });
+
+    const third = fake.createIssue(REPO, { title: 'third' });
+    await measure('untrusted marker (author association NONE)', 0, async () => {
+      fake.addComment(REPO, third, { author: 'mallory', body: marker('s-mallory') });
+      await deliverNew();
+    });
+
+    // A claim that went stale: posted 7 hours ago (stale window 6 h), still labelled and
+    // assigned, and due in the sweep's index.
+    const stale = fake.createIssue(REPO, { title: 'stale' });
+    const ago = new Date(Date.now() - 7 * HOUR);
+    fake.addComment(REPO, stale, {
+      author: 'alice',
+      body: marker('s-stale', { updated: ago, stage: 'implementing' }),
+      createdAt: ago,
+      updatedAt: ago,
+    });
+    fake.addLabels(REPO, stale, ['status:in-progress']);
+    fake.assign(REPO, stale, ['alice']);
+    const key = { installationId: INSTALLATION, owner: 'acme', repo: 'widgets', number: stale };
+    await stack.app.warden.store.setDeadline(key, new Date(Date.now() - HOUR));
+    await measure('stale sweep (one due issue, with the expiry note)', 6, async () => {
+      const result = await stack.app.warden.sweep();
+      if (result.queued !== 1) throw new Error(`calls bench: the sweep queued ${result.queued}`);
+    });
+  }
+}
+
+function summarise(scenario: string, floor: number, requests: RecordedRequest[]): Measured {
+  const reads = requests.filter((r) => r.method === 'GET').length;
+  return {
+    scenario,
+    calls: requests.length,
+    reads,
+    writes: requests.length - reads,
+    floor,
+    requests: requests.map((r) => `${r.method} ${r.path} ${r.status}`),
+  };
+}

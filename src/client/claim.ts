@@ -1,0 +1,407 @@
+import { renderClaimComment } from '../claims/comment.js';
+import type { Action } from '../claims/decide.js';
+import { type ClaimComment, heartbeat, isLive, isStale } from '../claims/liveness.js';
+import { formatClaimTime } from '../claims/marker.js';
+import type { AssigneeMode, ClaimMarker } from '../claims/types.js';
+import { abandonLosers } from './abandon-losers.js';
+import { applyActions, hasLabel, isAssigned } from './apply-actions.js';
+import { claimView, describeClaim } from './claim-view.js';
+import { refused, unverifiable } from './client-error.js';
+import { type CommandResult, ok } from './command-result.js';
+import { describeFailure } from './describe-failure.js';
+import type { Desk } from './desk.js';
+import { finaliseAction } from './finalise-action.js';
+import { heldRefusal } from './held-refusal.js';
+import { formatIssueRef, type IssueRef } from './issue-ref.js';
+import { type IssueState, readIssueState } from './issue-state.js';
+import { ownedBy, publicIdentity } from './public-identity.js';
+
+/** A claim request: the issue and the session's identity, already validated. */
+export interface ClaimRequest {
+  readonly ref: IssueRef;
+  readonly session: string;
+  readonly lane: string;
+  readonly branch: string;
+}
+
+/** What the writes of a new claim changed, so a failure can undo exactly that. */
+interface Written {
+  readonly posted: ClaimComment;
+  readonly takeover: boolean;
+  readonly addedLabel: boolean;
+  readonly assigned: boolean;
+  readonly login: string;
+}
+
+/**
+ * Claims an issue for a session (seed "What a claim writes", "Refusal, takeover and the
+ * stale window"):
+ * - refused, naming the holder, while another session holds a live claim;
+ * - resumed when the session already holds it (nothing rewritten; labels repaired);
+ * - otherwise a new claim comment is posted (with a Takeover line when a stale claim is
+ *   replaced, which is then finalised as abandoned), the in-progress label added and the
+ *   account assigned, recording `assignee=claim` or `before`;
+ * - then the thread is read back and the holder computed as the oldest live claim: a session
+ *   that lost a race finalises its own comment as abandoned and is told the winner.
+ * When the comment was written but a later step failed, the half-made claim is finalised as
+ * abandoned and the labels it applied removed (seed "Failure behaviour").
+ */
+export async function claim(desk: Desk, request: ClaimRequest): Promise<CommandResult> {
+  const { ref } = request;
+  const name = formatIssueRef(ref);
+  // Checked before the first read, so a refusal leaves nothing half-written.
+  desk.guard.check(request.branch, 'the branch');
+  const [state, login] = await Promise.all([readIssueState(desk, ref), desk.login()]);
+  if (!state.thread.open) {
+    // Seed: only the open state is claimable; reopening stays a deliberate act.
+    const reason = state.thread.stateReason ? ` (${state.thread.stateReason})` : '';
+    throw refused(`${name} is closed${reason}; a claim needs an open issue. Nothing was written.`, {
+      issue: name,
+      reason: 'closed',
+      state: 'closed',
+      stateReason: state.thread.stateReason,
+    });
+  }
+  const own = ownedBy(desk.key, request.session);
+  const { holder } = state;
+  if (holder && own(holder)) return resume(desk, state, holder, own, request, login);
+  if (holder) {
+    const finalised = await abandonLosers(desk, state, holder, own);
+    throw heldRefusal(state, holder, {
+      ...(finalised?.length ? { finalised: finalised[0]! } : {}),
+      cleanupFailed: finalised === null,
+    });
+  }
+  return postClaim(desk, state, request, login, own);
+}
+
+/** The session already holds the issue: repair labels and assignee, rewrite nothing. */
+async function resume(
+  desk: Desk,
+  state: IssueState,
+  holder: ClaimComment,
+  own: (claim: ClaimComment) => boolean,
+  request: ClaimRequest,
+  login: string,
+): Promise<CommandResult> {
+  const { labels, assign } = state.config;
+  const actions: Action[] = [];
+  // Own live duplicates (an earlier run's lost race) go; the oldest is the one that holds.
+  for (const claim of state.claims) {
+    if (claim === holder || !own(claim)) continue;
+    if (!isLive(claim, true, state.config.staleAfterMs, state.now)) continue;
+    actions.push(
+      finaliseAction(desk, claim, {
+        own: true,
+        outcome: 'abandoned',
+        reason: 'lost',
+        text: `a duplicate of this session's older claim in comment ${holder.comment.id}`,
+      }),
+    );
+  }
+  const blocked = holder.marker.stage === 'blocked';
+  if (blocked && !hasLabel(state, labels.blocked)) {
+    actions.push({ kind: 'add-label', label: labels.blocked });
+  }
+  if (!blocked && hasLabel(state, labels.blocked)) {
+    actions.push({ kind: 'remove-label', label: labels.blocked });
+  }
+  if (!hasLabel(state, labels.inProgress)) {
+    actions.push({ kind: 'add-label', label: labels.inProgress });
+  }
+  // The assignee the claim recorded as its own is put back; `before` is not ours to restore.
+  const author = holder.comment.author;
+  if (
+    assign &&
+    holder.marker.assignee === 'claim' &&
+    author.toLowerCase() === login.toLowerCase() &&
+    !isAssigned(state, login)
+  ) {
+    actions.push({ kind: 'assign', login });
+  }
+  try {
+    await applyActions(desk, state, actions);
+  } catch (error) {
+    // Seed: a failed resume keeps the claim live; it is never finalised as abandoned.
+    throw unverifiable(
+      `${formatIssueRef(state.ref)}: this session holds the claim in comment ${holder.comment.id}, but repairing its labels or assignee failed; run claim again`,
+      { issue: formatIssueRef(state.ref), claim: viewOf(state, holder) },
+      error,
+    );
+  }
+  const view = viewOf(state, holder);
+  const notes: string[] = [];
+  if (holder.marker.branch !== request.branch) {
+    notes.push(`the claim records branch ${holder.marker.branch}, not ${request.branch}`);
+  }
+  if (holder.marker.lane !== publicIdentity(desk.key, 'lane', request.lane)) {
+    notes.push('the claim records another lane');
+  }
+  return ok(
+    [
+      `resumed ${formatIssueRef(state.ref)}: this session already holds it: ${describeClaim(view)}`,
+      ...notes.map((note) => `Note: ${note}; status updates keep what the claim records.`),
+    ].join('\n'),
+    { issue: formatIssueRef(state.ref), action: 'resumed', claim: view },
+  );
+}
+
+/** No live holder: post a new claim (a takeover when stale claims remain), then confirm it. */
+async function postClaim(
+  desk: Desk,
+  state: IssueState,
+  request: ClaimRequest,
+  login: string,
+  own: (claim: ClaimComment) => boolean,
+): Promise<CommandResult> {
+  const { ref } = state;
+  const name = formatIssueRef(ref);
+  const { labels, assign, staleAfterMs } = state.config;
+  // With no holder on an open issue every unreleased claim is stale (SPEC §3); each is
+  // finalised, and the oldest, the one that held the issue, is named as replaced.
+  const stale = state.claims.filter(
+    (claim) => claim.marker.stage !== 'released' && isStale(claim, staleAfterMs, state.now),
+  );
+  const replaced = stale[0];
+  const wasAssigned = isAssigned(state, login);
+  // Seed: a takeover of a stale claim the same account wrote, whose assignment it added,
+  // keeps `claim`: the assignment is still the claim's to remove on release.
+  const inherits = stale.some(
+    (claim) =>
+      claim.comment.author.toLowerCase() === login.toLowerCase() &&
+      claim.marker.assignee === 'claim',
+  );
+  const mode: AssigneeMode | undefined = assign
+    ? !wasAssigned || inherits
+      ? 'claim'
+      : 'before'
+    : undefined;
+  const now = desk.now();
+  const sessionTag = publicIdentity(desk.key, 'session', request.session);
+  const marker: ClaimMarker = {
+    session: sessionTag,
+    lane: publicIdentity(desk.key, 'lane', request.lane),
+    branch: request.branch,
+    started: now,
+    updated: now,
+    stage: 'claimed',
+    ...(mode ? { assignee: mode } : {}),
+  };
+  const body = renderClaimComment(
+    marker,
+    replaced
+      ? {
+          takeover: {
+            commentId: replaced.comment.id,
+            session: publicIdentity(desk.key, 'session', replaced.marker.session),
+          },
+        }
+      : {},
+  );
+  desk.guard.check(body, 'the claim comment');
+
+  let posted: ClaimComment;
+  try {
+    const { data } = await desk.octokit.rest.issues.createComment({
+      owner: ref.owner,
+      repo: ref.repo,
+      issue_number: ref.number,
+      body,
+    });
+    posted = {
+      marker,
+      comment: {
+        id: data.id,
+        author: data.user?.login ?? login,
+        authorAssociation: data.author_association,
+        body,
+        createdAt: new Date(data.created_at),
+        updatedAt: new Date(data.updated_at),
+        ...(data.html_url ? { url: data.html_url } : {}),
+      },
+    };
+  } catch (error) {
+    throw unverifiable(
+      `${name}: posting the claim comment failed; if GitHub kept it anyway, running claim again resumes it`,
+      { issue: name },
+      error,
+    );
+  }
+
+  const written: Written = {
+    posted,
+    takeover: replaced !== undefined,
+    addedLabel: !hasLabel(state, labels.inProgress),
+    assigned: mode === 'claim' && !wasAssigned,
+    login,
+  };
+  let readback: IssueState;
+  try {
+    const actions: Action[] = stale.map((claim) =>
+      finaliseAction(desk, claim, {
+        own: own(claim),
+        outcome: 'abandoned',
+        reason: 'stale',
+        text: `stale since ${formatClaimTime(new Date(heartbeat(claim).getTime() + staleAfterMs))}; taken over by comment ${posted.comment.id} (session ${sessionTag})`,
+      }),
+    );
+    // The new claim's stage is `claimed`, so a blocked label left by a stale claim goes.
+    if (hasLabel(state, labels.blocked))
+      actions.push({ kind: 'remove-label', label: labels.blocked });
+    if (written.addedLabel) actions.push({ kind: 'add-label', label: labels.inProgress });
+    if (written.assigned) actions.push({ kind: 'assign', login });
+    // SPEC §4, as the app does it: an account whose finalised claim recorded `assignee=claim`
+    // is unassigned unless it holds the issue, so the stale holder's assignment goes too.
+    for (const author of takenOverAssignees(state, stale, login)) {
+      actions.push({ kind: 'unassign', login: author });
+    }
+    await applyActions(desk, state, actions);
+    readback = await readIssueState(desk, ref);
+  } catch (error) {
+    throw await abandonHalfMade(desk, state, written, describeFailure(error), { cause: error });
+  }
+  return confirm(desk, readback, written, stale);
+}
+
+/** Reads the read-back: held, lost to an older claim, or not counted at all. */
+async function confirm(
+  desk: Desk,
+  readback: IssueState,
+  written: Written,
+  stale: readonly ClaimComment[],
+): Promise<CommandResult> {
+  const name = formatIssueRef(readback.ref);
+  const id = written.posted.comment.id;
+  const mine = readback.claims.find((claim) => claim.comment.id === id);
+  const comment = readback.thread.comments.find((c) => c.id === id);
+  if (comment && !mine) {
+    // SPEC §2: the app and every other client skip markers from untrusted authors, so this
+    // claim would hold nothing; do not leave it looking like one.
+    const cause = `@${comment.author} is not trusted to claim here (author_association ${comment.authorAssociation}); only owners, members, collaborators and the repository's trustedBots count`;
+    await abandonHalfMade(desk, readback, written, cause);
+    throw refused(`${name}: ${cause}. The comment was finalised as abandoned.`, {
+      issue: name,
+      reason: 'untrusted',
+      finalised: id,
+    });
+  }
+  const { holder } = readback;
+  if (mine && holder === mine) {
+    const view = viewOf(readback, mine);
+    const replaced = stale.map((claim) => viewOf(readback, claim));
+    const took = replaced[0];
+    return ok(
+      took
+        ? `took over ${name} from the stale claim in comment ${took.commentId} (session ${took.session}): ${describeClaim(view)}`
+        : `claimed ${name}: ${describeClaim(view)}`,
+      { issue: name, action: took ? 'took-over' : 'claimed', claim: view, replaced },
+    );
+  }
+  if (mine && holder) {
+    // Lost a race to an older live claim (seed: ConcurrentClaimerLosesToLowerCommentID).
+    const actions: Action[] = [
+      finaliseAction(desk, mine, {
+        own: true,
+        outcome: 'abandoned',
+        reason: 'lost',
+        text: `lost to the older claim in comment ${holder.comment.id} (session ${holder.marker.session})`,
+      }),
+    ];
+    if (
+      written.assigned &&
+      holder.comment.author.toLowerCase() !== written.login.toLowerCase() &&
+      isAssigned(readback, written.login)
+    ) {
+      actions.push({ kind: 'unassign', login: written.login });
+    }
+    let cleanupFailed = false;
+    try {
+      await applyActions(desk, readback, actions);
+    } catch {
+      cleanupFailed = true;
+    }
+    throw heldRefusal(readback, holder, {
+      lostRace: true,
+      ...(cleanupFailed ? { cleanupFailed } : { finalised: id }),
+    });
+  }
+  throw await abandonHalfMade(
+    desk,
+    readback,
+    written,
+    comment
+      ? `comment ${id} does not read back as a live claim (is this machine's clock off by more than the stale window?)`
+      : `comment ${id} was deleted before it could be confirmed`,
+    { gone: comment === undefined },
+  );
+}
+
+/**
+ * Seed "Failure behaviour": the comment was written but the labels, the assignee or the
+ * read-back failed, so the half-made claim is finalised as abandoned, the status labels it
+ * applied removed (both of them on a takeover, whose stale claim no longer holds either) and
+ * the assignment it made taken back. Best effort: returns the error to report, which says
+ * when the clean-up failed too.
+ */
+async function abandonHalfMade(
+  desk: Desk,
+  state: IssueState,
+  written: Written,
+  what: string,
+  options: { cause?: unknown; gone?: boolean } = {},
+): Promise<Error> {
+  const { cause, gone = false } = options;
+  const name = formatIssueRef(state.ref);
+  const id = written.posted.comment.id;
+  const { labels } = state.config;
+  const actions: Action[] = [];
+  if (!gone) {
+    actions.push(
+      finaliseAction(desk, written.posted, {
+        own: true,
+        outcome: 'abandoned',
+        reason: 'lost',
+        text: `the claim could not be completed: ${what}`,
+      }),
+    );
+  }
+  // A read-back that shows another session holding the issue keeps its labels.
+  const otherHolds = state.holder !== null && state.holder.comment.id !== id;
+  if ((written.takeover || written.addedLabel) && !otherHolds) {
+    actions.push({ kind: 'remove-label', label: labels.inProgress });
+  }
+  if (written.takeover && !otherHolds)
+    actions.push({ kind: 'remove-label', label: labels.blocked });
+  if (written.assigned) actions.push({ kind: 'unassign', login: written.login });
+  let cleaned = true;
+  try {
+    await applyActions(desk, state, actions);
+  } catch {
+    cleaned = false;
+  }
+  const message = cleaned
+    ? `${name}: ${what}; this session's claim in comment ${id} was finalised as abandoned and its labels removed. Run claim again.`
+    : `${name}: ${what}; finalising this session's half-made claim in comment ${id} failed too, so it may still read as live: run claim again to resume it, or release it.`;
+  return unverifiable(message, { issue: name, halfMade: id, cleanedUp: cleaned }, cause);
+}
+
+/** The assigned authors of replaced stale claims that recorded `assignee=claim`, once each. */
+function takenOverAssignees(
+  state: IssueState,
+  stale: readonly ClaimComment[],
+  login: string,
+): string[] {
+  const authors = new Map<string, string>();
+  for (const claim of stale) {
+    const author = claim.comment.author;
+    const lower = author.toLowerCase();
+    if (claim.marker.assignee !== 'claim' || lower === login.toLowerCase()) continue;
+    const assigned = state.thread.assignees.find((a) => a.toLowerCase() === lower);
+    if (assigned) authors.set(lower, assigned);
+  }
+  return [...authors.values()];
+}
+
+function viewOf(state: IssueState, claim: ClaimComment) {
+  return claimView(claim, state.thread.open, state.config.staleAfterMs, state.now);
+}

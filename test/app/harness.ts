@@ -1,0 +1,846 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { Writable } from 'node:stream';
+import nock from 'nock';
+import { pino } from 'pino';
+import { Probot, ProbotOctokit } from 'probot';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
+import { type ClaimWarden, createClaimWarden } from '../../src/app/app.js';
+import type { ThreadComment } from '../../src/claims/types.js';
+import { MemoryQueue } from '../../src/queue/memory-queue.js';
+import { MemoryStore } from '../../src/store/memory-store.js';
+import { HOUR, NOW } from '../helpers/thread-builder.js';
+
+/*
+ * Integration tests of the app inside a real Probot instance: webhooks go in through
+ * `probot.receive`, GitHub is nock on https://api.github.com. Every request the app makes is
+ * recorded (`calls`), every mock must be used, and a request no mock matches fails the test
+ * (`installNockGuards`). Writes are asserted exactly and in order.
+ */
+
+export { HOUR, MINUTE, NOW } from '../helpers/thread-builder.js';
+
+export const API = 'https://api.github.com';
+export const INSTALLATION = 42;
+export const OWNER = 'o';
+export const REPO = 'r';
+export const APP_SLUG = 'claim-warden';
+export const IN_PROGRESS = 'status:in-progress';
+export const BLOCKED = 'status:blocked';
+/** Attempts of one reconcile before the queue drops it (kept low: failures retry fast). */
+export const MAX_ATTEMPTS = 5;
+
+/** One RSA key for the whole file: generating one costs ~100 ms. */
+const { privateKey: PRIVATE_KEY } = generateKeyPairSync('rsa', {
+  modulusLength: 2048,
+  privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  publicKeyEncoding: { type: 'spki', format: 'pem' },
+});
+
+// ---------------------------------------------------------------------------------------
+// Octokit for tests: production behaviour, minus the waiting.
+// ---------------------------------------------------------------------------------------
+
+/**
+ * The throttling plugin spaces writes of one installation 1 s apart (comments 3 s) through its
+ * `write` and `notifications` Bottleneck groups, which its options let a caller replace. This
+ * stand-in runs each job at once. Everything else stays as in production: the plugin still
+ * handles 403/429 and calls the installation octokit's handlers (src/github/octokit.ts), so
+ * `retry-after` is still honoured. (`throttle: { enabled: false }` would also drop that.)
+ */
+const unpaced = {
+  key: () => ({
+    schedule: (_options: unknown, task: (...args: unknown[]) => unknown, ...args: unknown[]) =>
+      Promise.resolve(task(...args)),
+  }),
+};
+
+/**
+ * ProbotOctokit with unpaced writes and @octokit/plugin-retry's waits (1, 4, 9 s for a 5xx)
+ * shortened to 1, 4, 9 ms: same retries, same order, no sleeping. A function default, because
+ * Probot's own defaults (get-probot-octokit-with-defaults.js) replace a plain `throttle`
+ * object. Installation octokits inherit both: src/github/octokit.ts builds them from the app
+ * octokit's options.
+ */
+export const TestOctokit = ProbotOctokit.defaults((options: Record<string, unknown>) => ({
+  ...options,
+  throttle: {
+    ...(options.throttle as object | undefined),
+    write: unpaced,
+    notifications: unpaced,
+  },
+  retry: { ...(options.retry as object | undefined), retryAfterBaseValue: 1 },
+}));
+
+// ---------------------------------------------------------------------------------------
+// Recording and guards.
+// ---------------------------------------------------------------------------------------
+
+/** One request that reached a mock: what the app sent. */
+export interface Call {
+  readonly method: string;
+  readonly path: string;
+  readonly body?: unknown;
+}
+
+/** Every request the app made in this test, in order (token requests included). */
+export const calls: Call[] = [];
+/** Requests that matched no mock. */
+export const unmatched: string[] = [];
+
+/** Closes the network, records unmatched requests; call once per file (beforeAll). */
+export function installNockGuards(): void {
+  nock.disableNetConnect();
+  nock.enableNetConnect('127.0.0.1');
+  nock.emitter.on('no match', (req: NoMatch, options?: NoMatch) => {
+    const where = options ?? req;
+    const host = where.hostname ?? where.host ?? '';
+    // Requests to the loopback server of the HTTP tests are let through, not unmatched.
+    if (host.startsWith('127.0.0.1')) return;
+    unmatched.push(`${where.method ?? req.method ?? '?'} ${host}${where.path ?? req.path ?? ''}`);
+  });
+}
+
+/** What nock's 'no match' event carries: request options, or a ClientRequest and its options. */
+interface NoMatch {
+  method?: string;
+  host?: string;
+  hostname?: string;
+  path?: string;
+}
+
+/** Fails the test on an unmatched request or an unused mock; call after each test. */
+export function checkNock(): void {
+  const pending = nock.pendingMocks();
+  const misses = [...unmatched];
+  nock.cleanAll();
+  calls.length = 0;
+  unmatched.length = 0;
+  expect(misses, 'requests that matched no mock').toEqual([]);
+  expect(pending, 'mocks that were never called').toEqual([]);
+}
+
+/** The writes among the recorded calls (token requests excluded), in order. */
+export function writes(): Call[] {
+  return calls.filter((c) => c.method !== 'GET' && !c.path.endsWith('/access_tokens'));
+}
+
+/** How many recorded calls were `GET path` exactly. */
+export function reads(path: string): number {
+  return calls.filter((c) => c.method === 'GET' && c.path === path).length;
+}
+
+type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
+type Reply = readonly [status: number, data?: unknown, headers?: Record<string, string>];
+
+/**
+ * Mocks one GitHub request. `body`, when given, must equal the request body (vitest's
+ * `toEqual`, so asymmetric matchers such as `expect.stringContaining` work). `reply` may be a
+ * function, called once per request; `times` answers that many requests alike, `persist` any
+ * number (at least one).
+ */
+export function mock(
+  method: Method,
+  path: string,
+  reply: Reply | (() => Reply | Promise<Reply>),
+  options: { body?: unknown; times?: number; persist?: boolean } = {},
+): void {
+  const { body } = options;
+  const interceptor =
+    body === undefined
+      ? nock(API).intercept(path, method)
+      : nock(API).intercept(path, method, (actual: unknown) => equals(actual, body));
+  if (options.times !== undefined) interceptor.times(options.times);
+  const scope = interceptor.reply(async (uri, requestBody) => {
+    calls.push({
+      method,
+      path: uri,
+      ...(requestBody === '' ? {} : { body: parseBody(requestBody) }),
+    });
+    const [status, data, headers] = typeof reply === 'function' ? await reply() : reply;
+    return [status, data as nock.Body, { 'content-type': 'application/json', ...headers }];
+  });
+  if (options.persist) scope.persist();
+}
+
+/** A promise and the function that resolves it: holds a mocked reply until a test says so. */
+export function gate(): { opened: Promise<void>; open: () => void } {
+  let open = () => {};
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { opened, open };
+}
+
+function equals(actual: unknown, expected: unknown): boolean {
+  try {
+    expect(actual).toEqual(expected);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function parseBody(body: unknown): unknown {
+  if (typeof body !== 'string') return body;
+  try {
+    return JSON.parse(body);
+  } catch {
+    return body;
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// The app under test.
+// ---------------------------------------------------------------------------------------
+
+/** A running app: Probot plus claim-warden, with a clock and captured logs. */
+export interface TestApp {
+  readonly probot: Probot;
+  readonly warden: ClaimWarden;
+  readonly store: MemoryStore;
+  /** Every log line of Probot, the app and the queue, parsed. */
+  readonly logs: Array<Record<string, unknown> & { msg?: string }>;
+  /** Moves the app's clock. */
+  setNow(at: Date): void;
+  /** Delivers one webhook; a fresh delivery id unless one is given. */
+  receive(event: WebhookEvent, id?: string): Promise<void>;
+  /** Resolves once the queue is idle (nothing queued, delayed or running). */
+  settle(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+let deliveries = 0;
+
+/** Starts Probot and loads claim-warden; mocks and consumes `GET /app`. */
+export async function startApp(): Promise<TestApp> {
+  const logs: TestApp['logs'] = [];
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of String(chunk).split('\n')) if (line) logs.push(JSON.parse(line));
+      done();
+    },
+  });
+  const log = pino({ level: 'debug' }, sink);
+  let now = NOW;
+  mock('GET', '/app', [200, appPayload()]);
+  const probot = new Probot({
+    appId: 1,
+    privateKey: PRIVATE_KEY,
+    secret: 'test',
+    log,
+    Octokit: TestOctokit,
+  });
+  const store = new MemoryStore();
+  const queue = new MemoryQueue({
+    baseDelayMs: 10,
+    maxAttempts: MAX_ATTEMPTS,
+    logger: log.child({ name: 'queue' }),
+  });
+  let warden: ClaimWarden | undefined;
+  await probot.load(async (app) => {
+    warden = await createClaimWarden(app, {
+      settings: {
+        staleAfterMs: 6 * HOUR,
+        sweepIntervalMs: 60_000,
+        resyncIntervalMs: 6 * HOUR,
+        configCacheMs: 60_000,
+      },
+      store,
+      queue,
+      now: () => now,
+      timers: false,
+    });
+  });
+  if (!warden) throw new Error('createClaimWarden did not run');
+  const started = warden;
+  // GET /app is answered once at load; the app must not ask again.
+  calls.length = 0;
+  return {
+    probot,
+    warden: started,
+    store,
+    logs,
+    setNow(at) {
+      now = at;
+    },
+    async receive(event, id) {
+      deliveries += 1;
+      await probot.receive({
+        id: id ?? `delivery-${deliveries}`,
+        name: event.name,
+        payload: event.payload,
+      } as Parameters<Probot['receive']>[0]);
+    },
+    settle: () => started.queue.idle(),
+    stop: () => started.stop(),
+  };
+}
+
+/** `GET /app` as GitHub answers it for a JWT. */
+function appPayload() {
+  return {
+    id: 1,
+    slug: APP_SLUG,
+    node_id: 'A_kwHOAAABc84AAAAB',
+    owner: user('o'),
+    name: 'Claim Warden',
+    description: 'Enforces issue claims',
+    external_url: 'https://example.com',
+    html_url: `https://github.com/apps/${APP_SLUG}`,
+    created_at: '2026-01-01T00:00:00Z',
+    updated_at: '2026-01-01T00:00:00Z',
+    permissions: { issues: 'write', metadata: 'read', contents: 'read' },
+    events: ['issue_comment', 'issues'],
+    installations_count: 1,
+  };
+}
+
+// ---------------------------------------------------------------------------------------
+// GitHub reads.
+// ---------------------------------------------------------------------------------------
+
+/** The installation token endpoint, answered once (Probot caches the token). */
+export function expectToken(installationId = INSTALLATION): void {
+  mock('POST', `/app/installations/${installationId}/access_tokens`, [
+    201,
+    {
+      token: `ghs_test${installationId}`,
+      expires_at: new Date(Date.now() + HOUR).toISOString(),
+      permissions: { issues: 'write', metadata: 'read', contents: 'read' },
+      repository_selection: 'all',
+    },
+  ]);
+}
+
+/** The contents path of a config file, as octokit encodes it. */
+export const CONFIG_PATH = `/contents/${encodeURIComponent('.github/claims.yml')}`;
+
+/**
+ * `.github/claims.yml` as Probot's config plugin reads it: the repository's file, and when it
+ * has none, the org's `.github` repository's. `absent`: both 404.
+ */
+export function expectConfig(config: 'absent' | string, repo = REPO): void {
+  if (config === 'absent') {
+    mock('GET', `/repos/${OWNER}/${repo}${CONFIG_PATH}`, [404, notFound()]);
+    mock('GET', `/repos/${OWNER}/.github${CONFIG_PATH}`, [404, notFound()]);
+    return;
+  }
+  mock('GET', `/repos/${OWNER}/${repo}${CONFIG_PATH}`, [
+    200,
+    config,
+    { 'content-type': 'application/vnd.github.raw; charset=utf-8' },
+  ]);
+}
+
+function notFound() {
+  return {
+    message: 'Not Found',
+    documentation_url: 'https://docs.github.com/rest',
+    status: '404',
+  };
+}
+
+/** What a test says about an issue; everything has a default. */
+export interface ThreadSpec {
+  readonly issue?: number;
+  readonly comments?: readonly ThreadComment[];
+  readonly labels?: readonly string[];
+  readonly assignees?: readonly string[];
+  readonly state?: 'open' | 'closed';
+  readonly state_reason?: 'completed' | 'not_planned' | 'reopened' | null;
+  /** The issue's `updated_at` (default NOW). */
+  readonly updatedAt?: Date;
+  /** The issue's comment count as GitHub reports it (default: the comments given). */
+  readonly commentCount?: number;
+  /** `absent` (default): both config reads 404; a string: the repository's file; `cached`: none. */
+  readonly config?: 'absent' | 'cached' | string;
+  /** Mock the installation token too (default true; false when an earlier read got it). */
+  readonly token?: boolean;
+}
+
+/**
+ * Mocks one reconcile's reads of an issue: the installation token, the config, the issue and
+ * its comments (`per_page=100`, one page).
+ */
+export function mockThread(spec: ThreadSpec): void {
+  if (spec.token ?? true) expectToken();
+  const config = spec.config ?? 'absent';
+  if (config !== 'cached') expectConfig(config);
+  mockIssue(spec);
+  mockComments(spec.issue ?? 1, spec.comments ?? []);
+}
+
+/** `GET /repos/o/r/issues/n`. */
+export function mockIssue(spec: ThreadSpec, times?: number): void {
+  const number = spec.issue ?? 1;
+  mock('GET', `/repos/${OWNER}/${REPO}/issues/${number}`, [200, issuePayload(spec)], {
+    ...(times === undefined ? {} : { times }),
+  });
+}
+
+/** `GET /repos/o/r/issues/n/comments?per_page=100`, one page. */
+export function mockComments(issue: number, comments: readonly ThreadComment[]): void {
+  mock('GET', commentsPath(issue), [200, comments.map((c) => restComment(c, issue))]);
+}
+
+export function commentsPath(issue: number): string {
+  return `/repos/${OWNER}/${REPO}/issues/${issue}/comments?per_page=100`;
+}
+
+export function issuePath(issue: number): string {
+  return `/repos/${OWNER}/${REPO}/issues/${issue}`;
+}
+
+// ---------------------------------------------------------------------------------------
+// GitHub writes.
+// ---------------------------------------------------------------------------------------
+
+const repoPath = `/repos/${OWNER}/${REPO}`;
+
+/** The writes the app may send, as the calls they are. */
+export const write = {
+  finalise: (commentId: number, body: string): Call => ({
+    method: 'PATCH',
+    path: `${repoPath}/issues/comments/${commentId}`,
+    body: { body },
+  }),
+  note: (issue: number, body: string): Call => ({
+    method: 'POST',
+    path: `${repoPath}/issues/${issue}/comments`,
+    body: { body },
+  }),
+  addLabel: (issue: number, label: string): Call => ({
+    method: 'POST',
+    path: `${repoPath}/issues/${issue}/labels`,
+    body: { labels: [label] },
+  }),
+  removeLabel: (issue: number, label: string): Call => ({
+    method: 'DELETE',
+    path: `${repoPath}/issues/${issue}/labels/${encodeURIComponent(label)}`,
+  }),
+  createLabel: (name: string, color: string, description: string): Call => ({
+    method: 'POST',
+    path: `${repoPath}/labels`,
+    body: { name, color, description },
+  }),
+  assign: (issue: number, login: string): Call => ({
+    method: 'POST',
+    path: `${repoPath}/issues/${issue}/assignees`,
+    body: { assignees: [login] },
+  }),
+  unassign: (issue: number, login: string): Call => ({
+    method: 'DELETE',
+    path: `${repoPath}/issues/${issue}/assignees`,
+    body: { assignees: [login] },
+  }),
+};
+
+/** The labels the app creates (SPEC §4 row 1), with its colours and descriptions. */
+export const createInProgress = write.createLabel(
+  IN_PROGRESS,
+  '1d76db',
+  `Held by a live claim; see the claim comment (${IN_PROGRESS})`,
+);
+export const createBlocked = write.createLabel(
+  BLOCKED,
+  'd93f0b',
+  'The holder of this issue’s claim is blocked',
+);
+
+/**
+ * Mocks each write, the request body matched exactly, answered as GitHub does; returns them
+ * so a test can assert the order: `expect(writes()).toEqual(expected)`.
+ */
+export function expectWrites(...expected: Call[]): Call[] {
+  for (const call of expected) {
+    mock(call.method as Method, call.path, [successStatus(call), successData(call)], {
+      body: call.body,
+    });
+  }
+  return expected;
+}
+
+function successStatus(call: Call): number {
+  // GitHub answers 201 to creating a label, a comment or assignees, 200 to adding labels.
+  if (call.method !== 'POST' || /\/issues\/\d+\/labels$/.test(call.path)) return 200;
+  return 201;
+}
+
+function successData(call: Call): unknown {
+  const body = call.body as Record<string, unknown> | undefined;
+  if (call.path.endsWith('/assignees')) return { number: 1, assignees: [] };
+  if (call.path.endsWith(`${repoPath}/labels`)) return { id: 1, ...body, default: false };
+  if (call.path.includes('/labels')) return [];
+  return { id: 1, body: body?.body, user: user(`${APP_SLUG}[bot]`) };
+}
+
+/** `GET /repos/o/r/labels/:name`: 200 when the repository has it, else 404. */
+export function labelLookup(name: string, exists: boolean): void {
+  mock(
+    'GET',
+    `${repoPath}/labels/${encodeURIComponent(name)}`,
+    exists ? [200, { id: 7, name, color: 'ededed', description: null }] : [404, notFound()],
+  );
+}
+
+/**
+ * A claim comment as the app must finalise it (SPEC §1, §4), derived by plain string edits:
+ * marker `stage=released`, `updated` = now, `outcome=` appended, other keys kept; the human
+ * text's `- Stage:` line reads `released`; `- Outcome:` and `- Reason:` lines end it.
+ */
+export function finalised(
+  comment: ThreadComment,
+  outcome: 'landed' | 'abandoned' | 'handed-over',
+  reason: string,
+  now: Date = NOW,
+): string {
+  const [first, ...rest] = comment.body.split('\n');
+  const marker = first!
+    .replace(/ updated=\S+/, ` updated=${now.toISOString().slice(0, 19)}Z`)
+    .replace(/ stage=\S+/, ' stage=released')
+    .replace(/ outcome=\S+/, '')
+    .replace(/ -->$/, ` outcome=${outcome} -->`);
+  const kept = rest
+    .filter((line) => !/^- (Outcome|Reason):/.test(line))
+    .map((line) => (line.startsWith('- Stage:') ? '- Stage: released' : line));
+  return [marker, ...kept, `- Outcome: ${outcome}`, `- Reason: ${reason}`].join('\n');
+}
+
+// ---------------------------------------------------------------------------------------
+// GitHub shapes (REST and webhook), after @octokit/openapi-webhooks-types.
+// ---------------------------------------------------------------------------------------
+
+const userIds = new Map<string, number>();
+
+/** A user (or bot) as GitHub embeds it in payloads. */
+export function user(login: string) {
+  if (!userIds.has(login)) userIds.set(login, 1000 + userIds.size);
+  const id = userIds.get(login)!;
+  return {
+    login,
+    id,
+    node_id: `U_${id}`,
+    avatar_url: `https://avatars.githubusercontent.com/u/${id}?v=4`,
+    gravatar_id: '',
+    url: `${API}/users/${encodeURIComponent(login)}`,
+    html_url: `https://github.com/${login}`,
+    type: login.endsWith('[bot]') ? 'Bot' : 'User',
+    site_admin: false,
+  };
+}
+
+function labelPayload(name: string) {
+  return {
+    id: 2000 + name.length,
+    node_id: `LA_${name}`,
+    url: `${API}${repoPath}/labels/${encodeURIComponent(name)}`,
+    name,
+    color: name === BLOCKED ? 'd93f0b' : '1d76db',
+    default: false,
+    description: null,
+  };
+}
+
+/** An issue as `GET /repos/o/r/issues/n` and the webhooks carry it. */
+export function issuePayload(spec: ThreadSpec & { pullRequest?: boolean } = {}) {
+  const number = spec.issue ?? 1;
+  const state = spec.state ?? 'open';
+  return {
+    url: `${API}${repoPath}/issues/${number}`,
+    repository_url: `${API}${repoPath}`,
+    labels_url: `${API}${repoPath}/issues/${number}/labels{/name}`,
+    comments_url: `${API}${repoPath}/issues/${number}/comments`,
+    events_url: `${API}${repoPath}/issues/${number}/events`,
+    html_url: `https://github.com/${OWNER}/${REPO}/issues/${number}`,
+    id: 500_000 + number,
+    node_id: `I_${number}`,
+    number,
+    title: `Issue ${number}`,
+    user: user('maria'),
+    labels: (spec.labels ?? []).map(labelPayload),
+    state,
+    state_reason: spec.state_reason ?? null,
+    locked: false,
+    assignee: spec.assignees?.[0] ? user(spec.assignees[0]) : null,
+    assignees: (spec.assignees ?? []).map(user),
+    milestone: null,
+    comments: spec.commentCount ?? spec.comments?.length ?? 0,
+    created_at: '2026-11-01T09:00:00Z',
+    updated_at: githubTime(spec.updatedAt ?? NOW),
+    closed_at: state === 'closed' ? githubTime(NOW) : null,
+    author_association: 'MEMBER',
+    active_lock_reason: null,
+    body: 'Something to do.',
+    reactions: reactions(`${repoPath}/issues/${number}`),
+    timeline_url: `${API}${repoPath}/issues/${number}/timeline`,
+    performed_via_github_app: null,
+    ...(spec.pullRequest
+      ? {
+          pull_request: {
+            url: `${API}${repoPath}/pulls/${number}`,
+            html_url: `https://github.com/${OWNER}/${REPO}/pull/${number}`,
+            diff_url: `https://github.com/${OWNER}/${REPO}/pull/${number}.diff`,
+            patch_url: `https://github.com/${OWNER}/${REPO}/pull/${number}.patch`,
+            merged_at: null,
+          },
+        }
+      : {}),
+  };
+}
+
+function reactions(path: string) {
+  return {
+    url: `${API}${path}/reactions`,
+    total_count: 0,
+    '+1': 0,
+    '-1': 0,
+    laugh: 0,
+    hooray: 0,
+    confused: 0,
+    heart: 0,
+    rocket: 0,
+    eyes: 0,
+  };
+}
+
+/** A comment as `GET .../comments` and the issue_comment webhooks carry it. */
+export function restComment(c: ThreadComment, issue = 1) {
+  return {
+    url: `${API}${repoPath}/issues/comments/${c.id}`,
+    html_url: `https://github.com/${OWNER}/${REPO}/issues/${issue}#issuecomment-${c.id}`,
+    issue_url: `${API}${repoPath}/issues/${issue}`,
+    id: c.id,
+    node_id: `IC_${c.id}`,
+    user: user(c.author),
+    created_at: githubTime(c.createdAt),
+    updated_at: githubTime(c.updatedAt),
+    author_association: c.authorAssociation,
+    body: c.body,
+    reactions: reactions(`${repoPath}/issues/comments/${c.id}`),
+    performed_via_github_app: null,
+  };
+}
+
+/** A time as GitHub writes it: `2026-11-30T12:00:00Z`. */
+function githubTime(at: Date): string {
+  return at.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** A repository as webhooks carry it. */
+export function repositoryPayload(name = REPO) {
+  return {
+    id: 9000,
+    node_id: 'R_9000',
+    name,
+    full_name: `${OWNER}/${name}`,
+    private: false,
+    owner: { ...user(OWNER), type: 'Organization' },
+    html_url: `https://github.com/${OWNER}/${name}`,
+    description: null,
+    fork: false,
+    url: `${API}/repos/${OWNER}/${name}`,
+    created_at: '2026-01-01T00:00:00Z',
+    updated_at: '2026-11-01T00:00:00Z',
+    pushed_at: '2026-11-01T00:00:00Z',
+    default_branch: 'main',
+    has_issues: true,
+    archived: false,
+    disabled: false,
+    visibility: 'public',
+  };
+}
+
+function installationRef(id = INSTALLATION) {
+  return { id, node_id: `MDIzOkludGVncmF0aW9uSW5zdGFsbGF0aW9u${id}` };
+}
+
+/** A webhook as probot.receive takes it, minus the delivery id. */
+export interface WebhookEvent {
+  readonly name: string;
+  readonly payload: Record<string, unknown>;
+}
+
+interface CommentEventSpec {
+  readonly issue?: ThreadSpec & { pullRequest?: boolean };
+  readonly comment: ThreadComment;
+  /** Who did it; default the comment's author. */
+  readonly sender?: string;
+}
+
+function commentEvent(
+  action: 'created' | 'edited' | 'deleted',
+  spec: CommentEventSpec,
+  extra: Record<string, unknown> = {},
+): WebhookEvent {
+  const issue = spec.issue ?? {};
+  return {
+    name: 'issue_comment',
+    payload: {
+      action,
+      ...extra,
+      issue: issuePayload(issue),
+      comment: restComment(spec.comment, issue.issue ?? 1),
+      repository: repositoryPayload(),
+      organization: { login: OWNER, id: 77, node_id: 'O_77' },
+      sender: user(spec.sender ?? spec.comment.author),
+      installation: installationRef(),
+    },
+  };
+}
+
+/** `issue_comment.created`. */
+export function commentCreated(spec: CommentEventSpec): WebhookEvent {
+  return commentEvent('created', spec);
+}
+
+/** `issue_comment.edited`; `from` is the body before the edit (`changes.body.from`). */
+export function commentEdited(spec: CommentEventSpec & { from: string }): WebhookEvent {
+  return commentEvent('edited', spec, { changes: { body: { from: spec.from } } });
+}
+
+/** `issue_comment.deleted`: the payload carries the comment as it was. */
+export function commentDeleted(spec: CommentEventSpec): WebhookEvent {
+  return commentEvent('deleted', spec);
+}
+
+interface IssueEventSpec {
+  readonly issue?: ThreadSpec;
+  readonly sender?: string;
+}
+
+function issueEvent(action: string, spec: IssueEventSpec, extra = {}): WebhookEvent {
+  return {
+    name: 'issues',
+    payload: {
+      action,
+      issue: issuePayload(spec.issue ?? {}),
+      ...extra,
+      repository: repositoryPayload(),
+      organization: { login: OWNER, id: 77, node_id: 'O_77' },
+      sender: user(spec.sender ?? 'maria'),
+      installation: installationRef(),
+    },
+  };
+}
+
+/** `issues.labeled` / `issues.unlabeled`. */
+export function issueLabeled(spec: IssueEventSpec & { label: string }): WebhookEvent {
+  return issueEvent('labeled', spec, { label: labelPayload(spec.label) });
+}
+export function issueUnlabeled(spec: IssueEventSpec & { label: string }): WebhookEvent {
+  return issueEvent('unlabeled', spec, { label: labelPayload(spec.label) });
+}
+
+/** `issues.closed` (state_reason in the issue), `issues.reopened`, `issues.deleted`. */
+export function issueClosed(spec: IssueEventSpec): WebhookEvent {
+  return issueEvent('closed', spec);
+}
+export function issueReopened(spec: IssueEventSpec): WebhookEvent {
+  return issueEvent('reopened', spec);
+}
+export function issueDeleted(spec: IssueEventSpec): WebhookEvent {
+  return issueEvent('deleted', spec);
+}
+
+/** `issues.transferred` from another repository to o/r, as issue `to`. */
+export function issueTransferred(spec: IssueEventSpec & { to: number }): WebhookEvent {
+  const from = repositoryPayload('old-home');
+  return {
+    name: 'issues',
+    payload: {
+      action: 'transferred',
+      changes: {
+        new_issue: issuePayload({ ...spec.issue, issue: spec.to }),
+        new_repository: repositoryPayload(),
+      },
+      issue: issuePayload(spec.issue ?? {}),
+      repository: from,
+      organization: { login: OWNER, id: 77, node_id: 'O_77' },
+      sender: user(spec.sender ?? 'maria'),
+      installation: installationRef(),
+    },
+  };
+}
+
+function installationPayload() {
+  return {
+    ...installationRef(),
+    account: { ...user(OWNER), type: 'Organization' },
+    repository_selection: 'selected',
+    access_tokens_url: `${API}/app/installations/${INSTALLATION}/access_tokens`,
+    repositories_url: `${API}/installation/repositories`,
+    html_url: `https://github.com/organizations/${OWNER}/settings/installations/${INSTALLATION}`,
+    app_id: 1,
+    app_slug: APP_SLUG,
+    target_id: 77,
+    target_type: 'Organization',
+    permissions: { issues: 'write', metadata: 'read', contents: 'read' },
+    events: ['issue_comment', 'issues'],
+    created_at: '2026-11-30T11:59:00Z',
+    updated_at: '2026-11-30T11:59:00Z',
+    single_file_name: null,
+    suspended_at: null,
+    suspended_by: null,
+  };
+}
+
+function repoRef(name: string) {
+  return { id: 9000, node_id: 'R_9000', name, full_name: `${OWNER}/${name}`, private: false };
+}
+
+/** `installation.created` for the given repositories. */
+export function installationCreated(repos: readonly string[] = [REPO]): WebhookEvent {
+  return {
+    name: 'installation',
+    payload: {
+      action: 'created',
+      installation: installationPayload(),
+      repositories: repos.map(repoRef),
+      requester: null,
+      sender: user('maria'),
+    },
+  };
+}
+
+/** `installation_repositories.added`. */
+export function installationReposAdded(repos: readonly string[]): WebhookEvent {
+  return {
+    name: 'installation_repositories',
+    payload: {
+      action: 'added',
+      installation: installationPayload(),
+      repository_selection: 'selected',
+      repositories_added: repos.map(repoRef),
+      repositories_removed: [],
+      requester: null,
+      sender: user('maria'),
+    },
+  };
+}
+
+/**
+ * Registers the hooks of a test file: the nock guards, a fresh app per test, and after each
+ * test the app stopped and the unmatched/unused checks. Returns the current test's app.
+ */
+export function useTestApp(): () => TestApp {
+  let app: TestApp | undefined;
+  beforeAll(installNockGuards);
+  afterAll(() => {
+    nock.emitter.removeAllListeners('no match');
+    nock.enableNetConnect();
+  });
+  beforeEach(async () => {
+    app = await startApp();
+  });
+  afterEach(async () => {
+    await app?.stop();
+    // SPEC §6: secrets never appear in logs, whatever failed.
+    const logged = JSON.stringify(app?.logs ?? []);
+    checkNock();
+    expect(logged).not.toMatch(/ghs_test|PRIVATE KEY/);
+  });
+  return () => {
+    if (!app) throw new Error('no app: useTestApp() runs its hooks around each test');
+    return app;
+  };
+}

@@ -1,0 +1,100 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { DELIVERY_CLAIM_MS } from '../../src/app/app.js';
+import { sleep } from '../helpers/redis.js';
+import {
+  type Cluster,
+  claim,
+  createdDeliveries,
+  DB,
+  REPO,
+  type RedisProxy,
+  type Replica,
+  startCluster,
+  startRedisProxy,
+  threadReads,
+} from './harness.js';
+
+let cluster: Cluster | undefined;
+let proxy: RedisProxy | undefined;
+afterEach(async () => {
+  proxy?.restore();
+  await cluster?.close();
+  await proxy?.close();
+  cluster = undefined;
+  proxy = undefined;
+});
+
+async function health(replica: Replica): Promise<number> {
+  return (await fetch(`${replica.url}/health`)).status;
+}
+
+describe('when Redis is unreachable', () => {
+  it('a webhook is answered 503 at once, /health is 503, and a redelivery converges once Redis is back', async () => {
+    proxy = await startRedisProxy();
+    cluster = await startCluster({ replicas: 1, redisUrl: proxy.url(DB) });
+    const { fake, redis, prefix } = cluster;
+    const replica = cluster.replicas[0]!;
+    const n = fake.createIssue(REPO);
+    const { id } = fake.addComment(REPO, n, { author: 'alice', body: claim('s-1') });
+    const [delivery] = createdDeliveries(fake, [id]);
+    fake.clearRequests();
+
+    proxy.cut();
+    const sentAt = performance.now();
+    const status = await cluster.send(delivery!, replica);
+    const answeredMs = performance.now() - sentAt;
+    expect(status).toBe(503);
+    expect(answeredMs).toBeLessThan(2000);
+    expect(await health(replica)).toBe(503);
+    // Nothing written: no delivery id, no request, no GitHub call.
+    expect(await redis.exists(`${prefix}:delivery:${delivery!.id}`)).toBe(0);
+    expect(await redis.keys(`${prefix}:reconcile:cw:pending*`)).toEqual([]);
+    expect(fake.requests.filter((r) => !r.path.startsWith('/app/'))).toEqual([]);
+
+    proxy.restore();
+    const restoredAt = performance.now();
+    let up = 0;
+    while (up !== 200 && performance.now() - restoredAt < 10_000) {
+      up = await health(replica);
+      if (up !== 200) await sleep(50);
+    }
+    expect(up).toBe(200);
+    const recoveredMs = performance.now() - restoredAt;
+
+    expect(await cluster.send(delivery!, replica)).toBe(200);
+    await cluster.idle();
+    expect(threadReads(fake, n)).toBe(1);
+    expect(fake.issue(REPO, n)).toMatchObject({
+      labels: ['status:in-progress'],
+      assignees: ['alice'],
+    });
+    console.info(
+      `[replicas] Redis cut: webhook answered 503 in ${Math.round(answeredMs)} ms; ` +
+        `/health 200 again ${Math.round(recoveredMs)} ms after Redis came back`,
+    );
+  }, 40_000);
+
+  it('a delivery whose request could not be queued is forgotten, so its redelivery runs', async () => {
+    cluster = await startCluster({ replicas: 1 });
+    const { fake, redis, prefix } = cluster;
+    const replica = cluster.replicas[0]!;
+    const queue = replica.app!.warden.queue;
+    const n = fake.createIssue(REPO);
+    const { id } = fake.addComment(REPO, n, { author: 'alice', body: claim('s-1') });
+    const [delivery] = createdDeliveries(fake, [id]);
+
+    // Redis goes away between recording the delivery and queueing its request.
+    const enqueue = queue.enqueue;
+    queue.enqueue = () => Promise.reject(new Error('Connection is closed.'));
+    expect(await cluster.send(delivery!, replica)).toBe(503);
+    queue.enqueue = enqueue;
+    expect(await redis.exists(`${prefix}:delivery:${delivery!.id}`)).toBe(0);
+
+    expect(await cluster.send(delivery!, replica)).toBe(200);
+    await cluster.idle();
+    expect(fake.issue(REPO, n).assignees).toEqual(['alice']);
+    // Once queued, the id is kept for GitHub's redelivery window, not the short claim.
+    const ttl = await redis.pttl(`${prefix}:delivery:${delivery!.id}`);
+    expect(ttl).toBeGreaterThan(DELIVERY_CLAIM_MS);
+  });
+});
