@@ -1,7 +1,7 @@
+import { type Stack, startStack } from '../sandbox/stack.js';
 import { renderClaimComment } from '../src/claims/comment.js';
 import type { ClaimMarker } from '../src/claims/types.js';
 import type { RecordedRequest } from '../test/fake-github/fake-github.js';
-import { type Stack, startStack } from '../sandbox/stack.js';
 import type { Section } from './section.js';
 
 const REPO = 'acme/widgets';

@@ -1,11 +1,11 @@
 import { pino } from 'pino';
 import { Probot, ProbotOctokit, Server } from 'probot';
+import { freePort, STACK_SECRET, stackEnv } from '../sandbox/stack.js';
 import { type ClaimWarden, createClaimWarden } from '../src/app/app.js';
 import { createBackends } from '../src/app/backends.js';
 import { renderClaimComment } from '../src/claims/comment.js';
 import { readSettings } from '../src/config/settings.js';
 import { type FakeGitHub, startFakeGitHub } from '../test/fake-github/fake-github.js';
-import { freePort, STACK_SECRET, stackEnv } from '../sandbox/stack.js';
 import { fmt, type Section } from './section.js';
 
 const INSTALLATIONS = 50;
@@ -151,9 +151,13 @@ async function converge(
  */
 export async function benchConvergence(): Promise<Section> {
   const perInstallation = await converge('per-installation throttle (the app)', ProbotOctokit, {});
-  const wide = await converge('per-installation throttle, CLAIMS_QUEUE_CONCURRENCY=50', ProbotOctokit, {
-    CLAIMS_QUEUE_CONCURRENCY: '50',
-  });
+  const wide = await converge(
+    'per-installation throttle, CLAIMS_QUEUE_CONCURRENCY=50',
+    ProbotOctokit,
+    {
+      CLAIMS_QUEUE_CONCURRENCY: '50',
+    },
+  );
   const shared = await converge(
     'one shared throttle id (Probot’s default keying)',
     SharedThrottleOctokit,

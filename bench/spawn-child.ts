@@ -29,7 +29,10 @@ export async function spawnChild(
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const lines = createInterface({ input: child.stdout! });
   const ready = await new Promise<Record<string, unknown>>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`bench child ${mode}: not ready in 60 s`)), 60_000);
+    const timer = setTimeout(
+      () => reject(new Error(`bench child ${mode}: not ready in 60 s`)),
+      60_000,
+    );
     child.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`bench child ${mode} exited with ${code} before it was ready`));

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Agent, request } from 'node:http';
+import { freePort, STACK_SECRET, stackEnv, WEBHOOK_PATH } from '../sandbox/stack.js';
 import { renderClaimComment } from '../src/claims/comment.js';
 import { signWebhook, startFakeGitHub } from '../test/fake-github/fake-github.js';
-import { freePort, STACK_SECRET, stackEnv, WEBHOOK_PATH } from '../sandbox/stack.js';
 import { fmt, type Section } from './section.js';
 import { type BenchChild, spawnChild } from './spawn-child.js';
 
@@ -147,7 +147,8 @@ export async function benchThroughput(): Promise<Section> {
         `${fmt(noopRate)}/s`,
         fmt(appRate / noopRate, 2),
       ]);
-      if (failed > 0) throw new Error(`throughput: ${failed} deliveries of "${payload.name}" failed`);
+      if (failed > 0)
+        throw new Error(`throughput: ${failed} deliveries of "${payload.name}" failed`);
       data.push({
         payload: payload.name,
         appPerSecond: appRate,

@@ -98,8 +98,7 @@ function watch(stack: Stack, print: (line: string) => void): () => void {
     for (const request of fresh) {
       if (request.method === 'GET' || request.actor === 'app-jwt') continue;
       const who = request.actor === fake.botLogin ? 'app' : request.actor;
-      const text =
-        who === 'app' ? describeWrite(fake, request) : describeUserWrite(fake, request);
+      const text = who === 'app' ? describeWrite(fake, request) : describeUserWrite(fake, request);
       if (!text) continue;
       const at = ((performance.now() - started) / 1000).toFixed(1).padStart(6);
       print(`+${at}s  ${who.padEnd(8)} ${text}`);

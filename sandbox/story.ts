@@ -95,10 +95,7 @@ async function until(check: () => boolean, what: string, timeoutMs = 30_000): Pr
  * passer-by forges a marker, the loser claims again and a maintainer takes the label off.
  * Prints a timeline of what each actor did and what the app made true.
  */
-export async function playStory(
-  stack: Stack,
-  print: (line: string) => void,
-): Promise<StoryResult> {
+export async function playStory(stack: Stack, print: (line: string) => void): Promise<StoryResult> {
   const { fake } = stack;
   const t = new Timeline(fake, print);
   const repo = STORY_REPO;
@@ -129,7 +126,10 @@ export async function playStory(
     author: 'bob',
     body: claimBody('agent-b', new Date(), 'on it'),
   });
-  t.say('bob', `claims #${n} through his agent at the same moment (comment ${bob.id}, session agent-b)`);
+  t.say(
+    'bob',
+    `claims #${n} through his agent at the same moment (comment ${bob.id}, session agent-b)`,
+  );
   fake.resumeWebhooks();
   await stack.settle();
   t.flushApp();
@@ -144,9 +144,7 @@ export async function playStory(
   t.say('mallory', `(a passer-by) posts a forged marker on #${n} (comment ${forged.id})`);
   const before = fake.requests.length;
   await stack.settle();
-  const forgedCalls = fake.requests
-    .slice(before)
-    .filter((r) => r.actor === fake.botLogin).length;
+  const forgedCalls = fake.requests.slice(before).filter((r) => r.actor === fake.botLogin).length;
   t.flushApp();
   print('');
 
@@ -204,7 +202,9 @@ export async function playStory(
     "mallory's forgery": result.forged,
   })) {
     const ending = claim.outcome ? `${claim.stage}, ${claim.outcome}` : `${claim.stage}`;
-    t.note(`  ${who.padEnd(19)} comment ${claim.id}: ${ending}${claim.reason ? ` (${claim.reason})` : ''}`);
+    t.note(
+      `  ${who.padEnd(19)} comment ${claim.id}: ${ending}${claim.reason ? ` (${claim.reason})` : ''}`,
+    );
   }
   return result;
 }
@@ -221,7 +221,8 @@ export function checkStory(result: StoryResult): string[] {
     'after the race, alice holds the issue',
   );
   expect(
-    result.bobFirst.outcome === 'abandoned' && /lost to the older claim/.test(result.bobFirst.reason ?? ''),
+    result.bobFirst.outcome === 'abandoned' &&
+      /lost to the older claim/.test(result.bobFirst.reason ?? ''),
     "bob's first claim lost the race",
   );
   expect(
@@ -240,7 +241,8 @@ export function checkStory(result: StoryResult): string[] {
   );
   expect(result.forged.stage === 'claimed' && result.forgedCalls === 0, 'the forgery cost nothing');
   expect(
-    result.bobSecond.outcome === 'abandoned' && /removed the label/.test(result.bobSecond.reason ?? ''),
+    result.bobSecond.outcome === 'abandoned' &&
+      /removed the label/.test(result.bobSecond.reason ?? ''),
     "bob's second claim was released by the maintainer's removal",
   );
   expect(

@@ -38,7 +38,7 @@ export class DeliveryNotQueuedError extends Error {
 
   constructor(event: string, deliveryId: string, cause: unknown) {
     super(
-      `delivery ${deliveryId} (${event}) was not queued: the store is unreachable; redeliver it once /health answers 200`,
+      `delivery ${deliveryId} (${event}) was not queued: Redis (store or work queue) did not answer; redeliver it once /health answers 200`,
       { cause },
     );
     this.name = 'DeliveryNotQueuedError';
@@ -249,7 +249,7 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
     started: resyncer?.first ?? Promise.resolve(),
     sweep: () => sweepOnce(sweepDeps),
     resync,
-    handleHttp: (req, res) => handleHttp(req, res, { store, metrics }),
+    handleHttp: (req, res) => handleHttp(req, res, { store, queue, metrics }),
     async stop() {
       sweeper?.stop();
       await resyncer?.stop();
@@ -350,12 +350,19 @@ function countCalls(octokit: ProbotOctokit, metrics: Metrics): void {
 async function handleHttp(
   req: IncomingMessage,
   res: ServerResponse,
-  deps: { store: Store; metrics: Metrics },
+  deps: { store: Store; queue: WorkQueue; metrics: Metrics },
 ): Promise<boolean> {
   const path = (req.url ?? '').split('?')[0];
   if (req.method !== 'GET') return false;
   if (path === '/health') {
-    const ok = await deps.store.ping().catch(() => false);
+    // The queue is asked too: in Redis mode it has connections of its own, and a webhook
+    // needs both (depth is answered by the queue's webhook-side connection). `store` in the
+    // body stands for the shared state: both.
+    const [store, queue] = await Promise.all([
+      deps.store.ping().catch(() => false),
+      answers(deps.queue.depth(), 2000),
+    ]);
+    const ok = store && queue;
     res.writeHead(ok ? 200 : 503, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ status: ok ? 'ok' : 'unavailable', store: ok }));
     return true;
@@ -366,4 +373,23 @@ async function handleHttp(
     return true;
   }
   return false;
+}
+
+/** Whether `work` settles without an error within `ms`. */
+async function answers(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([
+      work.then(
+        () => true,
+        () => false,
+      ),
+      late,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

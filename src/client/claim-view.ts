@@ -1,5 +1,6 @@
 import { type ClaimComment, heartbeat, isLive, staleAt } from '../claims/liveness.js';
 import { formatClaimTime } from '../claims/marker.js';
+import type { IssueState } from './issue-state.js';
 
 /** A claim as the client reports it: public facts only, JSON-safe. */
 export interface ClaimView {
@@ -56,4 +57,9 @@ export function claimView(
  */
 export function describeClaim(view: ClaimView): string {
   return `comment ${view.commentId} by @${view.author}: session ${view.session}, lane ${view.lane}, branch ${view.branch}, stage ${view.stage}, last update ${view.heartbeat}`;
+}
+
+/** The view of a claim as one read of its issue saw it. */
+export function viewIn(state: IssueState, claim: ClaimComment): ClaimView {
+  return claimView(claim, state.thread.open, state.config.staleAfterMs, state.now);
 }

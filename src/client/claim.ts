@@ -1,11 +1,12 @@
 import { renderClaimComment } from '../claims/comment.js';
 import type { Action } from '../claims/decide.js';
-import { type ClaimComment, heartbeat, isLive, isStale } from '../claims/liveness.js';
+import { type ClaimComment, heartbeat, isStale } from '../claims/liveness.js';
 import { formatClaimTime } from '../claims/marker.js';
 import type { AssigneeMode, ClaimMarker } from '../claims/types.js';
+import { abandonHalfMade, type HalfMadeClaim } from './abandon-half-made.js';
 import { abandonLosers } from './abandon-losers.js';
 import { applyActions, hasLabel, isAssigned } from './apply-actions.js';
-import { claimView, describeClaim } from './claim-view.js';
+import { describeClaim, viewIn } from './claim-view.js';
 import { refused, unverifiable } from './client-error.js';
 import { type CommandResult, ok } from './command-result.js';
 import { describeFailure } from './describe-failure.js';
@@ -15,6 +16,7 @@ import { heldRefusal } from './held-refusal.js';
 import { formatIssueRef, type IssueRef } from './issue-ref.js';
 import { type IssueState, readIssueState } from './issue-state.js';
 import { ownedBy, publicIdentity } from './public-identity.js';
+import { resumeClaim } from './resume-claim.js';
 
 /** A claim request: the issue and the session's identity, already validated. */
 export interface ClaimRequest {
@@ -22,15 +24,6 @@ export interface ClaimRequest {
   readonly session: string;
   readonly lane: string;
   readonly branch: string;
-}
-
-/** What the writes of a new claim changed, so a failure can undo exactly that. */
-interface Written {
-  readonly posted: ClaimComment;
-  readonly takeover: boolean;
-  readonly addedLabel: boolean;
-  readonly assigned: boolean;
-  readonly login: string;
 }
 
 /**
@@ -64,7 +57,7 @@ export async function claim(desk: Desk, request: ClaimRequest): Promise<CommandR
   }
   const own = ownedBy(desk.key, request.session);
   const { holder } = state;
-  if (holder && own(holder)) return resume(desk, state, holder, own, request, login);
+  if (holder && own(holder)) return resumeClaim(desk, state, holder, own, request, login);
   if (holder) {
     const finalised = await abandonLosers(desk, state, holder, own);
     throw heldRefusal(state, holder, {
@@ -73,77 +66,6 @@ export async function claim(desk: Desk, request: ClaimRequest): Promise<CommandR
     });
   }
   return postClaim(desk, state, request, login, own);
-}
-
-/** The session already holds the issue: repair labels and assignee, rewrite nothing. */
-async function resume(
-  desk: Desk,
-  state: IssueState,
-  holder: ClaimComment,
-  own: (claim: ClaimComment) => boolean,
-  request: ClaimRequest,
-  login: string,
-): Promise<CommandResult> {
-  const { labels, assign } = state.config;
-  const actions: Action[] = [];
-  // Own live duplicates (an earlier run's lost race) go; the oldest is the one that holds.
-  for (const claim of state.claims) {
-    if (claim === holder || !own(claim)) continue;
-    if (!isLive(claim, true, state.config.staleAfterMs, state.now)) continue;
-    actions.push(
-      finaliseAction(desk, claim, {
-        own: true,
-        outcome: 'abandoned',
-        reason: 'lost',
-        text: `a duplicate of this session's older claim in comment ${holder.comment.id}`,
-      }),
-    );
-  }
-  const blocked = holder.marker.stage === 'blocked';
-  if (blocked && !hasLabel(state, labels.blocked)) {
-    actions.push({ kind: 'add-label', label: labels.blocked });
-  }
-  if (!blocked && hasLabel(state, labels.blocked)) {
-    actions.push({ kind: 'remove-label', label: labels.blocked });
-  }
-  if (!hasLabel(state, labels.inProgress)) {
-    actions.push({ kind: 'add-label', label: labels.inProgress });
-  }
-  // The assignee the claim recorded as its own is put back; `before` is not ours to restore.
-  const author = holder.comment.author;
-  if (
-    assign &&
-    holder.marker.assignee === 'claim' &&
-    author.toLowerCase() === login.toLowerCase() &&
-    !isAssigned(state, login)
-  ) {
-    actions.push({ kind: 'assign', login });
-  }
-  try {
-    await applyActions(desk, state, actions);
-  } catch (error) {
-    // Seed: a failed resume keeps the claim live; it is never finalised as abandoned.
-    throw unverifiable(
-      `${formatIssueRef(state.ref)}: this session holds the claim in comment ${holder.comment.id}, but repairing its labels or assignee failed; run claim again`,
-      { issue: formatIssueRef(state.ref), claim: viewOf(state, holder) },
-      error,
-    );
-  }
-  const view = viewOf(state, holder);
-  const notes: string[] = [];
-  if (holder.marker.branch !== request.branch) {
-    notes.push(`the claim records branch ${holder.marker.branch}, not ${request.branch}`);
-  }
-  if (holder.marker.lane !== publicIdentity(desk.key, 'lane', request.lane)) {
-    notes.push('the claim records another lane');
-  }
-  return ok(
-    [
-      `resumed ${formatIssueRef(state.ref)}: this session already holds it: ${describeClaim(view)}`,
-      ...notes.map((note) => `Note: ${note}; status updates keep what the claim records.`),
-    ].join('\n'),
-    { issue: formatIssueRef(state.ref), action: 'resumed', claim: view },
-  );
 }
 
 /** No live holder: post a new claim (a takeover when stale claims remain), then confirm it. */
@@ -228,7 +150,7 @@ async function postClaim(
     );
   }
 
-  const written: Written = {
+  const written: HalfMadeClaim = {
     posted,
     takeover: replaced !== undefined,
     addedLabel: !hasLabel(state, labels.inProgress),
@@ -267,7 +189,7 @@ async function postClaim(
 async function confirm(
   desk: Desk,
   readback: IssueState,
-  written: Written,
+  written: HalfMadeClaim,
   stale: readonly ClaimComment[],
 ): Promise<CommandResult> {
   const name = formatIssueRef(readback.ref);
@@ -287,8 +209,8 @@ async function confirm(
   }
   const { holder } = readback;
   if (mine && holder === mine) {
-    const view = viewOf(readback, mine);
-    const replaced = stale.map((claim) => viewOf(readback, claim));
+    const view = viewIn(readback, mine);
+    const replaced = stale.map((claim) => viewIn(readback, claim));
     const took = replaced[0];
     return ok(
       took
@@ -336,55 +258,6 @@ async function confirm(
   );
 }
 
-/**
- * Seed "Failure behaviour": the comment was written but the labels, the assignee or the
- * read-back failed, so the half-made claim is finalised as abandoned, the status labels it
- * applied removed (both of them on a takeover, whose stale claim no longer holds either) and
- * the assignment it made taken back. Best effort: returns the error to report, which says
- * when the clean-up failed too.
- */
-async function abandonHalfMade(
-  desk: Desk,
-  state: IssueState,
-  written: Written,
-  what: string,
-  options: { cause?: unknown; gone?: boolean } = {},
-): Promise<Error> {
-  const { cause, gone = false } = options;
-  const name = formatIssueRef(state.ref);
-  const id = written.posted.comment.id;
-  const { labels } = state.config;
-  const actions: Action[] = [];
-  if (!gone) {
-    actions.push(
-      finaliseAction(desk, written.posted, {
-        own: true,
-        outcome: 'abandoned',
-        reason: 'lost',
-        text: `the claim could not be completed: ${what}`,
-      }),
-    );
-  }
-  // A read-back that shows another session holding the issue keeps its labels.
-  const otherHolds = state.holder !== null && state.holder.comment.id !== id;
-  if ((written.takeover || written.addedLabel) && !otherHolds) {
-    actions.push({ kind: 'remove-label', label: labels.inProgress });
-  }
-  if (written.takeover && !otherHolds)
-    actions.push({ kind: 'remove-label', label: labels.blocked });
-  if (written.assigned) actions.push({ kind: 'unassign', login: written.login });
-  let cleaned = true;
-  try {
-    await applyActions(desk, state, actions);
-  } catch {
-    cleaned = false;
-  }
-  const message = cleaned
-    ? `${name}: ${what}; this session's claim in comment ${id} was finalised as abandoned and its labels removed. Run claim again.`
-    : `${name}: ${what}; finalising this session's half-made claim in comment ${id} failed too, so it may still read as live: run claim again to resume it, or release it.`;
-  return unverifiable(message, { issue: name, halfMade: id, cleanedUp: cleaned }, cause);
-}
-
 /** The assigned authors of replaced stale claims that recorded `assignee=claim`, once each. */
 function takenOverAssignees(
   state: IssueState,
@@ -400,8 +273,4 @@ function takenOverAssignees(
     if (assigned) authors.set(lower, assigned);
   }
   return [...authors.values()];
-}
-
-function viewOf(state: IssueState, claim: ClaimComment) {
-  return claimView(claim, state.thread.open, state.config.staleAfterMs, state.now);
 }

@@ -5,6 +5,7 @@ import { apiUrl, ghHostOf } from './api-url.js';
 import { loadClaimKey } from './claim-key.js';
 import { unverifiable } from './client-error.js';
 import { configDir } from './config-dir.js';
+import { describeFailure } from './describe-failure.js';
 import { githubClient } from './github-client.js';
 import { loadPrivateNames } from './private-names.js';
 import { resolveToken } from './resolve-token.js';
@@ -84,7 +85,17 @@ export async function openDesk(runtime: ClientRuntime, options: DeskOptions): Pr
     staleAfterMs: options.staleAfterMs,
     knownLabels: new KnownLabels(),
     login() {
-      login ??= octokit.rest.users.getAuthenticated().then(({ data }) => data.login);
+      login ??= octokit.rest.users.getAuthenticated().then(
+        ({ data }) => data.login,
+        (error: unknown) => {
+          // A GitHub App installation token cannot read /user: claims are made by a user.
+          throw unverifiable(
+            `could not tell which account the token belongs to (GET /user): ${describeFailure(error)}; claims need a user token, such as gh's or a personal access token`,
+            {},
+            error,
+          );
+        },
+      );
       return login;
     },
     repoConfig(owner, repo) {

@@ -1,10 +1,10 @@
 import { foldText } from '../claims/comment.js';
 import type { Action } from '../claims/decide.js';
-import { type ClaimComment, isLive } from '../claims/liveness.js';
+import { isLive } from '../claims/liveness.js';
 import type { Outcome } from '../claims/types.js';
 import { abandonLosers } from './abandon-losers.js';
 import { applyActions, hasLabel, isAssigned } from './apply-actions.js';
-import { claimView, describeClaim } from './claim-view.js';
+import { describeClaim, viewIn } from './claim-view.js';
 import { refused, unverifiable } from './client-error.js';
 import { type CommandResult, ok } from './command-result.js';
 import { describeFailure } from './describe-failure.js';
@@ -47,7 +47,7 @@ export async function release(desk: Desk, request: ReleaseRequest): Promise<Comm
     const latest = ownClaims.at(-1);
     if (latest && latest.marker.outcome === request.outcome) {
       // A retry after the comment was written: the release is done.
-      const view = viewOf(state, latest);
+      const view = viewIn(state, latest);
       return ok(`${name}: already released (${request.outcome}): ${describeClaim(view)}`, {
         issue: name,
         action: 'already-released',
@@ -57,7 +57,7 @@ export async function release(desk: Desk, request: ReleaseRequest): Promise<Comm
     if (latest) {
       throw refused(
         `${name}: this session's claim in comment ${latest.comment.id} was already finalised (${latest.marker.outcome ?? 'released'}), not ${request.outcome}`,
-        { issue: name, reason: 'released', own: viewOf(state, latest) },
+        { issue: name, reason: 'released', own: viewIn(state, latest) },
       );
     }
     throw notHolding(state, ownClaims);
@@ -129,14 +129,10 @@ export async function release(desk: Desk, request: ReleaseRequest): Promise<Comm
       { issue: name, commentId: target.comment.id },
     );
   }
-  const view = viewOf(readback, released);
+  const view = viewIn(readback, released);
   return ok(`released ${name} (${request.outcome}): ${describeClaim(view)}`, {
     issue: name,
     action: 'released',
     claim: view,
   });
-}
-
-function viewOf(state: IssueState, claim: ClaimComment) {
-  return claimView(claim, state.thread.open, state.config.staleAfterMs, state.now);
 }

@@ -3,7 +3,7 @@ import { type ClaimComment, isLive } from '../claims/liveness.js';
 import type { Stage } from '../claims/types.js';
 import { abandonLosers } from './abandon-losers.js';
 import { applyActions, hasLabel } from './apply-actions.js';
-import { claimView, describeClaim } from './claim-view.js';
+import { describeClaim, viewIn } from './claim-view.js';
 import { refused, unverifiable } from './client-error.js';
 import { type CommandResult, ok } from './command-result.js';
 import { describeFailure } from './describe-failure.js';
@@ -62,7 +62,7 @@ export async function status(desk: Desk, request: StatusRequest): Promise<Comman
 }
 
 function report(state: IssueState, holder: ClaimComment): CommandResult {
-  const view = viewOf(state, holder);
+  const view = viewIn(state, holder);
   return ok(
     `${formatIssueRef(state.ref)}: this session holds it: ${describeClaim(view)}; stale at ${view.staleAt} without an update`,
     {
@@ -147,7 +147,7 @@ async function update(
 
   const mine = readback.claims.find((claim) => claim.comment.id === id);
   if (mine && readback.holder === mine && mine.marker.stage === stage) {
-    const view = viewOf(readback, mine);
+    const view = viewIn(readback, mine);
     return ok(`${name}: stage ${stage} recorded: ${describeClaim(view)}`, {
       issue: name,
       action: 'updated',
@@ -177,8 +177,4 @@ async function update(
     });
   }
   throw notHolding(readback, ownNow);
-}
-
-function viewOf(state: IssueState, claim: ClaimComment) {
-  return claimView(claim, state.thread.open, state.config.staleAfterMs, state.now);
 }

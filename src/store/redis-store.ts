@@ -36,7 +36,6 @@ export const FAIL_FAST_OPTIONS: RedisOptions = {
   autoResendUnfulfilledCommands: false,
   maxRetriesPerRequest: 1,
   commandTimeout: 2000,
-  connectTimeout: 2000,
 };
 
 /**

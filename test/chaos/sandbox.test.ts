@@ -15,15 +15,27 @@ describe('npm run sandbox', () => {
     const result = await playStory(stack, (line) => lines.push(line));
 
     expect(checkStory(result)).toEqual([]);
-    expect(result.afterRace).toMatchObject({ labels: ['status:in-progress'], assignees: ['alice'] });
+    expect(result.afterRace).toMatchObject({
+      labels: ['status:in-progress'],
+      assignees: ['alice'],
+    });
     expect(result.bobFirst).toMatchObject({ stage: 'released', outcome: 'abandoned' });
-    expect(result.bobFirst.reason).toContain(`lost to the older claim in comment ${result.alice.id}`);
+    expect(result.bobFirst.reason).toContain(
+      `lost to the older claim in comment ${result.alice.id}`,
+    );
     expect(result.alice).toMatchObject({ stage: 'released', outcome: 'abandoned' });
     expect(result.alice.reason).toMatch(/^stale since \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     expect(result.notes).toHaveLength(1);
     expect(result.afterStale).toMatchObject({ labels: [], assignees: [] });
-    expect(result.afterReclaim).toMatchObject({ labels: ['status:in-progress'], assignees: ['bob'] });
-    expect(result.forged).toMatchObject({ author: 'mallory', stage: 'claimed', outcome: undefined });
+    expect(result.afterReclaim).toMatchObject({
+      labels: ['status:in-progress'],
+      assignees: ['bob'],
+    });
+    expect(result.forged).toMatchObject({
+      author: 'mallory',
+      stage: 'claimed',
+      outcome: undefined,
+    });
     expect(result.forgedCalls).toBe(0);
     expect(result.bobSecond).toMatchObject({ stage: 'released', outcome: 'abandoned' });
     expect(result.bobSecond.reason).toBe(

@@ -24,7 +24,10 @@ describe('the dispatch gate', () => {
     }
     const { code, json } = await gate(`Fix both.\nissue: ${one}, ${two}\nsession: unit7\n`);
     expect(code).toBe(0);
-    expect(json).toMatchObject({ verdict: 'allow', issues: [{ reason: 'held-by-session' }, { reason: 'held-by-session' }] });
+    expect(json).toMatchObject({
+      verdict: 'allow',
+      issues: [{ reason: 'held-by-session' }, { reason: 'held-by-session' }],
+    });
   });
 
   it('denies (exit 1) naming another live session’s claim', async () => {
@@ -34,21 +37,43 @@ describe('the dispatch gate', () => {
     expect(code).toBe(1);
     expect(json).toMatchObject({
       verdict: 'deny',
-      issues: [{ verdict: 'deny', reason: 'held-by-other', holder: { commentId: held, session: h.tag('session', 'other') } }],
+      issues: [
+        {
+          verdict: 'deny',
+          reason: 'held-by-other',
+          holder: { commentId: held, session: h.tag('session', 'other') },
+        },
+      ],
     });
   });
 
   it.each([
     ['unclaimed', () => undefined],
-    ['stale', (ref: string) => void h.seedClaim(ref, { author: 'bob', session: 'other', ageMinutes: 7 * 60 })],
+    [
+      'stale',
+      (ref: string) =>
+        void h.seedClaim(ref, { author: 'bob', session: 'other', ageMinutes: 7 * 60 }),
+    ],
   ])('denies an %s issue with the claim command to run first', async (reason, seed) => {
     const ref = h.issue();
     seed(ref);
     const { code, json } = await gate(`issue: ${ref}\nsession: unit7\n`);
     expect(code).toBe(1);
     expect(json).toMatchObject({
-      issues: [{ reason, command: `claim-warden claim ${ref} --session unit7 --lane <lane> --branch <branch>` }],
+      issues: [
+        {
+          reason,
+          command: `claim-warden claim ${ref} --session unit7 --lane <lane> --branch <branch>`,
+        },
+      ],
     });
+  });
+
+  it('denies a closed issue', async () => {
+    const ref = h.issue({ state: 'closed' });
+    const { code, json } = await gate(`issue: ${ref}\nsession: unit7\n`);
+    expect(code).toBe(1);
+    expect(json).toMatchObject({ issues: [{ verdict: 'deny', reason: 'closed' }] });
   });
 
   it('denies when the brief names issues but no session', async () => {

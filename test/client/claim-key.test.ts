@@ -38,7 +38,10 @@ describe('the identity key', () => {
   it('is refused when other users can read it', async () => {
     await loadClaimKey(dir);
     await chmod(join(dir, CLAIM_KEY_FILE), 0o644);
-    await expect(loadClaimKey(dir)).rejects.toMatchObject({ kind: 'setup', message: expect.stringContaining('chmod 600') });
+    await expect(loadClaimKey(dir)).rejects.toMatchObject({
+      kind: 'setup',
+      message: expect.stringContaining('chmod 600'),
+    });
   });
 
   it('is refused when it is not 32 bytes long', async () => {
@@ -49,7 +52,9 @@ describe('the identity key', () => {
   it('that cannot be created fails the operation; there is no plain fallback', async () => {
     const blocker = join(dir, 'a-file');
     await writeFile(blocker, '');
-    await expect(loadClaimKey(join(blocker, 'claim-warden'))).rejects.toMatchObject({ kind: 'setup' });
+    await expect(loadClaimKey(join(blocker, 'claim-warden'))).rejects.toMatchObject({
+      kind: 'setup',
+    });
   });
 });
 
@@ -79,7 +84,17 @@ describe('the key in use', () => {
     const hex = Buffer.from(h.key).toString('hex');
     const base64 = Buffer.from(h.key).toString('base64');
     const outputs = [
-      await h.cli(['claim', ref, '--session', 'unit7', '--lane', 'l', '--branch', 'feat/x', '--json']),
+      await h.cli([
+        'claim',
+        ref,
+        '--session',
+        'unit7',
+        '--lane',
+        'l',
+        '--branch',
+        'feat/x',
+        '--json',
+      ]),
       await h.cli(['status', ref, '--session', 'unit7']),
       await h.cli(['release', ref, '--session', 'unit7', '--outcome', 'landed']),
     ];
@@ -93,8 +108,16 @@ describe('the key in use', () => {
 
   it('XDG_CONFIG_HOME places the key under claim-warden/', async () => {
     const ref = h.issue();
-    const env = { GITHUB_TOKEN: h.fake.tokenFor('alice'), GITHUB_API_URL: h.fake.apiUrl, XDG_CONFIG_HOME: dir };
-    const result = await h.run('claim', { issue: ref, session: 'unit7', lane: 'l', branch: 'feat/x' }, { runtime: { env } });
+    const env = {
+      GITHUB_TOKEN: h.fake.tokenFor('alice'),
+      GITHUB_API_URL: h.fake.apiUrl,
+      XDG_CONFIG_HOME: dir,
+    };
+    const result = await h.run(
+      'claim',
+      { issue: ref, session: 'unit7', lane: 'l', branch: 'feat/x' },
+      { runtime: { env } },
+    );
     expect(result.status).toBe('ok');
     expect((await stat(join(dir, 'claim-warden', CLAIM_KEY_FILE))).mode & 0o777).toBe(0o600);
   });
@@ -103,9 +126,16 @@ describe('the key in use', () => {
     const ref = h.issue();
     const blocker = join(dir, 'a-file');
     await writeFile(blocker, '');
-    const env = { GITHUB_TOKEN: h.fake.tokenFor('alice'), GITHUB_API_URL: h.fake.apiUrl, CLAIM_WARDEN_CONFIG_DIR: join(blocker, 'cw') };
+    const env = {
+      GITHUB_TOKEN: h.fake.tokenFor('alice'),
+      GITHUB_API_URL: h.fake.apiUrl,
+      CLAIM_WARDEN_CONFIG_DIR: join(blocker, 'cw'),
+    };
     h.fake.clearRequests();
-    const { code } = await h.cli(['claim', ref, '--session', 'unit7', '--lane', 'l', '--branch', 'feat/x'], { runtime: { env } });
+    const { code } = await h.cli(
+      ['claim', ref, '--session', 'unit7', '--lane', 'l', '--branch', 'feat/x'],
+      { runtime: { env } },
+    );
     expect(code).toBe(4);
     expect(h.fake.requests).toEqual([]);
   });

@@ -21,7 +21,10 @@ describe('claim on a free issue', () => {
     const result = await h.run('claim', claimInput(ref));
 
     expect(result.status).toBe('ok');
-    expect(result.data).toMatchObject({ action: 'claimed', claim: { stage: 'claimed', assignee: 'claim' } });
+    expect(result.data).toMatchObject({
+      action: 'claimed',
+      claim: { stage: 'claimed', assignee: 'claim' },
+    });
     const comments = h.fake.comments(REPO, issueNumber(ref));
     expect(comments).toHaveLength(1);
     const body = comments[0]!.body!;
@@ -73,7 +76,12 @@ describe('claim on a free issue', () => {
 describe('claim refusals', () => {
   it('is refused while another session holds a live claim, naming it, and writes nothing', async () => {
     const ref = h.issue();
-    const held = h.seedClaim(ref, { author: 'bob', session: 'other', lane: 'lane-b', stage: 'review' });
+    const held = h.seedClaim(ref, {
+      author: 'bob',
+      session: 'other',
+      lane: 'lane-b',
+      stage: 'review',
+    });
     h.fake.clearRequests();
 
     const result = await h.run('claim', claimInput(ref));
@@ -87,23 +95,37 @@ describe('claim refusals', () => {
     expect(h.fake.writes()).toEqual([]);
   });
 
-  it.each([
-    ['completed' as const],
-    ['not_planned' as const],
-  ])('a closed (%s) issue is refused naming its state, and nothing is written', async (reason) => {
-    const ref = h.issue({ state: 'closed', stateReason: reason });
-    h.fake.clearRequests();
-    const result = await h.run('claim', claimInput(ref));
-    expect(result.status).toBe('refused');
-    expect(result.message).toContain(`is closed (${reason})`);
-    expect(h.fake.writes()).toEqual([]);
-  });
+  it.each([['completed' as const], ['not_planned' as const]])(
+    'a closed (%s) issue is refused naming its state, and nothing is written',
+    async (reason) => {
+      const ref = h.issue({ state: 'closed', stateReason: reason });
+      h.fake.clearRequests();
+      const result = await h.run('claim', claimInput(ref));
+      expect(result.status).toBe('refused');
+      expect(result.message).toContain(`is closed (${reason})`);
+      expect(h.fake.writes()).toEqual([]);
+    },
+  );
 
   it('a pull request number is unverifiable, never free', async () => {
     const ref = h.issue({ isPullRequest: true });
     const result = await h.run('claim', claimInput(ref));
     expect(result.status).toBe('unverifiable');
     expect(result.message).toContain('pull request');
+    expect(h.fake.writes()).toEqual([]);
+  });
+
+  it('a GitHub App installation token cannot claim: the account is unknown', async () => {
+    h.fake.addInstallation({ id: 9, account: 'acme' });
+    const ref = h.issue();
+    const env = {
+      GITHUB_TOKEN: h.fake.installationToken(9),
+      GITHUB_API_URL: h.fake.apiUrl,
+      CLAIM_WARDEN_CONFIG_DIR: h.configDir,
+    };
+    const result = await h.run('claim', claimInput(ref), { runtime: { env } });
+    expect(result.status).toBe('unverifiable');
+    expect(result.message).toContain('claims need a user token');
     expect(h.fake.writes()).toEqual([]);
   });
 
@@ -126,7 +148,7 @@ describe('claim refusals', () => {
   });
 
   it.each([
-    ['a session without an owner', { issue: 'widgets#7' }],
+    ['a reference without an owner', { issue: 'widgets#7' }],
     ['issue #0', { issue: `${REPO}#0` }],
     ['a leading zero', { issue: `${REPO}#07` }],
     ['a branch with a space', { branch: 'feat x' }],
@@ -170,18 +192,27 @@ describe('stale takeover', () => {
 
   it('a takeover of a stale claim the same account assigned keeps assignee=claim', async () => {
     const ref = h.issue({ assignees: ['alice'] });
-    h.seedClaim(ref, { author: 'alice', session: 'old-session', assignee: 'claim', ageMinutes: 7 * 60 });
+    h.seedClaim(ref, {
+      author: 'alice',
+      session: 'old-session',
+      assignee: 'claim',
+      ageMinutes: 7 * 60,
+    });
     const result = await h.run('claim', claimInput(ref));
     expect(result.data).toMatchObject({ action: 'took-over', claim: { assignee: 'claim' } });
   });
 
-  it('a claim exactly one window old is still held; one older is taken over', async () => {
+  it('a claim exactly one window old is still held; one second more and it is taken over', async () => {
     const ref = h.issue();
-    h.seedClaim(ref, { author: 'bob', session: 'other', ageMinutes: 359 });
-    expect((await h.run('claim', claimInput(ref))).status).toBe('refused');
-    const other = h.issue();
-    h.seedClaim(other, { author: 'bob', session: 'other', ageMinutes: 361 });
-    expect((await h.run('claim', claimInput(other))).data).toMatchObject({ action: 'took-over' });
+    const id = h.seedClaim(ref, { author: 'bob', session: 'other', ageMinutes: 60 });
+    // SPEC §3: the heartbeat is the earlier of the marker's updated and GitHub's updated_at.
+    const beat = Date.parse(h.fake.comment(id)!.updated_at);
+    const at = (ms: number) => ({ runtime: { now: () => new Date(beat + ms) } });
+    const window = 6 * 3_600_000;
+    expect((await h.run('claim', claimInput(ref), at(window))).status).toBe('refused');
+    expect((await h.run('claim', claimInput(ref), at(window + 1_000))).data).toMatchObject({
+      action: 'took-over',
+    });
   });
 
   it('honours --stale-after', async () => {
@@ -237,7 +268,9 @@ describe('claim failures fail closed', () => {
     expect(result.data).toMatchObject({ cleanedUp: true });
     const [comment] = h.fake.comments(REPO, issueNumber(ref));
     expect(h.marker(comment!.id)).toMatchObject({ stage: 'released', outcome: 'abandoned' });
-    expect(comment!.body).toContain('- Reason: the claim could not be completed: GitHub answered 500');
+    expect(comment!.body).toContain(
+      '- Reason: the claim could not be completed: GitHub answered 500',
+    );
     const issue = h.fake.issue(REPO, issueNumber(ref));
     expect(issue.labels).toEqual([]);
     expect(issue.assignees).toEqual([]);
@@ -247,7 +280,9 @@ describe('claim failures fail closed', () => {
 
   it('a read-back failure abandons the half-made claim and removes the label it added', async () => {
     const ref = h.issue();
-    const fetch = interpose([{ method: 'GET', path: /\/issues\/\d+\/comments$/, nth: 2, status: 500 }]);
+    const fetch = interpose([
+      { method: 'GET', path: /\/issues\/\d+\/comments$/, nth: 2, status: 500 },
+    ]);
     const result = await h.run('claim', claimInput(ref), { runtime: { fetch } });
     expect(result.status).toBe('unverifiable');
     const [comment] = h.fake.comments(REPO, issueNumber(ref));
@@ -258,7 +293,9 @@ describe('claim failures fail closed', () => {
   it('a takeover whose confirmation fails clears both status labels', async () => {
     const ref = h.issue({ labels: ['status:in-progress', 'status:blocked'] });
     h.seedClaim(ref, { author: 'bob', session: 'other', stage: 'blocked', ageMinutes: 7 * 60 });
-    const fetch = interpose([{ method: 'GET', path: /\/issues\/\d+\/comments$/, nth: 2, status: 500 }]);
+    const fetch = interpose([
+      { method: 'GET', path: /\/issues\/\d+\/comments$/, nth: 2, status: 500 },
+    ]);
     const result = await h.run('claim', claimInput(ref), { runtime: { fetch } });
     expect(result.status).toBe('unverifiable');
     expect(h.fake.issue(REPO, issueNumber(ref)).labels).toEqual([]);

@@ -27,10 +27,18 @@ interface Step {
 
 /** A script touching every command and every kind of result. */
 function script(ref: string, legacyIssue: number): Step[] {
-  const alice = (name: Step['name'], input: Record<string, unknown>): Step => ({ login: 'alice', name, input });
+  const alice = (name: Step['name'], input: Record<string, unknown>): Step => ({
+    login: 'alice',
+    name,
+    input,
+  });
   return [
     alice('claim', { issue: ref, session: 'unit7', lane: 'lane-a', branch: 'feat/x' }),
-    { login: 'bob', name: 'claim', input: { issue: ref, session: 'other', lane: 'lane-b', branch: 'feat/y' } },
+    {
+      login: 'bob',
+      name: 'claim',
+      input: { issue: ref, session: 'other', lane: 'lane-b', branch: 'feat/y' },
+    },
     alice('status', { issue: ref, session: 'unit7', stage: 'blocked', note: 'waiting on CI' }),
     alice('status', { issue: ref, session: 'unit7' }),
     alice('status', { issue: ref, session: 'unit7', stage: 'released' }),
@@ -55,11 +63,22 @@ function argv(step: Step): { args: string[]; stdin?: string } {
       return { args: ['check', '--json'], stdin: String(input.brief) };
     case 'migrate':
       return {
-        args: ['migrate', '--json', '--repo', String(input.repo), ...(input.issues as number[]).flatMap((n) => ['--issue', String(n)])],
+        args: [
+          'migrate',
+          '--json',
+          '--repo',
+          String(input.repo),
+          ...(input.issues as number[]).flatMap((n) => ['--issue', String(n)]),
+        ],
       };
     default:
       return {
-        args: [step.name, String(input.issue), '--json', ...flags(['session', 'lane', 'branch', 'stage', 'note', 'outcome'])],
+        args: [
+          step.name,
+          String(input.issue),
+          '--json',
+          ...flags(['session', 'lane', 'branch', 'stage', 'note', 'outcome']),
+        ],
       };
   }
 }
@@ -88,7 +107,9 @@ describe('the CLI and the MCP tools run the same command objects', () => {
     expect(tools.map((t) => t.name).sort()).toEqual(commands.map((c) => c.tool).sort());
     for (const command of commands) {
       const tool = tools.find((t) => t.name === command.tool)!;
-      expect(Object.keys(tool.inputSchema.properties ?? {}).sort()).toEqual(Object.keys(command.input).sort());
+      expect(Object.keys(tool.inputSchema.properties ?? {}).sort()).toEqual(
+        Object.keys(command.input).sort(),
+      );
     }
     await client.close();
   });
@@ -99,7 +120,10 @@ describe('the CLI and the MCP tools run the same command objects', () => {
     const cliResults: unknown[] = [];
     for (const step of script(cliSeed.ref, cliSeed.legacy)) {
       const { args, stdin } = argv(step);
-      const { code, stdout } = await viaCli.cli(args, { login: step.login, ...(stdin === undefined ? {} : { stdin }) });
+      const { code, stdout } = await viaCli.cli(args, {
+        login: step.login,
+        ...(stdin === undefined ? {} : { stdin }),
+      });
       const json = JSON.parse(stdout) as { exitCode: number };
       expect(json.exitCode).toBe(code);
       cliResults.push(json);
@@ -112,7 +136,10 @@ describe('the CLI and the MCP tools run the same command objects', () => {
     const mcpResults: unknown[] = [];
     for (const step of script(mcpSeed.ref, mcpSeed.legacy)) {
       const tool = commands.find((c) => c.name === step.name)!.tool;
-      const result = await clients[step.login as 'alice' | 'bob'].callTool({ name: tool, arguments: step.input });
+      const result = await clients[step.login as 'alice' | 'bob'].callTool({
+        name: tool,
+        arguments: step.input,
+      });
       const structured = result.structuredContent as { status: string };
       expect(result.isError).toBe(structured.status !== 'ok');
       expect(JSON.parse((result.content as [{ text: string }])[0].text)).toEqual(structured);
@@ -120,7 +147,9 @@ describe('the CLI and the MCP tools run the same command objects', () => {
     }
 
     expect(normalise(mcpResults)).toEqual(normalise(cliResults));
-    expect((cliResults as { exitCode: number }[]).map((r) => r.exitCode)).toEqual([0, 1, 0, 0, 2, 0, 1, 2, 0, 0, 0, 0, 2]);
+    expect((cliResults as { exitCode: number }[]).map((r) => r.exitCode)).toEqual([
+      0, 1, 0, 0, 2, 0, 1, 2, 0, 0, 0, 0, 2,
+    ]);
     // Both worlds end in the same state too.
     expect(viaMcp.fake.issue(REPO, 1)).toMatchObject({ labels: [], assignees: [] });
     expect(normalise(viaMcp.fake.comments(REPO, 1).map((c) => c.body))).toEqual(
@@ -134,10 +163,22 @@ describe('the CLI', () => {
   it('prints text by default: the message on stdout when ok, on stderr otherwise', async () => {
     const h = await world();
     const ref = h.issue();
-    const ok = await h.cli(['claim', ref, '--session', 'unit7', '--lane', 'l', '--branch', 'feat/x']);
+    const ok = await h.cli([
+      'claim',
+      ref,
+      '--session',
+      'unit7',
+      '--lane',
+      'l',
+      '--branch',
+      'feat/x',
+    ]);
     expect(ok).toMatchObject({ code: 0, stderr: '' });
     expect(ok.stdout).toMatch(/^claimed acme\/widgets#1: comment \d+ by @alice/);
-    const held = await h.cli(['claim', ref, '--session', 'other', '--lane', 'l', '--branch', 'feat/y'], { login: 'bob' });
+    const held = await h.cli(
+      ['claim', ref, '--session', 'other', '--lane', 'l', '--branch', 'feat/y'],
+      { login: 'bob' },
+    );
     expect(held).toMatchObject({ code: 1, stdout: '' });
     expect(held.stderr).toContain('is held by another session');
   });
@@ -145,7 +186,10 @@ describe('the CLI', () => {
   it.each([
     [['claim', 'acme/widgets#1', '--session', 's', '--lane', 'l'], 'missing --branch'],
     [['claim', '--session', 's', '--lane', 'l', '--branch', 'b'], 'takes one issue reference'],
-    [['claim', 'acme/widgets#1', 'extra', '--session', 's', '--lane', 'l', '--branch', 'b'], 'takes one issue reference'],
+    [
+      ['claim', 'acme/widgets#1', 'extra', '--session', 's', '--lane', 'l', '--branch', 'b'],
+      'takes one issue reference',
+    ],
     [['status', 'acme/widgets#1', '--session', 's', '--bogus'], "Unknown option '--bogus'"],
     [['migrate', '--repo', 'acme/widgets', '--issue', '07'], 'is not an issue number'],
     [['frobnicate'], 'unknown command'],

@@ -12,12 +12,21 @@ describe('issue references', () => {
     expect(parseIssueRef(text)).toEqual(ref);
   });
 
-  it.each(['widgets#7', 'acme/widgets#0', 'acme/widgets#07', 'acme/widgets#', 'acme/widgets#x', '#7', 'acme/widgets', ' acme/widgets#7', 'acme/wid gets#7', 'acme/..#1', 'acme/widgets#99999999999999999'])(
-    '%j is refused as a usage error',
-    (text) => {
-      expect(() => parseIssueRef(text)).toThrow(expect.objectContaining({ kind: 'usage' }));
-    },
-  );
+  it.each([
+    'widgets#7',
+    'acme/widgets#0',
+    'acme/widgets#07',
+    'acme/widgets#',
+    'acme/widgets#x',
+    '#7',
+    'acme/widgets',
+    ' acme/widgets#7',
+    'acme/wid gets#7',
+    'acme/..#1',
+    'acme/widgets#99999999999999999',
+  ])('%j is refused as a usage error', (text) => {
+    expect(() => parseIssueRef(text)).toThrow(expect.objectContaining({ kind: 'usage' }));
+  });
 
   it('a repository name is owner/name', () => {
     expect(parseRepoName('acme/widgets')).toEqual({ owner: 'acme', repo: 'widgets' });
@@ -49,8 +58,12 @@ describe('brief fields', () => {
 describe('settings', () => {
   it('GITHUB_API_URL selects GitHub Enterprise; the default is api.github.com', () => {
     expect(apiUrl({})).toBe('https://api.github.com');
-    expect(apiUrl({ GITHUB_API_URL: 'https://ghe.example.com/api/v3/' })).toBe('https://ghe.example.com/api/v3');
-    expect(() => apiUrl({ GITHUB_API_URL: 'ftp://x' })).toThrow(expect.objectContaining({ kind: 'setup' }));
+    expect(apiUrl({ GITHUB_API_URL: 'https://ghe.example.com/api/v3/' })).toBe(
+      'https://ghe.example.com/api/v3',
+    );
+    expect(() => apiUrl({ GITHUB_API_URL: 'ftp://x' })).toThrow(
+      expect.objectContaining({ kind: 'setup' }),
+    );
     expect(ghHostOf('https://api.github.com')).toBe('github.com');
     expect(ghHostOf('https://ghe.example.com/api/v3')).toBe('ghe.example.com');
   });

@@ -24,7 +24,10 @@ function legacyIssue() {
     ageMinutes: 120,
     assignee: 'before',
   });
-  h.fake.addComment(REPO, issueNumber(ref), { author: 'alice', body: 'Just a comment about unit7.' });
+  h.fake.addComment(REPO, issueNumber(ref), {
+    author: 'alice',
+    body: 'Just a comment about unit7.',
+  });
   const live = h.seedClaim(ref, {
     author: 'alice',
     session: 'unit7',
@@ -49,7 +52,13 @@ describe('migrate dry run', () => {
   it('lists each legacy comment with its tags, never its plain values, and writes nothing', async () => {
     const { ref, released, live } = legacyIssue();
     h.fake.clearRequests();
-    const { code, stdout } = await h.cli(['migrate', '--repo', REPO, '--issue', String(issueNumber(ref))]);
+    const { code, stdout } = await h.cli([
+      'migrate',
+      '--repo',
+      REPO,
+      '--issue',
+      String(issueNumber(ref)),
+    ]);
     expect(code).toBe(0);
     const n = issueNumber(ref);
     expect(stdout).toContain(
@@ -82,22 +91,36 @@ describe('migrate --apply', () => {
       expect(marker).toEqual({ ...old, session: marker!.session, lane: marker!.lane });
     }
     const bodies = h.fake.comments(REPO, issueNumber(ref)).map((c) => c.body ?? '');
-    expect(bodies.filter((b) => b.startsWith('<!--')).join('\n')).not.toMatch(/unit7|lane-a|old-run|night-shift|build-host-7/);
+    expect(bodies.filter((b) => b.startsWith('<!--')).join('\n')).not.toMatch(
+      /unit7|lane-a|old-run|night-shift|build-host-7/,
+    );
     expect(bodies).toContain('Just a comment about unit7.');
     // The session keeps its claim: it resumes it under its tag.
-    const resumed = await h.run('claim', { issue: ref, session: 'unit7', lane: 'lane-a', branch: 'feat/x' });
+    const resumed = await h.run('claim', {
+      issue: ref,
+      session: 'unit7',
+      lane: 'lane-a',
+      branch: 'feat/x',
+    });
     expect(resumed.data).toMatchObject({ action: 'resumed' });
   });
 
   it('refuses up front an issue where a tagged unreleased claim follows a legacy unreleased one', async () => {
     const ref = h.issue();
-    const legacy = h.seedClaim(ref, { author: 'alice', session: 'unit7', plain: true, ageMinutes: 20 });
+    const legacy = h.seedClaim(ref, {
+      author: 'alice',
+      session: 'unit7',
+      plain: true,
+      ageMinutes: 20,
+    });
     const tagged = h.seedClaim(ref, { author: 'bob', session: 'other', ageMinutes: 10 });
     h.fake.clearRequests();
     for (const apply of [false, true]) {
       const result = await h.run('migrate', { repo: REPO, issues: [issueNumber(ref)], apply });
       expect(result.status).toBe('refused');
-      expect(result.message).toContain(`tagged unreleased claim in comment ${tagged} comes after the legacy unreleased claim in comment ${legacy}`);
+      expect(result.message).toContain(
+        `tagged unreleased claim in comment ${tagged} comes after the legacy unreleased claim in comment ${legacy}`,
+      );
     }
     expect(h.fake.writes()).toEqual([]);
   });
@@ -107,8 +130,10 @@ describe('migrate --apply', () => {
     h.fake.inject({ method: 'DELETE', path: /\/issues\/comments\/\d+$/, status: 500 });
     const first = await h.run('migrate', { repo: REPO, issues: [issueNumber(ref)], apply: true });
     expect(first.status).toBe('unverifiable');
-    const posted = (first.data as { replacement: number; legacy: number });
-    expect(first.message).toContain(`posted comment ${posted.replacement} to replace legacy comment ${posted.legacy}`);
+    const posted = first.data as { replacement: number; legacy: number };
+    expect(first.message).toContain(
+      `posted comment ${posted.replacement} to replace legacy comment ${posted.legacy}`,
+    );
     expect(h.fake.comment(live)).toBeDefined();
     const writesAfterHalt = h.fake.writes().length;
     expect(writesAfterHalt).toBe(2);
@@ -130,7 +155,11 @@ describe('migrate --apply', () => {
         before: () => void h.seedClaim(ref, { author: 'bob', session: 'other', ageMinutes: 0 }),
       },
     ]);
-    const result = await h.run('migrate', { repo: REPO, issues: [issueNumber(ref)], apply: true }, { runtime: { fetch } });
+    const result = await h.run(
+      'migrate',
+      { repo: REPO, issues: [issueNumber(ref)], apply: true },
+      { runtime: { fetch } },
+    );
     expect(result.status).toBe('unverifiable');
     expect(result.message).toContain('read-back after migration failed: the holder changed');
   });

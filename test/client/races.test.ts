@@ -1,7 +1,7 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { trustedClaims } from '../../src/claims/decide.js';
 import { findHolder } from '../../src/claims/liveness.js';
 import type { ThreadComment } from '../../src/claims/types.js';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Harness, harness, interpose, issueNumber, latch, REPO } from './harness.js';
 
 let h: Harness;
@@ -52,37 +52,64 @@ function bothReadFirst(): [typeof fetch, typeof fetch] {
 describe('two sessions claiming at once', () => {
   it.each([
     ['a free issue', () => undefined],
-    ['an issue whose last claim was released', (ref: string) => {
-      h.seedClaim(ref, { author: 'bob', session: 'earlier', stage: 'released', outcome: 'landed' });
-    }],
-    ['an issue with a stale claim', (ref: string) => {
-      h.seedClaim(ref, { author: 'bob', session: 'earlier', ageMinutes: 7 * 60 });
-    }],
-  ])('on %s exactly one holds; the other finalises its comment and is told the winner', async (_, seed) => {
-    const ref = h.issue();
-    seed(ref);
-    const [fa, fb] = bothReadFirst();
-    const [a, b] = await Promise.all([
-      h.run('claim', { issue: ref, session: 'sess-a', lane: 'l', branch: 'feat/a' }, { login: 'alice', runtime: { fetch: fa } }),
-      h.run('claim', { issue: ref, session: 'sess-b', lane: 'l', branch: 'feat/b' }, { login: 'bob', runtime: { fetch: fb } }),
-    ]);
+    [
+      'an issue whose last claim was released',
+      (ref: string) => {
+        h.seedClaim(ref, {
+          author: 'bob',
+          session: 'earlier',
+          stage: 'released',
+          outcome: 'landed',
+        });
+      },
+    ],
+    [
+      'an issue with a stale claim',
+      (ref: string) => {
+        h.seedClaim(ref, { author: 'bob', session: 'earlier', ageMinutes: 7 * 60 });
+      },
+    ],
+  ])(
+    'on %s exactly one holds; the other finalises its comment and is told the winner',
+    async (_, seed) => {
+      const ref = h.issue();
+      seed(ref);
+      const [fa, fb] = bothReadFirst();
+      const [a, b] = await Promise.all([
+        h.run(
+          'claim',
+          { issue: ref, session: 'sess-a', lane: 'l', branch: 'feat/a' },
+          { login: 'alice', runtime: { fetch: fa } },
+        ),
+        h.run(
+          'claim',
+          { issue: ref, session: 'sess-b', lane: 'l', branch: 'feat/b' },
+          { login: 'bob', runtime: { fetch: fb } },
+        ),
+      ]);
 
-    const results = [a, b];
-    const winner = results.find((r) => r.status === 'ok');
-    const loser = results.find((r) => r.status === 'refused');
-    expect(winner, JSON.stringify(results)).toBeDefined();
-    expect(loser, JSON.stringify(results)).toBeDefined();
-    const won = (winner!.data as { claim: { commentId: number; author: string } }).claim;
-    expect(loser!.data).toMatchObject({ reason: 'lost-race', holder: { commentId: won.commentId } });
-    const lostId = (loser!.data as { finalised: number }).finalised;
-    expect(lostId).toBeGreaterThan(won.commentId);
-    expect(h.marker(lostId)).toMatchObject({ stage: 'released', outcome: 'abandoned' });
-    expect(h.fake.comment(lostId)!.body).toContain(`lost to the older claim in comment ${won.commentId}`);
-    expect(holderOf(ref)?.comment.id).toBe(won.commentId);
-    const issue = h.fake.issue(REPO, issueNumber(ref));
-    expect(issue.labels).toEqual(['status:in-progress']);
-    expect(issue.assignees).toEqual([won.author]);
-  });
+      const results = [a, b];
+      const winner = results.find((r) => r.status === 'ok');
+      const loser = results.find((r) => r.status === 'refused');
+      expect(winner, JSON.stringify(results)).toBeDefined();
+      expect(loser, JSON.stringify(results)).toBeDefined();
+      const won = (winner!.data as { claim: { commentId: number; author: string } }).claim;
+      expect(loser!.data).toMatchObject({
+        reason: 'lost-race',
+        holder: { commentId: won.commentId },
+      });
+      const lostId = (loser!.data as { finalised: number }).finalised;
+      expect(lostId).toBeGreaterThan(won.commentId);
+      expect(h.marker(lostId)).toMatchObject({ stage: 'released', outcome: 'abandoned' });
+      expect(h.fake.comment(lostId)!.body).toContain(
+        `lost to the older claim in comment ${won.commentId}`,
+      );
+      expect(holderOf(ref)?.comment.id).toBe(won.commentId);
+      const issue = h.fake.issue(REPO, issueNumber(ref));
+      expect(issue.labels).toEqual(['status:in-progress']);
+      expect(issue.assignees).toEqual([won.author]);
+    },
+  );
 });
 
 describe('a stale holder’s update racing a takeover (10m window)', () => {
@@ -98,7 +125,13 @@ describe('a stale holder’s update racing a takeover (10m window)', () => {
     const alicePatched = latch();
     const bobFinalised = latch();
     const alice = interpose([
-      { method: 'PATCH', path: COMMENT, nth: 1, before: () => bobRead.wait, after: alicePatched.fire },
+      {
+        method: 'PATCH',
+        path: COMMENT,
+        nth: 1,
+        before: () => bobRead.wait,
+        after: alicePatched.fire,
+      },
       { method: 'GET', path: COMMENTS, nth: 2, before: () => bobFinalised.wait },
     ]);
     const bob = interpose([
@@ -108,8 +141,16 @@ describe('a stale holder’s update racing a takeover (10m window)', () => {
     ]);
 
     const [a, b] = await Promise.all([
-      h.run('status', { issue: ref, session: 'sess-a', stage: 'review', staleAfter: window }, { login: 'alice', runtime: { ...aliceClock, fetch: alice } }),
-      h.run('claim', { issue: ref, session: 'sess-b', lane: 'l', branch: 'feat/b', staleAfter: window }, { login: 'bob', runtime: { fetch: bob } }),
+      h.run(
+        'status',
+        { issue: ref, session: 'sess-a', stage: 'review', staleAfter: window },
+        { login: 'alice', runtime: { ...aliceClock, fetch: alice } },
+      ),
+      h.run(
+        'claim',
+        { issue: ref, session: 'sess-b', lane: 'l', branch: 'feat/b', staleAfter: window },
+        { login: 'bob', runtime: { fetch: bob } },
+      ),
     ]);
 
     expect(b.status).toBe('ok');
@@ -130,7 +171,13 @@ describe('a stale holder’s update racing a takeover (10m window)', () => {
     const alicePatched = latch();
     const alice = interpose([
       { method: 'GET', path: COMMENTS, nth: 1, after: aliceRead.fire },
-      { method: 'PATCH', path: COMMENT, nth: 1, before: () => bobFinalised.wait, after: alicePatched.fire },
+      {
+        method: 'PATCH',
+        path: COMMENT,
+        nth: 1,
+        before: () => bobFinalised.wait,
+        after: alicePatched.fire,
+      },
     ]);
     const bob = interpose([
       { method: 'POST', path: COMMENTS, nth: 1, before: () => aliceRead.wait },
@@ -139,8 +186,16 @@ describe('a stale holder’s update racing a takeover (10m window)', () => {
     ]);
 
     const [a, b] = await Promise.all([
-      h.run('status', { issue: ref, session: 'sess-a', stage: 'review', staleAfter: window }, { login: 'alice', runtime: { ...aliceClock, fetch: alice } }),
-      h.run('claim', { issue: ref, session: 'sess-b', lane: 'l', branch: 'feat/b', staleAfter: window }, { login: 'bob', runtime: { fetch: bob } }),
+      h.run(
+        'status',
+        { issue: ref, session: 'sess-a', stage: 'review', staleAfter: window },
+        { login: 'alice', runtime: { ...aliceClock, fetch: alice } },
+      ),
+      h.run(
+        'claim',
+        { issue: ref, session: 'sess-b', lane: 'l', branch: 'feat/b', staleAfter: window },
+        { login: 'bob', runtime: { fetch: bob } },
+      ),
     ]);
 
     expect(a.status).toBe('ok');

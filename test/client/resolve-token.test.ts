@@ -10,13 +10,17 @@ describe('resolveToken', () => {
   it('prefers --token, then GITHUB_TOKEN, then gh auth token', async () => {
     const gh = async () => 'from-gh';
     const env = { GITHUB_TOKEN: 'from-env' };
-    expect(await resolveToken({ flag: 'from-flag', env, gh, host: 'github.com' })).toBe('from-flag');
+    expect(await resolveToken({ flag: 'from-flag', env, gh, host: 'github.com' })).toBe(
+      'from-flag',
+    );
     expect(await resolveToken({ env, gh, host: 'github.com' })).toBe('from-env');
     expect(await resolveToken({ env: {}, gh, host: 'github.com' })).toBe('from-gh');
   });
 
   it('without any, is a setup error that says how to provide one', async () => {
-    await expect(resolveToken({ env: { GITHUB_TOKEN: '  ' }, gh: noGh, host: 'github.com' })).rejects.toMatchObject({
+    await expect(
+      resolveToken({ env: { GITHUB_TOKEN: '  ' }, gh: noGh, host: 'github.com' }),
+    ).rejects.toMatchObject({
       kind: 'setup',
       message: expect.stringContaining('gh auth login'),
     });

@@ -11,7 +11,12 @@ afterEach(async () => {
 
 async function claimed(): Promise<{ ref: string; id: number }> {
   const ref = h.issue();
-  const result = await h.run('claim', { issue: ref, session: 'unit7', lane: 'lane-a', branch: 'feat/x' });
+  const result = await h.run('claim', {
+    issue: ref,
+    session: 'unit7',
+    lane: 'lane-a',
+    branch: 'feat/x',
+  });
   return { ref, id: (result.data as { claim: { commentId: number } }).claim.commentId };
 }
 
@@ -29,36 +34,59 @@ describe('status with a stage', () => {
   it('blocked adds status:blocked; any other stage removes it', async () => {
     const { ref } = await claimed();
     await h.run('status', { issue: ref, session: 'unit7', stage: 'blocked', note: 'CI red' });
-    expect(h.fake.issue(REPO, issueNumber(ref)).labels).toEqual(['status:in-progress', 'status:blocked']);
+    expect(h.fake.issue(REPO, issueNumber(ref)).labels).toEqual([
+      'status:in-progress',
+      'status:blocked',
+    ]);
     await h.run('status', { issue: ref, session: 'unit7', stage: 'implementing' });
     expect(h.fake.issue(REPO, issueNumber(ref)).labels).toEqual(['status:in-progress']);
   });
 
   it('folds a note to one line and refuses, not cuts, one past 280 characters', async () => {
     const { ref, id } = await claimed();
-    await h.run('status', { issue: ref, session: 'unit7', stage: 'review', note: 'first line\n\n  second\tline' });
+    await h.run('status', {
+      issue: ref,
+      session: 'unit7',
+      stage: 'review',
+      note: 'first line\n\n  second\tline',
+    });
     expect(h.fake.comment(id)!.body).toContain('- Note: first line second line');
 
     // Folding first: 279 + ' ' + 'y' is 281 characters however many spaces were written.
     const exactly = `${'x'.repeat(278)}\n\n\ty`;
-    expect((await h.run('status', { issue: ref, session: 'unit7', stage: 'review', note: exactly })).status).toBe('ok');
+    expect(
+      (await h.run('status', { issue: ref, session: 'unit7', stage: 'review', note: exactly }))
+        .status,
+    ).toBe('ok');
     h.fake.clearRequests();
     const long = `${'x'.repeat(279)}\n\n  y`;
-    const refusedNote = await h.run('status', { issue: ref, session: 'unit7', stage: 'review', note: long });
+    const refusedNote = await h.run('status', {
+      issue: ref,
+      session: 'unit7',
+      stage: 'review',
+      note: long,
+    });
     expect(refusedNote.status).toBe('usage');
     expect(refusedNote.message).toContain('281 characters');
     expect(h.fake.requests).toEqual([]);
   });
 
-  it.each(['released', 'fix-round-0', 'fix-round-01', 'done'])('stage %s is a usage error', async (stage) => {
-    const { ref } = await claimed();
-    expect((await h.run('status', { issue: ref, session: 'unit7', stage })).status).toBe('usage');
-  });
+  it.each(['released', 'fix-round-0', 'fix-round-01', 'done'])(
+    'stage %s is a usage error',
+    async (stage) => {
+      const { ref } = await claimed();
+      expect((await h.run('status', { issue: ref, session: 'unit7', stage })).status).toBe('usage');
+    },
+  );
 
   it('a session whose claim was taken over is told so', async () => {
     const ref = h.issue();
     h.seedClaim(ref, { author: 'alice', session: 'unit7', ageMinutes: 7 * 60 });
-    await h.run('claim', { issue: ref, session: 'other', lane: 'l', branch: 'feat/y' }, { login: 'bob' });
+    await h.run(
+      'claim',
+      { issue: ref, session: 'other', lane: 'l', branch: 'feat/y' },
+      { login: 'bob' },
+    );
     const result = await h.run('status', { issue: ref, session: 'unit7', stage: 'review' });
     expect(result.status).toBe('refused');
     expect(result.data).toMatchObject({ reason: 'taken-over', holder: { author: 'bob' } });
@@ -94,7 +122,10 @@ describe('status with a stage', () => {
     const id = h.seedClaim(ref, { author: 'alice', session: 'unit7', plain: true });
     const result = await h.run('status', { issue: ref, session: 'unit7', stage: 'review' });
     expect(result.status).toBe('ok');
-    expect(h.marker(id)).toMatchObject({ session: h.tag('session', 'unit7'), lane: h.tag('lane', 'lane-a') });
+    expect(h.marker(id)).toMatchObject({
+      session: h.tag('session', 'unit7'),
+      lane: h.tag('lane', 'lane-a'),
+    });
     expect(h.fake.comment(id)!.body).not.toMatch(/unit7|lane-a/);
   });
 });
@@ -105,7 +136,10 @@ describe('status without a stage', () => {
     h.fake.clearRequests();
     const result = await h.run('status', { issue: ref, session: 'unit7' });
     expect(result.status).toBe('ok');
-    expect(result.data).toMatchObject({ action: 'reported', claim: { commentId: id, stage: 'claimed' } });
+    expect(result.data).toMatchObject({
+      action: 'reported',
+      claim: { commentId: id, stage: 'claimed' },
+    });
     expect(h.fake.writes()).toEqual([]);
   });
 

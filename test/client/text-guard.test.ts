@@ -68,29 +68,45 @@ describe('the guard on every write path', () => {
     ['the session', { branch: 'feat/unit7-fix' }, 'session'],
     ['the lane', { branch: 'lane-a/fix' }, 'lane'],
     ['the hostname', { branch: 'build-host-7' }, 'hostname'],
-  ])('a claim whose branch carries %s is refused naming the kind, and nothing is written', async (_, change, kind) => {
-    const ref = h.issue();
-    h.fake.clearRequests();
-    const result = await h.run('claim', { issue: ref, session: 'unit7', lane: 'lane-a', branch: 'feat/x', ...change });
-    expect(result.status).toBe('refused');
-    expect(result.data).toMatchObject({ protected: kind });
-    expect(result.message).not.toContain(change.branch);
-    expect(h.fake.requests).toEqual([]);
-  });
+  ])(
+    'a claim whose branch carries %s is refused naming the kind, and nothing is written',
+    async (_, { branch }, kind) => {
+      const ref = h.issue();
+      h.fake.clearRequests();
+      const result = await h.run('claim', { issue: ref, session: 'unit7', lane: 'lane-a', branch });
+      expect(result.status).toBe('refused');
+      expect(result.data).toMatchObject({ protected: kind });
+      expect(result.message).not.toContain(branch);
+      expect(h.fake.requests).toEqual([]);
+    },
+  );
 
   it('refuses a note carrying a line of private-names.txt, case-insensitively', async () => {
-    await writeFile(join(h.configDir, 'private-names.txt'), '\n  Project Nightjar  \n\nacme-internal\n');
+    await writeFile(
+      join(h.configDir, 'private-names.txt'),
+      '\n  Project Nightjar  \n\nacme-internal\n',
+    );
     const ref = h.issue();
     await h.run('claim', { issue: ref, session: 'unit7', lane: 'lane-a', branch: 'feat/x' });
     const [comment] = h.fake.comments(REPO, issueNumber(ref));
     const before = comment!.body;
 
-    const result = await h.run('status', { issue: ref, session: 'unit7', stage: 'blocked', note: 'blocked on PROJECT NIGHTJAR' });
+    const result = await h.run('status', {
+      issue: ref,
+      session: 'unit7',
+      stage: 'blocked',
+      note: 'blocked on PROJECT NIGHTJAR',
+    });
     expect(result.status).toBe('refused');
     expect(result.message).toContain('protected private name');
     expect(h.fake.comment(comment!.id)!.body).toBe(before);
 
-    const ok = await h.run('status', { issue: ref, session: 'unit7', stage: 'blocked', note: 'nightjars are birds' });
+    const ok = await h.run('status', {
+      issue: ref,
+      session: 'unit7',
+      stage: 'blocked',
+      note: 'nightjars are birds',
+    });
     expect(ok.status).toBe('ok');
   });
 
@@ -98,7 +114,12 @@ describe('the guard on every write path', () => {
     const ref = h.issue();
     await h.run('claim', { issue: ref, session: 'unit7', lane: 'lane-a', branch: 'feat/x' });
     h.fake.clearRequests();
-    const result = await h.run('release', { issue: ref, session: 'unit7', outcome: 'landed', note: 'unit7 is done' });
+    const result = await h.run('release', {
+      issue: ref,
+      session: 'unit7',
+      outcome: 'landed',
+      note: 'unit7 is done',
+    });
     expect(result.status).toBe('refused');
     expect(h.fake.writes()).toEqual([]);
   });
@@ -113,10 +134,20 @@ describe('the guard on every write path', () => {
     });
     h.fake.clearRequests();
     await expect(
-      octokit.rest.issues.createComment({ owner: 'acme', repo: 'widgets', issue_number: issueNumber(ref), body: 'from build-host-7' }),
+      octokit.rest.issues.createComment({
+        owner: 'acme',
+        repo: 'widgets',
+        issue_number: issueNumber(ref),
+        body: 'from build-host-7',
+      }),
     ).rejects.toMatchObject({ kind: 'refused', data: { protected: 'hostname' } });
     await expect(
-      octokit.rest.issues.update({ owner: 'acme', repo: 'widgets', issue_number: issueNumber(ref), title: 'build-host-7 broke' }),
+      octokit.rest.issues.update({
+        owner: 'acme',
+        repo: 'widgets',
+        issue_number: issueNumber(ref),
+        title: 'build-host-7 broke',
+      }),
     ).rejects.toMatchObject({ kind: 'refused' });
     expect(h.fake.requests).toEqual([]);
   });

@@ -222,12 +222,15 @@ export function exitOf(replica: Replica): Promise<number | string | null> {
 
 /**
  * A TCP proxy between replicas and Redis that a test can cut (every connection dropped, new
- * ones refused) and restore: Redis "goes away" for those replicas only.
+ * ones refused), stall (connections stay up, bytes are held: Redis "paused", as with
+ * `CLIENT PAUSE` or a dead network path), and restore: Redis goes away for those replicas only.
  */
 export interface RedisProxy {
   /** `redis://127.0.0.1:<proxy port>/<db>` */
   url(db: number): string;
   cut(): void;
+  stall(): void;
+  /** Accepts connections again; after a stall, sends what was held, in order. */
   restore(): void;
   close(): Promise<void>;
 }
@@ -236,9 +239,19 @@ export interface RedisProxy {
 export async function startRedisProxy(): Promise<RedisProxy> {
   const sockets = new Set<Socket>();
   let open = true;
+  let stalled = false;
+  let held: Array<() => void> = [];
   const track = (socket: Socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
+  };
+  const forward = (from: Socket, to: Socket) => {
+    from.on('data', (chunk: Buffer) => {
+      if (stalled) held.push(() => to.write(chunk));
+      else to.write(chunk);
+    });
+    from.on('error', () => to.destroy());
+    from.on('close', () => to.destroy());
   };
   const server: Server = createServer((client) => {
     track(client);
@@ -248,27 +261,35 @@ export async function startRedisProxy(): Promise<RedisProxy> {
     }
     const upstream = createConnection({ host: REDIS_HOST, port: REDIS_PORT });
     track(upstream);
-    client.pipe(upstream).pipe(client);
-    client.on('error', () => upstream.destroy());
-    upstream.on('error', () => client.destroy());
-    client.on('close', () => upstream.destroy());
-    upstream.on('close', () => client.destroy());
+    forward(client, upstream);
+    forward(upstream, client);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
+  const dropAll = () => {
+    held = [];
+    for (const socket of sockets) socket.destroy();
+  };
   return {
     url: (db) => `redis://127.0.0.1:${port}/${db}`,
     cut() {
       open = false;
-      for (const socket of sockets) socket.destroy();
+      dropAll();
+    },
+    stall() {
+      stalled = true;
     },
     restore() {
       open = true;
+      stalled = false;
+      const release = held;
+      held = [];
+      for (const send of release) send();
     },
     async close() {
       open = false;
-      for (const socket of sockets) socket.destroy();
+      dropAll();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };

@@ -74,6 +74,55 @@ describe('when Redis is unreachable', () => {
     );
   }, 40_000);
 
+  it('Redis stalled (not answering): a webhook is answered 503 well within GitHub’s 10 s, and what it half-sent is undone', async () => {
+    proxy = await startRedisProxy();
+    cluster = await startCluster({ replicas: 1, redisUrl: proxy.url(DB) });
+    const { fake, redis, prefix } = cluster;
+    const replica = cluster.replicas[0]!;
+    const n = fake.createIssue(REPO);
+    const { id } = fake.addComment(REPO, n, { author: 'alice', body: claim('s-1') });
+    const [delivery] = createdDeliveries(fake, [id]);
+    let answeredMs = 0;
+
+    proxy.stall();
+    const sentAt = performance.now();
+    const [status, healthStatus] = await Promise.all([
+      cluster.send(delivery!, replica).finally(() => {
+        answeredMs = performance.now() - sentAt;
+      }),
+      health(replica),
+    ]);
+    expect(status).toBe(503);
+    // The store's command timeout (2 s), not @octokit/webhooks' 9 s "202 still processing".
+    expect(answeredMs).toBeLessThan(4000);
+    expect(healthStatus).toBe(503);
+
+    // Redis answers again and runs what was held: the delivery's SET, then its undoing DEL.
+    proxy.restore();
+    await sleep(300);
+    expect(await redis.exists(`${prefix}:delivery:${delivery!.id}`)).toBe(0);
+    expect(await cluster.send(delivery!, replica)).toBe(200);
+    await cluster.idle();
+    expect(fake.issue(REPO, n).assignees).toEqual(['alice']);
+    console.info(`[replicas] Redis stalled: webhook answered 503 in ${Math.round(answeredMs)} ms`);
+  }, 40_000);
+
+  it('a replica started while Redis is away waits for it before taking webhooks', async () => {
+    proxy = await startRedisProxy();
+    proxy.cut();
+    cluster = await startCluster({ redisUrl: proxy.url(DB) });
+    let started = false;
+    const starting = cluster.startReplica().then((replica) => {
+      started = true;
+      return replica;
+    });
+    await sleep(1500);
+    expect(started).toBe(false);
+    proxy.restore();
+    const replica = await starting;
+    expect(await health(replica)).toBe(200);
+  });
+
   it('a delivery whose request could not be queued is forgotten, so its redelivery runs', async () => {
     cluster = await startCluster({ replicas: 1 });
     const { fake, redis, prefix } = cluster;
