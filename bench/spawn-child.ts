@@ -9,6 +9,8 @@ const TSX = import.meta.resolve('tsx');
 export interface BenchChild {
   readonly ready: Record<string, unknown>;
   readonly process: ChildProcess;
+  /** Every line the child wrote on stdout so far (its pino log, JSON). */
+  readonly output: readonly string[];
   /** SIGTERM, then waits for the exit. */
   stop(): Promise<void>;
 }
@@ -28,6 +30,8 @@ export async function spawnChild(
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const lines = createInterface({ input: child.stdout! });
+  const output: string[] = [];
+  lines.on('line', (line) => output.push(line));
   const ready = await new Promise<Record<string, unknown>>((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`bench child ${mode}: not ready in 60 s`)),
@@ -52,6 +56,7 @@ export async function spawnChild(
   return {
     ready,
     process: child,
+    output,
     async stop() {
       if (child.exitCode === null) child.kill('SIGTERM');
       await exited;

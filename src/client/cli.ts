@@ -272,7 +272,7 @@ async function mcp(argv: readonly string[], io: CliIo): Promise<number> {
 }
 
 /** The real process's stdin, stdout, stderr and MCP transport. */
-function processIo(): CliIo {
+export function processIo(): CliIo {
   const runtime = defaultRuntime();
   return {
     runtime,
