@@ -50,6 +50,7 @@ export async function benchCalls(): Promise<Section> {
       fake.addUser('alice', { association: 'COLLABORATOR' });
       fake.addUser('bob', { association: 'COLLABORATOR' });
       fake.addUser('mallory', { association: 'NONE' });
+      fake.addUser('rogue-agent[bot]', { type: 'Bot', association: 'NONE' });
     },
   });
   const { fake } = stack;
@@ -159,6 +160,11 @@ export async function benchCalls(): Promise<Section> {
     const third = fake.createIssue(REPO, { title: 'third' });
     await measure('untrusted marker (author association NONE)', 0, async () => {
       fake.addComment(REPO, third, { author: 'mallory', body: marker('s-mallory') });
+      await deliverNew();
+    });
+
+    await measure('untrusted bot marker (not in trustedBots)', 0, async () => {
+      fake.addComment(REPO, third, { author: 'rogue-agent[bot]', body: marker('s-rogue') });
       await deliverNew();
     });
 

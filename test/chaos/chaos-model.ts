@@ -148,7 +148,9 @@ export function checkInvariants(
     }
     for (const author of new Set(trustedClaims.map((c) => c.comment.user?.login ?? ''))) {
       if (author !== holderAuthor && issue.assignees.includes(author)) {
-        problems.push(`${where}: ${author} still assigned without holding (holder ${holderAuthor})`);
+        problems.push(
+          `${where}: ${author} still assigned without holding (holder ${holderAuthor})`,
+        );
       }
     }
     // SPEC §4: one note per stale claim (the tag makes the note idempotent).
@@ -184,7 +186,7 @@ export function checkInvariants(
     if (lost) {
       const older = byId.get(Number(lost[1]));
       const posted = claim.versions[0]!.at;
-      if (!older || !older.trusted || older.id >= claim.id || older.session !== lost[2]) {
+      if (!older?.trusted || older.id >= claim.id || older.session !== lost[2]) {
         problems.push(`${what}: "${final.reason}" names no older trusted claim`);
         continue;
       }

@@ -4,12 +4,7 @@ import { renderClaimComment } from '../../src/claims/comment.js';
 import { parseClaimMarker } from '../../src/claims/marker.js';
 import type { Stage } from '../../src/claims/types.js';
 import type { Injection, InjectionSpec, WebhookDelivery } from '../fake-github/fake-github.js';
-import {
-  type ClaimRecord,
-  checkInvariants,
-  type IssueRef,
-  STALE_AFTER_MS,
-} from './chaos-model.js';
+import { type ClaimRecord, checkInvariants, type IssueRef, STALE_AFTER_MS } from './chaos-model.js';
 import { chaosSeeds, createRandom, type Random } from './prng.js';
 
 /*
@@ -30,9 +25,24 @@ const STEPS = 20;
 const INSTALLATIONS = 3;
 const ISSUES_PER_REPO = 1;
 const TRUSTED = ['alice', 'bob', 'carol'] as const;
-const STAGES: readonly Stage[] = ['implementing', 'review', 'blocked', 'queued', 'landing', 'fix-round-2'];
+const STAGES: readonly Stage[] = [
+  'implementing',
+  'review',
+  'blocked',
+  'queued',
+  'landing',
+  'fix-round-2',
+];
 
-type Op = 'claim' | 'claim-stale' | 'update' | 'heartbeat' | 'go-stale' | 'release' | 'forge' | 'chatter';
+type Op =
+  | 'claim'
+  | 'claim-stale'
+  | 'update'
+  | 'heartbeat'
+  | 'go-stale'
+  | 'release'
+  | 'forge'
+  | 'chatter';
 
 const OPS: ReadonlyArray<readonly [Op, number]> = [
   ['claim', 4],
@@ -72,7 +82,12 @@ function fault(random: Random): InjectionSpec {
   }
 }
 
-function claimBody(claim: ClaimRecord, stage: Stage, updated: Date, outcome?: 'landed' | 'abandoned' | 'handed-over') {
+function claimBody(
+  claim: ClaimRecord,
+  stage: Stage,
+  updated: Date,
+  outcome?: 'landed' | 'abandoned' | 'handed-over',
+) {
   return renderClaimComment(
     {
       session: claim.session,
@@ -156,7 +171,12 @@ async function storm(seed: number, base: number): Promise<void> {
       }
       return true;
     };
-    const edit = (claim: ClaimRecord, stage: Stage, updated: number, outcome?: 'landed' | 'abandoned' | 'handed-over') => {
+    const edit = (
+      claim: ClaimRecord,
+      stage: Stage,
+      updated: number,
+      outcome?: 'landed' | 'abandoned' | 'handed-over',
+    ) => {
       const at = Date.now();
       fake.editComment(claim.id, claimBody(claim, stage, seconds(updated), outcome));
       claim.versions.push({ at, stage, updated: seconds(updated).getTime() });
@@ -183,7 +203,9 @@ async function storm(seed: number, base: number): Promise<void> {
         id,
         versions: [{ at, stage: 'claimed', updated: seconds(updated).getTime() }],
       });
-      log.push(`${author} ${stale ? 'posts a stale claim' : 'claims'} ${issue.repo}#${issue.number} (comment ${id}, ${session})`);
+      log.push(
+        `${author} ${stale ? 'posts a stale claim' : 'claims'} ${issue.repo}#${issue.number} (comment ${id}, ${session})`,
+      );
     };
 
     for (let step = 0; step < STEPS; step++) {
@@ -209,7 +231,10 @@ async function storm(seed: number, base: number): Promise<void> {
           break;
         case 'chatter': {
           const issue = random.pick(issues);
-          fake.addComment(issue.repo, issue.number, { author: random.pick(TRUSTED), body: 'Any news?' });
+          fake.addComment(issue.repo, issue.number, {
+            author: random.pick(TRUSTED),
+            body: 'Any news?',
+          });
           log.push(`chatter on ${issue.repo}#${issue.number}`);
           break;
         }
@@ -268,7 +293,8 @@ async function storm(seed: number, base: number): Promise<void> {
           `${log.filter((l) => l.startsWith('  drop')).length} drops, ${fake.writes().length} writes\n${log.join('\n')}`,
       );
     }
-    if (!converged) problems.push('the app kept writing after four quiet rounds of sweep and resync');
+    if (!converged)
+      problems.push('the app kept writing after four quiet rounds of sweep and resync');
     if (problems.length > 0) {
       const replay = `CHAOS_SEED=${seed} npx vitest run test/chaos/chaos.test.ts`;
       console.error(`chaos seed ${seed} failed; replay with: ${replay}\n${log.join('\n')}`);

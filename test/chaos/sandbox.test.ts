@@ -47,7 +47,7 @@ describe('npm run sandbox', () => {
     for (const actor of ['maria', 'alice', 'bob', 'mallory', 'sweep', 'app']) {
       expect(text).toContain(` ${actor} `);
     }
-  });
+  }, 60_000);
 
   it('reads --once and --port, and refuses anything else', () => {
     expect(parseSandboxArgs([])).toEqual({ once: false, port: 0 });

@@ -50,7 +50,8 @@ describe('three replicas on one Redis', () => {
     }
     expect(fake.issue(REPO, n).labels).toEqual(['status:in-progress']);
     expect(fake.issue(REPO, n).assignees).toEqual(['agent-01']);
-    // Every write once: one label, one assignee, one edit per losing claim.
+    // Every write once: one label, one assignee, one edit per losing claim (the repository
+    // has the label already).
     expect(fake.count('POST', `/repos/${REPO}/issues/${n}/labels`)).toBe(1);
     expect(fake.count('POST', `/repos/${REPO}/issues/${n}/assignees`)).toBe(1);
     const edits = fake.requests.filter((r) => r.method === 'PATCH').map((r) => r.path);

@@ -68,8 +68,8 @@ export interface Cluster {
 }
 
 /**
- * Starts the fake GitHub (installation 7 on acme/widgets, collaborators alice and bob) with
- * webhooks captured, then `replicas` replicas of the app in this process, all on Redis
+ * Starts the fake GitHub (installation 7 on acme/widgets with its status label, collaborators
+ * alice and bob) with webhooks captured, then `replicas` replicas of the app in this process, all on Redis
  * database 8 under a prefix of their own. Replicas start together, as a cluster does.
  */
 export async function startCluster(
@@ -79,6 +79,11 @@ export async function startCluster(
     seed?: (fake: FakeGitHub) => void;
     /** Where the replicas reach Redis (default: database 8 directly; a proxy's URL). */
     redisUrl?: string;
+    /**
+     * Create `status:in-progress` on acme/widgets beforehand (default true): a claim then
+     * costs two paced writes, not three, which keeps the suite short.
+     */
+    label?: boolean;
   } = {},
 ): Promise<Cluster> {
   const redis = await requireRedis(DB);
@@ -86,6 +91,7 @@ export async function startCluster(
   fake.addInstallation({ id: INSTALLATION_ID, account: 'acme', repos: [REPO] });
   fake.addUser('alice', { association: 'COLLABORATOR' });
   fake.addUser('bob', { association: 'COLLABORATOR' });
+  if (options.label ?? true) fake.createLabel(REPO, { name: 'status:in-progress' });
   options.seed?.(fake);
   fake.setWebhookTarget({ capture: true });
 

@@ -25,6 +25,7 @@ describe('installations do not wait on each other', () => {
   it('two installations’ writes proceed in parallel; one installation’s stay paced', async () => {
     cluster = await startCluster({
       replicas: 1,
+      label: false,
       seed: (fake) => {
         fake.addInstallation({ id: 8, account: 'globex', repos: [OTHER_REPO] });
         fake.addUser('carol', { association: 'MEMBER' });

@@ -40,8 +40,8 @@ describe('sweep and resync, once per cluster', () => {
   it('three replicas sweep a due issue once, and sweep once per interval between them', async () => {
     let n = 0;
     let commentId = 0;
-    // Stale window 10m; the claim goes stale 7 s from now, after the start-up resync saw it.
-    const heartbeat = new Date(Date.now() - 10 * MINUTE + 7000);
+    // Stale window 10m; the claim goes stale 6 s from now, after the start-up resync saw it.
+    const heartbeat = new Date(Date.now() - 10 * MINUTE + 6000);
     const started = performance.now();
     cluster = await startCluster({
       replicas: 3,
@@ -70,8 +70,8 @@ describe('sweep and resync, once per cluster', () => {
       { timeoutMs: 20_000 },
     );
     await cluster.idle();
-    // Two more sweep intervals: nothing is queued again.
-    await sleep(2000);
+    // More sweep intervals: nothing is queued again.
+    await sleep(1500);
     expect(threadReads(fake, n)).toBe(2);
     expect(fake.issue(REPO, n)).toMatchObject({ labels: [], assignees: [] });
 
