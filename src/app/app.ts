@@ -259,12 +259,6 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
   };
 }
 
-/** A store that records delivery ids in two steps (RedisStore). */
-interface TwoStepDeliveries {
-  confirmDelivery(deliveryId: string, ttlMs: number): Promise<void>;
-  forgetDelivery(deliveryId: string): Promise<void>;
-}
-
 /** How the webhook path records a delivery id around queueing its request. */
 interface DeliveryRecorder {
   /** Records the id; false when it was seen before. Throws when the store cannot tell. */
@@ -282,7 +276,7 @@ interface DeliveryRecorder {
  * run a duplicate delivery again (it is queued before it is found seen), and recording
  * alone would lose an event whose queueing failed (its redelivery would count as seen).
  * The undo can fail as well (Redis went away between the two steps), and a command whose
- * reply was lost may have been applied. So a store that can (RedisStore) records in two
+ * reply was lost may have been applied. So the id is recorded in two
  * steps: for DELIVERY_CLAIM_MS before the request is queued, for DELIVERY_TTL_MS once it is;
  * whatever happens to the undo, a lost event's id expires within a minute and its
  * redelivery is processed. A failed commit leaves the short record: a redelivery after it
@@ -293,23 +287,14 @@ interface DeliveryRecorder {
  * next resync.
  */
 function recordDeliveries(store: Store, log: Logger): DeliveryRecorder {
-  const twoStep = store as Store & Partial<TwoStepDeliveries>;
-  if (typeof twoStep.confirmDelivery !== 'function' || typeof twoStep.forgetDelivery !== 'function')
-    // The embedded store lives and dies with the queue: queueing fails only at shutdown.
-    return {
-      begin: (id) => store.markDelivery(id, DELIVERY_TTL_MS),
-      commit: async () => {},
-      abort: async () => {},
-    };
-  const { confirmDelivery, forgetDelivery } = twoStep as Store & TwoStepDeliveries;
   return {
     begin: (id) => store.markDelivery(id, DELIVERY_CLAIM_MS),
     commit: (id) =>
-      confirmDelivery.call(store, id, DELIVERY_TTL_MS).catch((err: unknown) => {
+      store.confirmDelivery(id, DELIVERY_TTL_MS).catch((err: unknown) => {
         log.warn({ err, delivery: id }, 'delivery queued but its id not kept: expires in 1 min');
       }),
     abort: (id) =>
-      forgetDelivery.call(store, id).catch((err: unknown) => {
+      store.forgetDelivery(id).catch((err: unknown) => {
         log.warn({ err, delivery: id }, 'delivery id not forgotten: it expires in 1 min');
       }),
   };

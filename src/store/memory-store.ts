@@ -149,6 +149,19 @@ export class MemoryStore implements Store {
     return true;
   }
 
+  async confirmDelivery(deliveryId: string, ttlMs: number): Promise<void> {
+    assertTtl(ttlMs);
+    if (!this.deliveries.has(deliveryId)) return;
+    const expiresAt = this.now() + ttlMs;
+    this.deliveries.set(deliveryId, expiresAt);
+    this.deliveryExpiry.push({ id: deliveryId, expiresAt });
+  }
+
+  async forgetDelivery(deliveryId: string): Promise<void> {
+    // Its heap entry no longer matches and is dropped when it surfaces.
+    this.deliveries.delete(deliveryId);
+  }
+
   async setDeadline(key: IssueKey, at: Date | null): Promise<void> {
     const id = issueKeyString(key);
     if (at === null) {

@@ -34,6 +34,10 @@ export interface Store {
    * (GitHub redelivers for up to 3 days), false for a duplicate. Atomic across replicas.
    */
   markDelivery(deliveryId: string, ttlMs: number): Promise<boolean>;
+  /** Keeps a recorded delivery id for `ttlMs` from now (its request was queued). */
+  confirmDelivery(deliveryId: string, ttlMs: number): Promise<void>;
+  /** Forgets a delivery id, so a redelivery of it is processed (its request was not queued). */
+  forgetDelivery(deliveryId: string): Promise<void>;
 
   /** Sets the time after which the issue must be reconciled again; null removes it. */
   setDeadline(key: IssueKey, at: Date | null): Promise<void>;

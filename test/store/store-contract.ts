@@ -67,6 +67,24 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
       it('a ttl that is not positive is refused', async () => {
         await expect(store.markDelivery('d-zero', 0)).rejects.toThrow(RangeError);
       });
+
+      it('a confirmed delivery id is kept for its new ttl', async () => {
+        expect(await store.markDelivery('d-confirm', TTL)).toBe(true);
+        await store.confirmDelivery('d-confirm', 60_000);
+        await pass(PAST_TTL);
+        expect(await store.markDelivery('d-confirm', TTL)).toBe(false);
+      });
+
+      it('a forgotten delivery id is new again', async () => {
+        expect(await store.markDelivery('d-forget', 60_000)).toBe(true);
+        await store.forgetDelivery('d-forget');
+        expect(await store.markDelivery('d-forget', 60_000)).toBe(true);
+      });
+
+      it('confirming an id that was never recorded does not record it', async () => {
+        await store.confirmDelivery('d-never', 60_000);
+        expect(await store.markDelivery('d-never', 60_000)).toBe(true);
+      });
     });
 
     describe('deadline index', () => {
