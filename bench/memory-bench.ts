@@ -51,6 +51,12 @@ export async function benchMemory(): Promise<Section> {
         `${fmt(heapDelta / figures.indexed)} B`,
       ],
     ],
-    data: { ...figures, rssDelta, heapDelta },
+    data: {
+      indexed: figures.indexed,
+      before: figures.before,
+      after: figures.after,
+      rssDelta,
+      heapDelta,
+    },
   };
 }

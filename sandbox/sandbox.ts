@@ -8,7 +8,7 @@
  *     npm run sandbox -- --port 4000   # the fake GitHub on a port of your choice
  */
 import { parseClaimMarker } from '../src/claims/marker.js';
-import type { FakeGitHub, RecordedRequest } from '../test/fake-github/fake-github.js';
+import type { RecordedRequest } from '../test/fake-github/fake-github.js';
 import { type Stack, startStack } from './stack.js';
 import { checkStory, playStory, STORY_ENV, STORY_REPO, seedStory } from './story.js';
 import { describeWrite } from './timeline.js';
@@ -73,7 +73,7 @@ export function instructions(stack: Stack, issue: number): string[] {
 }
 
 /** A line for a write someone made with a token (curl), for the live watch. */
-function describeUserWrite(fake: FakeGitHub, request: RecordedRequest): string {
+function describeUserWrite(request: RecordedRequest): string {
   const body = (request.body ?? {}) as { body?: unknown };
   const marker = typeof body.body === 'string' ? parseClaimMarker(body.body) : null;
   const claim = marker ? ` — a claim marker, stage=${marker.stage}` : '';
@@ -83,7 +83,6 @@ function describeUserWrite(fake: FakeGitHub, request: RecordedRequest): string {
   if (/\/issues\/comments\/\d+$/.test(request.path) && request.method === 'PATCH') {
     return `edits comment ${request.path.split('/').pop()}${claim}${failed}`;
   }
-  void fake;
   return `${request.method} ${request.path}${failed}`;
 }
 
@@ -98,7 +97,7 @@ function watch(stack: Stack, print: (line: string) => void): () => void {
     for (const request of fresh) {
       if (request.method === 'GET' || request.actor === 'app-jwt') continue;
       const who = request.actor === fake.botLogin ? 'app' : request.actor;
-      const text = who === 'app' ? describeWrite(fake, request) : describeUserWrite(fake, request);
+      const text = who === 'app' ? describeWrite(fake, request) : describeUserWrite(request);
       if (!text) continue;
       const at = ((performance.now() - started) / 1000).toFixed(1).padStart(6);
       print(`+${at}s  ${who.padEnd(8)} ${text}`);
@@ -139,6 +138,7 @@ export async function runSandbox(options: SandboxOptions): Promise<number> {
   return new Promise<number>((resolve) => {
     const quit = () => {
       stop();
+      print('sandbox: stopping.');
       stack.close().then(
         () => resolve(0),
         () => resolve(1),

@@ -143,6 +143,11 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
     const route = routeEvent(context as Parameters<typeof routeEvent>[0], appLogin, now());
     const event = `${context.name}.${(context.payload as { action?: string }).action ?? ''}`;
     const delivery = context.id;
+    if (route.kind === 'malformed') {
+      metrics.webhooks.inc({ event, result: 'malformed' });
+      log.warn({ event, delivery, problem: route.problem }, 'malformed webhook payload ignored');
+      return;
+    }
     if (route.kind === 'ignore') {
       metrics.webhooks.inc({ event, result: 'ignored' });
       log.debug({ event, why: route.why, delivery }, 'event ignored');

@@ -1,4 +1,5 @@
 import type { EmitterWebhookEvent } from '@octokit/webhooks';
+import { z } from 'zod';
 import { isTrustedAuthor } from '../claims/decide.js';
 import { parseClaimMarker } from '../claims/marker.js';
 import type { Hint } from '../claims/types.js';
@@ -32,7 +33,9 @@ export type EventRoute =
       /** `owner/name` of the repositories to resync; undefined: every repository. */
       readonly repos?: readonly string[];
     }
-  | { readonly kind: 'ignore'; readonly why: string };
+  | { readonly kind: 'ignore'; readonly why: string }
+  /** The payload lacks a field the app reads, or has it with the wrong type. */
+  | { readonly kind: 'malformed'; readonly problem: string };
 
 type Subscribed = EmitterWebhookEvent<(typeof SUBSCRIBED_EVENTS)[number]>;
 
@@ -47,6 +50,10 @@ interface RepoRef {
  * check comes first.
  */
 export function routeEvent(event: Subscribed, appLogin: string, now: Date): EventRoute {
+  // Signed by GitHub, yet checked: a payload of another shape must be acknowledged and logged
+  // naming the field, not crash the handler into a 500 that every redelivery repeats.
+  const shape = PAYLOAD_SHAPES[event.name].safeParse(event.payload);
+  if (!shape.success) return { kind: 'malformed', problem: describeProblem(shape.error) };
   const { payload } = event;
   if (payload.sender && sameLogin(payload.sender.login, appLogin)) {
     return { kind: 'ignore', why: 'own echo' };
@@ -205,4 +212,46 @@ function issueKey(installationId: number, repository: RepoRef, number: number): 
 
 function sameLogin(a: string, b: string): boolean {
   return a.toLowerCase() === b.toLowerCase();
+}
+
+const Login = z.looseObject({ login: z.string() });
+const Repository = z.looseObject({ name: z.string(), owner: Login });
+const Common = {
+  sender: Login.optional(),
+  installation: z.looseObject({ id: z.number().int() }).optional(),
+};
+
+/** The fields routeEvent reads of each event, with the types it relies on. */
+const PAYLOAD_SHAPES = {
+  installation: z.looseObject({ ...Common }),
+  installation_repositories: z.looseObject({
+    ...Common,
+    repositories_added: z.array(z.looseObject({ full_name: z.string() })),
+  }),
+  issue_comment: z.looseObject({
+    ...Common,
+    action: z.string(),
+    repository: Repository,
+    issue: z.looseObject({ number: z.number().int() }),
+    comment: z.looseObject({
+      id: z.number().int(),
+      body: z.string().nullable(),
+      author_association: z.string(),
+      user: z.looseObject({ login: z.string(), type: z.string().optional() }).nullable(),
+    }),
+    changes: z.looseObject({ body: z.looseObject({ from: z.string() }).optional() }).optional(),
+  }),
+  issues: z.looseObject({
+    ...Common,
+    action: z.string(),
+    repository: Repository,
+    issue: z.looseObject({ number: z.number().int(), updated_at: z.string().optional() }),
+    label: z.looseObject({ name: z.string() }).optional(),
+  }),
+} satisfies Record<Subscribed['name'], z.ZodType>;
+
+function describeProblem(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => `${issue.path.join('.') || '(payload)'}: ${issue.message}`)
+    .join('; ');
 }

@@ -18,10 +18,12 @@ import { chaosSeeds, createRandom, type Random } from './prng.js';
  * A seed fixes the operations, the delivery faults and the GitHub faults; the timing of the
  * app's work against them is real, so a seed replays the same storm, not the same schedule.
  * Replay: CHAOS_SEED=<seed> npx vitest run test/chaos/chaos.test.ts
+ * Longer: CHAOS_STEPS=60 CHAOS_SEED=1,2,3,4 npx vitest run test/chaos/chaos.test.ts
  */
 
 const SEEDS = chaosSeeds(3);
-const STEPS = 20;
+/** Operations per storm; CHAOS_STEPS raises it for a longer local run. */
+const STEPS = Number(process.env.CHAOS_STEPS ?? 20);
 const INSTALLATIONS = 3;
 const ISSUES_PER_REPO = 1;
 const TRUSTED = ['alice', 'bob', 'carol'] as const;
