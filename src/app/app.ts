@@ -12,7 +12,7 @@ import { type ConfigLookup, reconcileIssue } from '../reconcile/reconcile.js';
 import type { IssueKey, Store } from '../store/store.js';
 import { resyncInstallation, startResync } from '../sweep/resync.js';
 import { type SweepResult, startSweeper, sweepOnce } from '../sweep/sweep.js';
-import { routeEvent, SUBSCRIBED_EVENTS } from './events.js';
+import { type EventRoute, routeEvent, SUBSCRIBED_EVENTS } from './events.js';
 import { createMetrics, type Metrics, routeTemplate } from './metrics.js';
 
 /** GitHub redelivers a webhook for up to three days; a delivery id is remembered that long. */
@@ -154,11 +154,7 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
       return;
     }
     // Before the delivery is recorded: an error here leaves nothing to undo.
-    if (
-      route.kind === 'reconcile' &&
-      route.label !== undefined &&
-      !(await isStatusLabel(route.label, route.request.key))
-    ) {
+    if (route.kind === 'reconcile' && !(await concernsClaims(route))) {
       metrics.webhooks.inc({ event, result: 'ignored' });
       return;
     }
@@ -201,15 +197,22 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
     metrics.webhooks.inc({ event, result: route.kind });
   });
 
-  /** Only status labels matter; others cost a cached config read, never a reconcile. */
-  async function isStatusLabel(label: string, key: IssueKey): Promise<boolean> {
-    const octokit = await octokitFor(key.installationId);
-    const result = await repoConfig(octokit, key);
+  /**
+   * Label events matter only for status labels, and a bot's marker only when the bot is in
+   * trustedBots: either costs a cached config read, never a reconcile.
+   */
+  async function concernsClaims(route: EventRoute & { kind: 'reconcile' }): Promise<boolean> {
+    if (route.label === undefined && route.bot === undefined) return true;
+    const { key } = route.request;
+    const result = await repoConfig(await octokitFor(key.installationId), key);
     // Unreadable config: reconcile anyway; it fails closed and retries.
-    if (result.kind === 'unreadable' || result.kind === 'invalid')
-      return result.kind === 'unreadable';
-    const { inProgress, blocked } = result.config.labels;
-    return [inProgress, blocked].some((name) => name.toLowerCase() === label.toLowerCase());
+    if (result.kind === 'unreadable') return true;
+    if (result.kind === 'invalid') return false;
+    const { labels, trustedBots } = result.config;
+    const same = (a: string) => (b: string) => a.toLowerCase() === b.toLowerCase();
+    if (route.label !== undefined)
+      return [labels.inProgress, labels.blocked].some(same(route.label));
+    return trustedBots.some(same(route.bot ?? ''));
   }
 
   const resyncDeps = {

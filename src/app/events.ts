@@ -25,7 +25,14 @@ export const SUBSCRIBED_EVENTS = [
 
 /** What one webhook asks of the app; derived without any API call. */
 export type EventRoute =
-  | { readonly kind: 'reconcile'; readonly request: ReconcileRequest; readonly label?: string }
+  | {
+      readonly kind: 'reconcile';
+      readonly request: ReconcileRequest;
+      /** Relevant only if this is one of the repository's status labels. */
+      readonly label?: string;
+      /** Relevant only if this bot is one of the repository's trustedBots. */
+      readonly bot?: string;
+    }
   | { readonly kind: 'forget'; readonly key: IssueKey }
   | {
       readonly kind: 'resync';
@@ -94,9 +101,10 @@ function routeComment(
   if (!marker && !before) return { kind: 'ignore', why: 'no marker' };
   // Forged markers must cost nothing. A bot may be listed in the repository's trustedBots,
   // which only the reconcile reads, so bots pass on to it.
-  const trusted =
-    isTrustedAuthor(author, comment.author_association, []) || comment.user?.type === 'Bot';
-  if (!trusted) return { kind: 'ignore', why: 'untrusted author' };
+  const collaborator = isTrustedAuthor(author, comment.author_association, []);
+  if (!collaborator && comment.user?.type !== 'Bot') {
+    return { kind: 'ignore', why: 'untrusted author' };
+  }
 
   const hints: Hint[] = [];
   // A deleted claim, or one whose marker was edited away, is gone from the thread; only the
@@ -120,13 +128,14 @@ function routeComment(
       at,
     });
   }
-  return reconcile(
+  const route = reconcile(
     installationId,
     payload.repository,
     payload.issue.number,
     reasonOf(event),
     hints,
   );
+  return collaborator ? route : { ...route, bot: author };
 }
 
 function routeIssue(

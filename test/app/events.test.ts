@@ -77,9 +77,10 @@ describe('SPEC §2: who may claim', () => {
     expect(writes()).toEqual(expected);
   });
 
-  it('a bot not listed in trustedBots is not a claim: read, nothing written', async () => {
+  it('a bot not listed in trustedBots is not a claim: the cached config is read, nothing else', async () => {
     const agent = claim({ id: 11, by: 'other-agent[bot]', association: 'NONE' });
-    mockThread({ comments: [agent], config: 'trustedBots: ["my-agent[bot]"]\n' });
+    expectToken();
+    expectConfig('trustedBots: ["my-agent[bot]"]\n');
 
     await app().receive(commentCreated({ comment: agent }));
     await app().settle();
