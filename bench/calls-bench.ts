@@ -8,13 +8,13 @@ const REPO = 'acme/widgets';
 const INSTALLATION = 1;
 const HOUR = 3_600_000;
 
-/** One scenario's figures: what the app called, next to the floor of FLOORS.md. */
+/** One scenario's figures: what the app called, next to the floor of docs/api-budget.md. */
 interface Measured {
   readonly scenario: string;
   readonly calls: number;
   readonly reads: number;
   readonly writes: number;
-  /** The least any correct implementation could call (bench/FLOORS.md). */
+  /** The least any correct implementation could call (docs/api-budget.md). */
   readonly floor: number;
   /** `METHOD path` of each call, in order. */
   readonly requests: readonly string[];
@@ -64,7 +64,7 @@ export async function benchCalls(): Promise<Section> {
     id: 'calls',
     title: 'GitHub calls per event, from the fake GitHub’s request log',
     notes: [
-      'Each scenario on a settled app (token minted, config cached); floors derived in bench/FLOORS.md.',
+      'Each scenario on a settled app (token minted, config cached); floors derived in docs/api-budget.md.',
     ],
     columns: ['scenario', 'calls', 'reads', 'writes', 'floor', 'over'],
     rows: results.map((r) => [

@@ -11,8 +11,7 @@
  * SIGTERM.
  */
 import { pino } from 'pino';
-import { Probot, Server } from 'probot';
-import { main } from '../src/app/main.js';
+import { main, probotServer } from '../src/app/main.js';
 import { readSettings } from '../src/config/settings.js';
 
 /** How many live claims the memory figure indexes. */
@@ -25,19 +24,8 @@ function report(fields: Record<string, unknown>): void {
 async function startNoop(): Promise<{ port: number; stop(): Promise<void> }> {
   const settings = readSettings(process.env);
   const log = pino({ level: settings.logLevel, name: 'noop' });
-  // The same construction as src/app/main.ts, with a handler that does nothing.
-  const server = new Server({
-    host: settings.host,
-    port: settings.port,
-    log,
-    Probot: Probot.defaults({
-      appId: settings.appId,
-      privateKey: settings.privateKey,
-      secret: settings.webhookSecret,
-      log,
-      ...(settings.githubBaseUrl ? { baseUrl: settings.githubBaseUrl } : {}),
-    }),
-  });
+  // Built as npm start builds it, with a handler that does nothing.
+  const server = probotServer(settings, log);
   await server.load((app) => {
     app.on('issue_comment', async () => {});
   });

@@ -1,10 +1,8 @@
-import { pino } from 'pino';
-import { Probot, ProbotOctokit, Server } from 'probot';
+import { ProbotOctokit } from 'probot';
 import { freePort, STACK_SECRET, stackEnv } from '../sandbox/stack.js';
-import { type ClaimWarden, createClaimWarden } from '../src/app/app.js';
-import { createBackends } from '../src/app/backends.js';
+import type { ClaimWarden } from '../src/app/app.js';
+import { main } from '../src/app/main.js';
 import { renderClaimComment } from '../src/claims/comment.js';
-import { readSettings } from '../src/config/settings.js';
 import { type FakeGitHub, startFakeGitHub } from '../test/fake-github/fake-github.js';
 import { fmt, type Section } from './section.js';
 
@@ -24,49 +22,24 @@ class SharedThrottleOctokit extends ProbotOctokit {
   }
 }
 
-/**
- * The app as main() builds it (src/app/main.ts), with Probot's `Octokit` option as the one
- * seam: the default ProbotOctokit, or the shared-throttle class above.
- */
+/** The app started through npm start's code path (main) with the given octokit class. */
 async function startWarden(
   fake: FakeGitHub,
   env: Record<string, string>,
   Octokit: typeof ProbotOctokit,
 ): Promise<{ warden: ClaimWarden; stop(): Promise<void> }> {
-  const settings = readSettings(stackEnv(fake, await freePort(), env));
-  const log = pino({ level: settings.logLevel, name: 'claim-warden' });
-  const backends = createBackends(settings, log);
-  const server = new Server({
-    host: settings.host,
-    port: settings.port,
-    log,
-    Probot: Probot.defaults({
-      appId: settings.appId,
-      privateKey: settings.privateKey,
-      secret: settings.webhookSecret,
-      log,
-      Octokit,
-      ...(settings.githubBaseUrl ? { baseUrl: settings.githubBaseUrl } : {}),
-    }),
-  });
-  let warden: ClaimWarden | undefined;
-  await server.load(async (app) => {
-    warden = await createClaimWarden(app, { settings, ...backends });
-  });
-  await server.start();
-  if (!warden) throw new Error('convergence bench: the app did not load');
-  await warden.started;
-  const running = warden;
+  const port = await freePort();
+  const app = await main(stackEnv(fake, port, env), { Octokit });
+  await app.warden.started;
   fake.setWebhookTarget({
-    url: `http://127.0.0.1:${settings.port}/api/github/webhooks`,
+    url: `http://127.0.0.1:${port}/api/github/webhooks`,
     secret: STACK_SECRET,
   });
   return {
-    warden: running,
+    warden: app.warden,
     async stop() {
       fake.setWebhookTarget(undefined);
-      await server.stop();
-      await running.stop();
+      await app.stop();
     },
   };
 }

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { type Logger, pino } from 'pino';
-import { Probot, Server } from 'probot';
-import { readSettings, SettingsError, settingsForLog } from '../config/settings.js';
+import { Probot, type ProbotOctokit, Server } from 'probot';
+import { readSettings, type Settings, SettingsError, settingsForLog } from '../config/settings.js';
 import type { Store } from '../store/store.js';
 import { type ClaimWarden, createClaimWarden } from './app.js';
 import { createBackends } from './backends.js';
@@ -19,24 +19,15 @@ export interface RunningApp {
  * `npm start`: reads the settings once (a bad one stops start-up naming the variable),
  * starts Probot's server with the app, and stops gracefully on SIGTERM and SIGINT.
  */
-export async function main(env: NodeJS.ProcessEnv = process.env): Promise<RunningApp> {
+export async function main(
+  env: NodeJS.ProcessEnv = process.env,
+  options: { Octokit?: typeof ProbotOctokit } = {},
+): Promise<RunningApp> {
   const settings = readSettings(env);
   const log = pino({ level: settings.logLevel, name: 'claim-warden' });
   const backends = createBackends(settings, log);
   if (backends.mode === 'redis') await waitForStore(backends.store, log);
-
-  const server = new Server({
-    host: settings.host,
-    port: settings.port,
-    log,
-    Probot: Probot.defaults({
-      appId: settings.appId,
-      privateKey: settings.privateKey,
-      secret: settings.webhookSecret,
-      log,
-      ...(settings.githubBaseUrl ? { baseUrl: settings.githubBaseUrl } : {}),
-    }),
-  });
+  const server = probotServer(settings, log, options.Octokit);
 
   let warden: ClaimWarden | undefined;
   await server.load(async (app, { addHandler }) => {
@@ -64,6 +55,30 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<Runnin
       await running.stop();
     },
   };
+}
+
+/**
+ * Probot's server built from the operator settings. `Octokit` replaces Probot's client class
+ * (the benchmark uses it to compare throttling schemes).
+ */
+export function probotServer(
+  settings: Settings,
+  log: Logger,
+  Octokit?: typeof ProbotOctokit,
+): Server {
+  return new Server({
+    host: settings.host,
+    port: settings.port,
+    log,
+    Probot: Probot.defaults({
+      appId: settings.appId,
+      privateKey: settings.privateKey,
+      secret: settings.webhookSecret,
+      log,
+      ...(Octokit ? { Octokit } : {}),
+      ...(settings.githubBaseUrl ? { baseUrl: settings.githubBaseUrl } : {}),
+    }),
+  });
 }
 
 /** How long start-up waits for Redis before giving up (the orchestrator then restarts us). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { DecideConfig } from '../claims/decide.js';
 import { durationSchema } from './duration.js';
 
 /** Where a repository's config lives; the org's `.github` repository holds org-wide defaults. */
@@ -68,18 +69,8 @@ export const RepoConfig = z
 /** A repository's config as written, after validation. */
 export type RepoConfig = z.infer<typeof RepoConfig>;
 
-/**
- * The config a reconcile works with: every field filled in. Its shape is what decide()
- * reads (DecideConfig in src/claims/decide.ts).
- */
-export interface ResolvedRepoConfig {
-  readonly staleAfterMs: number;
-  readonly labels: { readonly inProgress: string; readonly blocked: string };
-  readonly assign: boolean;
-  readonly notifyOnExpiry: boolean;
-  readonly enforceLabels: boolean;
-  readonly trustedBots: readonly string[];
-}
+/** The config a reconcile works with: every field filled in, as decide() reads it. */
+export type ResolvedRepoConfig = DecideConfig;
 
 /** What the operator sets for repositories that do not: the stale window (SPEC §3). */
 export interface RepoConfigDefaults {

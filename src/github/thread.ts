@@ -1,4 +1,5 @@
 import type { ProbotOctokit } from 'probot';
+import type { IssueFacts } from '../claims/decide.js';
 import type { ThreadComment } from '../claims/types.js';
 import type { IssueKey } from '../store/store.js';
 
@@ -6,14 +7,7 @@ import type { IssueKey } from '../store/store.js';
 export const MAX_THREAD_COMMENTS = 1000;
 
 /** An issue and its whole thread, as GitHub reported them in one reconcile. */
-export interface IssueThread {
-  readonly open: boolean;
-  readonly stateReason: string | null;
-  readonly isPullRequest: boolean;
-  readonly labels: readonly string[];
-  readonly assignees: readonly string[];
-  readonly comments: readonly ThreadComment[];
-}
+export type IssueThread = Omit<IssueFacts, 'appLogin' | 'hints'>;
 
 /**
  * The thread could not be read whole. SPEC §6: nothing is written from partial facts; the
