@@ -158,6 +158,19 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
       metrics.webhooks.inc({ event, result: 'ignored' });
       return;
     }
+    // A heartbeat of the holder changes nothing now; the sweep re-reads the thread at the
+    // indexed deadline and moves it. This saves two reads per heartbeat (docs/api-budget.md).
+    if (route.kind === 'reconcile' && route.heartbeatOf !== undefined) {
+      const holder = await store.holderOf(route.request.key).catch(() => null);
+      if (holder === route.heartbeatOf) {
+        metrics.webhooks.inc({ event, result: 'deferred' });
+        log.debug(
+          { event, delivery, commentId: holder },
+          'heartbeat of the holder: left to the sweep',
+        );
+        return;
+      }
+    }
     // SPEC §5: a delivery id seen before is acknowledged and does nothing. A store error
     // answers 503, so the delivery shows as failed on GitHub and can be redelivered.
     let fresh: boolean;
@@ -181,6 +194,7 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
           break;
         case 'forget':
           await store.setDeadline(route.key, null);
+          await store.setHolder(route.key, null);
           break;
         case 'resync':
           // Listing repositories can take longer than GitHub's 10 seconds: run it detached.

@@ -2,7 +2,7 @@ import type { EmitterWebhookEvent } from '@octokit/webhooks';
 import { z } from 'zod';
 import { isTrustedAuthor } from '../claims/decide.js';
 import { parseClaimMarker } from '../claims/marker.js';
-import type { Hint } from '../claims/types.js';
+import type { ClaimMarker, Hint } from '../claims/types.js';
 import type { ReconcileRequest } from '../queue/queue.js';
 import type { IssueKey } from '../store/store.js';
 
@@ -32,6 +32,11 @@ export type EventRoute =
       readonly label?: string;
       /** Relevant only if this bot is one of the repository's trustedBots. */
       readonly bot?: string;
+      /**
+       * The edit only moved this comment's heartbeat (or a stage without a label): if the
+       * comment holds the issue, the sweep verifies it at its indexed deadline instead.
+       */
+      readonly heartbeatOf?: number;
     }
   | { readonly kind: 'forget'; readonly key: IssueKey }
   | {
@@ -135,7 +140,30 @@ function routeComment(
     reasonOf(event),
     hints,
   );
-  return collaborator ? route : { ...route, bot: author };
+  return {
+    ...route,
+    ...(collaborator ? {} : { bot: author }),
+    ...(marker && before && isHeartbeat(before, marker) ? { heartbeatOf: comment.id } : {}),
+  };
+}
+
+/**
+ * An edit that keeps the claim's identity and only moves it forward among stages that need
+ * no label: it cannot change who holds the issue, nor any label or assignee, so long as the
+ * comment held the issue before it.
+ */
+function isHeartbeat(before: ClaimMarker, after: ClaimMarker): boolean {
+  const quiet = (stage: string) => stage !== 'released' && stage !== 'blocked';
+  return (
+    quiet(before.stage) &&
+    quiet(after.stage) &&
+    before.session === after.session &&
+    before.lane === after.lane &&
+    before.branch === after.branch &&
+    before.assignee === after.assignee &&
+    before.started.getTime() === after.started.getTime() &&
+    after.updated.getTime() >= before.updated.getTime()
+  );
 }
 
 function routeIssue(

@@ -56,6 +56,7 @@ export async function reconcileIssue(
   } catch (error) {
     if (error instanceof IssueGoneError) {
       await deps.store.setDeadline(key, null);
+      await deps.store.setHolder(key, null);
       log.info('issue is gone: dropped from the index');
       return { outcome: 'gone' };
     }
@@ -89,6 +90,7 @@ export async function reconcileIssue(
     },
   });
   await deps.store.setDeadline(key, plan.deadline);
+  await deps.store.setHolder(key, plan.holder?.commentId ?? null);
   log.debug({ holder: plan.holder, writes: plan.actions.length }, 'issue reconciled');
   return { outcome: 'applied', plan };
 }

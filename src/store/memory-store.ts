@@ -126,6 +126,7 @@ export class MemoryStore implements Store {
   private readonly deliveryExpiry = new MinHeap<DeliveryEntry>((a, b) => a.expiresAt < b.expiresAt);
 
   private readonly deadlines = new Map<string, Deadline>();
+  private readonly holders = new Map<string, number>();
   private readonly deadlineHeap = new MinHeap<DeadlineEntry>(earlierDeadline);
   private version = 0;
 
@@ -194,6 +195,15 @@ export class MemoryStore implements Store {
     return this.deadlines.size;
   }
 
+  async setHolder(key: IssueKey, commentId: number | null): Promise<void> {
+    if (commentId === null) this.holders.delete(issueKeyString(key));
+    else this.holders.set(issueKeyString(key), commentId);
+  }
+
+  async holderOf(key: IssueKey): Promise<number | null> {
+    return this.holders.get(issueKeyString(key)) ?? null;
+  }
+
   async getCheckpoint(installationId: number, owner: string, repo: string): Promise<Date | null> {
     const at = this.checkpoints.get(repoKey(installationId, owner, repo));
     return at === undefined ? null : new Date(at);
@@ -237,6 +247,7 @@ export class MemoryStore implements Store {
     this.deliveries.clear();
     this.deliveryExpiry.reset([]);
     this.deadlines.clear();
+    this.holders.clear();
     this.deadlineHeap.reset([]);
     this.checkpoints.clear();
     this.locks.clear();

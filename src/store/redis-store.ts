@@ -168,6 +168,17 @@ export class RedisStore implements Store {
     return (await this.client()).zcard(this.key('deadlines'));
   }
 
+  async setHolder(key: IssueKey, commentId: number | null): Promise<void> {
+    const redis = await this.client();
+    if (commentId === null) await redis.hdel(this.key('holders'), issueKeyString(key));
+    else await redis.hset(this.key('holders'), issueKeyString(key), String(commentId));
+  }
+
+  async holderOf(key: IssueKey): Promise<number | null> {
+    const value = await (await this.client()).hget(this.key('holders'), issueKeyString(key));
+    return value === null ? null : Number(value);
+  }
+
   async getCheckpoint(installationId: number, owner: string, repo: string): Promise<Date | null> {
     const value = await (await this.client()).hget(
       this.key('checkpoints'),

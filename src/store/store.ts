@@ -46,6 +46,11 @@ export interface Store {
   /** How many issues the deadline index holds. */
   countDeadlines(): Promise<number>;
 
+  /** Records the comment id of the issue's holder as the last reconcile found it; null: none. */
+  setHolder(key: IssueKey, commentId: number | null): Promise<void>;
+  /** The holder's comment id recorded by the last reconcile of the issue, or null. */
+  holderOf(key: IssueKey): Promise<number | null>;
+
   /** The resync checkpoint of one repository: comments updated before it were reconciled. */
   getCheckpoint(installationId: number, owner: string, repo: string): Promise<Date | null>;
   setCheckpoint(installationId: number, owner: string, repo: string, at: Date): Promise<void>;

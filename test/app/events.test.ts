@@ -142,6 +142,66 @@ describe('SPEC §5: events', () => {
     expect(writes()).toEqual(expected);
   });
 
+  it('a heartbeat of the holder makes no API call: the sweep verifies it at the deadline', async () => {
+    const alice = claim({ id: 11, by: 'alice', session: 'sess-alice', updatedAgoMs: HOUR });
+    mockThread({ comments: [alice], labels: [IN_PROGRESS], assignees: ['alice'] });
+    await app().receive(commentCreated({ comment: alice }));
+    await app().settle();
+
+    const beat = claim({ id: 11, by: 'alice', session: 'sess-alice', postedAgoMs: HOUR });
+    await app().receive(
+      commentEdited({
+        comment: { ...beat, body: beat.body.replace('claimed', 'implementing') },
+        from: alice.body,
+      }),
+    );
+    await app().settle();
+
+    expect(reads(issuePath(1))).toBe(1);
+    expect(writes()).toEqual([]);
+  });
+
+  it('the same edit of a claim that does not hold the issue is reconciled, and it loses', async () => {
+    const alice = claim({ id: 11, by: 'alice', session: 'sess-alice', updatedAgoMs: HOUR });
+    const bob = claim({
+      id: 12,
+      by: 'bob',
+      session: 'sess-bob',
+      updatedAgoMs: HOUR,
+      assignee: 'before',
+    });
+    mockThread({ comments: [alice], labels: [IN_PROGRESS], assignees: ['alice'] });
+    await app().receive(commentCreated({ comment: alice }));
+    await app().settle();
+
+    // Bob's claim was posted while its delivery was lost; its first edit is what the app sees.
+    const beat = claim({
+      id: 12,
+      by: 'bob',
+      session: 'sess-bob',
+      postedAgoMs: HOUR,
+      assignee: 'before',
+    });
+    mockThread({
+      comments: [alice, beat],
+      labels: [IN_PROGRESS],
+      assignees: ['alice'],
+      token: false,
+      config: 'cached',
+    });
+    const expected = expectWrites(
+      write.finalise(
+        12,
+        finalised(beat, 'abandoned', 'lost to the older claim in comment 11 (session sess-alice)'),
+      ),
+    );
+    await app().receive(commentEdited({ comment: beat, from: bob.body }));
+    await app().settle();
+
+    expect(reads(issuePath(1))).toBe(2);
+    expect(writes()).toEqual(expected);
+  });
+
   it('a comment without a marker makes no API call', async () => {
     await app().receive(commentCreated({ comment: remark(11, 'LGTM, ship it', 'alice') }));
     await app().receive(

@@ -87,6 +87,20 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
       });
     });
 
+    describe('holders', () => {
+      it('remembers the holder of each issue until it is cleared', async () => {
+        expect(await store.holderOf(issue(1))).toBeNull();
+        await store.setHolder(issue(1), 3_000_000_001);
+        await store.setHolder(issue(2), 7);
+        await store.setHolder(issue(1), 3_000_000_002);
+        expect(await store.holderOf(issue(1))).toBe(3_000_000_002);
+        expect(await store.holderOf(issue(2))).toBe(7);
+        await store.setHolder(issue(1), null);
+        expect(await store.holderOf(issue(1))).toBeNull();
+        expect(await store.holderOf(issue(2))).toBe(7);
+      });
+    });
+
     describe('deadline index', () => {
       it('lists due issues earliest first, at or before now, at most limit', async () => {
         await store.setDeadline(issue(3), at(30));
