@@ -191,10 +191,10 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
       switch (route.kind) {
         case 'reconcile':
           await queue.enqueue(route.request);
+          if (route.forget) await forget(route.forget);
           break;
         case 'forget':
-          await store.setDeadline(route.key, null);
-          await store.setHolder(route.key, null);
+          await forget(route.key);
           break;
         case 'resync':
           // Listing repositories can take longer than GitHub's 10 seconds: run it detached.
@@ -210,6 +210,11 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
     await deliveries.commit(delivery);
     metrics.webhooks.inc({ event, result: route.kind });
   });
+
+  async function forget(key: IssueKey): Promise<void> {
+    await store.setDeadline(key, null);
+    await store.setHolder(key, null);
+  }
 
   /**
    * Label events matter only for status labels, and a bot's marker only when the bot is in

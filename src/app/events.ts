@@ -37,6 +37,8 @@ export type EventRoute =
        * comment holds the issue, the sweep verifies it at its indexed deadline instead.
        */
       readonly heartbeatOf?: number;
+      /** The issue's old place (it was transferred): dropped from the index. */
+      readonly forget?: IssueKey;
     }
   | { readonly kind: 'forget'; readonly key: IssueKey }
   | {
@@ -208,13 +210,17 @@ function routeIssue(
       const { new_issue: issue, new_repository: repository } = payload.changes;
       const owner = repository.owner?.login;
       if (!owner) return { kind: 'ignore', why: 'transferred to an unknown owner' };
-      return reconcile(
+      const route = reconcile(
         installationId,
         { name: repository.name, owner: { login: owner } },
         issue.number,
         reasonOf(event),
         [],
       );
+      return {
+        ...route,
+        forget: issueKey(installationId, payload.repository, payload.issue.number),
+      };
     }
     case 'deleted':
       return {

@@ -353,10 +353,19 @@ describe('SPEC §5: events', () => {
     mockThread({ issue: 8, comments: [alice], labels: [IN_PROGRESS] });
     const expected = expectWrites(write.assign(8, 'alice'));
 
+    const old = { installationId: INSTALLATION, owner: OWNER, repo: 'old-home', number: 5 };
+    await app().store.setDeadline(old, new Date(NOW.getTime() + HOUR));
+    await app().store.setHolder(old, 11);
+
     await app().receive(issueTransferred({ issue: { issue: 5 }, to: 8 }));
     await app().settle();
 
     expect(writes()).toEqual(expected);
+    // Its old place is dropped from the index: the sweep will not look for it there.
+    expect(await app().store.dueIssues(new Date(NOW.getTime() + 2 * HOUR), 10)).not.toContainEqual(
+      old,
+    );
+    expect(await app().store.holderOf(old)).toBeNull();
   });
 });
 
