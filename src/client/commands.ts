@@ -85,12 +85,18 @@ function defineCommand<Shape extends z.ZodRawShape>(spec: {
   };
 }
 
-/** The session and lane the guard protects in one operation. */
-function identities(sessionValue: string, lane?: string): ProtectedValue[] {
-  return [
+/** The desk of one operation, its guard protecting the session (and the lane). */
+function deskFor(
+  context: CommandContext,
+  staleAfter: string | undefined,
+  sessionValue: string,
+  lane?: string,
+): ReturnType<CommandContext['desk']> {
+  const identities: ProtectedValue[] = [
     { kind: 'session', value: sessionValue },
     ...(lane === undefined ? [] : [{ kind: 'lane' as const, value: lane }]),
   ];
+  return context.desk({ staleAfterMs: staleAfterMs(staleAfter), identities });
 }
 
 /** `claim <ref> --session --lane --branch`. */
@@ -118,10 +124,7 @@ export const claimCommand = defineCommand({
       lane: requireIdentity(input.lane, 'lane'),
       branch: requireIdentity(input.branch, 'branch'),
     };
-    const desk = await context.desk({
-      staleAfterMs: staleAfterMs(input.staleAfter),
-      identities: identities(request.session, request.lane),
-    });
+    const desk = await deskFor(context, input.staleAfter, request.session, request.lane);
     return claim(desk, request);
   },
 });
@@ -154,10 +157,7 @@ export const statusCommand = defineCommand({
       stage: input.stage === undefined ? undefined : requireStage(input.stage),
       note: input.note === undefined ? undefined : requireNote(input.note),
     };
-    const desk = await context.desk({
-      staleAfterMs: staleAfterMs(input.staleAfter),
-      identities: identities(request.session),
-    });
+    const desk = await deskFor(context, input.staleAfter, request.session);
     return status(desk, request);
   },
 });
@@ -185,10 +185,7 @@ export const releaseCommand = defineCommand({
       outcome: input.outcome,
       note: input.note === undefined ? undefined : requireNote(input.note),
     };
-    const desk = await context.desk({
-      staleAfterMs: staleAfterMs(input.staleAfter),
-      identities: identities(request.session),
-    });
+    const desk = await deskFor(context, input.staleAfter, request.session);
     return release(desk, request);
   },
 });
