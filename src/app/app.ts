@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Probot, ProbotOctokit } from 'probot';
 import type { Action } from '../claims/decide.js';
+import { hasName } from '../claims/names.js';
 import { loadRepoConfig, RepoConfigCache, type RepoConfigResult } from '../config/repo-config.js';
 import type { Settings } from '../config/settings.js';
 import { KnownLabels } from '../github/execute.js';
@@ -228,10 +229,8 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
     if (result.kind === 'unreadable') return true;
     if (result.kind === 'invalid') return false;
     const { labels, trustedBots } = result.config;
-    const same = (a: string) => (b: string) => a.toLowerCase() === b.toLowerCase();
-    if (route.label !== undefined)
-      return [labels.inProgress, labels.blocked].some(same(route.label));
-    return trustedBots.some(same(route.bot ?? ''));
+    if (route.label !== undefined) return hasName([labels.inProgress, labels.blocked], route.label);
+    return hasName(trustedBots, route.bot ?? '');
   }
 
   const resyncDeps = {

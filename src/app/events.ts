@@ -2,6 +2,7 @@ import type { EmitterWebhookEvent } from '@octokit/webhooks';
 import { z } from 'zod';
 import { isTrustedAuthor } from '../claims/decide.js';
 import { parseClaimMarker } from '../claims/marker.js';
+import { sameName } from '../claims/names.js';
 import type { ClaimMarker, Hint } from '../claims/types.js';
 import type { ReconcileRequest } from '../queue/queue.js';
 import type { IssueKey } from '../store/store.js';
@@ -69,7 +70,7 @@ export function routeEvent(event: Subscribed, appLogin: string, now: Date): Even
   const shape = PAYLOAD_SHAPES[event.name].safeParse(event.payload);
   if (!shape.success) return { kind: 'malformed', problem: describeProblem(shape.error) };
   const { payload } = event;
-  if (payload.sender && sameLogin(payload.sender.login, appLogin)) {
+  if (payload.sender && sameName(payload.sender.login, appLogin)) {
     return { kind: 'ignore', why: 'own echo' };
   }
   const at = now.toISOString();
@@ -251,10 +252,6 @@ function reasonOf(event: { name: string; payload: { action: string } }): string 
 
 function issueKey(installationId: number, repository: RepoRef, number: number): IssueKey {
   return { installationId, owner: repository.owner.login, repo: repository.name, number };
-}
-
-function sameLogin(a: string, b: string): boolean {
-  return a.toLowerCase() === b.toLowerCase();
 }
 
 const Login = z.looseObject({ login: z.string() });

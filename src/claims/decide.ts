@@ -1,6 +1,7 @@
 import { finaliseClaimBody, releasedClaim } from './comment.js';
 import { type ClaimComment, findHolder, heartbeat, isStale, staleAt } from './liveness.js';
 import { formatClaimTime, parseClaimMarker } from './marker.js';
+import { hasName, sameName } from './names.js';
 import type { Hint, Outcome, ThreadComment } from './types.js';
 
 /** What decide() needs of the repository config (SPEC §7), already resolved. */
@@ -42,9 +43,17 @@ export type Action =
       readonly outcome: Outcome;
     }
   | { readonly kind: 'remove-label'; readonly label: string }
-  | { readonly kind: 'add-label'; readonly label: string }
+  | {
+      readonly kind: 'add-label';
+      readonly label: string;
+      /** Which status label it is: the colour and description it is created with. */
+      readonly role: LabelRole;
+    }
   | { readonly kind: 'unassign'; readonly login: string }
   | { readonly kind: 'assign'; readonly login: string };
+
+/** The two status labels of SPEC §4. */
+export type LabelRole = 'inProgress' | 'blocked';
 
 /** The holder decide() settled on, for logs and the client. */
 export interface HolderSummary {
@@ -77,8 +86,7 @@ export function isTrustedAuthor(
 ): boolean {
   if (TRUSTED_ASSOCIATIONS.has(association)) return true;
   // GitHub logins are case-insensitive.
-  const lower = login.toLowerCase();
-  return trustedBots.some((bot) => bot.toLowerCase() === lower);
+  return hasName(trustedBots, login);
 }
 
 /** The trusted claim comments of a thread, oldest first. Untrusted markers are not claims. */
@@ -216,8 +224,7 @@ export function decide(facts: IssueFacts, config: DecideConfig, now: Date): Plan
 
 function hasExpiryNote(facts: IssueFacts, commentId: number): boolean {
   const tag = expiryNoteTag(commentId);
-  const app = facts.appLogin.toLowerCase();
-  return facts.comments.some((c) => c.author.toLowerCase() === app && c.body.startsWith(tag));
+  return facts.comments.some((c) => sameName(c.author, facts.appLogin) && c.body.startsWith(tag));
 }
 
 function expiryNote(claim: ClaimComment, since: string): string {
@@ -238,7 +245,7 @@ function administrativeRemoval(
   holder: ClaimComment,
 ): { by: string; label: string } | null {
   const label = config.labels.inProgress;
-  if (hasLabel(facts.labels, label)) return null;
+  if (hasName(facts.labels, label)) return null;
   const posted = holder.comment.createdAt.getTime();
   const removal = facts.hints.find(
     (hint) =>
@@ -253,14 +260,15 @@ function labelActions(
   holder: ClaimComment | null,
   claimsChanged: boolean,
 ): Action[] {
-  const wanted = new Map<string, boolean>([
-    [config.labels.inProgress, holder !== null],
-    [config.labels.blocked, holder?.marker.stage === 'blocked'],
-  ]);
+  const wanted: Array<[LabelRole, boolean]> = [
+    ['inProgress', holder !== null],
+    ['blocked', holder?.marker.stage === 'blocked'],
+  ];
   const actions: Action[] = [];
-  for (const [label, want] of wanted) {
-    const has = hasLabel(facts.labels, label);
-    if (want && !has) actions.push({ kind: 'add-label', label });
+  for (const [role, want] of wanted) {
+    const label = config.labels[role];
+    const has = hasName(facts.labels, label);
+    if (want && !has) actions.push({ kind: 'add-label', label, role });
     if (!want && has && (config.enforceLabels || claimsChanged || !addedByPerson(facts, label))) {
       actions.push({ kind: 'remove-label', label });
     }
@@ -312,17 +320,8 @@ function assigneeActions(
   }
   // GitHub silently refuses to assign bot accounts: asking would cost a call on every reconcile.
   const author = holder?.comment.author;
-  if (author && config.assign && !author.endsWith('[bot]') && !hasLabel(facts.assignees, author)) {
+  if (author && config.assign && !author.endsWith('[bot]') && !hasName(facts.assignees, author)) {
     actions.push({ kind: 'assign', login: author });
   }
   return actions;
-}
-
-function hasLabel(names: readonly string[], name: string): boolean {
-  return names.some((n) => sameName(n, name));
-}
-
-/** GitHub label names and logins compare case-insensitively. */
-function sameName(a: string, b: string): boolean {
-  return a.toLowerCase() === b.toLowerCase();
 }

@@ -1,4 +1,5 @@
 import type { Action } from '../claims/decide.js';
+import { hasName } from '../claims/names.js';
 import { executePlan } from '../github/execute.js';
 import type { Desk } from './desk.js';
 import { type IssueState, issueKey } from './issue-state.js';
@@ -14,25 +15,20 @@ export async function applyActions(
   actions: readonly Action[],
 ): Promise<void> {
   if (actions.length === 0) return;
-  const { labels } = state.config;
   await executePlan(
     desk.octokit,
     issueKey(state.ref),
     { actions, holder: null, deadline: null },
-    {
-      knownLabels: desk.knownLabels,
-      roleOf: (label) =>
-        label.toLowerCase() === labels.blocked.toLowerCase() ? 'blocked' : 'inProgress',
-    },
+    { knownLabels: desk.knownLabels },
   );
 }
 
 /** True when the issue carries the label; GitHub compares label names without case. */
 export function hasLabel(state: IssueState, label: string): boolean {
-  return state.thread.labels.some((name) => name.toLowerCase() === label.toLowerCase());
+  return hasName(state.thread.labels, label);
 }
 
 /** True when the login is assigned to the issue; logins compare without case. */
 export function isAssigned(state: IssueState, login: string): boolean {
-  return state.thread.assignees.some((name) => name.toLowerCase() === login.toLowerCase());
+  return hasName(state.thread.assignees, login);
 }

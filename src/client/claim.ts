@@ -2,6 +2,7 @@ import { renderClaimComment } from '../claims/comment.js';
 import type { Action } from '../claims/decide.js';
 import { type ClaimComment, heartbeat, isStale } from '../claims/liveness.js';
 import { formatClaimTime } from '../claims/marker.js';
+import { sameName } from '../claims/names.js';
 import type { AssigneeMode, ClaimMarker } from '../claims/types.js';
 import { abandonHalfMade, type HalfMadeClaim } from './abandon-half-made.js';
 import { abandonLosers } from './abandon-losers.js';
@@ -89,9 +90,7 @@ async function postClaim(
   // Seed: a takeover of a stale claim the same account wrote, whose assignment it added,
   // keeps `claim`: the assignment is still the claim's to remove on release.
   const inherits = stale.some(
-    (claim) =>
-      claim.comment.author.toLowerCase() === login.toLowerCase() &&
-      claim.marker.assignee === 'claim',
+    (claim) => sameName(claim.comment.author, login) && claim.marker.assignee === 'claim',
   );
   const mode: AssigneeMode | undefined = assign
     ? !wasAssigned || inherits
@@ -170,7 +169,8 @@ async function postClaim(
     // The new claim's stage is `claimed`, so a blocked label left by a stale claim goes.
     if (hasLabel(state, labels.blocked))
       actions.push({ kind: 'remove-label', label: labels.blocked });
-    if (written.addedLabel) actions.push({ kind: 'add-label', label: labels.inProgress });
+    if (written.addedLabel)
+      actions.push({ kind: 'add-label', label: labels.inProgress, role: 'inProgress' });
     if (written.assigned) actions.push({ kind: 'assign', login });
     // SPEC §4, as the app does it: an account whose finalised claim recorded `assignee=claim`
     // is unassigned unless it holds the issue, so the stale holder's assignment goes too.
@@ -231,7 +231,7 @@ async function confirm(
     ];
     if (
       written.assigned &&
-      holder.comment.author.toLowerCase() !== written.login.toLowerCase() &&
+      !sameName(holder.comment.author, written.login) &&
       isAssigned(readback, written.login)
     ) {
       actions.push({ kind: 'unassign', login: written.login });
@@ -267,10 +267,9 @@ function takenOverAssignees(
   const authors = new Map<string, string>();
   for (const claim of stale) {
     const author = claim.comment.author;
-    const lower = author.toLowerCase();
-    if (claim.marker.assignee !== 'claim' || lower === login.toLowerCase()) continue;
-    const assigned = state.thread.assignees.find((a) => a.toLowerCase() === lower);
-    if (assigned) authors.set(lower, assigned);
+    if (claim.marker.assignee !== 'claim' || sameName(author, login)) continue;
+    const assigned = state.thread.assignees.find((a) => sameName(a, author));
+    if (assigned) authors.set(author.toLowerCase(), assigned);
   }
   return [...authors.values()];
 }

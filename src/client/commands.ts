@@ -155,7 +155,7 @@ export const statusCommand = defineCommand({
       ref,
       session: requireIdentity(input.session, 'session'),
       stage: input.stage === undefined ? undefined : requireStage(input.stage),
-      note: input.note === undefined ? undefined : requireNote(input.note),
+      note: requireNote(input.note),
     };
     const desk = await deskFor(context, input.staleAfter, request.session);
     return status(desk, request);
@@ -183,7 +183,7 @@ export const releaseCommand = defineCommand({
       ref,
       session: requireIdentity(input.session, 'session'),
       outcome: input.outcome,
-      note: input.note === undefined ? undefined : requireNote(input.note),
+      note: requireNote(input.note),
     };
     const desk = await deskFor(context, input.staleAfter, request.session);
     return release(desk, request);

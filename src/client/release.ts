@@ -1,6 +1,7 @@
 import { foldText } from '../claims/comment.js';
 import type { Action } from '../claims/decide.js';
 import { isLive } from '../claims/liveness.js';
+import { sameName } from '../claims/names.js';
 import type { Outcome } from '../claims/types.js';
 import { abandonLosers } from './abandon-losers.js';
 import { applyActions, hasLabel, isAssigned } from './apply-actions.js';
@@ -86,7 +87,7 @@ export async function release(desk: Desk, request: ReleaseRequest): Promise<Comm
     if (hasLabel(state, labels.blocked))
       first.push({ kind: 'remove-label', label: labels.blocked });
   }
-  const holderIsAuthor = otherHolder?.comment.author.toLowerCase() === author.toLowerCase();
+  const holderIsAuthor = otherHolder !== null && sameName(otherHolder.comment.author, author);
   if (target.marker.assignee === 'claim' && isAssigned(state, author) && !holderIsAuthor) {
     first.push({ kind: 'unassign', login: author });
   }

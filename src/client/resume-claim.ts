@@ -1,5 +1,6 @@
 import type { Action } from '../claims/decide.js';
 import { type ClaimComment, isLive } from '../claims/liveness.js';
+import { sameName } from '../claims/names.js';
 import { applyActions, hasLabel, isAssigned } from './apply-actions.js';
 import type { ClaimRequest } from './claim.js';
 import { describeClaim, viewIn } from './claim-view.js';
@@ -42,20 +43,20 @@ export async function resumeClaim(
   }
   const blocked = holder.marker.stage === 'blocked';
   if (blocked && !hasLabel(state, labels.blocked)) {
-    actions.push({ kind: 'add-label', label: labels.blocked });
+    actions.push({ kind: 'add-label', label: labels.blocked, role: 'blocked' });
   }
   if (!blocked && hasLabel(state, labels.blocked)) {
     actions.push({ kind: 'remove-label', label: labels.blocked });
   }
   if (!hasLabel(state, labels.inProgress)) {
-    actions.push({ kind: 'add-label', label: labels.inProgress });
+    actions.push({ kind: 'add-label', label: labels.inProgress, role: 'inProgress' });
   }
   // The assignee the claim recorded as its own is put back; `before` is not ours to restore.
   const author = holder.comment.author;
   if (
     assign &&
     holder.marker.assignee === 'claim' &&
-    author.toLowerCase() === login.toLowerCase() &&
+    sameName(author, login) &&
     !isAssigned(state, login)
   ) {
     actions.push({ kind: 'assign', login });

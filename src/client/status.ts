@@ -126,10 +126,10 @@ async function update(
     }
   }
   if (!hasLabel(state, labels.inProgress))
-    actions.push({ kind: 'add-label', label: labels.inProgress });
+    actions.push({ kind: 'add-label', label: labels.inProgress, role: 'inProgress' });
   const blocked = stage === 'blocked';
   if (blocked && !hasLabel(state, labels.blocked))
-    actions.push({ kind: 'add-label', label: labels.blocked });
+    actions.push({ kind: 'add-label', label: labels.blocked, role: 'blocked' });
   if (!blocked && hasLabel(state, labels.blocked))
     actions.push({ kind: 'remove-label', label: labels.blocked });
   let readback: IssueState;

@@ -39,9 +39,10 @@ export function requireStage(value: string): Stage {
 
 /**
  * A note: newlines and whitespace runs fold to single spaces first, then a note longer than
- * 280 characters is refused, not cut (seed "Stages").
+ * 280 characters is refused, not cut (seed "Stages"). No note is no note.
  */
-export function requireNote(value: string): string {
+export function requireNote(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
   const folded = foldText(value);
   if (folded.length > MAX_NOTE_CHARS) {
     throw usageError(

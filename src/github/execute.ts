@@ -1,5 +1,5 @@
 import type { ProbotOctokit } from 'probot';
-import type { Action, Plan } from '../claims/decide.js';
+import type { Action, LabelRole, Plan } from '../claims/decide.js';
 import type { IssueKey } from '../store/store.js';
 import { statusOf } from './thread.js';
 
@@ -10,7 +10,7 @@ export interface LabelStyle {
 }
 
 /** The colour and description of each status label the app creates. */
-export function labelStyle(label: string, role: 'inProgress' | 'blocked'): LabelStyle {
+export function labelStyle(label: string, role: LabelRole): LabelStyle {
   return role === 'blocked'
     ? { color: 'd93f0b', description: 'The holder of this issue’s claim is blocked' }
     : { color: '1d76db', description: `Held by a live claim; see the claim comment (${label})` };
@@ -41,7 +41,6 @@ export async function executePlan(
   plan: Plan,
   options: {
     knownLabels: KnownLabels;
-    roleOf: (label: string) => 'inProgress' | 'blocked';
     onWrite?: (action: Action) => void;
   },
 ): Promise<void> {
@@ -65,7 +64,7 @@ export async function executePlan(
         );
         break;
       case 'add-label':
-        await ensureLabel(octokit, key, action.label, options);
+        await ensureLabel(octokit, key, action, options.knownLabels);
         await octokit.rest.issues.addLabels({ ...issue, labels: [action.label] });
         break;
       case 'unassign':
@@ -86,20 +85,20 @@ export async function executePlan(
 async function ensureLabel(
   octokit: ProbotOctokit,
   key: IssueKey,
-  label: string,
-  options: { knownLabels: KnownLabels; roleOf: (label: string) => 'inProgress' | 'blocked' },
+  { label, role }: { label: string; role: LabelRole },
+  knownLabels: KnownLabels,
 ): Promise<void> {
-  if (options.knownLabels.has(key, label)) return;
+  if (knownLabels.has(key, label)) return;
   const repo = { owner: key.owner, repo: key.repo };
   try {
     await octokit.rest.issues.getLabel({ ...repo, name: label });
   } catch (error) {
     if (statusOf(error) !== 404) throw error;
-    const style = labelStyle(label, options.roleOf(label));
+    const style = labelStyle(label, role);
     // 422: another replica created it in between; that is what we wanted.
     await ignoring(422, () => octokit.rest.issues.createLabel({ ...repo, name: label, ...style }));
   }
-  options.knownLabels.add(key, label);
+  knownLabels.add(key, label);
 }
 
 async function ignoring(status: number, write: () => Promise<unknown>): Promise<void> {

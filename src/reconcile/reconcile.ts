@@ -2,7 +2,12 @@ import type { Logger } from 'pino';
 import type { ProbotOctokit } from 'probot';
 import { type Action, type DecideConfig, decide, type Plan } from '../claims/decide.js';
 import { executePlan, type KnownLabels } from '../github/execute.js';
-import { IssueGoneError, readThread, UnverifiableError } from '../github/thread.js';
+import {
+  IssueGoneError,
+  type IssueThread,
+  readThread,
+  UnverifiableError,
+} from '../github/thread.js';
 import type { ReconcileRequest } from '../queue/queue.js';
 import { type IssueKey, issueKeyString, type Store } from '../store/store.js';
 
@@ -50,7 +55,7 @@ export async function reconcileIssue(
     return { outcome: 'invalid-config' };
   }
 
-  let thread: Awaited<ReturnType<typeof readThread>>;
+  let thread: IssueThread;
   try {
     thread = await readThread(octokit, key);
   } catch (error) {
@@ -77,8 +82,6 @@ export async function reconcileIssue(
   );
   await executePlan(octokit, key, plan, {
     knownLabels: deps.knownLabels,
-    roleOf: (label) =>
-      label.toLowerCase() === lookup.config.labels.blocked.toLowerCase() ? 'blocked' : 'inProgress',
     onWrite: (action) => {
       if (action.kind === 'finalise') {
         log.info(

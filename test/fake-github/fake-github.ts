@@ -32,6 +32,7 @@ import {
   HttpError,
   type InstallationRecord,
   isoSeconds,
+  type NewIssue,
   State,
   type UserType,
 } from './state.js';
@@ -258,19 +259,7 @@ export class FakeGitHub {
   }
 
   /** Opens an issue (or pull request) and returns its number. */
-  createIssue(
-    repo: string,
-    options: {
-      title?: string;
-      body?: string | null;
-      author?: string;
-      labels?: readonly string[];
-      assignees?: readonly string[];
-      state?: 'open' | 'closed';
-      stateReason?: 'completed' | 'not_planned';
-      isPullRequest?: boolean;
-    } = {},
-  ): number {
+  createIssue(repo: string, options: NewIssue = {}): number {
     return this.state.createIssue(repo, options).number;
   }
 

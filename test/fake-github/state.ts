@@ -177,6 +177,18 @@ export type Change =
     };
 
 /** Thrown by the model for a request GitHub would refuse; the router turns it into JSON. */
+/** What a new issue (or pull request) starts with. */
+export interface NewIssue {
+  readonly title?: string;
+  readonly body?: string | null;
+  readonly author?: string;
+  readonly labels?: readonly string[];
+  readonly assignees?: readonly string[];
+  readonly state?: 'open' | 'closed';
+  readonly stateReason?: 'completed' | 'not_planned';
+  readonly isPullRequest?: boolean;
+}
+
 export class HttpError extends Error {
   /** HTTP status to answer with. */
   readonly status: number;
@@ -440,19 +452,7 @@ export class State {
   // ---- issues --------------------------------------------------------------------------
 
   /** Opens an issue (or pull request) and applies its initial labels and assignees. */
-  createIssue(
-    fullName: string,
-    input: {
-      title?: string;
-      body?: string | null;
-      author?: string;
-      labels?: readonly string[];
-      assignees?: readonly string[];
-      state?: 'open' | 'closed';
-      stateReason?: 'completed' | 'not_planned';
-      isPullRequest?: boolean;
-    } = {},
-  ): IssueRecord {
+  createIssue(fullName: string, input: NewIssue = {}): IssueRecord {
     const repo = this.repo(fullName);
     const author = input.author ?? repo.owner;
     const now = this.timestamp();
