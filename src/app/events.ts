@@ -21,6 +21,8 @@ export const SUBSCRIBED_EVENTS = [
   'installation.created',
   'installation.new_permissions_accepted',
   'installation.unsuspend',
+  'installation.deleted',
+  'installation.suspend',
   'installation_repositories.added',
 ] as const;
 
@@ -42,6 +44,8 @@ export type EventRoute =
       readonly forget?: IssueKey;
     }
   | { readonly kind: 'forget'; readonly key: IssueKey }
+  /** The app was uninstalled or suspended there: its cached octokit is dropped. */
+  | { readonly kind: 'uninstalled'; readonly installationId: number }
   | {
       readonly kind: 'resync';
       readonly installationId: number;
@@ -67,6 +71,15 @@ interface RepoRef {
 export function routeEvent(event: Subscribed, appLogin: string, now: Date): EventRoute {
   // Signed by GitHub, yet checked: a payload of another shape must be acknowledged and logged
   // naming the field, not crash the handler into a 500 that every redelivery repeats.
+  // The name comes from the `x-github-event` header: a delivery signed with the secret may
+  // still carry one that is no event name (`issue_comment.created`), and Probot hands it to
+  // the handlers subscribed to that string.
+  if (!Object.hasOwn(PAYLOAD_SHAPES, event.name)) {
+    return {
+      kind: 'malformed',
+      problem: `x-github-event: ${JSON.stringify(String(event.name).slice(0, 64))} is not an event name`,
+    };
+  }
   const shape = PAYLOAD_SHAPES[event.name].safeParse(event.payload);
   if (!shape.success) return { kind: 'malformed', problem: describeProblem(shape.error) };
   const { payload } = event;
@@ -79,6 +92,9 @@ export function routeEvent(event: Subscribed, appLogin: string, now: Date): Even
 
   switch (event.name) {
     case 'installation':
+      if (event.payload.action === 'deleted' || event.payload.action === 'suspend') {
+        return { kind: 'uninstalled', installationId };
+      }
       return { kind: 'resync', installationId };
     case 'installation_repositories': {
       const repos = event.payload.repositories_added.map((r) => r.full_name);

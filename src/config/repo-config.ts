@@ -327,3 +327,58 @@ function show(value: unknown): string {
   const text = JSON.stringify(value) ?? String(value);
   return text.length > 60 ? `${text.slice(0, 60)}…` : text;
 }
+
+/**
+ * The reconcile's reading of a config outcome (docs/protocol.md §6): the config to decide
+ * with, or the error that stops every write on the repository. Unreadable throws, so the
+ * reconcile is unverifiable and retried (fail closed).
+ */
+export function configForReconcile(
+  result: RepoConfigResult,
+):
+  | { readonly ok: true; readonly config: ResolvedRepoConfig }
+  | { readonly ok: false; readonly error: string } {
+  switch (result.kind) {
+    case 'absent':
+    case 'loaded':
+      return { ok: true, config: result.config };
+    case 'invalid':
+      return { ok: false, error: result.error };
+    case 'unreadable':
+      throw new Error(`repository config unreadable: ${result.message}`, { cause: result.error });
+  }
+}
+
+/**
+ * The webhook filters' reading: the config, `unknown` when it could not be read (the event
+ * passes on to the reconcile, which fails closed and retries), or null when it is invalid
+ * (nothing is written on the repository, so the event can be dropped).
+ */
+export function configForFilter(result: RepoConfigResult): ResolvedRepoConfig | 'unknown' | null {
+  switch (result.kind) {
+    case 'absent':
+    case 'loaded':
+      return result.config;
+    case 'invalid':
+      return null;
+    case 'unreadable':
+      return 'unknown';
+  }
+}
+
+/**
+ * The resync's reading: the repository's stale window, or null when its config is invalid
+ * (the repository is left alone). Unreadable throws, so the resync of that repository is
+ * retried rather than run with a guessed window.
+ */
+export function staleWindowOf(result: RepoConfigResult): number | null {
+  switch (result.kind) {
+    case 'absent':
+    case 'loaded':
+      return result.config.staleAfterMs;
+    case 'invalid':
+      return null;
+    case 'unreadable':
+      throw new Error(`config unreadable: ${result.message}`);
+  }
+}

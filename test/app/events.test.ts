@@ -17,6 +17,7 @@ import {
   IN_PROGRESS,
   INSTALLATION,
   installationCreated,
+  installationDeleted,
   installationReposAdded,
   issueDeleted,
   issueLabeled,
@@ -452,5 +453,49 @@ describe('SPEC §5: installation events resync', () => {
 
     expect(writes()).toHaveLength(expected.length);
     expect(writes()).toEqual(expect.arrayContaining(expected));
+  });
+
+  it('installation.deleted makes no API call and drops the installation’s octokit: the next event builds a new one', async () => {
+    const alice = claim({ id: 11, by: 'alice' });
+    mockThread({ comments: [alice], labels: [IN_PROGRESS], assignees: ['alice'] });
+    const auth = vi.spyOn(app().probot, 'auth');
+    await app().receive(commentCreated({ comment: alice }));
+    await app().settle();
+    const built = auth.mock.calls.length;
+
+    await app().receive(installationDeleted());
+    await app().settle();
+    expect(calls.filter((c) => !c.path.includes('/repos/'))).toEqual([
+      { method: 'POST', path: `/app/installations/${INSTALLATION}/access_tokens` },
+    ]);
+    mockThread({
+      comments: [alice],
+      labels: [IN_PROGRESS],
+      assignees: ['alice'],
+      token: false,
+      config: 'cached',
+    });
+    await app().receive(commentCreated({ comment: alice }));
+    await app().settle();
+
+    expect(auth.mock.calls.length).toBeGreaterThan(built);
+  });
+});
+
+describe('deliveries GitHub would not send', () => {
+  it('a delivery whose event name is `issue_comment.created` is acknowledged and logged, not a crash', async () => {
+    const alice = claim({ id: 11, by: 'alice' });
+    const event = commentCreated({ comment: alice });
+
+    await app().receive({ name: 'issue_comment.created', payload: event.payload });
+    await app().settle();
+
+    expect(calls).toEqual([]);
+    expect(app().logs).toContainEqual(
+      expect.objectContaining({
+        msg: 'malformed webhook payload ignored',
+        problem: 'x-github-event: "issue_comment.created" is not an event name',
+      }),
+    );
   });
 });

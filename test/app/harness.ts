@@ -802,6 +802,20 @@ export function installationCreated(repos: readonly string[] = [REPO]): WebhookE
   };
 }
 
+/** `installation.deleted`: the app was uninstalled from the account. */
+export function installationDeleted(): WebhookEvent {
+  return {
+    name: 'installation',
+    payload: {
+      action: 'deleted',
+      installation: installationPayload(),
+      repositories: [repoRef(REPO)],
+      requester: null,
+      sender: user('maria'),
+    },
+  };
+}
+
 /** `installation_repositories.added`. */
 export function installationReposAdded(repos: readonly string[]): WebhookEvent {
   return {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { DELIVERY_CLAIM_MS } from '../../src/app/app.js';
+import { DELIVERY_CLAIM_MS } from '../../src/app/deliveries.js';
 import { sleep } from '../helpers/redis.js';
 import {
   type Cluster,

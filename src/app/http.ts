@@ -1,0 +1,93 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { WorkQueue } from '../queue/queue.js';
+import type { Store } from '../store/store.js';
+import type { Metrics } from './metrics.js';
+
+/** Answers one request that its route matched. */
+export type RouteHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void> | void;
+
+/**
+ * The app's own HTTP routes on Probot's server (same port as the webhooks). Later rooms (the
+ * claims API, the board) register theirs here instead of growing the app's wiring.
+ */
+export interface HttpRoutes {
+  /**
+   * Serves `method path`. A path ending in `/` also serves everything under it
+   * (`/api/claims/v1/`); an exact path wins over a prefix, a longer prefix over a shorter.
+   */
+  route(method: string, path: string, handler: RouteHandler): void;
+  /** Answers the request when a route matches; false leaves it to Probot (its 404). */
+  handle(req: IncomingMessage, res: ServerResponse): Promise<boolean>;
+}
+
+/** What `/health` and `/metrics` read. */
+export interface HttpDeps {
+  readonly store: Store;
+  readonly queue: WorkQueue;
+  readonly metrics: Metrics;
+}
+
+/** The routes with `GET /health` and `GET /metrics` registered. */
+export function createHttpRoutes(deps: HttpDeps): HttpRoutes {
+  const exact = new Map<string, RouteHandler>();
+  const prefixes: Array<{ method: string; path: string; handler: RouteHandler }> = [];
+  const routes: HttpRoutes = {
+    route(method, path, handler) {
+      const verb = method.toUpperCase();
+      if (path.endsWith('/')) {
+        prefixes.push({ method: verb, path, handler });
+        prefixes.sort((a, b) => b.path.length - a.path.length);
+      } else {
+        exact.set(`${verb} ${path}`, handler);
+      }
+    },
+    async handle(req, res) {
+      const method = req.method ?? 'GET';
+      const url = req.url ?? '/';
+      const query = url.indexOf('?');
+      const path = query === -1 ? url : url.slice(0, query);
+      const handler =
+        exact.get(`${method} ${path}`) ??
+        prefixes.find((p) => p.method === method && path.startsWith(p.path))?.handler;
+      if (!handler) return false;
+      await handler(req, res);
+      return true;
+    },
+  };
+  routes.route('GET', '/health', async (_req, res) => {
+    // The queue is asked too: in Redis mode it has connections of its own, and a webhook
+    // needs both (depth is answered by the queue's webhook-side connection). `store` in the
+    // body stands for the shared state: both.
+    const [store, queue] = await Promise.all([
+      deps.store.ping().catch(() => false),
+      answers(deps.queue.depth(), 2000),
+    ]);
+    const ok = store && queue;
+    res.writeHead(ok ? 200 : 503, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ status: ok ? 'ok' : 'unavailable', store: ok }));
+  });
+  routes.route('GET', '/metrics', async (_req, res) => {
+    res.writeHead(200, { 'content-type': deps.metrics.registry.contentType });
+    res.end(await deps.metrics.registry.metrics());
+  });
+  return routes;
+}
+
+/** Whether `work` settles without an error within `ms`. */
+async function answers(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([
+      work.then(
+        () => true,
+        () => false,
+      ),
+      late,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,126 @@
+import type { Logger } from 'pino';
+import type { WorkQueue } from '../queue/queue.js';
+import type { IssueKey, Store } from '../store/store.js';
+import type { DeliveryRecorder } from './deliveries.js';
+import { DeliveryNotQueuedError } from './delivery-not-queued-error.js';
+import { type EventRoute, routeEvent } from './events.js';
+
+/** One delivery as Probot hands it to the app. */
+export interface WebhookEvent {
+  /** The delivery id (`x-github-delivery`). */
+  readonly id: string;
+  /** The event name (`x-github-event`). */
+  readonly name: string;
+  readonly payload: unknown;
+}
+
+/** What handleWebhook needs; each piece is wired once by createClaimWarden. */
+export interface WebhookDeps {
+  readonly appLogin: string;
+  readonly now: () => Date;
+  readonly store: Store;
+  readonly queue: WorkQueue;
+  readonly deliveries: DeliveryRecorder;
+  readonly log: Logger;
+  /**
+   * Whether a reconcile route with a `label` or a `bot` concerns claims (the repository's
+   * status labels, its trustedBots): a cached config read.
+   */
+  concernsClaims(route: EventRoute & { kind: 'reconcile' }): Promise<boolean>;
+  /** Drops an issue from the holder and deadline indexes. */
+  forget(key: IssueKey): Promise<void>;
+  /** Starts a resync, detached: it may outlast GitHub's 10 seconds. */
+  resync(installationId: number, repos?: readonly string[]): void;
+  /** Drops what the app keeps for an installation (the app was uninstalled or suspended). */
+  uninstalled(installationId: number): void;
+}
+
+/** What the app did with one delivery: counted once in `claims_webhooks_total`. */
+export interface WebhookResult {
+  /** `name.action`, the metric's `event` label. */
+  readonly event: string;
+  readonly result:
+    | 'malformed'
+    | 'ignored'
+    | 'deferred'
+    | 'duplicate'
+    | 'failed'
+    | Exclude<EventRoute['kind'], 'ignore' | 'malformed'>;
+  /** Set with `failed`: thrown to Probot, which answers 503 so GitHub can redeliver. */
+  readonly error?: DeliveryNotQueuedError;
+}
+
+/**
+ * The webhook path, as a short pipeline: route (pure), filter (a cached config read at most),
+ * record the delivery id, queue the work, keep the id. Never throws: a delivery that could
+ * not be queued comes back as `failed` with the error for Probot.
+ */
+export async function handleWebhook(
+  deps: WebhookDeps,
+  delivery: WebhookEvent,
+): Promise<WebhookResult> {
+  const { log } = deps;
+  const route = routeEvent(delivery as Parameters<typeof routeEvent>[0], deps.appLogin, deps.now());
+  const action = (delivery.payload as { action?: unknown } | null)?.action;
+  const event = `${delivery.name}.${typeof action === 'string' ? action : ''}`;
+  const id = delivery.id;
+  if (route.kind === 'malformed') {
+    log.warn({ event, delivery: id, problem: route.problem }, 'malformed webhook payload ignored');
+    return { event, result: 'malformed' };
+  }
+  if (route.kind === 'ignore') {
+    log.debug({ event, why: route.why, delivery: id }, 'event ignored');
+    return { event, result: 'ignored' };
+  }
+  // Before the delivery is recorded: an error here leaves nothing to undo.
+  if (route.kind === 'reconcile' && !(await deps.concernsClaims(route))) {
+    return { event, result: 'ignored' };
+  }
+  // A heartbeat of the holder changes nothing now; the sweep re-reads the thread at the
+  // indexed deadline and moves it. This saves two reads per heartbeat (docs/api-budget.md).
+  if (route.kind === 'reconcile' && route.heartbeatOf !== undefined) {
+    const holder = await deps.store.holderOf(route.request.key).catch(() => null);
+    if (holder === route.heartbeatOf) {
+      log.debug(
+        { event, delivery: id, commentId: holder },
+        'heartbeat of the holder: left to the sweep',
+      );
+      return { event, result: 'deferred' };
+    }
+  }
+  // docs/protocol.md §5: a delivery id seen before is acknowledged and does nothing. A store
+  // error answers 503, so the delivery shows as failed on GitHub and can be redelivered.
+  let fresh: boolean;
+  try {
+    fresh = await deps.deliveries.begin(id);
+  } catch (error) {
+    // The record may have landed with its reply lost: undo it (or let it expire).
+    void deps.deliveries.abort(id);
+    log.error({ err: error, event, delivery: id }, 'delivery not recorded: answered 503');
+    return { event, result: 'failed', error: new DeliveryNotQueuedError(event, id, error) };
+  }
+  if (!fresh) return { event, result: 'duplicate' };
+  try {
+    switch (route.kind) {
+      case 'reconcile':
+        await deps.queue.enqueue(route.request);
+        if (route.forget) await deps.forget(route.forget);
+        break;
+      case 'forget':
+        await deps.forget(route.key);
+        break;
+      case 'resync':
+        deps.resync(route.installationId, route.repos);
+        break;
+      case 'uninstalled':
+        deps.uninstalled(route.installationId);
+        break;
+    }
+  } catch (error) {
+    await deps.deliveries.abort(id);
+    log.error({ err: error, event, delivery: id }, 'delivery not queued: answered 503');
+    return { event, result: 'failed', error: new DeliveryNotQueuedError(event, id, error) };
+  }
+  await deps.deliveries.commit(id);
+  return { event, result: route.kind };
+}
