@@ -8,8 +8,9 @@ import {
   readThread,
   UnverifiableError,
 } from '../github/thread.js';
+import { type IssueKey, issueKeyString } from '../keys.js';
 import type { ReconcileRequest } from '../queue/queue.js';
-import { type IssueKey, issueKeyString, type Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
 
 /** A repository's config as the reconcile needs it: usable, or invalid with the field named. */
 export type ConfigLookup =
@@ -36,9 +37,9 @@ export type ReconcileResult =
   | { readonly outcome: 'gone' | 'invalid-config' };
 
 /**
- * Makes one issue true (SPEC §4): read the config and the whole thread, decide, apply, and
+ * Makes one issue true (docs/protocol.md §4): read the config and the whole thread, decide, apply, and
  * index the next deadline. Reads the thread as the source of truth, so event order does not
- * matter. Throws on anything unverifiable, so the queue retries with backoff (SPEC §6).
+ * matter. Throws on anything unverifiable, so the queue retries with backoff (docs/protocol.md §6).
  */
 export async function reconcileIssue(
   deps: ReconcileDeps,
@@ -50,7 +51,7 @@ export async function reconcileIssue(
 
   const lookup = await deps.configFor(octokit, key);
   if (!lookup.ok) {
-    // SPEC §6: bad repository config means nothing is written on that repository.
+    // docs/protocol.md §6: bad repository config means nothing is written on that repository.
     log.warn({ error: lookup.error }, 'repository config is invalid: nothing written');
     return { outcome: 'invalid-config' };
   }

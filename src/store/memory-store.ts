@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { type IssueKey, issueKeyString, type Store } from './store.js';
+import { type IssueKey, issueKeyString, type RepoKey, repoKeyString } from '../keys.js';
+import { assertTtl } from './assert-ttl.js';
+import type { Store } from './store.js';
 
 /** Options of {@link MemoryStore}. */
 export interface MemoryStoreOptions {
@@ -101,20 +103,8 @@ interface Lock {
 /** Stale heap entries are dropped in bulk once they outnumber live ones by this much. */
 const COMPACT_SLACK = 1024;
 
-/** Rejects TTLs Redis would reject too, so both stores fail the same way. */
-export function assertTtl(ttlMs: number): void {
-  if (!Number.isFinite(ttlMs) || ttlMs <= 0) {
-    throw new RangeError(`ttlMs must be a positive number of milliseconds, got ${ttlMs}`);
-  }
-}
-
-/** The checkpoint key of one repository. */
-function repoKey(installationId: number, owner: string, repo: string): string {
-  return `${installationId}/${owner}/${repo}`;
-}
-
 /**
- * The embedded {@link Store}: everything in this process, for a single replica (SPEC §7,
+ * The embedded {@link Store}: everything in this process, for a single replica (docs/protocol.md §7,
  * `CLAIMS_REDIS_URL` unset). The deadline index is a min-heap with lazy deletion, so the sweep's
  * `dueIssues` costs O(k log n) for k due issues even when 100,000 issues are indexed.
  */
@@ -204,18 +194,13 @@ export class MemoryStore implements Store {
     return this.holders.get(issueKeyString(key)) ?? null;
   }
 
-  async getCheckpoint(installationId: number, owner: string, repo: string): Promise<Date | null> {
-    const at = this.checkpoints.get(repoKey(installationId, owner, repo));
+  async getCheckpoint(repo: RepoKey): Promise<Date | null> {
+    const at = this.checkpoints.get(repoKeyString(repo));
     return at === undefined ? null : new Date(at);
   }
 
-  async setCheckpoint(
-    installationId: number,
-    owner: string,
-    repo: string,
-    at: Date,
-  ): Promise<void> {
-    this.checkpoints.set(repoKey(installationId, owner, repo), at.getTime());
+  async setCheckpoint(repo: RepoKey, at: Date): Promise<void> {
+    this.checkpoints.set(repoKeyString(repo), at.getTime());
   }
 
   async acquireLock(name: string, ttlMs: number): Promise<string | null> {

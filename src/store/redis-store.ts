@@ -1,7 +1,18 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { Redis, type RedisOptions } from 'ioredis';
-import { assertTtl } from './memory-store.js';
-import { type IssueKey, issueKeyString, parseIssueKeyString, type Store } from './store.js';
+import {
+  type IssueKey,
+  issueKeyString,
+  parseIssueKeyString,
+  type RepoKey,
+  repoKeyString,
+} from '../keys.js';
+import { assertTtl } from './assert-ttl.js';
+import { RedisScript } from './redis-script.js';
+import type { Store } from './store.js';
+
+// Re-exported: the queue imports the script helper from here; new code imports redis-script.js.
+export { RedisScript } from './redis-script.js';
 
 /** Where a {@link RedisStore} gets its connection: the caller's client, or a URL it owns. */
 export type RedisStoreConnection =
@@ -38,33 +49,6 @@ export const FAIL_FAST_OPTIONS: RedisOptions = {
   commandTimeout: 2000,
 };
 
-/**
- * A Lua script run by SHA, loaded on first use (EVALSHA, then EVAL on NOSCRIPT), so each call
- * sends 40 bytes rather than the source, and a Redis restart (which empties the script cache)
- * costs one retry.
- */
-export class RedisScript {
-  private readonly sha: string;
-
-  constructor(private readonly source: string) {
-    this.sha = createHash('sha1').update(source).digest('hex');
-  }
-
-  /** Runs the script atomically with `keys` (KEYS) and `args` (ARGV). */
-  async run(
-    redis: Redis,
-    keys: readonly string[],
-    args: readonly (string | number)[],
-  ): Promise<unknown> {
-    try {
-      return await redis.evalsha(this.sha, keys.length, ...keys, ...args);
-    } catch (error) {
-      if (!String((error as Error)?.message).includes('NOSCRIPT')) throw error;
-      return await redis.eval(this.source, keys.length, ...keys, ...args);
-    }
-  }
-}
-
 /** Deletes the lock only while `token` holds it, so a holder whose lock expired frees nothing. */
 const releaseScript = new RedisScript(`
 if redis.call('GET', KEYS[1]) == ARGV[1] then
@@ -80,7 +64,7 @@ end
 return 0`);
 
 /**
- * The shared {@link Store}: every replica reads and writes the same Redis (SPEC §7,
+ * The shared {@link Store}: every replica reads and writes the same Redis (docs/protocol.md §7,
  * `CLAIMS_REDIS_URL` set). Each operation is one atomic command or script, so replicas never
  * see half an update. Deadlines live in one sorted set scored by epoch ms.
  */
@@ -179,25 +163,13 @@ export class RedisStore implements Store {
     return value === null ? null : Number(value);
   }
 
-  async getCheckpoint(installationId: number, owner: string, repo: string): Promise<Date | null> {
-    const value = await (await this.client()).hget(
-      this.key('checkpoints'),
-      repoField(installationId, owner, repo),
-    );
+  async getCheckpoint(repo: RepoKey): Promise<Date | null> {
+    const value = await (await this.client()).hget(this.key('checkpoints'), repoKeyString(repo));
     return value === null ? null : new Date(Number(value));
   }
 
-  async setCheckpoint(
-    installationId: number,
-    owner: string,
-    repo: string,
-    at: Date,
-  ): Promise<void> {
-    await (await this.client()).hset(
-      this.key('checkpoints'),
-      repoField(installationId, owner, repo),
-      at.getTime(),
-    );
+  async setCheckpoint(repo: RepoKey, at: Date): Promise<void> {
+    await (await this.client()).hset(this.key('checkpoints'), repoKeyString(repo), at.getTime());
   }
 
   async acquireLock(name: string, ttlMs: number): Promise<string | null> {
@@ -297,9 +269,4 @@ function waitForReady(redis: Redis, timeoutMs: number): Promise<void> {
     redis.on('ready', onReady);
     redis.on('end', onEnd);
   });
-}
-
-/** The checkpoint hash field of one repository. */
-function repoField(installationId: number, owner: string, repo: string): string {
-  return `${installationId}/${owner}/${repo}`;
 }

@@ -1,27 +1,7 @@
-/** One issue of one installation: the unit the app reconciles, locks and indexes. */
-export interface IssueKey {
-  readonly installationId: number;
-  readonly owner: string;
-  readonly repo: string;
-  readonly number: number;
-}
+import type { IssueKey, RepoKey } from '../keys.js';
 
-/** A stable string form of an issue key, used for locks, job ids and index members. */
-export function issueKeyString(key: IssueKey): string {
-  return `${key.installationId}/${key.owner}/${key.repo}#${key.number}`;
-}
-
-/** Parses the string form written by {@link issueKeyString}; null when it is not one. */
-export function parseIssueKeyString(text: string): IssueKey | null {
-  const match = /^(\d+)\/([^/]+)\/([^/#]+)#(\d+)$/.exec(text);
-  if (!match) return null;
-  return {
-    installationId: Number(match[1]),
-    owner: match[2]!,
-    repo: match[3]!,
-    number: Number(match[4]),
-  };
-}
+// Re-exported: the keys live in src/keys.ts, and code across the app imports them from here.
+export { type IssueKey, issueKeyString, parseIssueKeyString, type RepoKey } from '../keys.js';
 
 /**
  * The state the app keeps besides GitHub itself. GitHub's threads are the source of truth;
@@ -52,8 +32,9 @@ export interface Store {
   holderOf(key: IssueKey): Promise<number | null>;
 
   /** The resync checkpoint of one repository: comments updated before it were reconciled. */
-  getCheckpoint(installationId: number, owner: string, repo: string): Promise<Date | null>;
-  setCheckpoint(installationId: number, owner: string, repo: string, at: Date): Promise<void>;
+  getCheckpoint(repo: RepoKey): Promise<Date | null>;
+  /** Moves the resync checkpoint of one repository to `at`. */
+  setCheckpoint(repo: RepoKey, at: Date): Promise<void>;
 
   /**
    * Takes the named lock for `ttlMs` when nobody holds it. Resolves a token that only the

@@ -59,7 +59,7 @@ describe('RedisStore', () => {
     const store = new RedisStore({ redis, prefix });
     await store.markDelivery('d', 60_000);
     await store.setDeadline({ installationId: 1, owner: 'o', repo: 'r', number: 1 }, new Date());
-    await store.setCheckpoint(1, 'o', 'r', new Date());
+    await store.setCheckpoint({ installationId: 1, owner: 'o', repo: 'r' }, new Date());
     await store.acquireLock('l', 60_000);
     const keys = (await redis.keys(`${prefix}*`)).sort();
     expect(keys).toEqual(

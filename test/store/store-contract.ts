@@ -158,27 +158,41 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
 
     describe('checkpoints', () => {
       it('a repository without a checkpoint has none', async () => {
-        expect(await store.getCheckpoint(7, 'acme', 'widgets')).toBeNull();
+        expect(
+          await store.getCheckpoint({ installationId: 7, owner: 'acme', repo: 'widgets' }),
+        ).toBeNull();
       });
 
       it('a checkpoint is kept per repository, to the millisecond, and overwritten', async () => {
-        await store.setCheckpoint(7, 'acme', 'widgets', new Date('2030-01-01T00:00:00.123Z'));
-        await store.setCheckpoint(7, 'acme', 'gadgets', new Date('2030-01-02T00:00:00Z'));
-        await store.setCheckpoint(8, 'acme', 'widgets', new Date('2030-01-03T00:00:00Z'));
-        expect(await store.getCheckpoint(7, 'acme', 'widgets')).toEqual(
+        await store.setCheckpoint(
+          { installationId: 7, owner: 'acme', repo: 'widgets' },
           new Date('2030-01-01T00:00:00.123Z'),
         );
-        expect(await store.getCheckpoint(7, 'acme', 'gadgets')).toEqual(
+        await store.setCheckpoint(
+          { installationId: 7, owner: 'acme', repo: 'gadgets' },
           new Date('2030-01-02T00:00:00Z'),
         );
-        expect(await store.getCheckpoint(8, 'acme', 'widgets')).toEqual(
+        await store.setCheckpoint(
+          { installationId: 8, owner: 'acme', repo: 'widgets' },
           new Date('2030-01-03T00:00:00Z'),
         );
+        expect(
+          await store.getCheckpoint({ installationId: 7, owner: 'acme', repo: 'widgets' }),
+        ).toEqual(new Date('2030-01-01T00:00:00.123Z'));
+        expect(
+          await store.getCheckpoint({ installationId: 7, owner: 'acme', repo: 'gadgets' }),
+        ).toEqual(new Date('2030-01-02T00:00:00Z'));
+        expect(
+          await store.getCheckpoint({ installationId: 8, owner: 'acme', repo: 'widgets' }),
+        ).toEqual(new Date('2030-01-03T00:00:00Z'));
 
-        await store.setCheckpoint(7, 'acme', 'widgets', new Date('2030-02-01T00:00:00Z'));
-        expect(await store.getCheckpoint(7, 'acme', 'widgets')).toEqual(
+        await store.setCheckpoint(
+          { installationId: 7, owner: 'acme', repo: 'widgets' },
           new Date('2030-02-01T00:00:00Z'),
         );
+        expect(
+          await store.getCheckpoint({ installationId: 7, owner: 'acme', repo: 'widgets' }),
+        ).toEqual(new Date('2030-02-01T00:00:00Z'));
       });
     });
 
