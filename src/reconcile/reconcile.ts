@@ -12,6 +12,13 @@ import { type IssueKey, issueKeyString } from '../keys.js';
 import type { ReconcileRequest } from '../queue/queue.js';
 import type { Store } from '../store/store.js';
 
+/**
+ * How long a first 404 or 410 on an issue waits for the second that confirms it: longer than
+ * the queue's retries of one request, and than a sweep interval, so the confirming reconcile
+ * finds it.
+ */
+export const GONE_MEMORY_MS = 24 * 3_600_000;
+
 /** A repository's config as the reconcile needs it: usable, or invalid with the field named. */
 export type ConfigLookup =
   | { readonly ok: true; readonly config: DecideConfig }
@@ -61,10 +68,18 @@ export async function reconcileIssue(
     thread = await readThread(octokit, key);
   } catch (error) {
     if (error instanceof IssueGoneError) {
-      await deps.store.setDeadline(key, null);
-      await deps.store.setHolder(key, null);
-      log.info('issue is gone: dropped from the index');
-      return { outcome: 'gone' };
+      // docs/protocol.md §6: one 404 is not proof (GitHub answers a transient one now and
+      // then), and taking it for a deletion would drop a live claim for good. Gone only when
+      // the next reconcile hears it too; until then fail closed, so the queue retries.
+      if (await deps.store.noteIssueGone(key, GONE_MEMORY_MS)) {
+        await deps.store.forgetIssue(key);
+        log.info({ status: error.status }, 'issue is gone: dropped from the index');
+        return { outcome: 'gone' };
+      }
+      log.warn({ status: error.status }, 'issue answered gone once: will retry');
+      throw new UnverifiableError('GitHub answered the issue as gone once', key, error.status, {
+        cause: error,
+      });
     }
     if (error instanceof UnverifiableError) {
       log.error(
@@ -74,6 +89,9 @@ export async function reconcileIssue(
     }
     throw error;
   }
+
+  // The issue answered: a 404 noted before was transient.
+  await deps.store.clearIssueGone(key);
 
   const now = deps.now();
   const plan = decide(

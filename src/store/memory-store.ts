@@ -120,6 +120,10 @@ export class MemoryStore implements Store {
   private readonly deadlineHeap = new MinHeap<DeadlineEntry>(earlierDeadline);
   private version = 0;
 
+  /** Issue key -> when its first 404/410 stops counting (epoch ms). */
+  private readonly gone = new Map<string, number>();
+  private readonly appAssigned = new Map<string, readonly string[]>();
+
   private readonly checkpoints = new Map<string, number>();
   private readonly locks = new Map<string, Lock>();
 
@@ -194,6 +198,37 @@ export class MemoryStore implements Store {
     return this.holders.get(issueKeyString(key)) ?? null;
   }
 
+  async noteIssueGone(key: IssueKey, ttlMs: number): Promise<boolean> {
+    assertTtl(ttlMs);
+    const id = issueKeyString(key);
+    const now = this.now();
+    const until = this.gone.get(id);
+    if (until !== undefined && until > now) return true;
+    this.gone.set(id, now + ttlMs);
+    return false;
+  }
+
+  async clearIssueGone(key: IssueKey): Promise<void> {
+    this.gone.delete(issueKeyString(key));
+  }
+
+  async appAssignees(key: IssueKey): Promise<readonly string[]> {
+    return this.appAssigned.get(issueKeyString(key)) ?? [];
+  }
+
+  async setAppAssignees(key: IssueKey, logins: readonly string[]): Promise<void> {
+    if (logins.length === 0) this.appAssigned.delete(issueKeyString(key));
+    else this.appAssigned.set(issueKeyString(key), [...logins]);
+  }
+
+  async forgetIssue(key: IssueKey): Promise<void> {
+    await this.setDeadline(key, null);
+    const id = issueKeyString(key);
+    this.holders.delete(id);
+    this.gone.delete(id);
+    this.appAssigned.delete(id);
+  }
+
   async getCheckpoint(repo: RepoKey): Promise<Date | null> {
     const at = this.checkpoints.get(repoKeyString(repo));
     return at === undefined ? null : new Date(at);
@@ -233,6 +268,8 @@ export class MemoryStore implements Store {
     this.deliveryExpiry.reset([]);
     this.deadlines.clear();
     this.holders.clear();
+    this.gone.clear();
+    this.appAssigned.clear();
     this.deadlineHeap.reset([]);
     this.checkpoints.clear();
     this.locks.clear();

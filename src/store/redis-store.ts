@@ -163,6 +163,47 @@ export class RedisStore implements Store {
     return value === null ? null : Number(value);
   }
 
+  async noteIssueGone(key: IssueKey, ttlMs: number): Promise<boolean> {
+    assertTtl(ttlMs);
+    // SET NX: the first answer is recorded (OK); a record already there means the second.
+    const reply = await (await this.client()).set(
+      this.key('gone', issueKeyString(key)),
+      '1',
+      'PX',
+      Math.ceil(ttlMs),
+      'NX',
+    );
+    return reply !== 'OK';
+  }
+
+  async clearIssueGone(key: IssueKey): Promise<void> {
+    await (await this.client()).del(this.key('gone', issueKeyString(key)));
+  }
+
+  async appAssignees(key: IssueKey): Promise<readonly string[]> {
+    const value = await (await this.client()).hget(this.key('assigned'), issueKeyString(key));
+    return value === null ? [] : parseLogins(value);
+  }
+
+  async setAppAssignees(key: IssueKey, logins: readonly string[]): Promise<void> {
+    const redis = await this.client();
+    if (logins.length === 0) await redis.hdel(this.key('assigned'), issueKeyString(key));
+    else await redis.hset(this.key('assigned'), issueKeyString(key), JSON.stringify(logins));
+  }
+
+  async forgetIssue(key: IssueKey): Promise<void> {
+    const member = issueKeyString(key);
+    // One MULTI: a replica never sees the issue half forgotten.
+    const replies = await (await this.client())
+      .multi()
+      .zrem(this.key('deadlines'), member)
+      .hdel(this.key('holders'), member)
+      .hdel(this.key('assigned'), member)
+      .del(this.key('gone', member))
+      .exec();
+    for (const [error] of replies ?? []) if (error) throw error;
+  }
+
   async getCheckpoint(repo: RepoKey): Promise<Date | null> {
     const value = await (await this.client()).hget(this.key('checkpoints'), repoKeyString(repo));
     return value === null ? null : new Date(Number(value));
@@ -269,4 +310,14 @@ function waitForReady(redis: Redis, timeoutMs: number): Promise<void> {
     redis.on('ready', onReady);
     redis.on('end', onEnd);
   });
+}
+
+/** The logins of an `assigned` field; a value this version cannot read counts as none. */
+function parseLogins(value: string): readonly string[] {
+  try {
+    const parsed: unknown = JSON.parse(value);
+    return Array.isArray(parsed) ? parsed.filter((v): v is string => typeof v === 'string') : [];
+  } catch {
+    return [];
+  }
 }

@@ -31,6 +31,29 @@ export interface Store {
   /** The holder's comment id recorded by the last reconcile of the issue, or null. */
   holderOf(key: IssueKey): Promise<number | null>;
 
+  /**
+   * Records that GitHub answered 404 or 410 on the issue. Resolves true when such an answer was
+   * recorded before, within `ttlMs`, and not cleared since: two reconciles in a row saw the
+   * issue gone, so it is (docs/protocol.md §6). Resolves false the first time.
+   */
+  noteIssueGone(key: IssueKey, ttlMs: number): Promise<boolean>;
+  /** Forgets a 404 or 410 recorded by {@link Store.noteIssueGone}: the issue answered since. */
+  clearIssueGone(key: IssueKey): Promise<void>;
+
+  /**
+   * The logins the app itself assigned to the issue for claims and that are still assigned as
+   * far as the app knows; empty when it remembers none (the markers then say who to unassign).
+   */
+  appAssignees(key: IssueKey): Promise<readonly string[]>;
+  /** Replaces the logins the app remembers assigning to the issue; empty forgets them. */
+  setAppAssignees(key: IssueKey, logins: readonly string[]): Promise<void>;
+
+  /**
+   * Forgets everything kept about an issue that no longer exists where it was (deleted, or
+   * transferred away): its deadline, holder, assignees and any 404 noted.
+   */
+  forgetIssue(key: IssueKey): Promise<void>;
+
   /** The resync checkpoint of one repository: comments updated before it were reconciled. */
   getCheckpoint(repo: RepoKey): Promise<Date | null>;
   /** Moves the resync checkpoint of one repository to `at`. */
