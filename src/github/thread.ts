@@ -11,7 +11,7 @@ export { IssueGoneError, statusOf, UnverifiableError } from './errors.js';
 export const MAX_THREAD_COMMENTS = 1000;
 
 /** An issue and its whole thread, as GitHub reported them in one reconcile. */
-export type IssueThread = Omit<IssueFacts, 'appLogin' | 'hints'>;
+export type IssueThread = Omit<IssueFacts, 'appLogin' | 'hints' | 'appAssignees'>;
 
 /**
  * Reads an issue and every comment of its thread, 100 a page. Fails closed (docs/protocol.md §6): any

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { ProbotOctokit } from 'probot';
 import { type Action, type DecideConfig, decide, type Plan } from '../claims/decide.js';
+import { hasName } from '../claims/names.js';
 import { executePlan, type KnownLabels } from '../github/execute.js';
 import {
   IssueGoneError,
@@ -93,12 +94,18 @@ export async function reconcileIssue(
   // The issue answered: a 404 noted before was transient.
   await deps.store.clearIssueGone(key);
 
+  const appAssignees = await deps.store.appAssignees(key);
+
   const now = deps.now();
   const plan = decide(
-    { ...thread, appLogin: deps.appLogin, hints: request.hints },
+    { ...thread, appLogin: deps.appLogin, hints: request.hints, appAssignees },
     lookup.config,
     now,
   );
+  // Remembered before the assignment is sent: a reconcile that dies after it still knows
+  // whom it assigned. One that GitHub refused is dropped below, on the next reconcile.
+  const planned = rememberedAssignees(appAssignees, thread.assignees, plan.actions, false);
+  if (!sameLogins(planned, appAssignees)) await deps.store.setAppAssignees(key, planned);
   await executePlan(octokit, key, plan, {
     knownLabels: deps.knownLabels,
     onWrite: (action) => {
@@ -111,8 +118,36 @@ export async function reconcileIssue(
       deps.onWrite?.(action, key);
     },
   });
+  const applied = rememberedAssignees(appAssignees, thread.assignees, plan.actions, true);
+  if (!sameLogins(applied, planned)) await deps.store.setAppAssignees(key, applied);
   await deps.store.setDeadline(key, plan.deadline);
   await deps.store.setHolder(key, plan.holder?.commentId ?? null);
   log.debug({ holder: plan.holder, writes: plan.actions.length }, 'issue reconciled');
   return { outcome: 'applied', plan };
+}
+
+/**
+ * The logins the app assigned for claims, after `actions`: those remembered that are still
+ * assigned (a person may have unassigned one), plus those the plan assigns, less those it
+ * unassigns once `applied`. GitHub logins are case-insensitive: one entry per login.
+ */
+function rememberedAssignees(
+  remembered: readonly string[],
+  assignees: readonly string[],
+  actions: readonly Action[],
+  applied: boolean,
+): string[] {
+  const next = new Map<string, string>();
+  for (const login of remembered) {
+    if (hasName(assignees, login)) next.set(login.toLowerCase(), login);
+  }
+  for (const action of actions) {
+    if (action.kind === 'assign') next.set(action.login.toLowerCase(), action.login);
+    if (action.kind === 'unassign' && applied) next.delete(action.login.toLowerCase());
+  }
+  return [...next.values()];
+}
+
+function sameLogins(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((login, i) => login === b[i]);
 }

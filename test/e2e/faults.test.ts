@@ -41,3 +41,40 @@ describe.concurrent('an issue GitHub answers 404', () => {
     expect(await harness.app.warden.store.countDeadlines()).toBe(0);
   });
 });
+
+describe.concurrent('a claimant who stops being a collaborator', () => {
+  it('is unassigned once another session holds the issue', async ({ onTestFinished }) => {
+    const harness = await harnessFor(onTestFinished);
+    const { fake } = harness;
+    const n = fake.createIssue(REPO);
+    fake.addComment(REPO, n, { author: 'alice', body: claimComment('s-alice') });
+    await harness.settle();
+    expect(fake.issue(REPO, n).assignees).toEqual(['alice']);
+
+    // Her marker no longer counts (docs/protocol.md §2), but the app assigned her itself.
+    fake.addUser('alice', { association: 'NONE' });
+    fake.addComment(REPO, n, { author: 'bob', body: claimComment('s-bob') });
+    await harness.settle();
+
+    expect(fake.issue(REPO, n).assignees).toEqual(['bob']);
+    expect(fake.issue(REPO, n).labels).toEqual([IN_PROGRESS]);
+  });
+
+  it('an assignee a person added stays, and a forged marker writes nothing', async ({
+    onTestFinished,
+  }) => {
+    const harness = await harnessFor(onTestFinished);
+    const { fake } = harness;
+    const n = fake.createIssue(REPO);
+    fake.assign(REPO, n, ['maria']);
+    fake.addComment(REPO, n, { author: 'alice', body: claimComment('s-alice') });
+    await harness.settle();
+    fake.clearRequests();
+
+    fake.addComment(REPO, n, { author: 'mallory', body: claimComment('s-forged') });
+    await harness.settle();
+
+    expect(fake.writes().filter((r) => !r.path.startsWith('/app/'))).toEqual([]);
+    expect(fake.issue(REPO, n).assignees).toEqual(['maria', 'alice']);
+  });
+});
