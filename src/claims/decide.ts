@@ -27,6 +27,12 @@ export interface IssueFacts {
   /** The app's own bot login (`slug[bot]`): its notes are recognised by it. */
   readonly appLogin: string;
   readonly hints: readonly Hint[];
+  /**
+   * The logins the app itself assigned for claims, as it remembers them (absent: it remembers
+   * none). Each is unassigned once no claim of its author holds, whoever that author has
+   * become: a claimant who stopped being a collaborator has no trusted marker left to say so.
+   */
+  readonly appAssignees?: readonly string[];
 }
 
 /** Why a claim comment is finalised; also the label of the finalisations metric. */
@@ -288,7 +294,8 @@ function addedByPerson(facts: IssueFacts, label: string): boolean {
 /**
  * SPEC §4: the holder's author is assigned; with no holder, an author whose latest claim
  * recorded `assignee=claim` is unassigned, and every other assignee is kept. Only each
- * author's latest claim counts, so an old released claim does not undo a newer one.
+ * author's latest claim counts, so an old released claim does not undo a newer one. Besides,
+ * every login the app remembers assigning is unassigned unless its author holds the issue.
  */
 function assigneeActions(
   facts: IssueFacts,
@@ -313,11 +320,20 @@ function assigneeActions(
 
   const actions: Action[] = [];
   const holderAuthor = holder?.comment.author.toLowerCase();
-  for (const [author, claim] of latest) {
-    if (author === holderAuthor || claim.assignee !== 'claim') continue;
+  const unassigning = new Set<string>();
+  const unassign = (author: string) => {
+    if (author === holderAuthor || unassigning.has(author)) return;
     const assigned = facts.assignees.find((login) => login.toLowerCase() === author);
-    if (assigned) actions.push({ kind: 'unassign', login: assigned });
+    if (!assigned) return;
+    unassigning.add(author);
+    actions.push({ kind: 'unassign', login: assigned });
+  };
+  for (const [author, claim] of latest) {
+    if (claim.assignee === 'claim') unassign(author);
   }
+  // What the app assigned itself it takes back, trusted marker or not. Only the app's own
+  // memory is read here, never a marker, so a forged marker still makes no write.
+  for (const login of facts.appAssignees ?? []) unassign(login.toLowerCase());
   // GitHub silently refuses to assign bot accounts: asking would cost a call on every reconcile.
   const author = holder?.comment.author;
   if (author && config.assign && !author.endsWith('[bot]') && !hasName(facts.assignees, author)) {

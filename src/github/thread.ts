@@ -1,42 +1,22 @@
 import type { ProbotOctokit } from 'probot';
 import type { IssueFacts } from '../claims/decide.js';
 import type { ThreadComment } from '../claims/types.js';
-import type { IssueKey } from '../store/store.js';
+import type { IssueKey } from '../keys.js';
+import { IssueGoneError, isGoneStatus, statusOf, UnverifiableError } from './errors.js';
 
-/** SPEC §6: a thread longer than this cannot be verified. */
+// Re-exported: the client and the app import GitHub's error reading from here.
+export { IssueGoneError, statusOf, UnverifiableError } from './errors.js';
+
+/** docs/protocol.md §6: a thread longer than this cannot be verified. */
 export const MAX_THREAD_COMMENTS = 1000;
 
 /** An issue and its whole thread, as GitHub reported them in one reconcile. */
-export type IssueThread = Omit<IssueFacts, 'appLogin' | 'hints'>;
+export type IssueThread = Omit<IssueFacts, 'appLogin' | 'hints' | 'appAssignees'>;
 
 /**
- * The thread could not be read whole. SPEC §6: nothing is written from partial facts; the
- * reconcile is retried with backoff.
- */
-export class UnverifiableError extends Error {
-  override readonly name = 'UnverifiableError';
-  constructor(
-    message: string,
-    readonly key: IssueKey,
-    readonly status?: number,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
-}
-
-/** The issue no longer exists where it was (deleted, or transferred away): nothing to do. */
-export class IssueGoneError extends Error {
-  override readonly name = 'IssueGoneError';
-  constructor(readonly key: IssueKey) {
-    super(`issue ${key.owner}/${key.repo}#${key.number} is gone`);
-  }
-}
-
-/**
- * Reads an issue and every comment of its thread, 100 a page. Fails closed (SPEC §6): any
+ * Reads an issue and every comment of its thread, 100 a page. Fails closed (docs/protocol.md §6): any
  * GitHub error, or a thread of more than 1,000 comments, throws UnverifiableError; a 404 or
- * 410 on the issue itself throws IssueGoneError.
+ * 410 on the issue itself throws IssueGoneError (which may be transient: the caller decides).
  */
 export async function readThread(octokit: ProbotOctokit, key: IssueKey): Promise<IssueThread> {
   const where = { owner: key.owner, repo: key.repo, issue_number: key.number };
@@ -45,7 +25,7 @@ export async function readThread(octokit: ProbotOctokit, key: IssueKey): Promise
     issue = (await octokit.rest.issues.get(where)).data;
   } catch (error) {
     const status = statusOf(error);
-    if (status === 404 || status === 410) throw new IssueGoneError(key);
+    if (isGoneStatus(status)) throw new IssueGoneError(key, status);
     throw new UnverifiableError('could not read the issue', key, status, { cause: error });
   }
   // Checked before paging: a thread that long cannot be verified, so do not spend the calls.
@@ -97,13 +77,4 @@ export async function readThread(octokit: ProbotOctokit, key: IssueKey): Promise
     assignees: (issue.assignees ?? []).map((a) => a.login),
     comments,
   };
-}
-
-/** The HTTP status of an octokit RequestError, if it is one. */
-export function statusOf(error: unknown): number | undefined {
-  if (typeof error === 'object' && error !== null && 'status' in error) {
-    const { status } = error as { status: unknown };
-    return typeof status === 'number' ? status : undefined;
-  }
-  return undefined;
 }

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { ProbotOctokit } from 'probot';
 import { type Action, type DecideConfig, decide, type Plan } from '../claims/decide.js';
+import { hasName } from '../claims/names.js';
 import { executePlan, type KnownLabels } from '../github/execute.js';
 import {
   IssueGoneError,
@@ -8,8 +9,16 @@ import {
   readThread,
   UnverifiableError,
 } from '../github/thread.js';
+import { type IssueKey, issueKeyString } from '../keys.js';
 import type { ReconcileRequest } from '../queue/queue.js';
-import { type IssueKey, issueKeyString, type Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
+
+/**
+ * How long a first 404 or 410 on an issue waits for the second that confirms it: longer than
+ * the queue's retries of one request, and than a sweep interval, so the confirming reconcile
+ * finds it.
+ */
+export const GONE_MEMORY_MS = 24 * 3_600_000;
 
 /** A repository's config as the reconcile needs it: usable, or invalid with the field named. */
 export type ConfigLookup =
@@ -36,9 +45,9 @@ export type ReconcileResult =
   | { readonly outcome: 'gone' | 'invalid-config' };
 
 /**
- * Makes one issue true (SPEC §4): read the config and the whole thread, decide, apply, and
+ * Makes one issue true (docs/protocol.md §4): read the config and the whole thread, decide, apply, and
  * index the next deadline. Reads the thread as the source of truth, so event order does not
- * matter. Throws on anything unverifiable, so the queue retries with backoff (SPEC §6).
+ * matter. Throws on anything unverifiable, so the queue retries with backoff (docs/protocol.md §6).
  */
 export async function reconcileIssue(
   deps: ReconcileDeps,
@@ -50,7 +59,7 @@ export async function reconcileIssue(
 
   const lookup = await deps.configFor(octokit, key);
   if (!lookup.ok) {
-    // SPEC §6: bad repository config means nothing is written on that repository.
+    // docs/protocol.md §6: bad repository config means nothing is written on that repository.
     log.warn({ error: lookup.error }, 'repository config is invalid: nothing written');
     return { outcome: 'invalid-config' };
   }
@@ -60,10 +69,18 @@ export async function reconcileIssue(
     thread = await readThread(octokit, key);
   } catch (error) {
     if (error instanceof IssueGoneError) {
-      await deps.store.setDeadline(key, null);
-      await deps.store.setHolder(key, null);
-      log.info('issue is gone: dropped from the index');
-      return { outcome: 'gone' };
+      // docs/protocol.md §6: one 404 is not proof (GitHub answers a transient one now and
+      // then), and taking it for a deletion would drop a live claim for good. Gone only when
+      // the next reconcile hears it too; until then fail closed, so the queue retries.
+      if (await deps.store.noteIssueGone(key, GONE_MEMORY_MS)) {
+        await deps.store.forgetIssue(key);
+        log.info({ status: error.status }, 'issue is gone: dropped from the index');
+        return { outcome: 'gone' };
+      }
+      log.warn({ status: error.status }, 'issue answered gone once: will retry');
+      throw new UnverifiableError('GitHub answered the issue as gone once', key, error.status, {
+        cause: error,
+      });
     }
     if (error instanceof UnverifiableError) {
       log.error(
@@ -74,12 +91,21 @@ export async function reconcileIssue(
     throw error;
   }
 
+  // The issue answered: a 404 noted before was transient.
+  await deps.store.clearIssueGone(key);
+
+  const appAssignees = await deps.store.appAssignees(key);
+
   const now = deps.now();
   const plan = decide(
-    { ...thread, appLogin: deps.appLogin, hints: request.hints },
+    { ...thread, appLogin: deps.appLogin, hints: request.hints, appAssignees },
     lookup.config,
     now,
   );
+  // Remembered before the assignment is sent: a reconcile that dies after it still knows
+  // whom it assigned. One that GitHub refused is dropped below, on the next reconcile.
+  const planned = rememberedAssignees(appAssignees, thread.assignees, plan.actions, false);
+  if (!sameLogins(planned, appAssignees)) await deps.store.setAppAssignees(key, planned);
   await executePlan(octokit, key, plan, {
     knownLabels: deps.knownLabels,
     onWrite: (action) => {
@@ -92,8 +118,36 @@ export async function reconcileIssue(
       deps.onWrite?.(action, key);
     },
   });
+  const applied = rememberedAssignees(appAssignees, thread.assignees, plan.actions, true);
+  if (!sameLogins(applied, planned)) await deps.store.setAppAssignees(key, applied);
   await deps.store.setDeadline(key, plan.deadline);
   await deps.store.setHolder(key, plan.holder?.commentId ?? null);
   log.debug({ holder: plan.holder, writes: plan.actions.length }, 'issue reconciled');
   return { outcome: 'applied', plan };
+}
+
+/**
+ * The logins the app assigned for claims, after `actions`: those remembered that are still
+ * assigned (a person may have unassigned one), plus those the plan assigns, less those it
+ * unassigns once `applied`. GitHub logins are case-insensitive: one entry per login.
+ */
+function rememberedAssignees(
+  remembered: readonly string[],
+  assignees: readonly string[],
+  actions: readonly Action[],
+  applied: boolean,
+): string[] {
+  const next = new Map<string, string>();
+  for (const login of remembered) {
+    if (hasName(assignees, login)) next.set(login.toLowerCase(), login);
+  }
+  for (const action of actions) {
+    if (action.kind === 'assign') next.set(action.login.toLowerCase(), action.login);
+    if (action.kind === 'unassign' && applied) next.delete(action.login.toLowerCase());
+  }
+  return [...next.values()];
+}
+
+function sameLogins(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((login, i) => login === b[i]);
 }

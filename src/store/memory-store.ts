@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { type IssueKey, issueKeyString, type Store } from './store.js';
+import { type IssueKey, issueKeyString, type RepoKey, repoKeyString } from '../keys.js';
+import { assertTtl } from './assert-ttl.js';
+import type { Store } from './store.js';
 
 /** Options of {@link MemoryStore}. */
 export interface MemoryStoreOptions {
@@ -101,20 +103,8 @@ interface Lock {
 /** Stale heap entries are dropped in bulk once they outnumber live ones by this much. */
 const COMPACT_SLACK = 1024;
 
-/** Rejects TTLs Redis would reject too, so both stores fail the same way. */
-export function assertTtl(ttlMs: number): void {
-  if (!Number.isFinite(ttlMs) || ttlMs <= 0) {
-    throw new RangeError(`ttlMs must be a positive number of milliseconds, got ${ttlMs}`);
-  }
-}
-
-/** The checkpoint key of one repository. */
-function repoKey(installationId: number, owner: string, repo: string): string {
-  return `${installationId}/${owner}/${repo}`;
-}
-
 /**
- * The embedded {@link Store}: everything in this process, for a single replica (SPEC §7,
+ * The embedded {@link Store}: everything in this process, for a single replica (docs/protocol.md §7,
  * `CLAIMS_REDIS_URL` unset). The deadline index is a min-heap with lazy deletion, so the sweep's
  * `dueIssues` costs O(k log n) for k due issues even when 100,000 issues are indexed.
  */
@@ -129,6 +119,10 @@ export class MemoryStore implements Store {
   private readonly holders = new Map<string, number>();
   private readonly deadlineHeap = new MinHeap<DeadlineEntry>(earlierDeadline);
   private version = 0;
+
+  /** Issue key -> when its first 404/410 stops counting (epoch ms). */
+  private readonly gone = new Map<string, number>();
+  private readonly appAssigned = new Map<string, readonly string[]>();
 
   private readonly checkpoints = new Map<string, number>();
   private readonly locks = new Map<string, Lock>();
@@ -204,18 +198,44 @@ export class MemoryStore implements Store {
     return this.holders.get(issueKeyString(key)) ?? null;
   }
 
-  async getCheckpoint(installationId: number, owner: string, repo: string): Promise<Date | null> {
-    const at = this.checkpoints.get(repoKey(installationId, owner, repo));
+  async noteIssueGone(key: IssueKey, ttlMs: number): Promise<boolean> {
+    assertTtl(ttlMs);
+    const id = issueKeyString(key);
+    const now = this.now();
+    const until = this.gone.get(id);
+    if (until !== undefined && until > now) return true;
+    this.gone.set(id, now + ttlMs);
+    return false;
+  }
+
+  async clearIssueGone(key: IssueKey): Promise<void> {
+    this.gone.delete(issueKeyString(key));
+  }
+
+  async appAssignees(key: IssueKey): Promise<readonly string[]> {
+    return this.appAssigned.get(issueKeyString(key)) ?? [];
+  }
+
+  async setAppAssignees(key: IssueKey, logins: readonly string[]): Promise<void> {
+    if (logins.length === 0) this.appAssigned.delete(issueKeyString(key));
+    else this.appAssigned.set(issueKeyString(key), [...logins]);
+  }
+
+  async forgetIssue(key: IssueKey): Promise<void> {
+    await this.setDeadline(key, null);
+    const id = issueKeyString(key);
+    this.holders.delete(id);
+    this.gone.delete(id);
+    this.appAssigned.delete(id);
+  }
+
+  async getCheckpoint(repo: RepoKey): Promise<Date | null> {
+    const at = this.checkpoints.get(repoKeyString(repo));
     return at === undefined ? null : new Date(at);
   }
 
-  async setCheckpoint(
-    installationId: number,
-    owner: string,
-    repo: string,
-    at: Date,
-  ): Promise<void> {
-    this.checkpoints.set(repoKey(installationId, owner, repo), at.getTime());
+  async setCheckpoint(repo: RepoKey, at: Date): Promise<void> {
+    this.checkpoints.set(repoKeyString(repo), at.getTime());
   }
 
   async acquireLock(name: string, ttlMs: number): Promise<string | null> {
@@ -248,6 +268,8 @@ export class MemoryStore implements Store {
     this.deliveryExpiry.reset([]);
     this.deadlines.clear();
     this.holders.clear();
+    this.gone.clear();
+    this.appAssigned.clear();
     this.deadlineHeap.reset([]);
     this.checkpoints.clear();
     this.locks.clear();

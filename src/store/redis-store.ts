@@ -1,7 +1,18 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { Redis, type RedisOptions } from 'ioredis';
-import { assertTtl } from './memory-store.js';
-import { type IssueKey, issueKeyString, parseIssueKeyString, type Store } from './store.js';
+import {
+  type IssueKey,
+  issueKeyString,
+  parseIssueKeyString,
+  type RepoKey,
+  repoKeyString,
+} from '../keys.js';
+import { assertTtl } from './assert-ttl.js';
+import { RedisScript } from './redis-script.js';
+import type { Store } from './store.js';
+
+// Re-exported: the queue imports the script helper from here; new code imports redis-script.js.
+export { RedisScript } from './redis-script.js';
 
 /** Where a {@link RedisStore} gets its connection: the caller's client, or a URL it owns. */
 export type RedisStoreConnection =
@@ -38,33 +49,6 @@ export const FAIL_FAST_OPTIONS: RedisOptions = {
   commandTimeout: 2000,
 };
 
-/**
- * A Lua script run by SHA, loaded on first use (EVALSHA, then EVAL on NOSCRIPT), so each call
- * sends 40 bytes rather than the source, and a Redis restart (which empties the script cache)
- * costs one retry.
- */
-export class RedisScript {
-  private readonly sha: string;
-
-  constructor(private readonly source: string) {
-    this.sha = createHash('sha1').update(source).digest('hex');
-  }
-
-  /** Runs the script atomically with `keys` (KEYS) and `args` (ARGV). */
-  async run(
-    redis: Redis,
-    keys: readonly string[],
-    args: readonly (string | number)[],
-  ): Promise<unknown> {
-    try {
-      return await redis.evalsha(this.sha, keys.length, ...keys, ...args);
-    } catch (error) {
-      if (!String((error as Error)?.message).includes('NOSCRIPT')) throw error;
-      return await redis.eval(this.source, keys.length, ...keys, ...args);
-    }
-  }
-}
-
 /** Deletes the lock only while `token` holds it, so a holder whose lock expired frees nothing. */
 const releaseScript = new RedisScript(`
 if redis.call('GET', KEYS[1]) == ARGV[1] then
@@ -80,7 +64,7 @@ end
 return 0`);
 
 /**
- * The shared {@link Store}: every replica reads and writes the same Redis (SPEC §7,
+ * The shared {@link Store}: every replica reads and writes the same Redis (docs/protocol.md §7,
  * `CLAIMS_REDIS_URL` set). Each operation is one atomic command or script, so replicas never
  * see half an update. Deadlines live in one sorted set scored by epoch ms.
  */
@@ -179,25 +163,54 @@ export class RedisStore implements Store {
     return value === null ? null : Number(value);
   }
 
-  async getCheckpoint(installationId: number, owner: string, repo: string): Promise<Date | null> {
-    const value = await (await this.client()).hget(
-      this.key('checkpoints'),
-      repoField(installationId, owner, repo),
+  async noteIssueGone(key: IssueKey, ttlMs: number): Promise<boolean> {
+    assertTtl(ttlMs);
+    // SET NX: the first answer is recorded (OK); a record already there means the second.
+    const reply = await (await this.client()).set(
+      this.key('gone', issueKeyString(key)),
+      '1',
+      'PX',
+      Math.ceil(ttlMs),
+      'NX',
     );
+    return reply !== 'OK';
+  }
+
+  async clearIssueGone(key: IssueKey): Promise<void> {
+    await (await this.client()).del(this.key('gone', issueKeyString(key)));
+  }
+
+  async appAssignees(key: IssueKey): Promise<readonly string[]> {
+    const value = await (await this.client()).hget(this.key('assigned'), issueKeyString(key));
+    return value === null ? [] : parseLogins(value);
+  }
+
+  async setAppAssignees(key: IssueKey, logins: readonly string[]): Promise<void> {
+    const redis = await this.client();
+    if (logins.length === 0) await redis.hdel(this.key('assigned'), issueKeyString(key));
+    else await redis.hset(this.key('assigned'), issueKeyString(key), JSON.stringify(logins));
+  }
+
+  async forgetIssue(key: IssueKey): Promise<void> {
+    const member = issueKeyString(key);
+    // One MULTI: a replica never sees the issue half forgotten.
+    const replies = await (await this.client())
+      .multi()
+      .zrem(this.key('deadlines'), member)
+      .hdel(this.key('holders'), member)
+      .hdel(this.key('assigned'), member)
+      .del(this.key('gone', member))
+      .exec();
+    for (const [error] of replies ?? []) if (error) throw error;
+  }
+
+  async getCheckpoint(repo: RepoKey): Promise<Date | null> {
+    const value = await (await this.client()).hget(this.key('checkpoints'), repoKeyString(repo));
     return value === null ? null : new Date(Number(value));
   }
 
-  async setCheckpoint(
-    installationId: number,
-    owner: string,
-    repo: string,
-    at: Date,
-  ): Promise<void> {
-    await (await this.client()).hset(
-      this.key('checkpoints'),
-      repoField(installationId, owner, repo),
-      at.getTime(),
-    );
+  async setCheckpoint(repo: RepoKey, at: Date): Promise<void> {
+    await (await this.client()).hset(this.key('checkpoints'), repoKeyString(repo), at.getTime());
   }
 
   async acquireLock(name: string, ttlMs: number): Promise<string | null> {
@@ -299,7 +312,12 @@ function waitForReady(redis: Redis, timeoutMs: number): Promise<void> {
   });
 }
 
-/** The checkpoint hash field of one repository. */
-function repoField(installationId: number, owner: string, repo: string): string {
-  return `${installationId}/${owner}/${repo}`;
+/** The logins of an `assigned` field; a value this version cannot read counts as none. */
+function parseLogins(value: string): readonly string[] {
+  try {
+    const parsed: unknown = JSON.parse(value);
+    return Array.isArray(parsed) ? parsed.filter((v): v is string => typeof v === 'string') : [];
+  } catch {
+    return [];
+  }
 }

@@ -1,27 +1,7 @@
-/** One issue of one installation: the unit the app reconciles, locks and indexes. */
-export interface IssueKey {
-  readonly installationId: number;
-  readonly owner: string;
-  readonly repo: string;
-  readonly number: number;
-}
+import type { IssueKey, RepoKey } from '../keys.js';
 
-/** A stable string form of an issue key, used for locks, job ids and index members. */
-export function issueKeyString(key: IssueKey): string {
-  return `${key.installationId}/${key.owner}/${key.repo}#${key.number}`;
-}
-
-/** Parses the string form written by {@link issueKeyString}; null when it is not one. */
-export function parseIssueKeyString(text: string): IssueKey | null {
-  const match = /^(\d+)\/([^/]+)\/([^/#]+)#(\d+)$/.exec(text);
-  if (!match) return null;
-  return {
-    installationId: Number(match[1]),
-    owner: match[2]!,
-    repo: match[3]!,
-    number: Number(match[4]),
-  };
-}
+// Re-exported: the keys live in src/keys.ts, and code across the app imports them from here.
+export { type IssueKey, issueKeyString, parseIssueKeyString, type RepoKey } from '../keys.js';
 
 /**
  * The state the app keeps besides GitHub itself. GitHub's threads are the source of truth;
@@ -51,9 +31,33 @@ export interface Store {
   /** The holder's comment id recorded by the last reconcile of the issue, or null. */
   holderOf(key: IssueKey): Promise<number | null>;
 
+  /**
+   * Records that GitHub answered 404 or 410 on the issue. Resolves true when such an answer was
+   * recorded before, within `ttlMs`, and not cleared since: two reconciles in a row saw the
+   * issue gone, so it is (docs/protocol.md §6). Resolves false the first time.
+   */
+  noteIssueGone(key: IssueKey, ttlMs: number): Promise<boolean>;
+  /** Forgets a 404 or 410 recorded by {@link Store.noteIssueGone}: the issue answered since. */
+  clearIssueGone(key: IssueKey): Promise<void>;
+
+  /**
+   * The logins the app itself assigned to the issue for claims and that are still assigned as
+   * far as the app knows; empty when it remembers none (the markers then say who to unassign).
+   */
+  appAssignees(key: IssueKey): Promise<readonly string[]>;
+  /** Replaces the logins the app remembers assigning to the issue; empty forgets them. */
+  setAppAssignees(key: IssueKey, logins: readonly string[]): Promise<void>;
+
+  /**
+   * Forgets everything kept about an issue that no longer exists where it was (deleted, or
+   * transferred away): its deadline, holder, assignees and any 404 noted.
+   */
+  forgetIssue(key: IssueKey): Promise<void>;
+
   /** The resync checkpoint of one repository: comments updated before it were reconciled. */
-  getCheckpoint(installationId: number, owner: string, repo: string): Promise<Date | null>;
-  setCheckpoint(installationId: number, owner: string, repo: string, at: Date): Promise<void>;
+  getCheckpoint(repo: RepoKey): Promise<Date | null>;
+  /** Moves the resync checkpoint of one repository to `at`. */
+  setCheckpoint(repo: RepoKey, at: Date): Promise<void>;
 
   /**
    * Takes the named lock for `ttlMs` when nobody holds it. Resolves a token that only the

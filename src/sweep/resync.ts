@@ -76,7 +76,7 @@ export async function resyncRepo(
   repo: Omit<IssueKey, 'number'>,
 ): Promise<number> {
   const startedAt = deps.now();
-  const checkpoint = await deps.store.getCheckpoint(repo.installationId, repo.owner, repo.repo);
+  const checkpoint = await deps.store.getCheckpoint(repo);
   const staleAfterMs = await deps.staleAfterFor(octokit, repo);
   if (staleAfterMs === null) {
     deps.log.warn(
@@ -105,12 +105,7 @@ export async function resyncRepo(
   for (const number of numbers) {
     await deps.queue.enqueue({ key: { ...repo, number }, hints: [], reason: 'resync' });
   }
-  await deps.store.setCheckpoint(
-    repo.installationId,
-    repo.owner,
-    repo.repo,
-    new Date(startedAt.getTime() - CHECKPOINT_OVERLAP_MS),
-  );
+  await deps.store.setCheckpoint(repo, new Date(startedAt.getTime() - CHECKPOINT_OVERLAP_MS));
   return numbers.size;
 }
 

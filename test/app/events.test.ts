@@ -385,7 +385,9 @@ describe('SPEC §5: installation events resync', () => {
   /** The resync runs detached from the webhook: wait until it checkpointed the repository. */
   async function resynced(): Promise<void> {
     await vi.waitFor(async () => {
-      expect(await app().store.getCheckpoint(INSTALLATION, OWNER, REPO)).not.toBeNull();
+      expect(
+        await app().store.getCheckpoint({ installationId: INSTALLATION, owner: OWNER, repo: REPO }),
+      ).not.toBeNull();
     });
     await app().settle();
   }
@@ -438,9 +440,9 @@ describe('SPEC §5: installation events resync', () => {
     expect(writes()).toEqual(expect.arrayContaining(expected));
     expect(reads(issuePath(3))).toBe(0);
     // The next resync reads from a minute before this one started.
-    expect(await app().store.getCheckpoint(INSTALLATION, OWNER, REPO)).toEqual(
-      new Date(NOW.getTime() - MINUTE),
-    );
+    expect(
+      await app().store.getCheckpoint({ installationId: INSTALLATION, owner: OWNER, repo: REPO }),
+    ).toEqual(new Date(NOW.getTime() - MINUTE));
   });
 
   it('installation_repositories.added resyncs just the added repositories', async () => {

@@ -112,17 +112,52 @@ describe('a GitHub failure reading the config or the issue', () => {
     expect(reads(issuePath(1))).toBe(1);
   });
 
-  it('an issue that is gone (404) is dropped from the sweep index; nothing is written', async () => {
+  it.each([404, 410])(
+    'an issue GitHub answers %i twice in a row is dropped from the sweep index; nothing is written',
+    async (status) => {
+      await app().store.setDeadline(key, new Date(NOW.getTime() - 1000));
+      expectToken();
+      expectConfig('absent');
+      mock('GET', issuePath(1), [status, { message: 'Not Found' }], { times: 2 });
+
+      await app().warden.sweep();
+      await app().settle();
+
+      expect(writes()).toEqual([]);
+      expect(reads(issuePath(1))).toBe(2);
+      expect(await app().store.countDeadlines()).toBe(0);
+      expect(app().logs).toContainEqual(
+        expect.objectContaining({ msg: 'issue is gone: dropped from the index', status }),
+      );
+    },
+  );
+
+  it('one 404 on an issue is not a deletion: the reconcile is retried and the claim stays held', async () => {
+    const alice = claim({ id: 11, by: 'alice' });
     await app().store.setDeadline(key, new Date(NOW.getTime() - 1000));
     expectToken();
     expectConfig('absent');
     mock('GET', issuePath(1), [404, { message: 'Not Found' }]);
+    mockThread({
+      comments: [alice],
+      labels: [IN_PROGRESS],
+      assignees: ['alice'],
+      token: false,
+      config: 'cached',
+    });
 
     await app().warden.sweep();
     await app().settle();
 
     expect(writes()).toEqual([]);
-    expect(await app().store.countDeadlines()).toBe(0);
+    expect(reads(issuePath(1))).toBe(2);
+    // Still indexed, at the holder's stale time.
+    expect(await app().store.dueIssues(new Date(NOW.getTime() + 7 * HOUR), 10)).toEqual([key]);
+    expect(app().logs).toContainEqual(
+      expect.objectContaining({ msg: 'issue answered gone once: will retry', status: 404 }),
+    );
+    // The 404 was forgotten once the issue answered: a later one is again only a first.
+    expect(await app().store.noteIssueGone(key, 60_000)).toBe(false);
   });
 
   it('a thread longer than one page is read whole before anything is decided', async () => {

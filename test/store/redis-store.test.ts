@@ -59,11 +59,15 @@ describe('RedisStore', () => {
     const store = new RedisStore({ redis, prefix });
     await store.markDelivery('d', 60_000);
     await store.setDeadline({ installationId: 1, owner: 'o', repo: 'r', number: 1 }, new Date());
-    await store.setCheckpoint(1, 'o', 'r', new Date());
+    await store.setCheckpoint({ installationId: 1, owner: 'o', repo: 'r' }, new Date());
     await store.acquireLock('l', 60_000);
+    await store.setAppAssignees({ installationId: 1, owner: 'o', repo: 'r', number: 1 }, ['a']);
+    await store.noteIssueGone({ installationId: 1, owner: 'o', repo: 'r', number: 1 }, 60_000);
     const keys = (await redis.keys(`${prefix}*`)).sort();
     expect(keys).toEqual(
-      ['checkpoints', 'deadlines', 'delivery:d', 'lock:l'].map((suffix) => prefix + suffix),
+      ['assigned', 'checkpoints', 'deadlines', 'delivery:d', 'gone:1/o/r#1', 'lock:l'].map(
+        (suffix) => prefix + suffix,
+      ),
     );
   });
 

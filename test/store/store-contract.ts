@@ -156,29 +156,95 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
       });
     });
 
+    describe('issues GitHub answered 404 or 410', () => {
+      it('the first answer is not proof; the second in a row is', async () => {
+        expect(await store.noteIssueGone(issue(1), 60_000)).toBe(false);
+        expect(await store.noteIssueGone(issue(1), 60_000)).toBe(true);
+        expect(await store.noteIssueGone(issue(2), 60_000)).toBe(false);
+      });
+
+      it('an answer in between clears the first', async () => {
+        expect(await store.noteIssueGone(issue(1), 60_000)).toBe(false);
+        await store.clearIssueGone(issue(1));
+        expect(await store.noteIssueGone(issue(1), 60_000)).toBe(false);
+      });
+
+      it('a first answer older than its TTL no longer counts', async () => {
+        expect(await store.noteIssueGone(issue(1), TTL)).toBe(false);
+        await pass(PAST_TTL);
+        expect(await store.noteIssueGone(issue(1), TTL)).toBe(false);
+      });
+    });
+
+    describe('assignees the app added', () => {
+      it('are remembered per issue, and an empty list forgets them', async () => {
+        expect(await store.appAssignees(issue(1))).toEqual([]);
+        await store.setAppAssignees(issue(1), ['alice', 'Bob']);
+        await store.setAppAssignees(issue(2, { installationId: 8 }), ['carol']);
+        expect(await store.appAssignees(issue(1))).toEqual(['alice', 'Bob']);
+        expect(await store.appAssignees(issue(2))).toEqual([]);
+        await store.setAppAssignees(issue(1), []);
+        expect(await store.appAssignees(issue(1))).toEqual([]);
+        expect(await store.appAssignees(issue(2, { installationId: 8 }))).toEqual(['carol']);
+      });
+    });
+
+    describe('forgetting an issue', () => {
+      it('drops its deadline, holder, assignees and noted 404, and nothing of others', async () => {
+        for (const key of [issue(1), issue(2)]) {
+          await store.setDeadline(key, at(10));
+          await store.setHolder(key, 42);
+          await store.setAppAssignees(key, ['alice']);
+          await store.noteIssueGone(key, 60_000);
+        }
+        await store.forgetIssue(issue(1));
+        expect(await store.dueIssues(at(10), 10)).toEqual([issue(2)]);
+        expect(await store.holderOf(issue(1))).toBeNull();
+        expect(await store.appAssignees(issue(1))).toEqual([]);
+        expect(await store.noteIssueGone(issue(1), 60_000)).toBe(false);
+        expect(await store.holderOf(issue(2))).toBe(42);
+        expect(await store.appAssignees(issue(2))).toEqual(['alice']);
+        expect(await store.noteIssueGone(issue(2), 60_000)).toBe(true);
+      });
+    });
+
     describe('checkpoints', () => {
       it('a repository without a checkpoint has none', async () => {
-        expect(await store.getCheckpoint(7, 'acme', 'widgets')).toBeNull();
+        expect(
+          await store.getCheckpoint({ installationId: 7, owner: 'acme', repo: 'widgets' }),
+        ).toBeNull();
       });
 
       it('a checkpoint is kept per repository, to the millisecond, and overwritten', async () => {
-        await store.setCheckpoint(7, 'acme', 'widgets', new Date('2030-01-01T00:00:00.123Z'));
-        await store.setCheckpoint(7, 'acme', 'gadgets', new Date('2030-01-02T00:00:00Z'));
-        await store.setCheckpoint(8, 'acme', 'widgets', new Date('2030-01-03T00:00:00Z'));
-        expect(await store.getCheckpoint(7, 'acme', 'widgets')).toEqual(
+        await store.setCheckpoint(
+          { installationId: 7, owner: 'acme', repo: 'widgets' },
           new Date('2030-01-01T00:00:00.123Z'),
         );
-        expect(await store.getCheckpoint(7, 'acme', 'gadgets')).toEqual(
+        await store.setCheckpoint(
+          { installationId: 7, owner: 'acme', repo: 'gadgets' },
           new Date('2030-01-02T00:00:00Z'),
         );
-        expect(await store.getCheckpoint(8, 'acme', 'widgets')).toEqual(
+        await store.setCheckpoint(
+          { installationId: 8, owner: 'acme', repo: 'widgets' },
           new Date('2030-01-03T00:00:00Z'),
         );
+        expect(
+          await store.getCheckpoint({ installationId: 7, owner: 'acme', repo: 'widgets' }),
+        ).toEqual(new Date('2030-01-01T00:00:00.123Z'));
+        expect(
+          await store.getCheckpoint({ installationId: 7, owner: 'acme', repo: 'gadgets' }),
+        ).toEqual(new Date('2030-01-02T00:00:00Z'));
+        expect(
+          await store.getCheckpoint({ installationId: 8, owner: 'acme', repo: 'widgets' }),
+        ).toEqual(new Date('2030-01-03T00:00:00Z'));
 
-        await store.setCheckpoint(7, 'acme', 'widgets', new Date('2030-02-01T00:00:00Z'));
-        expect(await store.getCheckpoint(7, 'acme', 'widgets')).toEqual(
+        await store.setCheckpoint(
+          { installationId: 7, owner: 'acme', repo: 'widgets' },
           new Date('2030-02-01T00:00:00Z'),
         );
+        expect(
+          await store.getCheckpoint({ installationId: 7, owner: 'acme', repo: 'widgets' }),
+        ).toEqual(new Date('2030-02-01T00:00:00Z'));
       });
     });
 
