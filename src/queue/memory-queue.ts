@@ -1,51 +1,21 @@
-import { pino } from 'pino';
 import { type IssueKey, issueKeyString } from '../store/store.js';
-import type { Hint, ReconcileHandler, ReconcileRequest, WorkQueue } from './queue.js';
-
-/** The logger a queue reports retries and drops to; a pino logger fits. */
-export interface QueueLogger {
-  warn(meta: object, message: string): void;
-  error(meta: object, message: string): void;
-}
-
-/** Retry settings shared by both queues. */
-export interface RetryOptions {
-  /** Delay before the first retry; each further retry doubles it (default 1000 ms). */
-  readonly baseDelayMs?: number;
-  /** Cap on the delay between retries (default 60000 ms). */
-  readonly maxDelayMs?: number;
-  /** Runs of one request before it is logged and dropped (default 10). */
-  readonly maxAttempts?: number;
-}
+import { canonicalJson } from './canonical-json.js';
+import {
+  type Hint,
+  type QueueLogger,
+  REASON_SEPARATOR,
+  type ReconcileHandler,
+  type ReconcileRequest,
+  type WorkQueue,
+} from './queue.js';
+import { backoffDelay, type ResolvedRetry, type RetryOptions, resolveRetry } from './retry.js';
 
 /** Options of {@link MemoryQueue}. */
 export interface MemoryQueueOptions extends RetryOptions {
   /** Handlers running at once across all issues (default 8). */
   readonly concurrency?: number;
   /** Where retries (warn) and dropped requests (error) are reported. */
-  readonly logger?: QueueLogger;
-}
-
-/** Separates the reasons of coalesced requests in the merged request's `reason`. */
-export const REASON_SEPARATOR = ', ';
-
-/**
- * JSON with object keys sorted, so two equal hints are one string whatever order their keys
- * were written in: coalesced requests de-duplicate hints by this identity.
- */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, inner: unknown) => {
-    if (inner === null || typeof inner !== 'object' || Array.isArray(inner)) return inner;
-    const entries = Object.entries(inner as Record<string, unknown>).sort(([a], [b]) =>
-      a < b ? -1 : a > b ? 1 : 0,
-    );
-    return Object.fromEntries(entries);
-  });
-}
-
-/** The delay before retry number `failures` (1 = first retry): doubling from base, capped. */
-export function backoffDelay(failures: number, baseDelayMs: number, maxDelayMs: number): number {
-  return Math.min(maxDelayMs, baseDelayMs * 2 ** Math.max(0, failures - 1));
+  readonly logger: QueueLogger;
 }
 
 /** The requests of one issue that will run together: hints in arrival order, de-duplicated. */
@@ -95,9 +65,7 @@ function toRequest(batch: Batch): ReconcileRequest {
  */
 export class MemoryQueue implements WorkQueue {
   private readonly concurrency: number;
-  private readonly baseDelayMs: number;
-  private readonly maxDelayMs: number;
-  private readonly maxAttempts: number;
+  private readonly retry: ResolvedRetry;
   private readonly logger: QueueLogger;
 
   private handler: ReconcileHandler | undefined;
@@ -110,12 +78,10 @@ export class MemoryQueue implements WorkQueue {
   private readonly delayed = new Map<string, NodeJS.Timeout>();
   private idleWaiters: Array<() => void> = [];
 
-  constructor(options: MemoryQueueOptions = {}) {
+  constructor(options: MemoryQueueOptions) {
     this.concurrency = options.concurrency ?? 8;
-    this.baseDelayMs = options.baseDelayMs ?? 1000;
-    this.maxDelayMs = options.maxDelayMs ?? 60_000;
-    this.maxAttempts = options.maxAttempts ?? 10;
-    this.logger = options.logger ?? pino({ name: 'claim-warden-queue' });
+    this.retry = resolveRetry(options);
+    this.logger = options.logger;
   }
 
   async enqueue(request: ReconcileRequest): Promise<void> {
@@ -210,14 +176,14 @@ export class MemoryQueue implements WorkQueue {
     const failures = batch.failures + 1;
     const issue = id;
     // After close() nothing would run a retry, so a failure then is final too.
-    if (failures >= this.maxAttempts || this.closed) {
+    if (failures >= this.retry.maxAttempts || this.closed) {
       this.logger.error(
         { issue, attempts: failures, err: error, hints: batch.hints.size },
         'reconcile failed on every attempt; request dropped',
       );
       return;
     }
-    const delayMs = backoffDelay(failures, this.baseDelayMs, this.maxDelayMs);
+    const delayMs = backoffDelay(failures, this.retry.baseDelayMs, this.retry.maxDelayMs);
     this.logger.warn(
       { issue, attempt: failures, delayMs, err: error },
       'reconcile failed; will retry',

@@ -1,6 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { QueueLogger } from '../../src/queue/memory-queue.js';
-import type { Hint, ReconcileHandler, ReconcileRequest, WorkQueue } from '../../src/queue/queue.js';
+import type {
+  Hint,
+  QueueLogger,
+  ReconcileHandler,
+  ReconcileRequest,
+  WorkQueue,
+} from '../../src/queue/queue.js';
 import { type IssueKey, issueKeyString } from '../../src/store/store.js';
 
 /** Options a contract test asks of the queue under test. */
