@@ -1,5 +1,6 @@
 import { type IssueKey, issueKeyString } from '../store/store.js';
 import { canonicalJson } from './canonical-json.js';
+import { FairOrder, installationShare } from './fair-order.js';
 import {
   type Hint,
   type QueueLogger,
@@ -14,6 +15,11 @@ import { backoffDelay, type ResolvedRetry, type RetryOptions, resolveRetry } fro
 export interface MemoryQueueOptions extends RetryOptions {
   /** Handlers running at once across all issues (default 8). */
   readonly concurrency?: number;
+  /**
+   * Handlers of one installation running at once (default half of `concurrency`): the rest
+   * stays free for other installations' work (docs/protocol.md §6).
+   */
+  readonly perInstallation?: number;
   /** Where retries (warn) and dropped requests (error) are reported. */
   readonly logger: QueueLogger;
 }
@@ -72,14 +78,15 @@ export class MemoryQueue implements WorkQueue {
   private closed = false;
   /** The next batch of each issue: ready, waiting for the issue's run, or delayed for retry. */
   private readonly waiting = new Map<string, Batch>();
-  /** Issues whose batch may start now, oldest first (a Set keeps insertion order). */
-  private readonly ready = new Set<string>();
+  /** Issues whose batch may start now, in turns across installations. */
+  private readonly ready: FairOrder;
   private readonly running = new Map<string, Promise<void>>();
   private readonly delayed = new Map<string, NodeJS.Timeout>();
   private idleWaiters: Array<() => void> = [];
 
   constructor(options: MemoryQueueOptions) {
     this.concurrency = options.concurrency ?? 8;
+    this.ready = new FairOrder(options.perInstallation ?? installationShare(this.concurrency));
     this.retry = resolveRetry(options);
     this.logger = options.logger;
   }
@@ -137,17 +144,16 @@ export class MemoryQueue implements WorkQueue {
   private schedule(id: string): void {
     if (!this.handler || this.closed) return;
     if (!this.waiting.has(id) || this.running.has(id) || this.delayed.has(id)) return;
-    this.ready.add(id);
+    this.ready.add(this.waiting.get(id)!.key.installationId, id);
     this.pump();
   }
 
-  /** Starts ready batches while the global concurrency allows. */
+  /** Starts ready batches while the concurrency allows, taking installations in turns. */
   private pump(): void {
-    while (this.running.size < this.concurrency && this.ready.size > 0) {
-      const id = this.ready.values().next().value!;
-      this.ready.delete(id);
-      const batch = this.waiting.get(id);
-      if (batch === undefined) continue;
+    while (this.running.size < this.concurrency) {
+      const id = this.ready.take();
+      if (id === undefined) return;
+      const batch = this.waiting.get(id)!;
       this.waiting.delete(id);
       // Started from a microtask so that even a handler throwing synchronously settles after
       // the run is registered; otherwise its clean-up would run before the registration.
@@ -165,6 +171,7 @@ export class MemoryQueue implements WorkQueue {
       this.retryLater(id, batch, error);
     } finally {
       this.running.delete(id);
+      this.ready.finished(batch.key.installationId);
       // Whatever arrived during the run (or the retry just put back) goes next.
       this.schedule(id);
       this.pump();
