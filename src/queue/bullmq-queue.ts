@@ -1,17 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import { DelayedError, type Job, Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
-import { pino } from 'pino';
-import { RedisScript } from '../store/redis-store.js';
 import { type IssueKey, issueKeyString, parseIssueKeyString } from '../store/store.js';
 import {
-  backoffDelay,
-  canonicalJson,
+  enqueueScript,
+  ensureScript,
+  extendScript,
+  finishScript,
+  releaseScript,
+  takeScript,
+} from './bullmq-scripts.js';
+import { canonicalJson } from './canonical-json.js';
+import {
+  type Hint,
   type QueueLogger,
   REASON_SEPARATOR,
-  type RetryOptions,
-} from './memory-queue.js';
-import type { Hint, ReconcileHandler, ReconcileRequest, WorkQueue } from './queue.js';
+  type ReconcileHandler,
+  type ReconcileRequest,
+  type WorkQueue,
+} from './queue.js';
+import { backoffDelay, type RetryOptions, resolveRetry } from './retry.js';
 
 /*
  * How the guarantees of WorkQueue hold across replicas
@@ -20,7 +28,7 @@ import type { Hint, ReconcileHandler, ReconcileRequest, WorkQueue } from './queu
  * BullMQ gives at-least-once jobs, retries with backoff and stalled-job recovery, but no
  * per-issue serialisation (its groups are a Pro feature) and no "one more run" semantics.
  * Both come from four small records per issue K, under `<prefix>:<queue>:cw:`, changed only
- * by the Lua scripts below, so each change is atomic:
+ * by the Lua scripts of bullmq-scripts.ts, so each change is atomic:
  *
  *   pending:K  ZSET  requests not yet taken by a run. Members `h:<canonical hint JSON>` and
  *                    `r:<reason>`; score = a global arrival counter, so ZADD NX de-duplicates
@@ -120,7 +128,26 @@ export interface BullQueueOptions extends RetryOptions {
    */
   readonly enqueueTimeoutMs?: number;
   /** Where retries (warn), dropped requests (error) and Redis errors are reported. */
-  readonly logger?: QueueLogger;
+  readonly logger: QueueLogger;
+}
+
+/** {@link BullQueueOptions} with every default filled in, read once by the constructor. */
+type ResolvedOptions = Required<Omit<BullQueueOptions, 'connection' | 'logger'>>;
+
+function resolveOptions(options: BullQueueOptions): ResolvedOptions {
+  return {
+    ...resolveRetry(options),
+    queueName: options.queueName ?? 'reconcile',
+    prefix: options.prefix ?? 'claims',
+    concurrency: options.concurrency ?? 8,
+    lockDurationMs: options.lockDurationMs ?? 30_000,
+    stalledIntervalMs: options.stalledIntervalMs ?? 30_000,
+    maxStalledCount: options.maxStalledCount ?? 3,
+    lockRetryDelayMs: options.lockRetryDelayMs ?? 250,
+    repairIntervalMs: options.repairIntervalMs ?? 60_000,
+    idlePollMs: options.idlePollMs ?? 50,
+    enqueueTimeoutMs: options.enqueueTimeoutMs ?? 2000,
+  };
 }
 
 /** What a BullMQ job carries: the issue, and the generation its id was made with. */
@@ -141,84 +168,6 @@ interface IssueRecords {
 const GEN_TTL_MS = 24 * 60 * 60 * 1000;
 const JOB_NAME = 'reconcile';
 const BACKOFF_TYPE = 'claims-exponential';
-
-/**
- * KEYS: pending, gen, seq, pending index. ARGV: issue, members... Adds new members in arrival
- * order, indexes the issue as pending, and returns gen.
- */
-const enqueueScript = new RedisScript(`
-for i = 2, #ARGV do
-  if not redis.call('ZSCORE', KEYS[1], ARGV[i]) then
-    redis.call('ZADD', KEYS[1], redis.call('INCR', KEYS[3]), ARGV[i])
-  end
-end
-redis.call('SADD', KEYS[4], ARGV[1])
-return tonumber(redis.call('GET', KEYS[2]) or '0')`);
-
-/**
- * KEYS: lock, pending, running, pending index, running index. ARGV: token, ttl, issue. Nil
- * when the issue is locked; else takes the lock and returns running ∪ pending (oldest first),
- * which becomes the new running.
- */
-const takeScript = new RedisScript(`
-if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-  return false
-end
-redis.call('ZUNIONSTORE', KEYS[3], 2, KEYS[3], KEYS[2], 'AGGREGATE', 'MIN')
-redis.call('DEL', KEYS[2])
-redis.call('SREM', KEYS[4], ARGV[3])
-local members = redis.call('ZRANGE', KEYS[3], 0, -1)
-if #members > 0 then
-  redis.call('SADD', KEYS[5], ARGV[3])
-end
-return members`);
-
-/**
- * KEYS: lock, running, pending, gen, running index. ARGV: token, job gen, gen ttl, issue.
- * Ends a run: see FINISH above. Returns {'lost'} when another holder has the lock,
- * {'again', gen} when requests are pending, {'done'} otherwise.
- */
-const finishScript = new RedisScript(`
-local holder = redis.call('GET', KEYS[1])
-if holder and holder ~= ARGV[1] then
-  return {'lost'}
-end
-redis.call('DEL', KEYS[1], KEYS[2])
-redis.call('SREM', KEYS[5], ARGV[4])
-local gen = tonumber(redis.call('GET', KEYS[4]) or '0')
-if gen == tonumber(ARGV[2]) then
-  gen = redis.call('INCR', KEYS[4])
-  redis.call('PEXPIRE', KEYS[4], ARGV[3])
-end
-if redis.call('EXISTS', KEYS[3]) == 1 then
-  return {'again', gen}
-end
-return {'done'}`);
-
-/**
- * KEYS: pending, gen, pending index. ARGV: issue. The gen to add a job for when requests are
- * pending, else -1 (and the issue leaves the index).
- */
-const ensureScript = new RedisScript(`
-if redis.call('EXISTS', KEYS[1]) == 1 then
-  return tonumber(redis.call('GET', KEYS[2]) or '0')
-end
-redis.call('SREM', KEYS[3], ARGV[1])
-return -1`);
-
-/** KEYS: lock. ARGV: token, ttl. Extends the lock only while `token` holds it. */
-const extendScript = new RedisScript(`
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
-end
-return 0`);
-
-/** KEYS: lock. ARGV: token. Releases the lock only while `token` holds it. */
-const releaseScript = new RedisScript(`
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  return redis.call('DEL', KEYS[1])
-end
-return 0`);
 
 /** A job id for issue `id` at generation `gen`; BullMQ forbids `:` in ids, so encode. */
 function jobIdFor(id: string, gen: number): string {
@@ -271,23 +220,14 @@ export class BullQueue implements WorkQueue {
   private repairing: Promise<void> = Promise.resolve();
   private closed = false;
 
-  private readonly queueName: string;
-  private readonly prefix: string;
+  private readonly options: ResolvedOptions;
+  /** Where this queue's own records live: `<prefix>:<queue>:cw:`. */
   private readonly namespace: string;
-  private readonly concurrency: number;
-  private readonly baseDelayMs: number;
-  private readonly maxDelayMs: number;
-  private readonly maxAttempts: number;
-  private readonly lockDurationMs: number;
-  private readonly stalledIntervalMs: number;
-  private readonly maxStalledCount: number;
-  private readonly lockRetryDelayMs: number;
-  private readonly repairIntervalMs: number;
-  private readonly idlePollMs: number;
   private readonly logger: QueueLogger;
 
   constructor(options: BullQueueOptions) {
-    this.logger = options.logger ?? pino({ name: 'claim-warden-queue' });
+    this.logger = options.logger;
+    this.options = resolveOptions(options);
     if (typeof options.connection === 'string') {
       // BullMQ workers need maxRetriesPerRequest null: a blocking read must not give up.
       this.redis = new Redis(options.connection, { maxRetriesPerRequest: null });
@@ -297,25 +237,13 @@ export class BullQueue implements WorkQueue {
       this.redis = options.connection;
       this.ownsConnection = false;
     }
-    this.queueName = options.queueName ?? 'reconcile';
-    this.prefix = options.prefix ?? 'claims';
-    this.namespace = `${this.prefix}:${this.queueName}:cw:`;
-    this.concurrency = options.concurrency ?? 8;
-    this.baseDelayMs = options.baseDelayMs ?? 1000;
-    this.maxDelayMs = options.maxDelayMs ?? 60_000;
-    this.maxAttempts = options.maxAttempts ?? 10;
-    this.lockDurationMs = options.lockDurationMs ?? 30_000;
-    this.stalledIntervalMs = options.stalledIntervalMs ?? 30_000;
-    this.maxStalledCount = options.maxStalledCount ?? 3;
-    this.lockRetryDelayMs = options.lockRetryDelayMs ?? 250;
-    this.repairIntervalMs = options.repairIntervalMs ?? 60_000;
-    this.idlePollMs = options.idlePollMs ?? 50;
+    this.namespace = `${this.options.prefix}:${this.options.queueName}:cw:`;
 
     const producerOptions = {
       enableOfflineQueue: false,
       autoResendUnfulfilledCommands: false,
       maxRetriesPerRequest: 1,
-      commandTimeout: options.enqueueTimeoutMs ?? 2000,
+      commandTimeout: this.options.enqueueTimeoutMs,
     };
     this.producer =
       typeof options.connection === 'string'
@@ -329,11 +257,11 @@ export class BullQueue implements WorkQueue {
   }
 
   private createQueue(connection: Redis): Queue<JobData> {
-    const queue = new Queue<JobData>(this.queueName, {
+    const queue = new Queue<JobData>(this.options.queueName, {
       connection,
-      prefix: this.prefix,
+      prefix: this.options.prefix,
       defaultJobOptions: {
-        attempts: this.maxAttempts,
+        attempts: this.options.maxAttempts,
         backoff: { type: BACKOFF_TYPE },
         // Removing finished jobs frees their ids; the design relies on it (see above).
         removeOnComplete: true,
@@ -365,18 +293,22 @@ export class BullQueue implements WorkQueue {
   start(handler: ReconcileHandler): void {
     if (this.handler) throw new Error('the work queue was started already');
     this.handler = handler;
-    this.worker = new Worker<JobData>(this.queueName, (job, token) => this.process(job, token), {
-      connection: this.redis,
-      prefix: this.prefix,
-      concurrency: this.concurrency,
-      lockDuration: this.lockDurationMs,
-      stalledInterval: this.stalledIntervalMs,
-      maxStalledCount: this.maxStalledCount,
-      settings: {
-        backoffStrategy: (attemptsMade: number) =>
-          backoffDelay(attemptsMade, this.baseDelayMs, this.maxDelayMs),
+    this.worker = new Worker<JobData>(
+      this.options.queueName,
+      (job, token) => this.process(job, token),
+      {
+        connection: this.redis,
+        prefix: this.options.prefix,
+        concurrency: this.options.concurrency,
+        lockDuration: this.options.lockDurationMs,
+        stalledInterval: this.options.stalledIntervalMs,
+        maxStalledCount: this.options.maxStalledCount,
+        settings: {
+          backoffStrategy: (attemptsMade: number) =>
+            backoffDelay(attemptsMade, this.options.baseDelayMs, this.options.maxDelayMs),
+        },
       },
-    });
+    );
     this.worker.on('error', (err) => this.logger.warn({ err }, 'work queue worker: Redis error'));
     this.worker.on('failed', (job, err) => {
       // Our processor never fails a job for good (the last attempt drops and completes), so a
@@ -387,12 +319,12 @@ export class BullQueue implements WorkQueue {
     this.repairing = this.repairOrphans();
     this.repairTimer = setInterval(() => {
       this.repairing = this.repairOrphans();
-    }, this.repairIntervalMs);
+    }, this.options.repairIntervalMs);
   }
 
   /** Resolves when no job waits, runs or is delayed and no request is pending (tests). */
   async idle(): Promise<void> {
-    while (!(await this.isIdle())) await sleep(this.idlePollMs);
+    while (!(await this.isIdle())) await sleep(this.options.idlePollMs);
   }
 
   async depth(): Promise<number> {
@@ -454,7 +386,7 @@ export class BullQueue implements WorkQueue {
         this.shared('pending-index'),
         this.shared('running-index'),
       ],
-      [lockToken, this.lockDurationMs, id],
+      [lockToken, this.options.lockDurationMs, id],
     )) as string[] | null;
     if (taken === null) return this.waitForIssue(job, token);
     // Empty: another job of this issue served every request already; nothing to reconcile.
@@ -464,7 +396,7 @@ export class BullQueue implements WorkQueue {
     if (error === undefined) return this.finish(job, records, lockToken);
 
     const attempt = job.attemptsMade + 1;
-    if (attempt >= (job.opts.attempts ?? this.maxAttempts)) {
+    if (attempt >= (job.opts.attempts ?? this.options.maxAttempts)) {
       this.logger.error(
         { issue: id, attempts: attempt, err: error },
         'reconcile failed on every attempt; request dropped',
@@ -501,7 +433,7 @@ export class BullQueue implements WorkQueue {
         const extended = await extendScript.run(
           this.redis,
           [lockKey],
-          [lockToken, this.lockDurationMs],
+          [lockToken, this.options.lockDurationMs],
         );
         if (extended !== 1) this.logger.warn({ issue }, 'work queue: issue lock lost mid-run');
       } catch (err) {
@@ -510,14 +442,14 @@ export class BullQueue implements WorkQueue {
     };
     const timer = setInterval(
       () => void renew(),
-      Math.max(10, Math.floor(this.lockDurationMs / 3)),
+      Math.max(10, Math.floor(this.options.lockDurationMs / 3)),
     );
     return () => clearInterval(timer);
   }
 
   /** The issue runs in another job: come back shortly without spending an attempt. */
   private async waitForIssue(job: Job<JobData>, token: string | undefined): Promise<never> {
-    await job.moveToDelayed(Date.now() + this.lockRetryDelayMs, token);
+    await job.moveToDelayed(Date.now() + this.options.lockRetryDelayMs, token);
     throw new DelayedError();
   }
 

@@ -1,51 +1,27 @@
-import { pino } from 'pino';
 import { type IssueKey, issueKeyString } from '../store/store.js';
-import type { Hint, ReconcileHandler, ReconcileRequest, WorkQueue } from './queue.js';
-
-/** The logger a queue reports retries and drops to; a pino logger fits. */
-export interface QueueLogger {
-  warn(meta: object, message: string): void;
-  error(meta: object, message: string): void;
-}
-
-/** Retry settings shared by both queues. */
-export interface RetryOptions {
-  /** Delay before the first retry; each further retry doubles it (default 1000 ms). */
-  readonly baseDelayMs?: number;
-  /** Cap on the delay between retries (default 60000 ms). */
-  readonly maxDelayMs?: number;
-  /** Runs of one request before it is logged and dropped (default 10). */
-  readonly maxAttempts?: number;
-}
+import { canonicalJson } from './canonical-json.js';
+import { FairOrder, installationShare } from './fair-order.js';
+import {
+  type Hint,
+  type QueueLogger,
+  REASON_SEPARATOR,
+  type ReconcileHandler,
+  type ReconcileRequest,
+  type WorkQueue,
+} from './queue.js';
+import { backoffDelay, type ResolvedRetry, type RetryOptions, resolveRetry } from './retry.js';
 
 /** Options of {@link MemoryQueue}. */
 export interface MemoryQueueOptions extends RetryOptions {
   /** Handlers running at once across all issues (default 8). */
   readonly concurrency?: number;
+  /**
+   * Handlers of one installation running at once (default half of `concurrency`): the rest
+   * stays free for other installations' work (docs/protocol.md §6).
+   */
+  readonly perInstallation?: number;
   /** Where retries (warn) and dropped requests (error) are reported. */
-  readonly logger?: QueueLogger;
-}
-
-/** Separates the reasons of coalesced requests in the merged request's `reason`. */
-export const REASON_SEPARATOR = ', ';
-
-/**
- * JSON with object keys sorted, so two equal hints are one string whatever order their keys
- * were written in: coalesced requests de-duplicate hints by this identity.
- */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, inner: unknown) => {
-    if (inner === null || typeof inner !== 'object' || Array.isArray(inner)) return inner;
-    const entries = Object.entries(inner as Record<string, unknown>).sort(([a], [b]) =>
-      a < b ? -1 : a > b ? 1 : 0,
-    );
-    return Object.fromEntries(entries);
-  });
-}
-
-/** The delay before retry number `failures` (1 = first retry): doubling from base, capped. */
-export function backoffDelay(failures: number, baseDelayMs: number, maxDelayMs: number): number {
-  return Math.min(maxDelayMs, baseDelayMs * 2 ** Math.max(0, failures - 1));
+  readonly logger: QueueLogger;
 }
 
 /** The requests of one issue that will run together: hints in arrival order, de-duplicated. */
@@ -95,27 +71,24 @@ function toRequest(batch: Batch): ReconcileRequest {
  */
 export class MemoryQueue implements WorkQueue {
   private readonly concurrency: number;
-  private readonly baseDelayMs: number;
-  private readonly maxDelayMs: number;
-  private readonly maxAttempts: number;
+  private readonly retry: ResolvedRetry;
   private readonly logger: QueueLogger;
 
   private handler: ReconcileHandler | undefined;
   private closed = false;
   /** The next batch of each issue: ready, waiting for the issue's run, or delayed for retry. */
   private readonly waiting = new Map<string, Batch>();
-  /** Issues whose batch may start now, oldest first (a Set keeps insertion order). */
-  private readonly ready = new Set<string>();
+  /** Issues whose batch may start now, in turns across installations. */
+  private readonly ready: FairOrder;
   private readonly running = new Map<string, Promise<void>>();
   private readonly delayed = new Map<string, NodeJS.Timeout>();
   private idleWaiters: Array<() => void> = [];
 
-  constructor(options: MemoryQueueOptions = {}) {
+  constructor(options: MemoryQueueOptions) {
     this.concurrency = options.concurrency ?? 8;
-    this.baseDelayMs = options.baseDelayMs ?? 1000;
-    this.maxDelayMs = options.maxDelayMs ?? 60_000;
-    this.maxAttempts = options.maxAttempts ?? 10;
-    this.logger = options.logger ?? pino({ name: 'claim-warden-queue' });
+    this.ready = new FairOrder(options.perInstallation ?? installationShare(this.concurrency));
+    this.retry = resolveRetry(options);
+    this.logger = options.logger;
   }
 
   async enqueue(request: ReconcileRequest): Promise<void> {
@@ -171,17 +144,16 @@ export class MemoryQueue implements WorkQueue {
   private schedule(id: string): void {
     if (!this.handler || this.closed) return;
     if (!this.waiting.has(id) || this.running.has(id) || this.delayed.has(id)) return;
-    this.ready.add(id);
+    this.ready.add(this.waiting.get(id)!.key.installationId, id);
     this.pump();
   }
 
-  /** Starts ready batches while the global concurrency allows. */
+  /** Starts ready batches while the concurrency allows, taking installations in turns. */
   private pump(): void {
-    while (this.running.size < this.concurrency && this.ready.size > 0) {
-      const id = this.ready.values().next().value!;
-      this.ready.delete(id);
-      const batch = this.waiting.get(id);
-      if (batch === undefined) continue;
+    while (this.running.size < this.concurrency) {
+      const id = this.ready.take();
+      if (id === undefined) return;
+      const batch = this.waiting.get(id)!;
       this.waiting.delete(id);
       // Started from a microtask so that even a handler throwing synchronously settles after
       // the run is registered; otherwise its clean-up would run before the registration.
@@ -199,6 +171,7 @@ export class MemoryQueue implements WorkQueue {
       this.retryLater(id, batch, error);
     } finally {
       this.running.delete(id);
+      this.ready.finished(batch.key.installationId);
       // Whatever arrived during the run (or the retry just put back) goes next.
       this.schedule(id);
       this.pump();
@@ -210,14 +183,14 @@ export class MemoryQueue implements WorkQueue {
     const failures = batch.failures + 1;
     const issue = id;
     // After close() nothing would run a retry, so a failure then is final too.
-    if (failures >= this.maxAttempts || this.closed) {
+    if (failures >= this.retry.maxAttempts || this.closed) {
       this.logger.error(
         { issue, attempts: failures, err: error, hints: batch.hints.size },
         'reconcile failed on every attempt; request dropped',
       );
       return;
     }
-    const delayMs = backoffDelay(failures, this.baseDelayMs, this.maxDelayMs);
+    const delayMs = backoffDelay(failures, this.retry.baseDelayMs, this.retry.maxDelayMs);
     this.logger.warn(
       { issue, attempt: failures, delayMs, err: error },
       'reconcile failed; will retry',

@@ -3,6 +3,15 @@ import type { IssueKey } from '../store/store.js';
 
 export type { Hint };
 
+/** The logger a queue reports retries and drops to; a pino logger fits. */
+export interface QueueLogger {
+  warn(meta: object, message: string): void;
+  error(meta: object, message: string): void;
+}
+
+/** Separates the reasons of coalesced requests in the merged request's `reason`. */
+export const REASON_SEPARATOR = ', ';
+
 /** A request to make one issue true again. Requests for one issue coalesce: hints merge. */
 export interface ReconcileRequest {
   readonly key: IssueKey;

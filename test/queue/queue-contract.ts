@@ -1,6 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { QueueLogger } from '../../src/queue/memory-queue.js';
-import type { Hint, ReconcileHandler, ReconcileRequest, WorkQueue } from '../../src/queue/queue.js';
+import type {
+  Hint,
+  QueueLogger,
+  ReconcileHandler,
+  ReconcileRequest,
+  WorkQueue,
+} from '../../src/queue/queue.js';
 import { type IssueKey, issueKeyString } from '../../src/store/store.js';
 
 /** Options a contract test asks of the queue under test. */
@@ -9,6 +14,7 @@ export interface QueueFixtureOptions {
   readonly maxDelayMs?: number;
   readonly maxAttempts?: number;
   readonly concurrency?: number;
+  readonly perInstallation?: number;
   readonly logger?: QueueLogger;
 }
 
@@ -18,9 +24,20 @@ export interface QueueFixture {
   cleanup(): Promise<void>;
 }
 
-/** An issue key for tests. */
-export function issue(number: number): IssueKey {
-  return { installationId: 7, owner: 'acme', repo: 'widgets', number };
+/** An issue key for tests: acme/widgets in installation 7 unless told otherwise. */
+export function issue(number: number, installationId = 7): IssueKey {
+  return installationId === 7
+    ? { installationId, owner: 'acme', repo: 'widgets', number }
+    : { installationId, owner: `org-${installationId}`, repo: 'widgets', number };
+}
+
+/** A request for issue `number` of another installation's repository. */
+export function requestIn(
+  installationId: number,
+  number: number,
+  reason = 'test',
+): ReconcileRequest {
+  return { key: issue(number, installationId), hints: [], reason };
 }
 
 /** A distinct hint per request, so a test can tell which requests a run carried. */
@@ -267,10 +284,53 @@ export function describeQueueContract(
       const queue = await make({ concurrency: 2 });
       const { handler, state } = recorder(() => sleep(20));
       queue.start(handler);
-      for (let number = 1; number <= 6; number++) await queue.enqueue(request(number));
+      // Two installations: one alone may hold only its share (half) of the slots.
+      for (let number = 1; number <= 6; number++) {
+        await queue.enqueue(requestIn(number % 2 === 0 ? 7 : 8, number));
+      }
       await queue.idle();
       expect(state.runs).toHaveLength(6);
       expect(state.maxActive).toBe(2);
+    });
+
+    it('a busy installation holds at most its share of the slots; another’s request starts at once', async () => {
+      const queue = await make({ concurrency: 4 });
+      const gate = deferred();
+      const { handler, state } = recorder(async (request) => {
+        if (request.key.installationId === 7) await gate.promise;
+      });
+      queue.start(handler);
+      // Installation 7's backlog of hundreds, every run of it held up (a throttled installation).
+      for (let number = 1; number <= 300; number++) await queue.enqueue(request(number));
+      await waitFor(() => state.runs.length === 2);
+      await queue.enqueue(requestIn(8, 1, 'the other installation'));
+      // Times out when the other installation has to wait for the backlog.
+      const otherStarted = await waitFor(() =>
+        state.runs.some((run) => run.reason === 'the other installation'),
+      ).then(
+        () => true,
+        () => false,
+      );
+      const busy = state.runs.filter((run) => run.issue.startsWith('7/'));
+      gate.resolve();
+      expect(otherStarted).toBe(true);
+      expect(busy).toHaveLength(2);
+      await queue.idle();
+      expect(state.runs).toHaveLength(301);
+      expect(state.maxPerIssue).toBe(1);
+    });
+
+    it('installations take turns: a second one’s backlog runs beside the first one’s', async () => {
+      const queue = await make({ concurrency: 2, perInstallation: 1 });
+      const { handler, state } = recorder(() => sleep(2));
+      for (let number = 1; number <= 10; number++) await queue.enqueue(request(number));
+      for (let number = 1; number <= 3; number++) await queue.enqueue(requestIn(8, number, 'b'));
+      queue.start(handler);
+      await queue.idle();
+      // The three of installation 8 do not wait for the ten of installation 7 queued before.
+      const order = state.runs.map((run) => run.reason);
+      expect(order.lastIndexOf('b')).toBeLessThan(8);
+      expect(state.runs).toHaveLength(13);
     });
 
     it('retries a failing run with backoff, keeping its hints and those that arrived meanwhile', async () => {
