@@ -2,6 +2,7 @@ import { cpus, platform, release, totalmem } from 'node:os';
 import { benchCalls } from './calls-bench.js';
 import { benchConvergence } from './convergence-bench.js';
 import { benchDecide } from './decide-bench.js';
+import { benchDoor } from './door-bench.js';
 import { benchMarkers } from './marker-bench.js';
 import { benchMemory } from './memory-bench.js';
 import { fmt, renderSection, type Section } from './section.js';
@@ -29,6 +30,7 @@ const BENCHES: ReadonlyArray<readonly [string, () => Promise<Section>]> = [
   ['convergence', benchConvergence],
   ['sweep', benchSweep],
   ['memory', benchMemory],
+  ['door', benchDoor],
 ];
 
 /** The machine the figures come from: they mean nothing without it. */

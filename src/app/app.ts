@@ -79,14 +79,16 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
   const knownLabels = new KnownLabels();
 
   const appOctokit = await app.auth();
-  countCalls(appOctokit, metrics);
+  countCalls(appOctokit, metrics, log);
   // Own writes come back as webhooks; knowing our login lets them be dropped before any call.
-  const { data: self } = await appOctokit.rest.apps.getAuthenticated();
+  // No retries of its own: start-up (connectToGitHub) retries it with backoff and says so in
+  // the log, where @octokit/plugin-retry's three silent attempts took 15 s per failure.
+  const { data: self } = await appOctokit.rest.apps.getAuthenticated({ request: { retries: 0 } });
   const appLogin = `${self?.slug ?? 'claim-warden'}[bot]`;
 
   const octokitFor = async (installationId: number): Promise<ProbotOctokit> => {
     const octokit = await octokits.get(installationId);
-    countCalls(octokit, metrics);
+    countCalls(octokit, metrics, log);
     return octokit;
   };
   const repoConfig = (octokit: ProbotOctokit, where: { owner: string; repo: string }) =>

@@ -1,15 +1,19 @@
+import type { Logger } from 'pino';
 import type { ProbotOctokit } from 'probot';
 import { statusOf } from '../github/thread.js';
 import { type Metrics, routeTemplate } from './metrics.js';
 
 const counted = new WeakSet<object>();
+const TOKEN_ROUTE = '/app/installations/{installation_id}/access_tokens';
 
 /**
  * Counts every GitHub request of an octokit in `claims_github_requests_total`, by method,
  * route template and status (`error` when no answer came); once per octokit, however often
- * it is handed out.
+ * it is handed out. A failed installation token request is logged as a warning too: every
+ * call of that installation fails with it, and the error the reconcile logs names only the
+ * call it was making.
  */
-export function countCalls(octokit: ProbotOctokit, metrics: Metrics): void {
+export function countCalls(octokit: ProbotOctokit, metrics: Metrics, log: Logger): void {
   if (counted.has(octokit)) return;
   counted.add(octokit);
   octokit.hook.wrap('request', async (request, options) => {
@@ -19,7 +23,19 @@ export function countCalls(octokit: ProbotOctokit, metrics: Metrics): void {
       metrics.githubCalls.inc({ ...labels, status: String(response.status) });
       return response;
     } catch (error) {
-      metrics.githubCalls.inc({ ...labels, status: String(statusOf(error) ?? 'error') });
+      const status = statusOf(error);
+      metrics.githubCalls.inc({ ...labels, status: String(status ?? 'error') });
+      if (labels.route === TOKEN_ROUTE) {
+        const installationId = (options as { installation_id?: unknown }).installation_id;
+        log.warn(
+          {
+            installationId,
+            status,
+            reason: error instanceof Error ? error.message : String(error),
+          },
+          'installation token request failed',
+        );
+      }
       throw error;
     }
   });

@@ -1,10 +1,15 @@
 import { existsSync } from 'node:fs';
-import { type Logger, pino } from 'pino';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { DestinationStream, Logger } from 'pino';
 import { Probot, type ProbotOctokit, Server } from 'probot';
 import { readSettings, type Settings, SettingsError, settingsForLog } from '../config/settings.js';
 import type { Store } from '../store/store.js';
 import { type ClaimWarden, createClaimWarden } from './app.js';
 import { createBackends } from './backends.js';
+import { connectToGitHub, type StartupBackoff, StartupError } from './connect-to-github.js';
+import { isEntry } from './is-entry.js';
+import { createLog } from './log.js';
+import { type NodeMiddleware, webhookDoor } from './webhook-door.js';
 
 /** The app started by main(). */
 export interface RunningApp {
@@ -15,36 +20,64 @@ export interface RunningApp {
   stop(): Promise<void>;
 }
 
+/** What tests and the benchmark may replace in main(). */
+export interface MainOptions {
+  /** Replaces Probot's client class (the benchmark compares throttling schemes with it). */
+  readonly Octokit?: typeof ProbotOctokit;
+  /** Where log lines go (default stdout). */
+  readonly logDestination?: DestinationStream & NodeJS.WritableStream;
+  /** How start-up waits for an unreachable GitHub. */
+  readonly startup?: StartupBackoff;
+  /** Called once the server listens, before GitHub is reached (tests poll /health then). */
+  readonly onListening?: (port: number) => void;
+}
+
 /**
  * `npm start`: reads the settings once (a bad one stops start-up naming the variable),
- * starts Probot's server with the app, and stops gracefully on SIGTERM and SIGINT.
+ * starts Probot's server, then reaches GitHub, retrying with backoff while it cannot
+ * (`/health` and webhooks answer 503 meanwhile), and stops gracefully on SIGTERM and SIGINT.
  */
 export async function main(
   env: NodeJS.ProcessEnv = process.env,
-  options: { Octokit?: typeof ProbotOctokit } = {},
+  options: MainOptions = {},
 ): Promise<RunningApp> {
   const settings = readSettings(env);
-  const log = pino({ level: settings.logLevel, name: 'claim-warden' });
+  const log = await createLog(settings, options.logDestination);
   const backends = createBackends(settings, log);
   if (backends.mode === 'redis') await waitForStore(backends.store, log);
-  const server = probotServer(settings, log, options.Octokit);
 
   let warden: ClaimWarden | undefined;
-  await server.load(async (app, { addHandler }) => {
-    warden = await createClaimWarden(app, { settings, ...backends });
-    const running = warden;
-    addHandler((req, res) => running.handleHttp(req, res));
+  const server = probotServer(settings, log, {
+    ...(options.Octokit ? { Octokit: options.Octokit } : {}),
+    ready: () => warden !== undefined,
   });
+  let probot: Probot | undefined;
+  await server.load(async (app, { addHandler }) => {
+    probot = app;
+    addHandler((req, res) => (warden ? warden.handleHttp(req, res) : starting(req, res)));
+  });
+  const app = probot;
+  if (!app) throw new Error('the app did not load');
   try {
     await server.start();
+    options.onListening?.(server.port);
+    warden = await connectToGitHub(
+      () => createClaimWarden(app, { settings, ...backends, log }),
+      { url: `${settings.githubBaseUrl ?? 'https://api.github.com'}/app`, appId: settings.appId },
+      log,
+      options.startup,
+    );
   } catch (error) {
-    // The app already loaded: stop its timers and queue, or they would outlive the failure.
-    await warden?.stop();
+    await server.stop();
+    await backends.queue.close();
+    await backends.store.close();
     throw error;
   }
-  log.info({ mode: backends.mode, settings: settingsForLog(settings) }, 'claim-warden started');
+  log.info(
+    { mode: backends.mode, port: server.port, settings: settingsForLog(settings) },
+    'claim-warden started',
+  );
 
-  if (!warden) throw new Error('the app did not load');
   const running = warden;
   return {
     warden: running,
@@ -57,27 +90,50 @@ export async function main(
   };
 }
 
+/** Before GitHub answered: `/health` says so; the rest is left to Probot. */
+async function starting(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+  if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/health') return false;
+  res.writeHead(503, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ status: 'starting', store: false }));
+  return true;
+}
+
 /**
- * Probot's server built from the operator settings. `Octokit` replaces Probot's client class
+ * Probot's server built from the operator settings, its webhook middleware behind the
+ * webhook door (bounded bodies, 503 until `ready`). `Octokit` replaces Probot's client class
  * (the benchmark uses it to compare throttling schemes).
  */
 export function probotServer(
   settings: Settings,
   log: Logger,
-  Octokit?: typeof ProbotOctokit,
+  options: { Octokit?: typeof ProbotOctokit; ready?: () => boolean } = {},
 ): Server {
+  const Base = Probot.defaults({
+    appId: settings.appId,
+    privateKey: settings.privateKey,
+    secret: settings.webhookSecret,
+    log,
+    ...(options.Octokit ? { Octokit: options.Octokit } : {}),
+    ...(settings.githubBaseUrl ? { baseUrl: settings.githubBaseUrl } : {}),
+  }) as typeof Probot;
+  const ready = options.ready ?? (() => true);
+  // Probot's server calls getNodeMiddleware once, at start: the one place where the body of
+  // every webhook is read (@octokit/webhooks' getPayload), so the door goes around it.
+  class WardenProbot extends Base {
+    override async getNodeMiddleware(
+      middlewareOptions?: Parameters<Probot['getNodeMiddleware']>[0],
+    ): Promise<NodeMiddleware> {
+      const inner = (await super.getNodeMiddleware(middlewareOptions)) as NodeMiddleware;
+      return webhookDoor(inner, { path: this.webhookPath, log, ready });
+    }
+  }
   return new Server({
     host: settings.host,
-    port: settings.port,
+    // Probot's Server replaces a falsy port with 3000; the string "0" passes that test, and
+    // node's listen() reads it as the number 0: any free port.
+    port: (settings.port === 0 ? '0' : settings.port) as number,
     log,
-    Probot: Probot.defaults({
-      appId: settings.appId,
-      privateKey: settings.privateKey,
-      secret: settings.webhookSecret,
-      log,
-      ...(Octokit ? { Octokit } : {}),
-      ...(settings.githubBaseUrl ? { baseUrl: settings.githubBaseUrl } : {}),
-    }),
+    Probot: WardenProbot,
   });
 }
 
@@ -102,9 +158,7 @@ async function waitForStore(store: Store, log: Logger): Promise<void> {
   }
 }
 
-const isEntry =
-  process.argv[1] !== undefined && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'));
-if (isEntry) {
+if (isEntry(import.meta.url, process.argv[1])) {
   // Probot's own CLI loads .env; so do we, before the settings are read.
   if (existsSync('.env')) process.loadEnvFile('.env');
   main().then(
@@ -127,6 +181,8 @@ if (isEntry) {
     (error: unknown) => {
       if (error instanceof SettingsError) {
         console.error(error.message);
+      } else if (error instanceof StartupError) {
+        console.error(`claim-warden cannot start: ${error.message}`);
       } else {
         console.error('claim-warden cannot start:', error instanceof Error ? error.message : error);
       }

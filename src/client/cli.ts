@@ -253,6 +253,12 @@ function print(io: CliIo, json: boolean, result: CommandResult): number {
 }
 
 async function mcp(argv: readonly string[], io: CliIo): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    io.stdout(
+      'Usage: claim-warden mcp [--token T] [--stale-after D]\nServes the claim operations as MCP tools on stdio.\n',
+    );
+    return EXIT_CODES.ok;
+  }
   let values: Values;
   try {
     ({ values } = parseArgs({

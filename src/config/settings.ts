@@ -45,12 +45,14 @@ export interface Settings {
   readonly privateKey: string;
   /** `WEBHOOK_SECRET`. */
   readonly webhookSecret: string;
-  /** `PORT`. */
+  /** `PORT`; 0 listens on any free port (tests; the port is logged and returned by main). */
   readonly port: number;
   /** `HOST`: the address to listen on; undefined lets Node choose, as Probot does. */
   readonly host: string | undefined;
   /** `LOG_LEVEL`. */
   readonly logLevel: LogLevel;
+  /** `LOG_FORMAT` (Probot's setting): `json` (default) or `pretty`, Probot's formatting. */
+  readonly logFormat: 'json' | 'pretty';
   /** `GHE_HOST`: a GitHub Enterprise Server host[:port], undefined for github.com. */
   readonly gheHost: string | undefined;
   /** `GHE_PROTOCOL` (default https; used only with `GHE_HOST`). */
@@ -226,11 +228,12 @@ const SettingsEnv = z.object({
   WEBHOOK_SECRET: z.string({
     error: required("the GitHub App's webhook secret, as set on its settings page"),
   }),
-  PORT: integerSchema(1, 65535, 'the port to listen on').default(3000),
+  PORT: integerSchema(0, 65535, 'the port to listen on (0: any free port)').default(3000),
   HOST: z.string().optional(),
   LOG_LEVEL: z
     .enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` })
     .default('info'),
+  LOG_FORMAT: z.enum(['json', 'pretty'], { error: 'must be json or pretty' }).default('json'),
   GHE_HOST: gheHostSchema.optional(),
   GHE_PROTOCOL: z.enum(['http', 'https'], { error: 'must be http or https' }).default('https'),
 });
@@ -292,6 +295,7 @@ export function readSettings(
     port: v.PORT,
     host: v.HOST,
     logLevel: v.LOG_LEVEL,
+    logFormat: v.LOG_FORMAT,
     gheHost: v.GHE_HOST,
     gheProtocol: v.GHE_PROTOCOL,
     githubBaseUrl: v.GHE_HOST ? `${v.GHE_PROTOCOL}://${v.GHE_HOST}/api/v3` : undefined,

@@ -301,3 +301,39 @@ describe('bad repository config', () => {
     expect(String(warnings[0]!.error)).toMatch(/^staleAfter: .*\(got "5m"\)/);
   });
 });
+
+describe('a failed installation token request', () => {
+  it.each([401, 500])(
+    'a %i on the token request is counted in claims_github_requests_total and logged as a warning',
+    async (status) => {
+      const alice = claim({ id: 11, by: 'alice' });
+      // Each attempt of the reconcile asks for a token again (plugin-retry re-sends a 500).
+      mock(
+        'POST',
+        `/app/installations/${INSTALLATION}/access_tokens`,
+        [status, { message: 'Bad credentials' }],
+        {
+          persist: true,
+        },
+      );
+
+      await app().receive(commentCreated({ comment: alice }));
+      await app().settle();
+
+      const metrics = await app().warden.metrics.registry.metrics();
+      expect(metrics).toMatch(
+        new RegExp(
+          `claims_github_requests_total\\{method="POST",route="/app/installations/\\{installation_id\\}/access_tokens",status="${status}"\\} [1-9]`,
+        ),
+      );
+      expect(app().logs).toContainEqual(
+        expect.objectContaining({
+          level: 40,
+          msg: 'installation token request failed',
+          installationId: INSTALLATION,
+          status,
+        }),
+      );
+    },
+  );
+});

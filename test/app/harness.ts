@@ -1,6 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { Writable } from 'node:stream';
-import nock from 'nock';
 import { pino } from 'pino';
 import { Probot, ProbotOctokit } from 'probot';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
@@ -9,6 +8,16 @@ import type { ThreadComment } from '../../src/claims/types.js';
 import { MemoryQueue } from '../../src/queue/memory-queue.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
 import { HOUR, NOW } from '../helpers/thread-builder.js';
+import {
+  API,
+  type Call,
+  calls,
+  checkNock,
+  installNockGuards,
+  type Method,
+  mock,
+  removeNockGuards,
+} from './nock-guard.js';
 
 /*
  * Integration tests of the app inside a real Probot instance: webhooks go in through
@@ -18,8 +27,18 @@ import { HOUR, NOW } from '../helpers/thread-builder.js';
  */
 
 export { HOUR, MINUTE, NOW } from '../helpers/thread-builder.js';
-
-export const API = 'https://api.github.com';
+export {
+  API,
+  type Call,
+  calls,
+  checkNock,
+  gate,
+  installNockGuards,
+  mock,
+  reads,
+  unmatched,
+  writes,
+} from './nock-guard.js';
 export const INSTALLATION = 42;
 export const OWNER = 'o';
 export const REPO = 'r';
@@ -70,124 +89,6 @@ export const TestOctokit = ProbotOctokit.defaults((options: Record<string, unkno
   },
   retry: { ...(options.retry as object | undefined), retryAfterBaseValue: 1 },
 }));
-
-// ---------------------------------------------------------------------------------------
-// Recording and guards.
-// ---------------------------------------------------------------------------------------
-
-/** One request that reached a mock: what the app sent. */
-export interface Call {
-  readonly method: string;
-  readonly path: string;
-  readonly body?: unknown;
-}
-
-/** Every request the app made in this test, in order (token requests included). */
-export const calls: Call[] = [];
-/** Requests that matched no mock. */
-export const unmatched: string[] = [];
-
-/** Closes the network, records unmatched requests; call once per file (beforeAll). */
-export function installNockGuards(): void {
-  nock.disableNetConnect();
-  nock.enableNetConnect('127.0.0.1');
-  nock.emitter.on('no match', (req: NoMatch, options?: NoMatch) => {
-    const where = options ?? req;
-    const host = where.hostname ?? where.host ?? '';
-    // Requests to the loopback server of the HTTP tests are let through, not unmatched.
-    if (host.startsWith('127.0.0.1')) return;
-    unmatched.push(`${where.method ?? req.method ?? '?'} ${host}${where.path ?? req.path ?? ''}`);
-  });
-}
-
-/** What nock's 'no match' event carries: request options, or a ClientRequest and its options. */
-interface NoMatch {
-  method?: string;
-  host?: string;
-  hostname?: string;
-  path?: string;
-}
-
-/** Fails the test on an unmatched request or an unused mock; call after each test. */
-export function checkNock(): void {
-  const pending = nock.pendingMocks();
-  const misses = [...unmatched];
-  nock.cleanAll();
-  calls.length = 0;
-  unmatched.length = 0;
-  expect(misses, 'requests that matched no mock').toEqual([]);
-  expect(pending, 'mocks that were never called').toEqual([]);
-}
-
-/** The writes among the recorded calls (token requests excluded), in order. */
-export function writes(): Call[] {
-  return calls.filter((c) => c.method !== 'GET' && !c.path.endsWith('/access_tokens'));
-}
-
-/** How many recorded calls were `GET path` exactly. */
-export function reads(path: string): number {
-  return calls.filter((c) => c.method === 'GET' && c.path === path).length;
-}
-
-type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
-type Reply = readonly [status: number, data?: unknown, headers?: Record<string, string>];
-
-/**
- * Mocks one GitHub request. `body`, when given, must equal the request body (vitest's
- * `toEqual`, so asymmetric matchers such as `expect.stringContaining` work). `reply` may be a
- * function, called once per request; `times` answers that many requests alike, `persist` any
- * number (at least one).
- */
-export function mock(
-  method: Method,
-  path: string,
-  reply: Reply | (() => Reply | Promise<Reply>),
-  options: { body?: unknown; times?: number; persist?: boolean } = {},
-): void {
-  const { body } = options;
-  const interceptor =
-    body === undefined
-      ? nock(API).intercept(path, method)
-      : nock(API).intercept(path, method, (actual: unknown) => equals(actual, body));
-  if (options.times !== undefined) interceptor.times(options.times);
-  const scope = interceptor.reply(async (uri, requestBody) => {
-    calls.push({
-      method,
-      path: uri,
-      ...(requestBody === '' ? {} : { body: parseBody(requestBody) }),
-    });
-    const [status, data, headers] = typeof reply === 'function' ? await reply() : reply;
-    return [status, data as nock.Body, { 'content-type': 'application/json', ...headers }];
-  });
-  if (options.persist) scope.persist();
-}
-
-/** A promise and the function that resolves it: holds a mocked reply until a test says so. */
-export function gate(): { opened: Promise<void>; open: () => void } {
-  let open = () => {};
-  const opened = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  return { opened, open };
-}
-
-function equals(actual: unknown, expected: unknown): boolean {
-  try {
-    expect(actual).toEqual(expected);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function parseBody(body: unknown): unknown {
-  if (typeof body !== 'string') return body;
-  try {
-    return JSON.parse(body);
-  } catch {
-    return body;
-  }
-}
 
 // ---------------------------------------------------------------------------------------
 // The app under test.
@@ -839,10 +740,7 @@ export function installationReposAdded(repos: readonly string[]): WebhookEvent {
 export function useTestApp(): () => TestApp {
   let app: TestApp | undefined;
   beforeAll(installNockGuards);
-  afterAll(() => {
-    nock.emitter.removeAllListeners('no match');
-    nock.enableNetConnect();
-  });
+  afterAll(removeNockGuards);
   beforeEach(async () => {
     app = await startApp();
   });

@@ -69,6 +69,7 @@ describe('readSettings', () => {
       port: 3000,
       host: undefined,
       logLevel: 'info',
+      logFormat: 'json',
       gheHost: undefined,
       gheProtocol: 'https',
       githubBaseUrl: undefined,
@@ -77,6 +78,13 @@ describe('readSettings', () => {
 
   it('treats empty variables as unset', () => {
     expect(readSettings(env({ CLAIMS_STALE_AFTER: '', PORT: '', HOST: '' })).port).toBe(3000);
+  });
+
+  it('accepts PORT=0 (any free port) and LOG_FORMAT=pretty, as Probot does', () => {
+    const settings = readSettings(env({ PORT: '0', LOG_FORMAT: 'pretty' }));
+    expect(settings.port).toBe(0);
+    expect(settings.logFormat).toBe('pretty');
+    expect(readSettings(env({})).logFormat).toBe('json');
   });
 
   it.each([
@@ -173,9 +181,9 @@ describe('readSettings', () => {
     ['APP_ID', undefined, "is required: the GitHub App's numeric ID"],
     ['WEBHOOK_SECRET', undefined, "is required: the GitHub App's webhook secret"],
     ['WEBHOOK_SECRET', '', "is required: the GitHub App's webhook secret"],
-    ['PORT', '0', 'between 1 and 65535 (got "0")'],
-    ['PORT', '65536', 'between 1 and 65535 (got "65536")'],
-    ['PORT', 'http', 'between 1 and 65535 (got "http")'],
+    ['PORT', '65536', 'between 0 and 65535 (got "65536")'],
+    ['PORT', 'http', 'between 0 and 65535 (got "http")'],
+    ['LOG_FORMAT', 'text', 'must be json or pretty (got "text")'],
     [
       'LOG_LEVEL',
       'verbose',

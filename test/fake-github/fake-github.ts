@@ -577,8 +577,15 @@ export class FakeGitHub {
     const match = /^(?:token|bearer)\s+(\S+)$/i.exec(header);
     if (!match) return new HttpError(401, 'Bad credentials');
     const token = match[1]!;
-    // A JWT has three dot-separated parts; the fake trusts any (it holds no private key).
-    if (token.split('.').length === 3) return { kind: 'app' };
+    // A JWT has three dot-separated parts; the fake trusts any signature (it holds no public
+    // key) but, as GitHub, not one issued for another app: GitHub then answers this 401.
+    const parts = token.split('.');
+    if (parts.length === 3) {
+      if (jwtIssuer(parts[1]!) !== String(this.app.id)) {
+        return new HttpError(401, 'A JSON web token could not be decoded');
+      }
+      return { kind: 'app' };
+    }
     return this.tokens.get(token) ?? new HttpError(401, 'Bad credentials');
   }
 
@@ -741,4 +748,16 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     });
   });
   return new FakeGitHub(server, options);
+}
+
+/** The `iss` claim of a JWT's payload part, as a string; undefined when it has none. */
+function jwtIssuer(payload: string): string | undefined {
+  try {
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as {
+      iss?: unknown;
+    };
+    return claims.iss === undefined ? undefined : String(claims.iss);
+  } catch {
+    return undefined;
+  }
 }

@@ -1,5 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { createServer } from 'node:net';
+import { Writable } from 'node:stream';
 import { main, type RunningApp } from '../../src/app/main.js';
 import {
   type FakeGitHub,
@@ -48,6 +49,8 @@ export interface Harness {
   /** `http://127.0.0.1:<port>`: the app's server (`/health`, `/metrics`). */
   readonly appUrl: string;
   readonly webhookUrl: string;
+  /** Every log line of the app, as written (when started with `captureLogs`). */
+  readonly logLines: string[];
   /** Waits until the fake delivered every webhook and the app's queue is idle, twice over. */
   settle(): Promise<void>;
   /**
@@ -95,6 +98,8 @@ export async function startHarness(
     seed?: (fake: FakeGitHub) => void;
     /** Default: INSTALLATION_ID for the first harness of the process, then counting up. */
     installationId?: number;
+    /** Keep the app's log lines in `logLines` (set LOG_LEVEL in `env` to see more than fatal). */
+    captureLogs?: boolean;
   } = {},
 ): Promise<Harness> {
   const installationId = options.installationId ?? nextInstallationId++;
@@ -110,13 +115,16 @@ export async function startHarness(
   const appUrl = `http://127.0.0.1:${port}`;
   const webhookUrl = `${appUrl}/api/github/webhooks`;
   let running = true;
+  const logLines: string[] = [];
+  const mainOptions = options.captureLogs ? { logDestination: logSink(logLines) } : {};
   const harness: Harness = {
     fake,
     installationId,
     env,
     appUrl,
     webhookUrl,
-    app: await main(env),
+    logLines,
+    app: await main(env, mainOptions),
     async settle() {
       for (let round = 0; round < 2; round++) {
         await fake.settled();
@@ -131,7 +139,7 @@ export async function startHarness(
       await harness.app.stop();
     },
     async startApp() {
-      harness.app = await main(env);
+      harness.app = await main(env, mainOptions);
       running = true;
       await harness.app.warden.started;
       fake.setWebhookTarget({ url: webhookUrl, secret: WEBHOOK_SECRET });
@@ -150,6 +158,20 @@ export async function startHarness(
   await harness.app.warden.started;
   fake.setWebhookTarget({ url: webhookUrl, secret: WEBHOOK_SECRET });
   return harness;
+}
+
+/** A log destination that keeps each line in `lines`. */
+export function logSink(lines: string[]): Writable {
+  let partial = '';
+  return new Writable({
+    write(chunk, _encoding, done) {
+      const text = partial + String(chunk);
+      const parts = text.split('\n');
+      partial = parts.pop() ?? '';
+      for (const line of parts) if (line) lines.push(line);
+      done();
+    },
+  });
 }
 
 /** Polls `check` every `everyMs` until it holds; fails naming `what` after `timeoutMs`. */

@@ -1,0 +1,61 @@
+import { getTransformStream } from '@probot/pino';
+import { type DestinationStream, type Logger, pino } from 'pino';
+import type { Settings } from '../config/settings.js';
+
+/**
+ * The process's one root logger, handed to Probot and to the app:
+ * - `LOG_FORMAT=pretty` formats lines as Probot's own logger does (@probot/pino), else JSON;
+ * - a child's `name` replaces its parent's instead of repeating the key
+ *   (`"name":"claim-warden","name":"probot"` was one line's bindings);
+ * - an error is logged without the webhook it carries (@octokit/webhooks attaches the whole
+ *   delivery, payload included, to every error of a refused or failed delivery: lines of
+ *   26–52 MB for a large unsigned body). Its delivery id and event name are kept.
+ */
+export async function createLog(
+  settings: Pick<Settings, 'logLevel' | 'logFormat'>,
+  destination?: DestinationStream & NodeJS.WritableStream,
+): Promise<Logger> {
+  const options = {
+    level: settings.logLevel,
+    name: 'claim-warden',
+    serializers: { err: errorWithoutPayload },
+    onChild: keepOneName,
+  };
+  if (settings.logFormat === 'pretty') {
+    const transform = await getTransformStream({ logFormat: 'pretty' });
+    transform.pipe(destination ?? process.stdout);
+    return pino(options, transform);
+  }
+  return destination ? pino(options, destination) : pino(options);
+}
+
+const { chindingsSym } = pino.symbols;
+const NAME_BINDING = /,"name":"(?:[^"\\]|\\.)*"/g;
+
+// pino writes a child's bindings after its parent's as one string, so a second `name` is a
+// second key in every line. Keep the last (the most specific, as JSON.parse would read it).
+function keepOneName(child: Logger): void {
+  const bindings = (child as unknown as Record<symbol, string>)[chindingsSym];
+  if (typeof bindings !== 'string') return;
+  const names = bindings.match(NAME_BINDING);
+  if (!names || names.length < 2) return;
+  let seen = 0;
+  (child as unknown as Record<symbol, string>)[chindingsSym] = bindings.replace(
+    NAME_BINDING,
+    (match) => (++seen === names.length ? match : ''),
+  );
+}
+
+/** pino's error serializer, minus the delivery @octokit/webhooks attaches as `event`. */
+function errorWithoutPayload(error: unknown): unknown {
+  return scrub(pino.stdSerializers.err(error as Error));
+}
+
+function scrub(serialized: unknown): unknown {
+  if (typeof serialized !== 'object' || serialized === null) return serialized;
+  const out = serialized as Record<string, unknown>;
+  const event = out.event as { id?: unknown; name?: unknown } | undefined;
+  if (event && typeof event === 'object') out.event = { id: event.id, name: event.name };
+  if (Array.isArray(out.aggregateErrors)) out.aggregateErrors = out.aggregateErrors.map(scrub);
+  return out;
+}
