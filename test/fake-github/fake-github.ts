@@ -655,10 +655,12 @@ export class FakeGitHub {
             : auth.login;
 
     let reply: Reply;
-    // What GitHub would refuse is refused first: no injected failure or delay can hide it.
-    const verdict = prefixed
-      ? validateRequest(method, path, url.searchParams, parseError ? undefined : body)
-      : undefined;
+    // What GitHub would refuse is refused before anything else but bad credentials (GitHub
+    // answers those 401 first): no injected failure or delay can hide it.
+    const verdict =
+      prefixed && !(auth instanceof HttpError)
+        ? validateRequest(method, path, url.searchParams, parseError ? undefined : body)
+        : undefined;
     if (verdict && !verdict.ok) {
       this.invalidRequests.push({
         method,
