@@ -418,6 +418,115 @@ describe('request log and failure injection', () => {
   });
 });
 
+describe('GitHub’s REST description', () => {
+  it.each([
+    {
+      request: 'an unknown route',
+      method: 'GET',
+      path: '/repos/acme/widgets/claims',
+      body: undefined,
+      status: 404,
+      problem: 'no route GET /repos/acme/widgets/claims',
+    },
+    {
+      request: 'a path parameter of the wrong type',
+      method: 'GET',
+      path: '/repos/acme/widgets/issues/first',
+      body: undefined,
+      status: 422,
+      problem: 'path parameter "issue_number" must be an integer, got "first"',
+    },
+    {
+      request: 'a query parameter outside its enum',
+      method: 'GET',
+      path: '/repos/acme/widgets/issues?state=done',
+      body: undefined,
+      status: 422,
+      problem: 'query parameter "state" must be one of "open", "closed", "all", got "done"',
+    },
+    {
+      request: 'a body without a required property',
+      method: 'POST',
+      path: '/repos/acme/widgets/labels',
+      body: { color: 'ededed' },
+      status: 422,
+      problem: 'body.name wasn’t supplied',
+    },
+    {
+      request: 'a body value of the wrong type',
+      method: 'POST',
+      path: '/repos/acme/widgets/issues/1/comments',
+      body: { body: 42 },
+      status: 422,
+      problem: 'body.body must be a string, got number 42',
+    },
+    {
+      request: 'a body value outside its enum',
+      method: 'PATCH',
+      path: '/repos/acme/widgets/issues/1',
+      body: { state: 'closed', state_reason: 'done' },
+      status: 422,
+      problem:
+        'body.state_reason must be one of "completed", "not_planned", "duplicate", "reopened", got "done"',
+    },
+    {
+      request: 'an empty list where GitHub wants one item at least',
+      method: 'POST',
+      path: '/repos/acme/widgets/issues/1/labels',
+      body: { labels: [] },
+      status: 422,
+      problem: 'body.labels must have at least 1 items',
+    },
+    {
+      request: 'a bare array where GitHub wants an object',
+      method: 'POST',
+      path: '/repos/acme/widgets/issues/1/labels',
+      body: ['bug'],
+      status: 422,
+      problem: 'body must be an object, got an array',
+    },
+  ])(
+    'refuses $request, records it, and changes nothing',
+    async ({ method, path, body, status, problem }) => {
+      const n = fake.createIssue(REPO);
+      const answer = await api(method, path.replace('/1', `/${n}`), { body });
+      expect(answer.status).toBe(status);
+      expect(fake.invalidRequests).toMatchObject([{ method, status, problems: [problem] }]);
+      expect(fake.issue(REPO, n)).toMatchObject({ labels: [], comments: 0, state: 'open' });
+      expect(() => fake.assertValid()).toThrow(problem);
+    },
+  );
+
+  it('accepts what the app and the client send, and records nothing', async () => {
+    const n = fake.createIssue(REPO);
+    const token = fake.installationToken(7);
+    await api('GET', `/repos/${REPO}/issues/${n}`, { token });
+    await api('GET', `/repos/${REPO}/issues/${n}/comments?per_page=100`, { token });
+    await api(
+      'GET',
+      `/repos/${REPO}/issues/comments?since=2030-01-01T00:00:00Z&sort=updated&direction=asc&per_page=100`,
+      { token },
+    );
+    await api('POST', `/repos/${REPO}/labels`, {
+      token,
+      body: { name: 'status:in-progress', color: '1d76db', description: 'Held' },
+    });
+    await api('POST', `/repos/${REPO}/issues/${n}/labels`, {
+      token,
+      body: { labels: ['status:in-progress'] },
+    });
+    await api('DELETE', `/repos/${REPO}/issues/${n}/labels/status%3Ain-progress`, { token });
+    await api('POST', `/repos/${REPO}/issues/${n}/assignees`, { body: { assignees: ['alice'] } });
+    await api('DELETE', `/repos/${REPO}/issues/${n}/assignees`, {
+      body: { assignees: ['alice'] },
+    });
+    fake.setFile(REPO, '.github/claims.yml', 'staleAfter: 2h\n');
+    await api('GET', `/repos/${REPO}/contents/.github/claims.yml`, { token });
+    expect(fake.invalidRequests).toEqual([]);
+    expect(() => fake.assertValid()).not.toThrow();
+  });
+});
+
 describe('webhooks', () => {
   const secret = 'webhook-secret';
   let receiver: Server;
@@ -478,7 +587,10 @@ describe('webhooks', () => {
       token,
       body: { body: 'v2' },
     });
-    await api('POST', `/repos/${REPO}/issues/${n}/labels`, { token, body: ['status:blocked'] });
+    await api('POST', `/repos/${REPO}/issues/${n}/labels`, {
+      token,
+      body: { labels: ['status:blocked'] },
+    });
     fake.removeLabel(REPO, n, 'status:blocked', { actor: 'alice' });
     fake.closeIssue(REPO, n, { actor: 'alice' });
     await fake.settled();

@@ -150,6 +150,8 @@ export async function harness(options: { sameMachineAs?: Harness } = {}): Promis
     async close() {
       await fake.close();
       if (!shared) await rm(configDir, { recursive: true, force: true });
+      // A test passes only on requests GitHub would accept (test/fake-github/openapi.ts).
+      fake.assertValid();
     },
   };
 }

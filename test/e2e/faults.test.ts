@@ -3,7 +3,7 @@
  * path, on the HTTP fake of GitHub.
  */
 import { describe, expect, it } from 'vitest';
-import { REPO } from '../helpers/app-harness.js';
+import { REPO, startHarness } from '../helpers/app-harness.js';
 import { claimComment, harnessFor, IN_PROGRESS } from './e2e-helpers.js';
 
 describe.concurrent('an issue GitHub answers 404', () => {
@@ -76,5 +76,24 @@ describe.concurrent('a claimant who stops being a collaborator', () => {
 
     expect(fake.writes().filter((r) => !r.path.startsWith('/app/'))).toEqual([]);
     expect(fake.issue(REPO, n).assignees).toEqual(['maria', 'alice']);
+  });
+});
+
+describe('the end-to-end harness', () => {
+  it('fails a test in which the fake saw a request GitHub would refuse', async () => {
+    const harness = await startHarness();
+    const n = harness.fake.createIssue(REPO);
+    const answer = await fetch(`${harness.fake.apiUrl}/repos/${REPO}/issues/${n}/labels`, {
+      method: 'POST',
+      headers: {
+        authorization: `token ${harness.fake.installationToken(harness.installationId)}`,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ labels: [] }),
+    });
+    expect(answer.status).toBe(422);
+    await expect(harness.close()).rejects.toThrow(
+      `POST /repos/${REPO}/issues/${n}/labels -> 422: body.labels must have at least 1 items`,
+    );
   });
 });

@@ -17,6 +17,7 @@ import {
   STATUS_CODES,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { validateRequest } from './openapi.js';
 import {
   type AppIdentity,
   type CommentJson,
@@ -80,6 +81,18 @@ export interface RecordedRequest {
   /** Login of the caller, `app-jwt` for the app's JWT, `anonymous` without credentials. */
   readonly actor: string;
   readonly at: Date;
+}
+
+/** A request GitHub would have refused: answered 404 or 422, and kept for `assertValid`. */
+export interface InvalidRequest {
+  readonly method: string;
+  /** No `/api/v3` prefix; the query as sent. */
+  readonly path: string;
+  readonly query: Readonly<Record<string, string>>;
+  readonly body: unknown;
+  readonly status: 404 | 422;
+  /** What GitHub's REST description says is wrong, e.g. `body.labels wasn’t supplied`. */
+  readonly problems: readonly string[];
 }
 
 /**
@@ -170,6 +183,11 @@ export class FakeGitHub {
   readonly state: State;
   /** Every request answered, in order. */
   readonly requests: RecordedRequest[] = [];
+  /**
+   * Every API request that GitHub's REST description refuses (see `openapi.ts`), in order.
+   * The e2e harness fails a test that leaves one here (`assertValid`).
+   */
+  readonly invalidRequests: InvalidRequest[] = [];
   /** The server clock; replace it to control `created_at`/`updated_at`. */
   clock: () => Date;
 
@@ -473,6 +491,20 @@ export class FakeGitHub {
 
   // ---- request log ---------------------------------------------------------------------
 
+  /**
+   * Throws, listing each one, when the fake saw a request GitHub would have refused: a test
+   * must not pass on a call that fails against the real API.
+   */
+  assertValid(): void {
+    if (this.invalidRequests.length === 0) return;
+    const lines = this.invalidRequests.map(
+      (r) => `${r.method} ${r.path} -> ${r.status}: ${r.problems.join('; ')}`,
+    );
+    throw new Error(
+      `the fake GitHub saw ${lines.length} request(s) GitHub would refuse:\n${lines.join('\n')}`,
+    );
+  }
+
   /** Forgets the request log. */
   clearRequests(): void {
     this.requests.length = 0;
@@ -630,6 +662,44 @@ export class FakeGitHub {
             : auth.login;
 
     let reply: Reply;
+    // What GitHub would refuse is refused before anything else but bad credentials (GitHub
+    // answers those 401 first): no injected failure or delay can hide it.
+    const verdict =
+      prefixed && !(auth instanceof HttpError)
+        ? validateRequest(method, path, url.searchParams, parseError ? undefined : body)
+        : undefined;
+    if (verdict && !verdict.ok) {
+      this.invalidRequests.push({
+        method,
+        path,
+        query: Object.fromEntries(url.searchParams),
+        body,
+        status: verdict.status,
+        problems: verdict.problems,
+      });
+      reply = {
+        status: verdict.status,
+        body: {
+          message:
+            verdict.status === 404
+              ? 'Not Found'
+              : `Invalid request.\n\n${verdict.problems.join('\n')}`,
+          documentation_url: DOCS,
+          status: String(verdict.status),
+        },
+      };
+      this.requests.push({
+        method,
+        path,
+        query: Object.fromEntries(url.searchParams),
+        body,
+        status: reply.status,
+        actor,
+        at: this.clock(),
+      });
+      this.send(res, reply);
+      return;
+    }
     const injection = this.takeInjection(method, path);
     if (injection?.delayMs) await new Promise((r) => setTimeout(r, injection.delayMs));
     if (injection?.status !== undefined) {

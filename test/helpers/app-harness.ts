@@ -153,6 +153,8 @@ export async function startHarness(
       await fake.settled();
       if (running) await harness.app.stop();
       await fake.close();
+      // A test passes only on requests GitHub would accept (test/fake-github/openapi.ts).
+      fake.assertValid();
     },
   };
   await harness.app.warden.started;

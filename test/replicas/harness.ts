@@ -145,6 +145,8 @@ export async function startCluster(
       await fake.close();
       await flushPrefix(redis, `${prefix}:`);
       await redis.quit();
+      // A test passes only on requests GitHub would accept (test/fake-github/openapi.ts).
+      fake.assertValid();
     },
   };
   const count = options.replicas ?? 0;
