@@ -3,6 +3,7 @@ import { benchCalls } from './calls-bench.js';
 import { benchConvergence } from './convergence-bench.js';
 import { benchDecide } from './decide-bench.js';
 import { benchDoor } from './door-bench.js';
+import { benchFairness } from './fairness-bench.js';
 import { benchMarkers } from './marker-bench.js';
 import { benchMemory } from './memory-bench.js';
 import { fmt, renderSection, type Section } from './section.js';
@@ -28,6 +29,7 @@ const BENCHES: ReadonlyArray<readonly [string, () => Promise<Section>]> = [
   ['throughput', benchThroughput],
   ['calls', benchCalls],
   ['convergence', benchConvergence],
+  ['fairness', benchFairness],
   ['sweep', benchSweep],
   ['memory', benchMemory],
   ['door', benchDoor],

@@ -7,10 +7,12 @@ import {
   ensureScript,
   extendScript,
   finishScript,
+  parkedScript,
   releaseScript,
   takeScript,
 } from './bullmq-scripts.js';
 import { canonicalJson } from './canonical-json.js';
+import { installationShare } from './fair-order.js';
 import {
   type Hint,
   type QueueLogger,
@@ -38,19 +40,26 @@ import { backoffDelay, type RetryOptions, resolveRetry } from './retry.js';
  *                    so a killed run's hints are merged into the next run, not lost.
  *   gen:K      INT   generation: the job for K is `<K>.<gen>`. Bumped when a run ends.
  *   lock:K     STR   the per-issue lock: a random token, PX TTL, renewed while running.
- * plus two sets indexing the issues with a pending:K or a running:K, for `idle()` and for
- * the orphan repair below.
+ plus two sets indexing the issues with a pending:K or a running:K, for `idle()` and for
+ * the orphan repair below; and per installation I, for fairness (bullmq-scripts.ts):
+ *   admitted:I SET   the issues of I that have a job: at most `perInstallation` of them.
+ *   parked:I   ZSET  the issues of I waiting for admission (pending:K, no job yet).
+ *   held:I     STR   set, with the wait as TTL, while I waits out a GitHub rate limit.
  *
- * ENQUEUE: add the members to pending:K and read gen:K; then `queue.add` with jobId K.gen.
- *   BullMQ ignores an add whose jobId exists, so a burst makes one job: coalescing.
+ * ENQUEUE: add the members to pending:K and admit K (or park it); when admitted, read gen:K
+ *   and `queue.add` with jobId K.gen. BullMQ ignores an add whose jobId exists, so a burst
+ *   makes one job: coalescing. A parked K gets its job when an admitted issue of I finishes.
  * RUN (processor of job K.g):
- *   TAKE    — SET lock:K NX; if held, move the job to delayed for `lockRetryDelayMs` and
+ *   TAKE    — while held:I lives, move the job to delayed until it expires. SET lock:K NX;
+ *             if held, move the job to delayed for `lockRetryDelayMs` and
  *             try again (another job of K runs somewhere). Else merge pending:K into
  *             running:K and return it. Empty: every request was served; skip the handler.
  *   handler — lock:K renewed every lockDuration/3 meanwhile.
  *   FINISH  — (success, or failure on the last attempt = drop) if lock:K is still ours or
  *             free: delete lock:K and running:K; bump gen:K if it is still g; if pending:K
- *             exists (requests arrived during the run) return the gen to add a job for.
+ *             exists (requests arrived during the run) return the gen to add a job for;
+ *             else K leaves admitted:I and the oldest parked issues of I are admitted, their
+ *             jobs added by the processor.
  *             The job is added *before* the processor returns, so a crash in between leaves
  *             K.g active, and BullMQ's stalled check runs K.g again: nothing is lost.
  *   failure, not last: release lock:K only; running:K stays and the processor throws, so
@@ -78,6 +87,11 @@ import { backoffDelay, type RetryOptions, resolveRetry } from './retry.js';
  *   every attempt) is logged; if requests are pending a new job is added for them. Its
  *   running:K is not retried on its own (a run that kills its process every time must end)
  *   but joins the issue's next run.
+ * - A replica dies after FINISH admitted parked issues but before it added their jobs: they
+ *   are admitted with pending:K and no job, which the repair below finds (late, never lost).
+ *   A job that runs an issue not admitted (a stray re-created job) only serves it early.
+ * - An issue delayed for a retry keeps its admission: its installation's other work waits
+ *   behind fewer slots, other installations' not at all.
  * - A producer dies between ENQUEUE and its add: pending:K has no job. Each replica re-adds
  *   jobs for every indexed pending issue at start and every repairIntervalMs (a no-op where
  *   the job exists), so such requests are late, never lost.
@@ -106,6 +120,12 @@ export interface BullQueueOptions extends RetryOptions {
   readonly prefix?: string;
   /** Handlers this replica runs at once across issues (default 8). */
   readonly concurrency?: number;
+  /**
+   * Issues of one installation with a job at once, across all replicas (default half of
+   * `concurrency`): the admission cap that keeps a burst in one installation from filling
+   * the queue ahead of every other's work (see bullmq-scripts.ts).
+   */
+  readonly perInstallation?: number;
   /**
    * How long a run may go unrenewed before it counts as dead (default 30000 ms): BullMQ's job
    * lock and the per-issue lock both use it. A killed replica's work resumes after about
@@ -140,6 +160,7 @@ function resolveOptions(options: BullQueueOptions): ResolvedOptions {
     queueName: options.queueName ?? 'reconcile',
     prefix: options.prefix ?? 'claims',
     concurrency: options.concurrency ?? 8,
+    perInstallation: options.perInstallation ?? installationShare(options.concurrency ?? 8),
     lockDurationMs: options.lockDurationMs ?? 30_000,
     stalledIntervalMs: options.stalledIntervalMs ?? 30_000,
     maxStalledCount: options.maxStalledCount ?? 3,
@@ -156,12 +177,25 @@ interface JobData {
   readonly gen: number;
 }
 
-/** The per-issue records of the design above. */
+/** The per-issue records of the design above, and those of the issue's installation. */
 interface IssueRecords {
   readonly pending: string;
   readonly running: string;
   readonly gen: string;
   readonly lock: string;
+  /** Issues of the installation with a job (admission, see bullmq-scripts.ts). */
+  readonly admitted: string;
+  /** Issues of the installation waiting for admission. */
+  readonly parked: string;
+  /** Set while the installation waits out a rate limit; its TTL is the wait. */
+  readonly held: string;
+}
+
+/** Flat `issue, gen, issue, gen, ...` replies of the scripts: the jobs to add. */
+function jobsToAdd(flat: readonly unknown[]): Array<readonly [string, number]> {
+  const jobs: Array<readonly [string, number]> = [];
+  for (let i = 0; i + 1 < flat.length; i += 2) jobs.push([String(flat[i]), Number(flat[i + 1])]);
+  return jobs;
 }
 
 /** gen:K outlives any job made from it; after that a reset to 0 only risks an extra job. */
@@ -275,19 +309,26 @@ export class BullQueue implements WorkQueue {
   async enqueue(request: ReconcileRequest): Promise<void> {
     if (this.closed) throw new Error('the work queue is closed; the request was not queued');
     const id = issueKeyString(request.key);
-    const records = this.records(id);
+    const records = this.records(request.key);
     const members = [
       ...request.hints.map((hint) => `h:${canonicalJson(hint)}`),
       `r:${request.reason}`,
     ];
     // Once connected, the producer fails fast; only its very first connection is waited for.
     await this.producerQueue.waitUntilReady();
-    const gen = await enqueueScript.run(
+    const jobs = (await enqueueScript.run(
       this.producer,
-      [records.pending, records.gen, this.shared('seq'), this.shared('pending-index')],
-      [id, ...members],
-    );
-    await this.addJob(id, Number(gen), this.producerQueue);
+      [
+        records.pending,
+        this.shared('seq'),
+        this.shared('pending-index'),
+        records.admitted,
+        records.parked,
+        this.shared('parked-index'),
+      ],
+      [id, request.key.installationId, this.namespace, this.options.perInstallation, ...members],
+    )) as unknown[];
+    await this.addJobs(jobsToAdd(jobs), this.producerQueue);
   }
 
   start(handler: ReconcileHandler): void {
@@ -329,8 +370,11 @@ export class BullQueue implements WorkQueue {
 
   async depth(): Promise<number> {
     // The producer side: a scrape of /metrics while Redis is away fails fast, not hangs.
-    const counts = await this.producerQueue.getJobCounts('waiting', 'delayed', 'prioritized');
-    return Object.values(counts).reduce((sum, count) => sum + count, 0);
+    const [counts, parked] = await Promise.all([
+      this.producerQueue.getJobCounts('waiting', 'delayed', 'prioritized'),
+      parkedScript.run(this.producer, [this.shared('parked-index')], [this.namespace]),
+    ]);
+    return Object.values(counts).reduce((sum, count) => sum + count, Number(parked));
   }
 
   /** Stops taking jobs and waits for running handlers (BullMQ's graceful worker close). */
@@ -346,22 +390,34 @@ export class BullQueue implements WorkQueue {
     if (this.ownsConnection) await quit(this.redis);
   }
 
-  private records(id: string): IssueRecords {
+  private records(key: IssueKey): IssueRecords {
+    const id = issueKeyString(key);
+    const installation = key.installationId;
     return {
       pending: `${this.namespace}pending:${id}`,
       running: `${this.namespace}running:${id}`,
       gen: `${this.namespace}gen:${id}`,
       lock: `${this.namespace}lock:${id}`,
+      admitted: `${this.namespace}admitted:${installation}`,
+      parked: `${this.namespace}parked:${installation}`,
+      held: `${this.namespace}held:${installation}`,
     };
   }
 
   /** A record shared by all issues of the queue. */
-  private shared(name: 'seq' | 'pending-index' | 'running-index'): string {
+  private shared(name: 'seq' | 'pending-index' | 'running-index' | 'parked-index'): string {
     return `${this.namespace}${name}`;
   }
 
   private async addJob(id: string, gen: number, queue = this.queue): Promise<void> {
     await queue.add(JOB_NAME, { key: id, gen }, { jobId: jobIdFor(id, gen) });
+  }
+
+  private async addJobs(
+    jobs: ReadonlyArray<readonly [string, number]>,
+    queue = this.queue,
+  ): Promise<void> {
+    for (const [id, gen] of jobs) await this.addJob(id, gen, queue);
   }
 
   /** One job: take the issue's requests under its lock, run them, and settle (see above). */
@@ -375,9 +431,9 @@ export class BullQueue implements WorkQueue {
       );
       return;
     }
-    const records = this.records(id);
+    const records = this.records(key);
     const lockToken = randomUUID();
-    const taken = (await takeScript.run(
+    const [outcome, ...taken] = (await takeScript.run(
       this.redis,
       [
         records.lock,
@@ -385,15 +441,17 @@ export class BullQueue implements WorkQueue {
         records.running,
         this.shared('pending-index'),
         this.shared('running-index'),
+        records.held,
       ],
       [lockToken, this.options.lockDurationMs, id],
-    )) as string[] | null;
-    if (taken === null) return this.waitForIssue(job, token);
+    )) as string[];
+    if (outcome === 'held') return this.comeBackIn(job, token, Number(taken[0]));
+    if (outcome === 'locked') return this.comeBackIn(job, token, this.options.lockRetryDelayMs);
     // Empty: another job of this issue served every request already; nothing to reconcile.
-    if (taken.length === 0) return this.finish(job, records, lockToken);
+    if (taken.length === 0) return this.finish(job, key, lockToken);
 
     const error = await this.runHandler(requestFromMembers(key, taken), records.lock, lockToken);
-    if (error === undefined) return this.finish(job, records, lockToken);
+    if (error === undefined) return this.finish(job, key, lockToken);
 
     const attempt = job.attemptsMade + 1;
     if (attempt >= (job.opts.attempts ?? this.options.maxAttempts)) {
@@ -401,7 +459,7 @@ export class BullQueue implements WorkQueue {
         { issue: id, attempts: attempt, err: error },
         'reconcile failed on every attempt; request dropped',
       );
-      return this.finish(job, records, lockToken);
+      return this.finish(job, key, lockToken);
     }
     this.logger.warn({ issue: id, attempt, err: error }, 'reconcile failed; will retry');
     // running:K stays: the retry's TAKE merges it with whatever arrives meanwhile.
@@ -447,40 +505,81 @@ export class BullQueue implements WorkQueue {
     return () => clearInterval(timer);
   }
 
-  /** The issue runs in another job: come back shortly without spending an attempt. */
-  private async waitForIssue(job: Job<JobData>, token: string | undefined): Promise<never> {
-    await job.moveToDelayed(Date.now() + this.options.lockRetryDelayMs, token);
+  /**
+   * The issue runs in another job, or its installation waits out a rate limit: come back in
+   * `ms` without spending an attempt.
+   */
+  private async comeBackIn(
+    job: Job<JobData>,
+    token: string | undefined,
+    ms: number,
+  ): Promise<never> {
+    await job.moveToDelayed(Date.now() + ms, token);
     throw new DelayedError();
   }
 
-  /** Ends a run (FINISH above) and adds the job for requests that arrived during it. */
-  private async finish(job: Job<JobData>, records: IssueRecords, lockToken: string): Promise<void> {
-    const [outcome, gen] = (await finishScript.run(
+  /**
+   * Ends a run (FINISH above) and adds the job for requests that arrived during it, or those
+   * of the parked issues admitted in the issue's place.
+   */
+  private async finish(job: Job<JobData>, key: IssueKey, lockToken: string): Promise<void> {
+    const records = this.records(key);
+    const [outcome, ...jobs] = (await finishScript.run(
       this.redis,
-      [records.lock, records.running, records.pending, records.gen, this.shared('running-index')],
-      [lockToken, job.data.gen, GEN_TTL_MS, job.data.key],
-    )) as [string, number?];
+      [
+        records.lock,
+        records.running,
+        records.pending,
+        records.gen,
+        this.shared('running-index'),
+        records.admitted,
+        records.parked,
+        this.shared('parked-index'),
+      ],
+      [
+        lockToken,
+        job.data.gen,
+        GEN_TTL_MS,
+        job.data.key,
+        key.installationId,
+        this.namespace,
+        this.options.perInstallation,
+      ],
+    )) as unknown[];
     if (outcome === 'lost') {
       this.logger.warn(
         { issue: job.data.key },
         'work queue: issue lock lost; its new holder runs the rest',
       );
-    } else if (outcome === 'again') {
-      await this.addJob(job.data.key, Number(gen));
+      return;
     }
+    await this.addJobs(jobsToAdd(jobs));
   }
 
-  /** Adds a job for the issue's pending requests unless one exists (adds are idempotent). */
-  private async ensureJob(id: string): Promise<void> {
-    const records = this.records(id);
-    const gen = Number(
-      await ensureScript.run(
-        this.redis,
-        [records.pending, records.gen, this.shared('pending-index')],
-        [id],
-      ),
-    );
-    if (gen >= 0) await this.addJob(id, gen);
+  /**
+   * Adds a job for the issue's pending requests unless one exists or the issue is parked
+   * (adds are idempotent); an issue with nothing left gives its admission up (`givenUp`: even
+   * with records of a failed run left, as when BullMQ gave its job up).
+   */
+  private async ensureJob(id: string, givenUp = false): Promise<void> {
+    const key = parseIssueKeyString(id);
+    if (key === null) return;
+    const records = this.records(key);
+    const jobs = (await ensureScript.run(
+      this.redis,
+      [
+        records.pending,
+        this.shared('seq'),
+        this.shared('pending-index'),
+        records.admitted,
+        records.parked,
+        this.shared('parked-index'),
+        records.running,
+        records.lock,
+      ],
+      [id, key.installationId, this.namespace, this.options.perInstallation, givenUp ? 1 : 0],
+    )) as unknown[];
+    await this.addJobs(jobsToAdd(jobs));
   }
 
   /**
@@ -506,7 +605,7 @@ export class BullQueue implements WorkQueue {
       'work queue: job given up by BullMQ; request dropped',
     );
     try {
-      await this.ensureJob(job.data.key);
+      await this.ensureJob(job.data.key, true);
     } catch (error) {
       this.logger.error(
         { issue: job.data.key, err: error },

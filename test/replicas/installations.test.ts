@@ -1,9 +1,22 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RecordedRequest } from '../fake-github/fake-github.js';
-import { type Cluster, claim, createdDeliveries, REPO, startCluster } from './harness.js';
+import { main, type RunningApp } from '../../src/app/main.js';
+import type { FakeGitHub, RecordedRequest, WebhookDelivery } from '../fake-github/fake-github.js';
+import { appEnv, freePort } from '../helpers/app-harness.js';
+import {
+  type Cluster,
+  claim,
+  createdDeliveries,
+  REPO,
+  type Replica,
+  startCluster,
+  waitFor,
+} from './harness.js';
 
 let cluster: Cluster | undefined;
+let embedded: RunningApp | undefined;
 afterEach(async () => {
+  await embedded?.stop();
+  embedded = undefined;
   await cluster?.close();
   cluster = undefined;
 });
@@ -55,6 +68,93 @@ describe('installations do not wait on each other', () => {
     console.info(
       `[replicas] two installations: first writes ${apart} ms apart; ` +
         `gaps within one: ${gapsMs(acme).join(', ')} ms and ${gapsMs(globex).join(', ')} ms`,
+    );
+  });
+});
+
+/** Installation 8 on globex/gadgets with the member carol, beside the harness's 7 (acme). */
+function seedSecondInstallation(fake: FakeGitHub): void {
+  fake.addInstallation({ id: 8, account: 'globex', repos: [OTHER_REPO] });
+  fake.addUser('carol', { association: 'MEMBER' });
+}
+
+/** How many issues of acme's backlog are labelled so far. */
+function labelledIn(fake: FakeGitHub, issues: readonly number[]): number {
+  return issues.filter((n) => fake.issue(REPO, n).labels.includes('status:in-progress')).length;
+}
+
+/**
+ * Acme (installation 7) posts BACKLOG claims at once and every reconcile of it is slow (its
+ * thread reads take a second, its writes are paced a second apart); then globex (8) posts one.
+ * Returns how many of acme's issues were labelled by the time globex's claim was labelled
+ * and assigned.
+ */
+async function backlogThenOne(
+  fake: FakeGitHub,
+  send: (delivery: WebhookDelivery, index: number) => Promise<number>,
+): Promise<number> {
+  const backlog = Array.from({ length: BACKLOG }, () => fake.createIssue(REPO));
+  const acme = createdDeliveries(
+    fake,
+    backlog.map((n, i) => fake.addComment(REPO, n, { author: 'alice', body: claim(`s-${i}`) }).id),
+  );
+  const b = fake.createIssue(OTHER_REPO);
+  const [globex] = createdDeliveries(fake, [
+    fake.addComment(OTHER_REPO, b, { author: 'carol', body: claim('s-globex') }).id,
+  ]);
+  fake.inject({
+    method: 'GET',
+    path: /^\/repos\/acme\/widgets\/issues\/\d+\/comments$/,
+    delayMs: 1000,
+    times: Number.POSITIVE_INFINITY,
+  });
+  for (let i = 0; i < acme.length; i += 25) {
+    const statuses = await Promise.all(acme.slice(i, i + 25).map((d, j) => send(d, i + j)));
+    expect(statuses.every((status) => status === 200)).toBe(true);
+  }
+  expect(await send(globex!, 0)).toBe(200);
+
+  await waitFor(
+    () => {
+      const issue = fake.issue(OTHER_REPO, b);
+      return issue.labels.includes('status:in-progress') && issue.assignees.includes('carol');
+    },
+    'the other installation’s claim to be labelled and assigned',
+    { timeoutMs: 20_000 },
+  );
+  const done = labelledIn(fake, backlog);
+  fake.clearInjections();
+  return done;
+}
+
+/** Acme's backlog: hundreds, as in the burst that starved other installations. */
+const BACKLOG = 200;
+
+describe('one installation’s burst does not stop another’s work', () => {
+  it('embedded: a claim in another installation is enforced while the backlog still waits', async () => {
+    cluster = await startCluster({ replicas: 0, seed: seedSecondInstallation });
+    const { fake } = cluster;
+    const port = await freePort();
+    embedded = await main(appEnv(fake, port));
+    await embedded.warden.started;
+    const replica = { webhookUrl: `http://127.0.0.1:${port}/api/github/webhooks` } as Replica;
+
+    const done = await backlogThenOne(fake, (d) => cluster!.send(d, replica));
+
+    // Before: the other claim waited for the whole backlog (100 claims: 120 s).
+    expect(done).toBeLessThan(BACKLOG / 4);
+    console.info(`[replicas] embedded: other installation served with ${done} of ${BACKLOG} done`);
+  });
+
+  it('three replicas on Redis: a claim in another installation is enforced while the backlog still waits', async () => {
+    cluster = await startCluster({ replicas: 3, seed: seedSecondInstallation });
+    const { fake, replicas } = cluster;
+
+    const done = await backlogThenOne(fake, (d, i) => cluster!.send(d, replicas[i % 3]!));
+
+    expect(done).toBeLessThan(BACKLOG / 4);
+    console.info(
+      `[replicas] 3 replicas: other installation served with ${done} of ${BACKLOG} done`,
     );
   });
 });
