@@ -1,5 +1,12 @@
 import { finaliseClaimBody, releasedClaim } from './comment.js';
-import { type ClaimComment, findHolder, heartbeat, isStale, staleAt } from './liveness.js';
+import {
+  type ClaimComment,
+  findHolder,
+  heartbeat,
+  isStale,
+  staleAt,
+  staleSince,
+} from './liveness.js';
 import { formatClaimTime, parseClaimMarker } from './marker.js';
 import { hasName, sameName } from './names.js';
 import type { Hint, Outcome, ThreadComment } from './types.js';
@@ -149,7 +156,7 @@ export function decide(facts: IssueFacts, config: DecideConfig, now: Date): Plan
       fresh.push(claim);
       continue;
     }
-    const since = formatClaimTime(new Date(heartbeat(claim).getTime() + config.staleAfterMs));
+    const since = formatClaimTime(staleSince(claim, config.staleAfterMs, now));
     finalising.push({ claim, outcome: 'abandoned', reason: 'stale', text: `stale since ${since}` });
     if (config.notifyOnExpiry && facts.open && !hasExpiryNote(facts, claim.comment.id)) {
       notes.push({

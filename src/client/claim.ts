@@ -1,6 +1,6 @@
 import { renderClaimComment } from '../claims/comment.js';
 import type { Action } from '../claims/decide.js';
-import { type ClaimComment, heartbeat, isStale } from '../claims/liveness.js';
+import { type ClaimComment, isStale, staleSince } from '../claims/liveness.js';
 import { formatClaimTime } from '../claims/marker.js';
 import { sameName } from '../claims/names.js';
 import type { AssigneeMode, ClaimMarker } from '../claims/types.js';
@@ -163,7 +163,7 @@ async function postClaim(
         own: own(claim),
         outcome: 'abandoned',
         reason: 'stale',
-        text: `stale since ${formatClaimTime(new Date(heartbeat(claim).getTime() + staleAfterMs))}; taken over by comment ${posted.comment.id} (session ${sessionTag})`,
+        text: `stale since ${formatClaimTime(staleSince(claim, staleAfterMs, state.now))}; taken over by comment ${posted.comment.id} (session ${sessionTag})`,
       }),
     );
     // The new claim's stage is `claimed`, so a blocked label left by a stale claim goes.

@@ -175,6 +175,25 @@ describe('decide: a stale, unreleased claim (SPEC §4 row 3)', () => {
     expect(note?.kind === 'post-note' && note.body).toContain('@bob');
   });
 
+  it.each([
+    ['exactly one window ahead holds', 0, ['add-label status:in-progress', 'assign bob']],
+    ['one second more is finalised as stale', 1000, ['note for 4', 'finalise 4 abandoned (stale)']],
+  ])(
+    'a marker whose updated lies ahead of now, though GitHub recorded it just now: %s (clock-skew cap)',
+    (_name, extraMs, expected) => {
+      const ahead = claim({ id: 4, by: 'bob', updatedAgoMs: -6 * HOUR - extraMs, editedAgoMs: 0 });
+      const plan = decide(facts({ comments: [ahead] }), DEFAULT_CONFIG, NOW);
+      expect(kinds(plan.actions)).toEqual(expected);
+      expect(plan.holder?.commentId ?? null).toBe(extraMs === 0 ? 4 : null);
+    },
+  );
+
+  it('a claim over the clock-skew cap is "stale since" GitHub recorded it', () => {
+    const ahead = claim({ id: 4, by: 'bob', updatedAgoMs: -7 * HOUR, editedAgoMs: HOUR });
+    const plan = decide(facts({ comments: [ahead] }), DEFAULT_CONFIG, NOW);
+    expect(finalisedMarker(plan.actions, 4).body).toContain('stale since 2026-11-30T11:00:00Z');
+  });
+
   it('posts no second note when the app already posted one for that comment', () => {
     const note = { ...remark(9, `${expiryNoteTag(3)}\n@bob ...`, APP_LOGIN) };
     const plan = decide(facts({ comments: [stale, note] }), DEFAULT_CONFIG, NOW);

@@ -52,6 +52,8 @@ export interface Harness {
       outcome?: ClaimMarker['outcome'];
       plain?: boolean;
       note?: string;
+      /** The marker's `updated` instead of the age: a client clock running ahead, say. */
+      updated?: Date;
     },
   ): number;
   /** The parsed marker of a comment, or null when it is gone or not a claim. */
@@ -129,7 +131,7 @@ export async function harness(options: { sameMachineAs?: Harness } = {}): Promis
         lane: tagged('lane', options.lane ?? 'lane-a'),
         branch: options.branch ?? 'feat/x',
         started: at,
-        updated: at,
+        updated: options.updated ?? at,
         stage: options.stage ?? 'implementing',
         ...(options.assignee ? { assignee: options.assignee } : {}),
         ...(options.outcome ? { outcome: options.outcome } : {}),
