@@ -5,12 +5,12 @@ import { renderClaimComment } from '../../src/claims/comment.js';
 import { claimTag } from '../../src/claims/identity.js';
 import { parseClaimMarker } from '../../src/claims/marker.js';
 import type { ClaimMarker, Stage } from '../../src/claims/types.js';
-import { loadClaimKey } from '../../src/client/claim-key.js';
-import { type CliIo, cli } from '../../src/client/cli.js';
-import type { CommandResult } from '../../src/client/command-result.js';
-import { type ClientCommand, commands } from '../../src/client/commands.js';
-import { runCommand } from '../../src/client/run-command.js';
-import type { ClientRuntime } from '../../src/client/runtime.js';
+import { type CliIo, cli } from '../../src/client/cli/cli.js';
+import { type ClientCommand, commands } from '../../src/client/cli/commands.js';
+import { runCommand } from '../../src/client/cli/run-command.js';
+import type { CommandResult } from '../../src/client/commands/command-result.js';
+import { loadClaimKey } from '../../src/client/io/claim-key.js';
+import type { ClientRuntime } from '../../src/client/io/runtime.js';
 import { type FakeGitHub, startFakeGitHub } from '../fake-github/fake-github.js';
 
 /** The repository every client test works in. */
