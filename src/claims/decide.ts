@@ -57,7 +57,27 @@ export type Action =
       readonly role: LabelRole;
     }
   | { readonly kind: 'unassign'; readonly login: string }
-  | { readonly kind: 'assign'; readonly login: string };
+  | { readonly kind: 'assign'; readonly login: string }
+  // A session's own comment writes (the client, and the claims API with the caller's token):
+  | {
+      /** A new claim comment; the executor reports the comment GitHub made of it. */
+      readonly kind: 'post-claim';
+      readonly body: string;
+    }
+  | {
+      /** The session's own claim comment rewritten: a stage recorded, or its release. */
+      readonly kind: 'edit-claim';
+      readonly commentId: number;
+      readonly body: string;
+    }
+  | {
+      /** The session's own legacy claim comment, once its replacement is posted (migrate). */
+      readonly kind: 'delete-comment';
+      readonly commentId: number;
+    };
+
+/** The kinds of action that write a session's own comments, not the shared state. */
+export const OWN_COMMENT_KINDS = ['post-claim', 'edit-claim', 'delete-comment'] as const;
 
 /** The two status labels of SPEC §4. */
 export type LabelRole = 'inProgress' | 'blocked';

@@ -25,8 +25,11 @@ function kinds(actions: readonly Action[]): string[] {
       case 'add-label':
       case 'remove-label':
         return `${a.kind} ${a.label}`;
-      default:
+      case 'assign':
+      case 'unassign':
         return `${a.kind} ${a.login}`;
+      default:
+        return a.kind;
     }
   });
 }

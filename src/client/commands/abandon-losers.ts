@@ -1,42 +1,37 @@
-import { type ClaimComment, isLive } from '../../claims/liveness.js';
+import type { Action } from '../../claims/decide.js';
+import type { ClaimComment } from '../../claims/liveness.js';
 import { applyActions } from '../io/apply-actions.js';
 import type { Desk } from '../io/desk.js';
 import type { IssueState } from '../io/issue-state.js';
-import { finaliseAction } from './finalise-action.js';
+import type { ClientError } from './client-error.js';
+import { heldRefusal } from './held-refusal.js';
 
 /**
- * Seed "Refusal, takeover and the stale window": a session owning a live comment that is not
- * the holder finalises it as abandoned, naming the holder. Returns the ids finalised, or
- * null when the writes failed: the refusal that follows stays true either way, and the app
- * (or the next command) finalises the comment later.
+ * Writes a planLosers plan (the session's own live claims that lost to the holder, finalised
+ * as abandoned) and returns the refusal naming the holder, which says what was finalised.
+ * When the writes fail the refusal stays true and says so: the app (or the next command)
+ * finalises the comment later. `lostRace`: the session's claim lost a race it took part in.
  */
 export async function abandonLosers(
   desk: Desk,
   state: IssueState,
-  holder: ClaimComment,
-  own: (claim: ClaimComment) => boolean,
-): Promise<number[] | null> {
-  const losers = state.claims.filter(
-    (claim) =>
-      claim !== holder &&
-      own(claim) &&
-      isLive(claim, state.thread.open, state.config.staleAfterMs, state.now),
-  );
+  planned: {
+    readonly holder: ClaimComment;
+    readonly losers: readonly ClaimComment[];
+    readonly actions: readonly Action[];
+  },
+  lostRace: boolean,
+): Promise<ClientError> {
+  let cleanupFailed = false;
   try {
-    await applyActions(
-      desk,
-      state,
-      losers.map((claim) =>
-        finaliseAction(desk, claim, {
-          own: true,
-          outcome: 'abandoned',
-          reason: 'lost',
-          text: `lost to the older claim in comment ${holder.comment.id} (session ${holder.marker.session})`,
-        }),
-      ),
-    );
+    await applyActions(desk, state, planned.actions);
   } catch {
-    return null;
+    cleanupFailed = true;
   }
-  return losers.map((claim) => claim.comment.id);
+  const first = planned.losers[0];
+  return heldRefusal(state, planned.holder, {
+    ...(lostRace ? { lostRace } : {}),
+    ...(first && !cleanupFailed ? { finalised: first.comment.id } : {}),
+    cleanupFailed,
+  });
 }

@@ -1,3 +1,4 @@
+import { ownedBy } from '../../claims/public-identity.js';
 import { describeFailure } from '../io/describe-failure.js';
 import type { Desk } from '../io/desk.js';
 import { readIssueState } from '../io/issue-state.js';
@@ -6,7 +7,6 @@ import { ClientError, type FailureKind } from './client-error.js';
 import { type CommandResult, ok } from './command-result.js';
 import { formatIssueRef, type IssueRef } from './issue-ref.js';
 import { parseBrief } from './parse-brief.js';
-import { ownedBy } from './public-identity.js';
 
 /** The gate's answer for one issue of a brief. */
 export interface IssueVerdict {

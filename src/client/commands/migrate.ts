@@ -1,6 +1,9 @@
 import { isClaimTag } from '../../claims/identity.js';
 import type { ClaimComment } from '../../claims/liveness.js';
 import { readMarkerLine, renderClaimMarker } from '../../claims/marker.js';
+import { ownClaimBody } from '../../claims/own-claim-body.js';
+import { taggedMarker } from '../../claims/public-identity.js';
+import { applyActions } from '../io/apply-actions.js';
 import { describeFailure } from '../io/describe-failure.js';
 import type { Desk } from '../io/desk.js';
 import { type IssueState, readIssueState } from '../io/issue-state.js';
@@ -8,8 +11,6 @@ import { type ProtectedKind, textGuard } from '../io/text-guard.js';
 import { refused, unverifiable } from './client-error.js';
 import { type CommandResult, ok } from './command-result.js';
 import type { IssueRef } from './issue-ref.js';
-import { ownClaimBody } from './own-claim-body.js';
-import { taggedMarker } from './public-identity.js';
 
 /** A migrate request, validated by the command layer. */
 export interface MigrateRequest {
@@ -184,20 +185,17 @@ async function applySteps(
   steps: readonly Step[],
   lines: string[],
 ): Promise<{ legacy: number; replacement: number }[]> {
-  const { owner, repo, number } = state.ref;
+  const { number } = state.ref;
   const migrated: { legacy: number; replacement: number }[] = [];
   for (const step of steps) {
     const legacyId = step.legacy.comment.id;
     let replacement = step.posted;
     if (replacement === null) {
       try {
-        const { data } = await desk.octokit.rest.issues.createComment({
-          owner,
-          repo,
-          issue_number: number,
-          body: step.body,
-        });
-        replacement = data.id;
+        const { posted } = await applyActions(desk, state, [
+          { kind: 'post-claim', body: step.body },
+        ]);
+        replacement = posted[0]!.id;
       } catch (error) {
         throw unverifiable(
           [
@@ -210,7 +208,7 @@ async function applySteps(
       }
     }
     try {
-      await desk.octokit.rest.issues.deleteComment({ owner, repo, comment_id: legacyId });
+      await applyActions(desk, state, [{ kind: 'delete-comment', commentId: legacyId }]);
     } catch (error) {
       // Seed: both ids are reported and nothing more is posted. A rerun finds the replacement
       // by its marker and only deletes.

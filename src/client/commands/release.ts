@@ -1,9 +1,10 @@
-import { foldText } from '../../claims/comment.js';
-import type { Action } from '../../claims/decide.js';
-import { isLive } from '../../claims/liveness.js';
-import { sameName } from '../../claims/names.js';
+import {
+  type ReleaseRequest as CoreReleaseRequest,
+  planRelease,
+  type ReleasePlan,
+} from '../../claims/plan-release.js';
 import type { Outcome } from '../../claims/types.js';
-import { applyActions, hasLabel, isAssigned } from '../io/apply-actions.js';
+import { applyActions } from '../io/apply-actions.js';
 import { describeFailure } from '../io/describe-failure.js';
 import type { Desk } from '../io/desk.js';
 import { type IssueState, readIssueState } from '../io/issue-state.js';
@@ -11,127 +12,88 @@ import { abandonLosers } from './abandon-losers.js';
 import { describeClaim, viewIn } from './claim-view.js';
 import { refused, unverifiable } from './client-error.js';
 import { type CommandResult, ok } from './command-result.js';
-import { finalisedBody } from './finalise-action.js';
-import { heldRefusal } from './held-refusal.js';
 import { formatIssueRef, type IssueRef } from './issue-ref.js';
 import { notHolding } from './not-holding.js';
-import { ownedBy } from './public-identity.js';
 
 /** A release request, validated by the command layer. */
-export interface ReleaseRequest {
+export interface ReleaseRequest extends CoreReleaseRequest {
   readonly ref: IssueRef;
-  readonly session: string;
-  readonly outcome: Outcome;
-  readonly note?: string | undefined;
 }
 
 /**
- * Finalises the session's claim (seed "Release"): first the status labels come off and, when
- * the claim recorded `assignee=claim`, the account that wrote it is unassigned (other
- * assignees stay); then the comment is rewritten with stage `released` and the outcome.
- * Labels and assignee go first, so a failure leaves the claim live and a retried release
- * succeeds; a release whose comment is already released with that outcome reports success.
- * Works on closed issues and leaves the issue's state alone.
+ * Finalises the session's claim as planRelease decides (seed "Release"): first the status
+ * labels come off and, when the claim recorded `assignee=claim`, the account that wrote it is
+ * unassigned (other assignees stay); then the comment is rewritten with stage `released` and
+ * the outcome. Labels and assignee go first, so a failure leaves the claim live and a retried
+ * release succeeds; a release whose comment is already released with that outcome reports
+ * success. Works on closed issues and leaves the issue's state alone.
  */
 export async function release(desk: Desk, request: ReleaseRequest): Promise<CommandResult> {
   if (request.note !== undefined) desk.guard.check(request.note, 'the note');
   const state = await readIssueState(desk, request.ref);
   const name = formatIssueRef(state.ref);
-  const own = ownedBy(desk.key, request.session);
-  const ownClaims = state.claims.filter(own);
-  const { holder } = state;
-  const target =
-    holder && own(holder)
-      ? holder
-      : ownClaims.filter((claim) => claim.marker.stage !== 'released').at(-1);
-  if (!target) {
-    const latest = ownClaims.at(-1);
-    if (latest && latest.marker.outcome === request.outcome) {
+  const plan = planRelease(state, request, desk, desk.now());
+  switch (plan.kind) {
+    case 'already-released': {
       // A retry after the comment was written: the release is done.
-      const view = viewIn(state, latest);
+      const view = viewIn(state, plan.claim);
       return ok(`${name}: already released (${request.outcome}): ${describeClaim(view)}`, {
         issue: name,
         action: 'already-released',
         claim: view,
       });
     }
-    if (latest) {
+    case 'finalised':
       throw refused(
-        `${name}: this session's claim in comment ${latest.comment.id} was already finalised (${latest.marker.outcome ?? 'released'}), not ${request.outcome}`,
-        { issue: name, reason: 'released', own: viewIn(state, latest) },
+        `${name}: this session's claim in comment ${plan.claim.comment.id} was already finalised (${plan.claim.marker.outcome ?? 'released'}), not ${request.outcome}`,
+        { issue: name, reason: 'released', own: viewIn(state, plan.claim) },
       );
-    }
-    throw notHolding(state, ownClaims);
+    case 'not-holding':
+      throw notHolding(state, plan.own);
+    case 'lost':
+      throw await abandonLosers(desk, state, plan, true);
+    case 'release':
+      return write(desk, state, plan, request.outcome);
   }
+}
 
-  const otherHolder = holder !== null && holder !== target ? holder : null;
-  const window = state.config.staleAfterMs;
-  if (otherHolder && isLive(target, state.thread.open, window, state.now)) {
-    // A live own comment that is not the holder lost a race: finalise it as abandoned and
-    // refuse naming the holder (seed: NonHolderStatusAndReleaseFinalisesComment).
-    const finalised = await abandonLosers(desk, state, otherHolder, own);
-    throw heldRefusal(state, otherHolder, {
-      lostRace: true,
-      ...(finalised?.length ? { finalised: finalised[0]! } : {}),
-      cleanupFailed: finalised === null,
-    });
-  }
-
-  const { labels } = state.config;
-  const author = target.comment.author;
-  const first: Action[] = [];
-  // Another live holder keeps its labels; this (stale) claim is released on its own.
-  if (!otherHolder) {
-    if (hasLabel(state, labels.inProgress))
-      first.push({ kind: 'remove-label', label: labels.inProgress });
-    if (hasLabel(state, labels.blocked))
-      first.push({ kind: 'remove-label', label: labels.blocked });
-  }
-  const holderIsAuthor = otherHolder !== null && sameName(otherHolder.comment.author, author);
-  if (target.marker.assignee === 'claim' && isAssigned(state, author) && !holderIsAuthor) {
-    first.push({ kind: 'unassign', login: author });
-  }
+async function write(
+  desk: Desk,
+  state: IssueState,
+  plan: Extract<ReleasePlan, { kind: 'release' }>,
+  outcome: Outcome,
+): Promise<CommandResult> {
+  const name = formatIssueRef(state.ref);
+  const id = plan.target.comment.id;
   try {
-    await applyActions(desk, state, first);
+    await applyActions(desk, state, plan.actions);
   } catch (error) {
     throw unverifiable(
-      `${name}: ${describeFailure(error)}; the claim in comment ${target.comment.id} stays live, run release again`,
-      { issue: name, commentId: target.comment.id },
+      `${name}: ${describeFailure(error)}; the claim in comment ${id} stays live, run release again`,
+      { issue: name, commentId: id },
       error,
     );
   }
-
-  const note = request.note === undefined ? '' : foldText(request.note);
-  const body = finalisedBody(desk, target, {
-    own: true,
-    outcome: request.outcome,
-    text: note === '' ? 'released by its session' : `released by its session: ${note}`,
-  });
   let readback: IssueState;
   try {
-    await desk.octokit.rest.issues.updateComment({
-      owner: state.ref.owner,
-      repo: state.ref.repo,
-      comment_id: target.comment.id,
-      body,
-    });
+    await applyActions(desk, state, [plan.comment]);
     readback = await readIssueState(desk, state.ref);
   } catch (error) {
     throw unverifiable(
-      `${name}: ${describeFailure(error)}; run release again to finish (or confirm) the release of comment ${target.comment.id}`,
-      { issue: name, commentId: target.comment.id },
+      `${name}: ${describeFailure(error)}; run release again to finish (or confirm) the release of comment ${id}`,
+      { issue: name, commentId: id },
       error,
     );
   }
-  const released = readback.claims.find((claim) => claim.comment.id === target.comment.id);
-  if (released?.marker.stage !== 'released' || released.marker.outcome !== request.outcome) {
+  const released = readback.claims.find((claim) => claim.comment.id === id);
+  if (released?.marker.stage !== 'released' || released.marker.outcome !== outcome) {
     throw unverifiable(
-      `${name}: comment ${target.comment.id} does not read back as released (${request.outcome}); run release again`,
-      { issue: name, commentId: target.comment.id },
+      `${name}: comment ${id} does not read back as released (${outcome}); run release again`,
+      { issue: name, commentId: id },
     );
   }
   const view = viewIn(readback, released);
-  return ok(`released ${name} (${request.outcome}): ${describeClaim(view)}`, {
+  return ok(`released ${name} (${outcome}): ${describeClaim(view)}`, {
     issue: name,
     action: 'released',
     claim: view,

@@ -1,73 +1,35 @@
-import type { Action } from '../../claims/decide.js';
-import { type ClaimComment, isLive } from '../../claims/liveness.js';
-import { sameName } from '../../claims/names.js';
-import { applyActions, hasLabel, isAssigned } from '../io/apply-actions.js';
+import type { ClaimPlan } from '../../claims/plan-claim.js';
+import { publicIdentity } from '../../claims/public-identity.js';
+import { applyActions } from '../io/apply-actions.js';
 import type { Desk } from '../io/desk.js';
 import type { IssueState } from '../io/issue-state.js';
 import type { ClaimRequest } from './claim.js';
 import { describeClaim, viewIn } from './claim-view.js';
 import { unverifiable } from './client-error.js';
 import { type CommandResult, ok } from './command-result.js';
-import { finaliseAction } from './finalise-action.js';
 import { formatIssueRef } from './issue-ref.js';
-import { publicIdentity } from './public-identity.js';
 
 /**
  * `claim` by the session that already holds the issue: nothing is rewritten (seed: "a
- * resumed claim keeps the value its comment records"); the labels and the assignee the claim
- * recorded are put back if someone removed them, and the session's own newer live duplicates
- * are finalised. A failure here keeps the claim live: it is never finalised as abandoned.
+ * resumed claim keeps the value its comment records"); the plan's repairs are written (the
+ * labels and the assignee the claim recorded, the session's own newer live duplicates
+ * finalised). A failure here keeps the claim live: it is never finalised as abandoned.
  */
 export async function resumeClaim(
   desk: Desk,
   state: IssueState,
-  holder: ClaimComment,
-  own: (claim: ClaimComment) => boolean,
+  plan: Extract<ClaimPlan, { kind: 'resume' }>,
   request: ClaimRequest,
-  login: string,
 ): Promise<CommandResult> {
-  const { labels, assign } = state.config;
-  const actions: Action[] = [];
-  // Own live duplicates (an earlier run's lost race) go; the oldest is the one that holds.
-  for (const claim of state.claims) {
-    if (claim === holder || !own(claim)) continue;
-    if (!isLive(claim, true, state.config.staleAfterMs, state.now)) continue;
-    actions.push(
-      finaliseAction(desk, claim, {
-        own: true,
-        outcome: 'abandoned',
-        reason: 'lost',
-        text: `a duplicate of this session's older claim in comment ${holder.comment.id}`,
-      }),
-    );
-  }
-  const blocked = holder.marker.stage === 'blocked';
-  if (blocked && !hasLabel(state, labels.blocked)) {
-    actions.push({ kind: 'add-label', label: labels.blocked, role: 'blocked' });
-  }
-  if (!blocked && hasLabel(state, labels.blocked)) {
-    actions.push({ kind: 'remove-label', label: labels.blocked });
-  }
-  if (!hasLabel(state, labels.inProgress)) {
-    actions.push({ kind: 'add-label', label: labels.inProgress, role: 'inProgress' });
-  }
-  // The assignee the claim recorded as its own is put back; `before` is not ours to restore.
-  const author = holder.comment.author;
-  if (
-    assign &&
-    holder.marker.assignee === 'claim' &&
-    sameName(author, login) &&
-    !isAssigned(state, login)
-  ) {
-    actions.push({ kind: 'assign', login });
-  }
+  const { holder } = plan;
+  const name = formatIssueRef(state.ref);
   try {
-    await applyActions(desk, state, actions);
+    await applyActions(desk, state, plan.actions);
   } catch (error) {
     // Seed: a failed resume keeps the claim live; it is never finalised as abandoned.
     throw unverifiable(
-      `${formatIssueRef(state.ref)}: this session holds the claim in comment ${holder.comment.id}, but repairing its labels or assignee failed; run claim again`,
-      { issue: formatIssueRef(state.ref), claim: viewIn(state, holder) },
+      `${name}: this session holds the claim in comment ${holder.comment.id}, but repairing its labels or assignee failed; run claim again`,
+      { issue: name, claim: viewIn(state, holder) },
       error,
     );
   }
@@ -81,9 +43,9 @@ export async function resumeClaim(
   }
   return ok(
     [
-      `resumed ${formatIssueRef(state.ref)}: this session already holds it: ${describeClaim(view)}`,
+      `resumed ${name}: this session already holds it: ${describeClaim(view)}`,
       ...notes.map((note) => `Note: ${note}; status updates keep what the claim records.`),
     ].join('\n'),
-    { issue: formatIssueRef(state.ref), action: 'resumed', claim: view },
+    { issue: name, action: 'resumed', claim: view },
   );
 }

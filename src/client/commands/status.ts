@@ -1,7 +1,12 @@
-import type { Action } from '../../claims/decide.js';
 import { type ClaimComment, isLive } from '../../claims/liveness.js';
-import type { Stage } from '../../claims/types.js';
-import { applyActions, hasLabel } from '../io/apply-actions.js';
+import { planLosers } from '../../claims/plan-losers.js';
+import {
+  type StatusRequest as CoreStatusRequest,
+  planStatus,
+  type StatusPlan,
+} from '../../claims/plan-status.js';
+import { ownedBy } from '../../claims/public-identity.js';
+import { applyActions } from '../io/apply-actions.js';
 import { describeFailure } from '../io/describe-failure.js';
 import type { Desk } from '../io/desk.js';
 import { type IssueState, readIssueState } from '../io/issue-state.js';
@@ -9,56 +14,35 @@ import { abandonLosers } from './abandon-losers.js';
 import { describeClaim, viewIn } from './claim-view.js';
 import { refused, unverifiable } from './client-error.js';
 import { type CommandResult, ok } from './command-result.js';
-import { finaliseAction } from './finalise-action.js';
-import { heldRefusal } from './held-refusal.js';
 import { formatIssueRef, type IssueRef } from './issue-ref.js';
 import { notHolding } from './not-holding.js';
-import { ownClaimBody } from './own-claim-body.js';
-import { ownedBy, taggedMarker } from './public-identity.js';
 
 /** A status request: without a stage it only reports. Validated by the command layer. */
-export interface StatusRequest {
+export interface StatusRequest extends CoreStatusRequest {
   readonly ref: IssueRef;
-  readonly session: string;
-  /** Any stage but `released` (that is release's). */
-  readonly stage?: Stage | undefined;
-  readonly note?: string | undefined;
 }
 
 /**
- * Records a stage on the session's own claim, editing its comment in place (seed: "every
- * later stage of the session edits it in place"), or, without a stage, reports the claim and
- * writes nothing. `blocked` adds the blocked label, any other stage removes it. A session
- * that does not hold the issue is refused and told why: taken over, released, stale, or held
- * by another session; a live own comment that lost to an older claim is finalised as
- * abandoned on the way (seed: NonHolderStatusAndReleaseFinalisesComment).
+ * Records a stage on the session's own claim, editing its comment in place, or, without a
+ * stage, reports the claim and writes nothing; planStatus decides which. A session that does
+ * not hold the issue is refused and told why: taken over, released, stale, or held by another
+ * session; a live own comment that lost to an older claim is finalised as abandoned on the way
+ * (seed: NonHolderStatusAndReleaseFinalisesComment).
  */
 export async function status(desk: Desk, request: StatusRequest): Promise<CommandResult> {
   if (request.note !== undefined) desk.guard.check(request.note, 'the note');
   const state = await readIssueState(desk, request.ref);
-  const own = ownedBy(desk.key, request.session);
-  const ownClaims = state.claims.filter(own);
-  const { holder } = state;
-  const holds = holder !== null && own(holder);
-  if (request.stage === undefined) {
-    // Read-only (seed): report the holder, change nothing, not even a losing comment.
-    if (holds) return report(state, holder);
-    throw notHolding(state, ownClaims);
+  const plan = planStatus(state, request, desk, desk.now());
+  switch (plan.kind) {
+    case 'report':
+      return report(state, plan.holder);
+    case 'not-holding':
+      throw notHolding(state, plan.own);
+    case 'lost':
+      throw await abandonLosers(desk, state, plan, true);
+    case 'update':
+      return update(desk, state, plan, request);
   }
-  if (!holds) {
-    if (holder) {
-      const finalised = await abandonLosers(desk, state, holder, own);
-      if (finalised === null || finalised.length > 0) {
-        throw heldRefusal(state, holder, {
-          lostRace: true,
-          ...(finalised?.length ? { finalised: finalised[0]! } : {}),
-          cleanupFailed: finalised === null,
-        });
-      }
-    }
-    throw notHolding(state, ownClaims);
-  }
-  return update(desk, state, holder, own, request.stage, request.note);
 }
 
 function report(state: IssueState, holder: ClaimComment): CommandResult {
@@ -76,29 +60,15 @@ function report(state: IssueState, holder: ClaimComment): CommandResult {
 async function update(
   desk: Desk,
   state: IssueState,
-  holder: ClaimComment,
-  own: (claim: ClaimComment) => boolean,
-  stage: Stage,
-  note: string | undefined,
+  plan: Extract<StatusPlan, { kind: 'update' }>,
+  request: StatusRequest,
 ): Promise<CommandResult> {
   const name = formatIssueRef(state.ref);
-  const id = holder.comment.id;
-  const marker = { ...taggedMarker(holder.marker, desk.key), stage, updated: desk.now() };
-  // A note describes this stage, so a stage without one drops the previous note.
-  const body = ownClaimBody(marker, {
-    key: desk.key,
-    guard: desk.guard,
-    previousBody: holder.comment.body,
-    note,
-  });
-  desk.guard.check(body, 'the claim comment');
+  const id = plan.holder.comment.id;
+  const stage = request.stage!;
+  desk.guard.check(plan.comment.body, 'the claim comment');
   try {
-    await desk.octokit.rest.issues.updateComment({
-      owner: state.ref.owner,
-      repo: state.ref.repo,
-      comment_id: id,
-      body,
-    });
+    await applyActions(desk, state, [plan.comment]);
   } catch (error) {
     throw unverifiable(
       `${name}: recording stage ${stage} failed: ${describeFailure(error)}`,
@@ -107,34 +77,9 @@ async function update(
     );
   }
 
-  const { labels } = state.config;
-  const actions: Action[] = [];
-  for (const claim of state.claims) {
-    if (
-      claim !== holder &&
-      own(claim) &&
-      isLive(claim, true, state.config.staleAfterMs, state.now)
-    ) {
-      actions.push(
-        finaliseAction(desk, claim, {
-          own: true,
-          outcome: 'abandoned',
-          reason: 'lost',
-          text: `a duplicate of this session's older claim in comment ${id}`,
-        }),
-      );
-    }
-  }
-  if (!hasLabel(state, labels.inProgress))
-    actions.push({ kind: 'add-label', label: labels.inProgress, role: 'inProgress' });
-  const blocked = stage === 'blocked';
-  if (blocked && !hasLabel(state, labels.blocked))
-    actions.push({ kind: 'add-label', label: labels.blocked, role: 'blocked' });
-  if (!blocked && hasLabel(state, labels.blocked))
-    actions.push({ kind: 'remove-label', label: labels.blocked });
   let readback: IssueState;
   try {
-    await applyActions(desk, state, actions);
+    await applyActions(desk, state, plan.actions);
     readback = await readIssueState(desk, state.ref);
   } catch (error) {
     // The stage is recorded; labels converge on the next update (writes are idempotent).
@@ -145,6 +90,7 @@ async function update(
     );
   }
 
+  const own = ownedBy(desk.key, request.session);
   const mine = readback.claims.find((claim) => claim.comment.id === id);
   if (mine && readback.holder === mine && mine.marker.stage === stage) {
     const view = viewIn(readback, mine);
@@ -157,18 +103,15 @@ async function update(
   // Read-back shows the edit raced a takeover or a finalisation (seed:
   // StaleHolderEditRacingTakeover): the session no longer holds the issue and is told so.
   const ownNow = readback.claims.filter(own);
+  const { holder } = readback;
   if (
     mine &&
-    readback.holder &&
-    mine !== readback.holder &&
+    holder &&
+    mine !== holder &&
     isLive(mine, readback.thread.open, readback.config.staleAfterMs, readback.now)
   ) {
-    const finalised = await abandonLosers(desk, readback, readback.holder, own);
-    throw heldRefusal(readback, readback.holder, {
-      lostRace: true,
-      ...(finalised?.length ? { finalised: finalised[0]! } : {}),
-      cleanupFailed: finalised === null,
-    });
+    const planned = planLosers(readback, holder, own, desk, desk.now());
+    throw await abandonLosers(desk, readback, { holder, ...planned }, true);
   }
   if (!mine && !readback.thread.comments.some((c) => c.id === id)) {
     throw refused(`${name}: this session's claim comment ${id} was deleted`, {

@@ -1,5 +1,6 @@
+import type { ClaimState } from '../../claims/claim-state.js';
 import { trustedClaims } from '../../claims/decide.js';
-import { type ClaimComment, findHolder } from '../../claims/liveness.js';
+import { findHolder } from '../../claims/liveness.js';
 import type { ResolvedRepoConfig } from '../../config/repo-config.js';
 import {
   IssueGoneError,
@@ -14,16 +15,10 @@ import { describeFailure } from './describe-failure.js';
 import type { Desk } from './desk.js';
 
 /** An issue as one read saw it: the thread, the repository's config and who holds it. */
-export interface IssueState {
+export interface IssueState extends ClaimState {
   readonly ref: IssueRef;
   readonly thread: IssueThread;
   readonly config: ResolvedRepoConfig;
-  /** The trusted claim comments (SPEC §2), oldest first. */
-  readonly claims: readonly ClaimComment[];
-  /** SPEC §3: the oldest live claim by comment id, or null. */
-  readonly holder: ClaimComment | null;
-  /** The clock reading the liveness was judged at. */
-  readonly now: Date;
 }
 
 /** The issue key the app's GitHub adapters take; the client has no installation. */

@@ -1,6 +1,6 @@
-import { claimTag, isClaimTag, sameIdentity } from '../../claims/identity.js';
-import type { ClaimComment } from '../../claims/liveness.js';
-import type { ClaimMarker } from '../../claims/types.js';
+import { claimTag, isClaimTag, sameIdentity } from './identity.js';
+import type { ClaimComment } from './liveness.js';
+import type { ClaimMarker } from './types.js';
 
 /** The two identities the protocol tags (seed "Identity tags and key storage"). */
 export type IdentityKind = 'session' | 'lane';

@@ -1,7 +1,7 @@
-import { renderClaimComment } from '../../claims/comment.js';
-import type { ClaimMarker } from '../../claims/types.js';
-import type { TextGuard } from '../io/text-guard.js';
+import type { Claimant } from './claim-state.js';
+import { renderClaimComment } from './comment.js';
 import { publicIdentity, taggedMarker } from './public-identity.js';
+import type { ClaimMarker } from './types.js';
 
 const TAKEOVER_LINE =
   /^- Takeover: replaces claim comment ([1-9][0-9]*) \(session ([^\s)]+)\)\r?$/m;
@@ -10,7 +10,7 @@ const NOTE_LINE = /^- Note: (.*?)\r?$/m;
 /** How to treat the note of the comment being rewritten. */
 export interface OwnClaimBodyOptions {
   readonly key: Uint8Array;
-  readonly guard: TextGuard;
+  readonly guard: Claimant['guard'];
   /** The comment's current body, whose Takeover line (and note, with keepNote) carry over. */
   readonly previousBody?: string;
   /** The note to write; folded and limited to 280 characters by renderClaimComment. */
