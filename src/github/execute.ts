@@ -4,7 +4,7 @@ import type { ThreadComment } from '../claims/types.js';
 import type { IssueKey } from '../store/store.js';
 import { statusOf, threadComment } from './thread.js';
 
-/** How the app creates its status labels when a repository has none (SPEC §4 row 1). */
+/** How the app creates its status labels when a repository has none (docs/protocol.md §4 row 1). */
 export interface LabelStyle {
   readonly color: string;
   readonly description: string;

@@ -21,7 +21,7 @@ function parsed(spec: ClaimSpec) {
   return { comment, marker };
 }
 
-describe('heartbeat (SPEC §3)', () => {
+describe('heartbeat (docs/protocol.md §3)', () => {
   it('is the marker time when GitHub recorded a later edit', () => {
     const c = parsed({ id: 1, updatedAgoMs: 2 * HOUR, editedAgoMs: 1 * HOUR });
     expect(heartbeat(c)).toEqual(new Date(NOW.getTime() - 2 * HOUR));
@@ -34,7 +34,7 @@ describe('heartbeat (SPEC §3)', () => {
   });
 });
 
-describe('the stale window edge (SPEC §3)', () => {
+describe('the stale window edge (docs/protocol.md §3)', () => {
   it.each([
     ['a fresh claim is live', 0, false],
     ['one second short of the window is live', WINDOW - SECOND, false],
@@ -89,7 +89,7 @@ describe('the clock-skew cap reads the marker, whatever GitHub recorded (docs/pr
   });
 });
 
-describe('liveness (SPEC §3)', () => {
+describe('liveness (docs/protocol.md §3)', () => {
   it.each([
     ['an open, fresh, unreleased claim is live', { id: 1 }, true, true],
     ['a released claim is not live', { id: 1, stage: 'released' as const }, true, false],
@@ -100,7 +100,7 @@ describe('liveness (SPEC §3)', () => {
   });
 });
 
-describe('the holder (SPEC §3)', () => {
+describe('the holder (docs/protocol.md §3)', () => {
   it('is the oldest live claim by comment id, whatever the order given', () => {
     const claims = [parsed({ id: 30 }), parsed({ id: 10 }), parsed({ id: 20 })];
     expect(findHolder(claims, true, WINDOW, NOW)?.comment.id).toBe(10);

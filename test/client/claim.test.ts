@@ -236,7 +236,7 @@ describe('stale takeover', () => {
   it('a claim exactly one window old is still held; one second more and it is taken over', async () => {
     const ref = h.issue();
     const id = h.seedClaim(ref, { author: 'bob', session: 'other', ageMinutes: 60 });
-    // SPEC §3: the heartbeat is the earlier of the marker's updated and GitHub's updated_at.
+    // docs/protocol.md §3: the heartbeat is the earlier of the marker's updated and GitHub's updated_at.
     const beat = Date.parse(h.fake.comment(id)!.updated_at);
     const at = (ms: number) => ({ runtime: { now: () => new Date(beat + ms) } });
     const window = 6 * 3_600_000;

@@ -28,7 +28,10 @@ describe('executePlan with a writer per kind (the claims API’s split)', () => 
   it('writes the session’s own comment with its token and the issue state with the app’s', async () => {
     const number = fake.createIssue(REPO);
     const key = { installationId: 1, owner: 'acme', repo: 'widgets', number };
-    const writers = { own: octokit(fake.tokenFor('alice')), app: octokit(fake.installationToken(1)) };
+    const writers = {
+      own: octokit(fake.tokenFor('alice')),
+      app: octokit(fake.installationToken(1)),
+    };
 
     const { posted } = await executePlan(
       writers,

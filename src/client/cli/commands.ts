@@ -100,7 +100,7 @@ function deskFor(
 }
 
 /** `claim <ref> --session --lane --branch`. */
-export const claimCommand = defineCommand({
+const claimCommand = defineCommand({
   name: 'claim',
   tool: 'issue_claim',
   title: 'Claim an issue',
@@ -130,7 +130,7 @@ export const claimCommand = defineCommand({
 });
 
 /** `status <ref> --session [--stage] [--note]`. */
-export const statusCommand = defineCommand({
+const statusCommand = defineCommand({
   name: 'status',
   tool: 'issue_status',
   title: 'Record or report the stage of a claim',
@@ -163,7 +163,7 @@ export const statusCommand = defineCommand({
 });
 
 /** `release <ref> --session --outcome [--note]`. */
-export const releaseCommand = defineCommand({
+const releaseCommand = defineCommand({
   name: 'release',
   tool: 'issue_release',
   title: 'Release a claim',
@@ -191,7 +191,7 @@ export const releaseCommand = defineCommand({
 });
 
 /** `check` (the brief on stdin; `brief` for MCP). */
-export const checkCommand = defineCommand({
+const checkCommand = defineCommand({
   name: 'check',
   tool: 'dispatch_check',
   title: 'Check a subagent brief before dispatch',
@@ -209,7 +209,7 @@ export const checkCommand = defineCommand({
 });
 
 /** `migrate --repo o/r --issue N… [--apply]`. */
-export const migrateCommand = defineCommand({
+const migrateCommand = defineCommand({
   name: 'migrate',
   tool: 'claims_migrate',
   title: 'Migrate legacy claim comments to keyed tags',

@@ -7,11 +7,11 @@ import { DEFAULT_STALE_AFTER } from '../io/runtime.js';
 
 const IDENTITY_RULE = '1..128 letters, digits and . _ / : + @ -, starting with a letter or digit';
 
-// The same bounds as the app's staleAfter (SPEC §3): 10m .. 720h.
+// The same bounds as the app's staleAfter (docs/protocol.md §3): 10m .. 720h.
 const StaleAfter = durationSchema('10m', '720h', DEFAULT_STALE_AFTER);
 
 /**
- * A session, lane or branch as the marker allows it (SPEC §1). The value is not echoed: a
+ * A session, lane or branch as the marker allows it (docs/protocol.md §1). The value is not echoed: a
  * session or lane may be a private name, and a usage error is printed.
  */
 export function requireIdentity(value: string, what: 'session' | 'lane' | 'branch'): string {
@@ -23,7 +23,7 @@ export function requireIdentity(value: string, what: 'session' | 'lane' | 'branc
   return value;
 }
 
-/** A stage `status` may record: any stage of SPEC §1 but `released`, which is release's. */
+/** A stage `status` may record: any stage of docs/protocol.md §1 but `released`, which is release's. */
 export function requireStage(value: string): Stage {
   if (value === 'released') {
     throw usageError('stage released is written by release, with an outcome; use release');

@@ -13,7 +13,7 @@ export interface ClaimView {
   readonly stage: string;
   readonly started: string;
   readonly updated: string;
-  /** SPEC §3: the earlier of the marker's `updated` and GitHub's `updated_at`. */
+  /** docs/protocol.md §3: the earlier of the marker's `updated` and GitHub's `updated_at`. */
   readonly heartbeat: string;
   /** When the claim turns stale if nothing updates it. */
   readonly staleAt: string;

@@ -2,12 +2,12 @@ import { setupError } from '../commands/client-error.js';
 import type { ConfigEnv } from './config-dir.js';
 
 /** GitHub.com's REST API, used when `GITHUB_API_URL` is unset. */
-export const DEFAULT_API_URL = 'https://api.github.com';
+const DEFAULT_API_URL = 'https://api.github.com';
 
 /**
  * The REST API base: `GITHUB_API_URL` (Actions sets it; GitHub Enterprise Server serves the
  * API under `https://<host>/api/v3`), else api.github.com. A value that is not an http(s)
- * URL is a setup error naming the variable (SPEC §6: bad settings are named).
+ * URL is a setup error naming the variable (docs/protocol.md §6: bad settings are named).
  */
 export function apiUrl(env: ConfigEnv): string {
   const raw = env.GITHUB_API_URL;

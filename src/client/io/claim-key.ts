@@ -7,7 +7,7 @@ import { setupError } from '../commands/client-error.js';
 export const CLAIM_KEY_FILE = 'claim-tag.key';
 
 /** The key is 32 random bytes (seed "Identity tags and key storage"). */
-export const CLAIM_KEY_BYTES = 32;
+const CLAIM_KEY_BYTES = 32;
 
 /**
  * The HMAC key for identity tags, from `<dir>/claim-tag.key`; created on first use with 32

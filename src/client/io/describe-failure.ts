@@ -24,7 +24,7 @@ export function describeFailure(error: unknown): string {
 }
 
 /** True for a request stopped by an AbortSignal (the deadline, or the MCP client). */
-export function isAbort(error: unknown): boolean {
+function isAbort(error: unknown): boolean {
   const name = (error as { name?: unknown })?.name;
   return name === 'AbortError' || name === 'TimeoutError';
 }

@@ -112,7 +112,7 @@ export async function openDesk(runtime: ClientRuntime, options: DeskOptions): Pr
 
 /**
  * The repository's config through the app's own loader, so the client and the app agree on
- * the stale window, the label names and the trusted bots. SPEC §6: a config that is invalid
+ * the stale window, the label names and the trusted bots. docs/protocol.md §6: a config that is invalid
  * or unreadable leaves the facts unknown, so the command is unverifiable, naming the field.
  */
 async function readRepoConfig(

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { setupError } from '../commands/client-error.js';
 
 /** The file of names that must never reach public text (seed: `private-names.txt`). */
-export const PRIVATE_NAMES_FILE = 'private-names.txt';
+const PRIVATE_NAMES_FILE = 'private-names.txt';
 
 /**
  * The non-empty lines of `<dir>/private-names.txt`, trimmed; none when the file does not

@@ -3,9 +3,9 @@ import type { ConfigEnv } from './config-dir.js';
 import { type GhTokenSource, ghAuthToken } from './resolve-token.js';
 
 /** Seed "Failure behaviour": every operation runs under a 45-second deadline. */
-export const DEFAULT_DEADLINE_MS = 45_000;
+const DEFAULT_DEADLINE_MS = 45_000;
 
-/** The stale window when neither `--stale-after` nor the repository says (SPEC §3). */
+/** The stale window when neither `--stale-after` nor the repository says (docs/protocol.md §3). */
 export const DEFAULT_STALE_AFTER = '6h';
 
 /**
