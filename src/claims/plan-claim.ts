@@ -5,7 +5,7 @@ import { finaliseAction } from './finalise-action.js';
 import { type ClaimComment, isStale, staleSince } from './liveness.js';
 import { formatClaimTime } from './marker.js';
 import { sameName } from './names.js';
-import { planLosers } from './plan-losers.js';
+import { type Losers, planLosers } from './plan-losers.js';
 import { ownedBy, publicIdentity } from './public-identity.js';
 import type { AssigneeMode, ClaimMarker } from './types.js';
 
@@ -28,12 +28,7 @@ export type ClaimPlan =
    */
   | { readonly kind: 'resume'; readonly holder: ClaimComment; readonly actions: readonly Action[] }
   /** Another session holds it: `actions` finalise the session's own losing live claims. */
-  | {
-      readonly kind: 'held';
-      readonly holder: ClaimComment;
-      readonly losers: readonly ClaimComment[];
-      readonly actions: readonly Action[];
-    }
+  | ({ readonly kind: 'held' } & Losers)
   /** Nobody holds it: post `comment`, then apply `writes` of the id GitHub gave it. */
   | {
       readonly kind: 'post';
@@ -75,7 +70,7 @@ export function planClaim(
       actions: resumeActions(state, holder, own, request, claimant, now),
     };
   }
-  if (holder) return { kind: 'held', holder, ...planLosers(state, holder, own, claimant, now) };
+  if (holder) return { kind: 'held', ...planLosers(state, holder, own, claimant, now) };
   return postPlan(state, request, claimant, now);
 }
 

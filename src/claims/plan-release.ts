@@ -4,7 +4,7 @@ import type { Action } from './decide.js';
 import { finalisedBody } from './finalise-action.js';
 import { type ClaimComment, isLive } from './liveness.js';
 import { sameName } from './names.js';
-import { planLosers } from './plan-losers.js';
+import { type NotHeld, planLosers } from './plan-losers.js';
 import { ownedBy } from './public-identity.js';
 import type { Outcome } from './types.js';
 
@@ -21,15 +21,8 @@ export type ReleasePlan =
   | { readonly kind: 'already-released'; readonly claim: ClaimComment }
   /** The session's latest claim was finalised with another outcome: nothing to release. */
   | { readonly kind: 'finalised'; readonly claim: ClaimComment }
-  /** The session has no claim to release; `own` are its claims, for telling it why. */
-  | { readonly kind: 'not-holding'; readonly own: readonly ClaimComment[] }
-  /** Another session holds it and this one's live claims lost: `actions` finalise them. */
-  | {
-      readonly kind: 'lost';
-      readonly holder: ClaimComment;
-      readonly losers: readonly ClaimComment[];
-      readonly actions: readonly Action[];
-    }
+  /** The session holds no claim to write, or its live claims lost to another session's. */
+  | NotHeld
   /**
    * Release `target`: first `actions` take the status labels off and the assignment the
    * claim made back, then `comment` finalises the session's comment (its own write). Labels
@@ -74,11 +67,7 @@ export function planRelease(
   if (otherHolder && isLive(target, state.thread.open, state.config.staleAfterMs, state.now)) {
     // A live own comment that is not the holder lost a race (seed:
     // NonHolderStatusAndReleaseFinalisesComment).
-    return {
-      kind: 'lost',
-      holder: otherHolder,
-      ...planLosers(state, otherHolder, own, claimant, now),
-    };
+    return { kind: 'lost', ...planLosers(state, otherHolder, own, claimant, now) };
   }
 
   const { labels } = state.config;

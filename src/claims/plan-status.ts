@@ -2,7 +2,7 @@ import { type Claimant, type ClaimState, hasLabel } from './claim-state.js';
 import type { Action } from './decide.js';
 import type { ClaimComment } from './liveness.js';
 import { ownClaimBody } from './own-claim-body.js';
-import { planLosers } from './plan-losers.js';
+import { type NotHeld, planLosers } from './plan-losers.js';
 import { ownedBy, taggedMarker } from './public-identity.js';
 import type { Stage } from './types.js';
 
@@ -18,15 +18,8 @@ export interface StatusRequest {
 export type StatusPlan =
   /** No stage asked, and the session holds the issue: report it, write nothing. */
   | { readonly kind: 'report'; readonly holder: ClaimComment }
-  /** The session does not hold the issue; `own` are its claims, for telling it why. */
-  | { readonly kind: 'not-holding'; readonly own: readonly ClaimComment[] }
-  /** Another session holds it and this one's live claims lost: `actions` finalise them. */
-  | {
-      readonly kind: 'lost';
-      readonly holder: ClaimComment;
-      readonly losers: readonly ClaimComment[];
-      readonly actions: readonly Action[];
-    }
+  /** The session holds no claim to write, or its live claims lost to another session's. */
+  | NotHeld
   /**
    * The session holds it: `comment` rewrites its claim comment with the stage (the session's
    * own write), then `actions` set the status labels and finalise its own live duplicates.
@@ -62,7 +55,7 @@ export function planStatus(
   }
   if (!holds) {
     const lost = holder && planLosers(state, holder, own, claimant, now);
-    if (holder && lost && lost.losers.length > 0) return { kind: 'lost', holder, ...lost };
+    if (lost && lost.losers.length > 0) return { kind: 'lost', ...lost };
     return { kind: 'not-holding', own: state.claims.filter(own) };
   }
   const { key } = claimant;

@@ -10,29 +10,10 @@ import {
   NOW,
   remark,
 } from '../helpers/thread-builder.js';
+import { kinds } from './plan-state.js';
 
 const IN_PROGRESS = 'status:in-progress';
 const BLOCKED = 'status:blocked';
-
-/** The actions of a plan without the rendered bodies, so a table row reads like SPEC §4. */
-function kinds(actions: readonly Action[]): string[] {
-  return actions.map((a) => {
-    switch (a.kind) {
-      case 'finalise':
-        return `finalise ${a.commentId} ${a.outcome} (${a.reason})`;
-      case 'post-note':
-        return `note for ${a.forCommentId}`;
-      case 'add-label':
-      case 'remove-label':
-        return `${a.kind} ${a.label}`;
-      case 'assign':
-      case 'unassign':
-        return `${a.kind} ${a.login}`;
-      default:
-        return a.kind;
-    }
-  });
-}
 
 function finalisedMarker(actions: readonly Action[], commentId: number) {
   const action = actions.find((a) => a.kind === 'finalise' && a.commentId === commentId);

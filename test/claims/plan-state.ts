@@ -35,12 +35,14 @@ export function claimState(
   };
 }
 
-/** The actions without their bodies, so a table row reads like the rule. */
+/** The actions without their bodies, so a table row reads like the rule (decide's too). */
 export function kinds(actions: readonly Action[]): string[] {
   return actions.map((a) => {
     switch (a.kind) {
       case 'finalise':
         return `finalise ${a.commentId} ${a.outcome} (${a.reason})`;
+      case 'post-note':
+        return `note for ${a.forCommentId}`;
       case 'add-label':
       case 'remove-label':
         return `${a.kind} ${a.label}`;

@@ -1,5 +1,4 @@
-import type { Action } from '../../claims/decide.js';
-import type { ClaimComment } from '../../claims/liveness.js';
+import type { Losers } from '../../claims/plan-losers.js';
 import { applyActions } from '../io/apply-actions.js';
 import type { Desk } from '../io/desk.js';
 import type { IssueState } from '../io/issue-state.js';
@@ -15,11 +14,7 @@ import { heldRefusal } from './held-refusal.js';
 export async function abandonLosers(
   desk: Desk,
   state: IssueState,
-  planned: {
-    readonly holder: ClaimComment;
-    readonly losers: readonly ClaimComment[];
-    readonly actions: readonly Action[];
-  },
+  planned: Losers,
   lostRace: boolean,
 ): Promise<ClientError> {
   let cleanupFailed = false;

@@ -8,12 +8,11 @@ import { applyActions } from '../io/apply-actions.js';
 import { describeFailure } from '../io/describe-failure.js';
 import type { Desk } from '../io/desk.js';
 import { type IssueState, readIssueState } from '../io/issue-state.js';
-import { abandonLosers } from './abandon-losers.js';
 import { describeClaim, viewIn } from './claim-view.js';
 import { refused, unverifiable } from './client-error.js';
 import { type CommandResult, ok } from './command-result.js';
 import { formatIssueRef, type IssueRef } from './issue-ref.js';
-import { notHolding } from './not-holding.js';
+import { refuseNotHeld } from './refuse-not-held.js';
 
 /** A release request, validated by the command layer. */
 export interface ReleaseRequest extends CoreReleaseRequest {
@@ -49,9 +48,8 @@ export async function release(desk: Desk, request: ReleaseRequest): Promise<Comm
         { issue: name, reason: 'released', own: viewIn(state, plan.claim) },
       );
     case 'not-holding':
-      throw notHolding(state, plan.own);
     case 'lost':
-      throw await abandonLosers(desk, state, plan, true);
+      throw await refuseNotHeld(desk, state, plan);
     case 'release':
       return write(desk, state, plan, request.outcome);
   }

@@ -16,6 +16,7 @@ import { refused, unverifiable } from './client-error.js';
 import { type CommandResult, ok } from './command-result.js';
 import { formatIssueRef, type IssueRef } from './issue-ref.js';
 import { notHolding } from './not-holding.js';
+import { refuseNotHeld } from './refuse-not-held.js';
 
 /** A status request: without a stage it only reports. Validated by the command layer. */
 export interface StatusRequest extends CoreStatusRequest {
@@ -37,9 +38,8 @@ export async function status(desk: Desk, request: StatusRequest): Promise<Comman
     case 'report':
       return report(state, plan.holder);
     case 'not-holding':
-      throw notHolding(state, plan.own);
     case 'lost':
-      throw await abandonLosers(desk, state, plan, true);
+      throw await refuseNotHeld(desk, state, plan);
     case 'update':
       return update(desk, state, plan, request);
   }
@@ -111,7 +111,7 @@ async function update(
     isLive(mine, readback.thread.open, readback.config.staleAfterMs, readback.now)
   ) {
     const planned = planLosers(readback, holder, own, desk, desk.now());
-    throw await abandonLosers(desk, readback, { holder, ...planned }, true);
+    throw await abandonLosers(desk, readback, planned, true);
   }
   if (!mine && !readback.thread.comments.some((c) => c.id === id)) {
     throw refused(`${name}: this session's claim comment ${id} was deleted`, {
