@@ -58,7 +58,7 @@ export type Action =
     }
   | { readonly kind: 'unassign'; readonly login: string }
   | { readonly kind: 'assign'; readonly login: string }
-  // A session's own comment writes (the client, and the claims API with the caller's token):
+  // A session's own comment writes, which executePlan may send with the session's own token:
   | {
       /** A new claim comment; the executor reports the comment GitHub made of it. */
       readonly kind: 'post-claim';

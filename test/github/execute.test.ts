@@ -24,7 +24,7 @@ function octokit(token: string): ProbotOctokit {
   });
 }
 
-describe('executePlan with a writer per kind (the claims API’s split)', () => {
+describe('executePlan with a writer per kind', () => {
   it('writes the session’s own comment with its token and the issue state with the app’s', async () => {
     const number = fake.createIssue(REPO);
     const key = { installationId: 1, owner: 'acme', repo: 'widgets', number };
