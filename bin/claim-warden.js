@@ -3,5 +3,5 @@
 // install needs no build step.
 import { tsImport } from 'tsx/esm/api';
 
-const { cli, processIo } = await tsImport('../src/client/cli.ts', import.meta.url);
+const { cli, processIo } = await tsImport('../src/client/cli/cli.ts', import.meta.url);
 process.exitCode = await cli(process.argv.slice(2), processIo());

@@ -1,5 +1,12 @@
 import { finaliseClaimBody, releasedClaim } from './comment.js';
-import { type ClaimComment, findHolder, heartbeat, isStale, staleAt } from './liveness.js';
+import {
+  type ClaimComment,
+  findHolder,
+  heartbeat,
+  isStale,
+  staleAt,
+  staleSince,
+} from './liveness.js';
 import { formatClaimTime, parseClaimMarker } from './marker.js';
 import { hasName, sameName } from './names.js';
 import type { Hint, Outcome, ThreadComment } from './types.js';
@@ -56,7 +63,27 @@ export type Action =
       readonly role: LabelRole;
     }
   | { readonly kind: 'unassign'; readonly login: string }
-  | { readonly kind: 'assign'; readonly login: string };
+  | { readonly kind: 'assign'; readonly login: string }
+  // A session's own comment writes, which executePlan may send with the session's own token:
+  | {
+      /** A new claim comment; the executor reports the comment GitHub made of it. */
+      readonly kind: 'post-claim';
+      readonly body: string;
+    }
+  | {
+      /** The session's own claim comment rewritten: a stage recorded, or its release. */
+      readonly kind: 'edit-claim';
+      readonly commentId: number;
+      readonly body: string;
+    }
+  | {
+      /** The session's own legacy claim comment, once its replacement is posted (migrate). */
+      readonly kind: 'delete-comment';
+      readonly commentId: number;
+    };
+
+/** The kinds of action that write a session's own comments, not the issue's shared state. */
+export const OWN_COMMENT_KINDS = ['post-claim', 'edit-claim', 'delete-comment'] as const;
 
 /** The two status labels of SPEC §4. */
 export type LabelRole = 'inProgress' | 'blocked';
@@ -155,7 +182,7 @@ export function decide(facts: IssueFacts, config: DecideConfig, now: Date): Plan
       fresh.push(claim);
       continue;
     }
-    const since = formatClaimTime(new Date(heartbeat(claim).getTime() + config.staleAfterMs));
+    const since = formatClaimTime(staleSince(claim, config.staleAfterMs, now));
     finalising.push({ claim, outcome: 'abandoned', reason: 'stale', text: `stale since ${since}` });
     if (config.notifyOnExpiry && facts.open && !hasExpiryNote(facts, claim.comment.id)) {
       notes.push({

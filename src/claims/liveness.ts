@@ -8,7 +8,7 @@ export interface ClaimComment {
 
 /**
  * The heartbeat of a claim: the earlier of the marker's `updated` and the comment's
- * `updated_at` (SPEC §3), so no client can claim a fresher heartbeat than GitHub recorded.
+ * `updated_at` (docs/protocol.md §3), so no client can claim a fresher heartbeat than GitHub recorded.
  */
 export function heartbeat(claim: ClaimComment): Date {
   const fromMarker = claim.marker.updated.getTime();
@@ -17,24 +17,43 @@ export function heartbeat(claim: ClaimComment): Date {
 }
 
 /**
- * Whether a claim is stale at `now` (SPEC §3): its heartbeat is more than one window old
- * (exactly one window old is still live), or more than one window in the future (the
- * clock-skew cap, so a client with a fast clock cannot hold an issue for ever).
+ * Whether a claim is stale at `now` (docs/protocol.md §3): its heartbeat is more than one
+ * window old (exactly one window old is still live), or its marker's own `updated` lies more
+ * than one window ahead of now (the clock-skew cap). The cap reads the marker, not the
+ * heartbeat: GitHub's `updated_at` is never in the future, so a heartbeat can never be, and
+ * a cap on it could never fire. A client clock that far off is broken, and every reader must
+ * agree on the holder.
  */
 export function isStale(claim: ClaimComment, staleAfterMs: number, now: Date): boolean {
   const age = now.getTime() - heartbeat(claim).getTime();
-  return age > staleAfterMs || -age > staleAfterMs;
+  return age > staleAfterMs || isSkewed(claim, staleAfterMs, now);
+}
+
+/** The clock-skew cap of docs/protocol.md §3: the marker's `updated` is over a window ahead. */
+function isSkewed(claim: ClaimComment, staleAfterMs: number, now: Date): boolean {
+  return claim.marker.updated.getTime() - now.getTime() > staleAfterMs;
+}
+
+/**
+ * When a stale claim went stale, for the reason line "stale since T": one window after its
+ * heartbeat, or, for a claim over the clock-skew cap, its heartbeat itself. GitHub recorded
+ * that comment in the past, so its marker was already more than a window ahead then.
+ */
+export function staleSince(claim: ClaimComment, staleAfterMs: number, now: Date): Date {
+  const beat = heartbeat(claim).getTime();
+  return new Date(isSkewed(claim, staleAfterMs, now) ? beat : beat + staleAfterMs);
 }
 
 /**
  * The moment a live claim turns stale: one millisecond past one window after its heartbeat.
- * GitHub times have whole seconds, so this is within a second of SPEC's "one second more".
+ * GitHub times have whole seconds, so this is within a second of the rule's "one second
+ * more". The clock-skew cap never fires later: a marker's lead over the clock only shrinks.
  */
 export function staleAt(claim: ClaimComment, staleAfterMs: number): Date {
   return new Date(heartbeat(claim).getTime() + staleAfterMs + 1);
 }
 
-/** SPEC §3: live when not released, the issue is open, and not stale. */
+/** docs/protocol.md §3: live when not released, the issue is open, and not stale. */
 export function isLive(
   claim: ClaimComment,
   issueOpen: boolean,
@@ -44,7 +63,7 @@ export function isLive(
   return issueOpen && claim.marker.stage !== 'released' && !isStale(claim, staleAfterMs, now);
 }
 
-/** SPEC §3: the holder is the oldest live claim by comment id; there is at most one. */
+/** docs/protocol.md §3: the holder is the oldest live claim by comment id; there is at most one. */
 export function findHolder(
   claims: readonly ClaimComment[],
   issueOpen: boolean,

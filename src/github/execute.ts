@@ -1,9 +1,10 @@
 import type { ProbotOctokit } from 'probot';
-import type { Action, LabelRole, Plan } from '../claims/decide.js';
+import { type Action, type LabelRole, OWN_COMMENT_KINDS } from '../claims/decide.js';
+import type { ThreadComment } from '../claims/types.js';
 import type { IssueKey } from '../store/store.js';
-import { statusOf } from './thread.js';
+import { statusOf, threadComment } from './thread.js';
 
-/** How the app creates its status labels when a repository has none (SPEC §4 row 1). */
+/** How the app creates its status labels when a repository has none (docs/protocol.md §4 row 1). */
 export interface LabelStyle {
   readonly color: string;
   readonly description: string;
@@ -34,29 +35,62 @@ export class KnownLabels {
   }
 }
 
-/** Applies a Plan to GitHub, in order. Every write is idempotent, so a retry converges. */
+/**
+ * Which octokit writes what. One octokit writes everything (the app; the client with the
+ * user's token); or a session's own comment writes (OWN_COMMENT_KINDS: posting, editing and
+ * deleting its claim comment) go out with `own`, the caller's token, so GitHub shows the
+ * caller as their author, and every other action (labels, assignees, finalising, notes)
+ * with `app`.
+ */
+export type Writers = ProbotOctokit | { readonly own: ProbotOctokit; readonly app: ProbotOctokit };
+
+/** What the executor learnt from GitHub while applying a plan. */
+export interface Executed {
+  /** The comments the plan's `post-claim` actions created, in order, as GitHub made them. */
+  readonly posted: readonly ThreadComment[];
+}
+
+const OWN = new Set<Action['kind']>(OWN_COMMENT_KINDS);
+
+/**
+ * Applies a plan's actions to GitHub, in order: the one executor of the codebase, for the
+ * app's reconciles and the sessions' own writes alike. Every write but posting a comment is
+ * idempotent, so a retry converges; a failure throws at once, leaving the later actions
+ * unwritten, which the caller reports (the app retries, the client says what to run).
+ */
 export async function executePlan(
-  octokit: ProbotOctokit,
+  writers: Writers,
   key: IssueKey,
-  plan: Plan,
+  plan: { readonly actions: readonly Action[] },
   options: {
     knownLabels: KnownLabels;
     onWrite?: (action: Action) => void;
   },
-): Promise<void> {
+): Promise<Executed> {
   const repo = { owner: key.owner, repo: key.repo };
   const issue = { ...repo, issue_number: key.number };
+  const posted: ThreadComment[] = [];
   for (const action of plan.actions) {
+    const octokit = 'own' in writers ? (OWN.has(action.kind) ? writers.own : writers.app) : writers;
     switch (action.kind) {
       case 'post-note':
         await octokit.rest.issues.createComment({ ...issue, body: action.body });
         break;
+      case 'post-claim': {
+        const { data } = await octokit.rest.issues.createComment({ ...issue, body: action.body });
+        posted.push(threadComment(data));
+        break;
+      }
       case 'finalise':
+      case 'edit-claim':
         await octokit.rest.issues.updateComment({
           ...repo,
           comment_id: action.commentId,
           body: action.body,
         });
+        break;
+      case 'delete-comment':
+        await octokit.rest.issues.deleteComment({ ...repo, comment_id: action.commentId });
         break;
       case 'remove-label':
         await ignoring(404, () =>
@@ -76,6 +110,7 @@ export async function executePlan(
     }
     options.onWrite?.(action);
   }
+  return { posted };
 }
 
 /**

@@ -13,6 +13,30 @@ export const MAX_THREAD_COMMENTS = 1000;
 /** An issue and its whole thread, as GitHub reported them in one reconcile. */
 export type IssueThread = Omit<IssueFacts, 'appLogin' | 'hints' | 'appAssignees'>;
 
+/** The fields of an issue comment GitHub returns (list, create) that the thread keeps. */
+export interface GitHubComment {
+  readonly id: number;
+  readonly user?: { readonly login: string } | null;
+  readonly author_association: string;
+  readonly body?: string;
+  readonly created_at: string;
+  readonly updated_at: string;
+  readonly html_url: string;
+}
+
+/** An issue comment as GitHub returns it, as the thread (and decide) reads it. */
+export function threadComment(c: GitHubComment): ThreadComment {
+  return {
+    id: c.id,
+    author: c.user?.login ?? '',
+    authorAssociation: c.author_association,
+    body: c.body ?? '',
+    createdAt: new Date(c.created_at),
+    updatedAt: new Date(c.updated_at),
+    url: c.html_url,
+  };
+}
+
 /**
  * Reads an issue and every comment of its thread, 100 a page. Fails closed (docs/protocol.md §6): any
  * GitHub error, or a thread of more than 1,000 comments, throws UnverifiableError; a 404 or
@@ -43,17 +67,7 @@ export async function readThread(octokit: ProbotOctokit, key: IssueKey): Promise
       per_page: 100,
     });
     for await (const page of pages) {
-      for (const c of page.data) {
-        comments.push({
-          id: c.id,
-          author: c.user?.login ?? '',
-          authorAssociation: c.author_association,
-          body: c.body ?? '',
-          createdAt: new Date(c.created_at),
-          updatedAt: new Date(c.updated_at),
-          url: c.html_url,
-        });
-      }
+      for (const c of page.data) comments.push(threadComment(c));
       // Comments may have been added since the issue was read.
       if (comments.length > MAX_THREAD_COMMENTS) {
         throw new UnverifiableError(

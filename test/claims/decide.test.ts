@@ -10,26 +10,10 @@ import {
   NOW,
   remark,
 } from '../helpers/thread-builder.js';
+import { kinds } from './plan-state.js';
 
 const IN_PROGRESS = 'status:in-progress';
 const BLOCKED = 'status:blocked';
-
-/** The actions of a plan without the rendered bodies, so a table row reads like SPEC §4. */
-function kinds(actions: readonly Action[]): string[] {
-  return actions.map((a) => {
-    switch (a.kind) {
-      case 'finalise':
-        return `finalise ${a.commentId} ${a.outcome} (${a.reason})`;
-      case 'post-note':
-        return `note for ${a.forCommentId}`;
-      case 'add-label':
-      case 'remove-label':
-        return `${a.kind} ${a.label}`;
-      default:
-        return `${a.kind} ${a.login}`;
-    }
-  });
-}
 
 function finalisedMarker(actions: readonly Action[], commentId: number) {
   const action = actions.find((a) => a.kind === 'finalise' && a.commentId === commentId);
@@ -173,6 +157,25 @@ describe('decide: a stale, unreleased claim (SPEC §4 row 3)', () => {
     expect(finalisedMarker(plan.actions, 3).body).toContain('stale since 2026-11-30T11:00:00Z');
     const note = plan.actions[0];
     expect(note?.kind === 'post-note' && note.body).toContain('@bob');
+  });
+
+  it.each([
+    ['exactly one window ahead holds', 0, ['add-label status:in-progress', 'assign bob']],
+    ['one second more is finalised as stale', 1000, ['note for 4', 'finalise 4 abandoned (stale)']],
+  ])(
+    'a marker whose updated lies ahead of now, though GitHub recorded it just now: %s (clock-skew cap)',
+    (_name, extraMs, expected) => {
+      const ahead = claim({ id: 4, by: 'bob', updatedAgoMs: -6 * HOUR - extraMs, editedAgoMs: 0 });
+      const plan = decide(facts({ comments: [ahead] }), DEFAULT_CONFIG, NOW);
+      expect(kinds(plan.actions)).toEqual(expected);
+      expect(plan.holder?.commentId ?? null).toBe(extraMs === 0 ? 4 : null);
+    },
+  );
+
+  it('a claim over the clock-skew cap is "stale since" GitHub recorded it', () => {
+    const ahead = claim({ id: 4, by: 'bob', updatedAgoMs: -7 * HOUR, editedAgoMs: HOUR });
+    const plan = decide(facts({ comments: [ahead] }), DEFAULT_CONFIG, NOW);
+    expect(finalisedMarker(plan.actions, 4).body).toContain('stale since 2026-11-30T11:00:00Z');
   });
 
   it('posts no second note when the app already posted one for that comment', () => {

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { findHolder, heartbeat, isLive, isStale, staleAt } from '../../src/claims/liveness.js';
+import {
+  findHolder,
+  heartbeat,
+  isLive,
+  isStale,
+  staleAt,
+  staleSince,
+} from '../../src/claims/liveness.js';
 import { parseClaimMarker } from '../../src/claims/marker.js';
 import type { ThreadComment } from '../../src/claims/types.js';
 import { type ClaimSpec, claim, HOUR, NOW } from '../helpers/thread-builder.js';
@@ -14,7 +21,7 @@ function parsed(spec: ClaimSpec) {
   return { comment, marker };
 }
 
-describe('heartbeat (SPEC §3)', () => {
+describe('heartbeat (docs/protocol.md §3)', () => {
   it('is the marker time when GitHub recorded a later edit', () => {
     const c = parsed({ id: 1, updatedAgoMs: 2 * HOUR, editedAgoMs: 1 * HOUR });
     expect(heartbeat(c)).toEqual(new Date(NOW.getTime() - 2 * HOUR));
@@ -27,7 +34,7 @@ describe('heartbeat (SPEC §3)', () => {
   });
 });
 
-describe('the stale window edge (SPEC §3)', () => {
+describe('the stale window edge (docs/protocol.md §3)', () => {
   it.each([
     ['a fresh claim is live', 0, false],
     ['one second short of the window is live', WINDOW - SECOND, false],
@@ -50,7 +57,39 @@ describe('the stale window edge (SPEC §3)', () => {
   });
 });
 
-describe('liveness (SPEC §3)', () => {
+describe('the clock-skew cap reads the marker, whatever GitHub recorded (docs/protocol.md §3)', () => {
+  it.each([
+    ['a marker exactly one window ahead is live', WINDOW, false],
+    ['a marker one second more than a window ahead is stale', WINDOW + SECOND, true],
+    ['a marker a day ahead is stale', 24 * HOUR, true],
+    ['a marker a minute ahead is live', 60 * SECOND, false],
+  ])('%s, though GitHub recorded the comment just now', (_name, aheadMs, stale) => {
+    const c = parsed({ id: 1, updatedAgoMs: -aheadMs, editedAgoMs: 0 });
+    expect(isStale(c, WINDOW, NOW)).toBe(stale);
+    expect(isLive(c, true, WINDOW, NOW)).toBe(!stale);
+  });
+
+  it('a claim over the cap never holds, and an older honest claim does', () => {
+    const skewed = parsed({ id: 1, updatedAgoMs: -WINDOW - SECOND, editedAgoMs: 0 });
+    const honest = parsed({ id: 2 });
+    expect(findHolder([skewed, honest], true, WINDOW, NOW)?.comment.id).toBe(2);
+  });
+
+  it.each([
+    ['an aged claim went stale one window after its heartbeat', 7 * HOUR, 7 * HOUR, -HOUR],
+    [
+      'a claim over the cap was stale when GitHub recorded it',
+      -7 * HOUR,
+      10 * 60 * SECOND,
+      -10 * 60 * SECOND,
+    ],
+  ])('%s', (_name, updatedAgoMs, editedAgoMs, sinceFromNowMs) => {
+    const c = parsed({ id: 1, updatedAgoMs, editedAgoMs });
+    expect(staleSince(c, WINDOW, NOW)).toEqual(new Date(NOW.getTime() + sinceFromNowMs));
+  });
+});
+
+describe('liveness (docs/protocol.md §3)', () => {
   it.each([
     ['an open, fresh, unreleased claim is live', { id: 1 }, true, true],
     ['a released claim is not live', { id: 1, stage: 'released' as const }, true, false],
@@ -61,7 +100,7 @@ describe('liveness (SPEC §3)', () => {
   });
 });
 
-describe('the holder (SPEC §3)', () => {
+describe('the holder (docs/protocol.md §3)', () => {
   it('is the oldest live claim by comment id, whatever the order given', () => {
     const claims = [parsed({ id: 30 }), parsed({ id: 10 }), parsed({ id: 20 })];
     expect(findHolder(claims, true, WINDOW, NOW)?.comment.id).toBe(10);

@@ -2,8 +2,8 @@ import { chmod, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CLAIM_KEY_FILE, loadClaimKey } from '../../src/client/claim-key.js';
-import { configDir } from '../../src/client/config-dir.js';
+import { CLAIM_KEY_FILE, loadClaimKey } from '../../src/client/io/claim-key.js';
+import { configDir } from '../../src/client/io/config-dir.js';
 import { type Harness, harness } from './harness.js';
 
 let dir: string;

@@ -162,6 +162,37 @@ describe('claim refusals', () => {
   });
 });
 
+describe('the clock-skew cap, as the app reads it (docs/protocol.md §3)', () => {
+  it.each([
+    ['exactly one window ahead still holds: refused', 0, 'refused'],
+    ['one second more is stale: taken over', 1000, 'ok'],
+  ])(
+    'a claim whose marker updated lies ahead of now, though GitHub recorded it a minute ago: %s',
+    async (_name, extraMs, status) => {
+      const now = new Date(Math.floor(Date.now() / 1000) * 1000);
+      const ref = h.issue({ labels: ['status:in-progress'], assignees: ['bob'] });
+      const ahead = h.seedClaim(ref, {
+        author: 'bob',
+        session: 'fast-clock',
+        updated: new Date(now.getTime() + 6 * 3_600_000 + extraMs),
+      });
+
+      const result = await h.run('claim', claimInput(ref), { runtime: { now: () => now } });
+
+      expect(result.status).toBe(status);
+      if (status === 'refused') {
+        expect(result.data).toMatchObject({ reason: 'held', holder: { commentId: ahead } });
+      } else {
+        expect(result.data).toMatchObject({
+          action: 'took-over',
+          replaced: [{ commentId: ahead }],
+        });
+        expect(h.marker(ahead)).toMatchObject({ stage: 'released', outcome: 'abandoned' });
+      }
+    },
+  );
+});
+
 describe('stale takeover', () => {
   it('writes a new comment naming the replaced claim and finalises the stale one as abandoned', async () => {
     const ref = h.issue({ labels: ['status:in-progress', 'status:blocked'], assignees: ['bob'] });
@@ -205,7 +236,7 @@ describe('stale takeover', () => {
   it('a claim exactly one window old is still held; one second more and it is taken over', async () => {
     const ref = h.issue();
     const id = h.seedClaim(ref, { author: 'bob', session: 'other', ageMinutes: 60 });
-    // SPEC §3: the heartbeat is the earlier of the marker's updated and GitHub's updated_at.
+    // docs/protocol.md §3: the heartbeat is the earlier of the marker's updated and GitHub's updated_at.
     const beat = Date.parse(h.fake.comment(id)!.updated_at);
     const at = (ms: number) => ({ runtime: { now: () => new Date(beat + ms) } });
     const window = 6 * 3_600_000;

@@ -1,8 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { commands } from '../../src/client/commands.js';
-import { mcpServer } from '../../src/client/mcp-server.js';
+import { commands } from '../../src/client/cli/commands.js';
+import { mcpServer } from '../../src/client/cli/mcp-server.js';
 import { type Harness, harness, issueNumber, REPO } from './harness.js';
 
 let worlds: Harness[] = [];

@@ -5,12 +5,12 @@ import { renderClaimComment } from '../../src/claims/comment.js';
 import { claimTag } from '../../src/claims/identity.js';
 import { parseClaimMarker } from '../../src/claims/marker.js';
 import type { ClaimMarker, Stage } from '../../src/claims/types.js';
-import { loadClaimKey } from '../../src/client/claim-key.js';
-import { type CliIo, cli } from '../../src/client/cli.js';
-import type { CommandResult } from '../../src/client/command-result.js';
-import { type ClientCommand, commands } from '../../src/client/commands.js';
-import { runCommand } from '../../src/client/run-command.js';
-import type { ClientRuntime } from '../../src/client/runtime.js';
+import { type CliIo, cli } from '../../src/client/cli/cli.js';
+import { type ClientCommand, commands } from '../../src/client/cli/commands.js';
+import { runCommand } from '../../src/client/cli/run-command.js';
+import type { CommandResult } from '../../src/client/commands/command-result.js';
+import { loadClaimKey } from '../../src/client/io/claim-key.js';
+import type { ClientRuntime } from '../../src/client/io/runtime.js';
 import { type FakeGitHub, startFakeGitHub } from '../fake-github/fake-github.js';
 
 /** The repository every client test works in. */
@@ -52,6 +52,8 @@ export interface Harness {
       outcome?: ClaimMarker['outcome'];
       plain?: boolean;
       note?: string;
+      /** The marker's `updated` instead of the age: a client clock running ahead, say. */
+      updated?: Date;
     },
   ): number;
   /** The parsed marker of a comment, or null when it is gone or not a claim. */
@@ -129,7 +131,7 @@ export async function harness(options: { sameMachineAs?: Harness } = {}): Promis
         lane: tagged('lane', options.lane ?? 'lane-a'),
         branch: options.branch ?? 'feat/x',
         started: at,
-        updated: at,
+        updated: options.updated ?? at,
         stage: options.stage ?? 'implementing',
         ...(options.assignee ? { assignee: options.assignee } : {}),
         ...(options.outcome ? { outcome: options.outcome } : {}),

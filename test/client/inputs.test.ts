@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { apiUrl, ghHostOf } from '../../src/client/api-url.js';
-import { parseIssueRef, parseRepoName } from '../../src/client/issue-ref.js';
-import { parseBrief } from '../../src/client/parse-brief.js';
-import { staleAfterMs } from '../../src/client/validate-input.js';
+import { staleAfterMs } from '../../src/client/cli/validate-input.js';
+import { parseIssueRef, parseRepoName } from '../../src/client/commands/issue-ref.js';
+import { parseBrief } from '../../src/client/commands/parse-brief.js';
+import { apiUrl, ghHostOf } from '../../src/client/io/api-url.js';
 
 describe('issue references', () => {
   it.each([

@@ -7,7 +7,7 @@ import { type Harness, harness, issueNumber, REPO } from './harness.js';
 
 // The real program, as the bin runs it, with tsx standing in for the build.
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const PROGRAM = ['--import', 'tsx', 'src/client/cli.ts'];
+const PROGRAM = ['--import', 'tsx', 'src/client/cli/cli.ts'];
 
 let h: Harness;
 let env: Record<string, string>;

@@ -2,7 +2,7 @@ import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ghAuthToken, resolveToken } from '../../src/client/resolve-token.js';
+import { ghAuthToken, resolveToken } from '../../src/client/io/resolve-token.js';
 
 const noGh = async () => null;
 

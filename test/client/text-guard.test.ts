@@ -1,8 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { githubClient } from '../../src/client/github-client.js';
-import { textGuard } from '../../src/client/text-guard.js';
+import { githubClient } from '../../src/client/io/github-client.js';
+import { textGuard } from '../../src/client/io/text-guard.js';
 import { type Harness, harness, issueNumber, REPO } from './harness.js';
 
 describe('textGuard', () => {

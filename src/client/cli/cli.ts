@@ -1,0 +1,320 @@
+#!/usr/bin/env node
+import { realpathSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { usageError } from '../commands/client-error.js';
+import { type CommandResult, resultJson } from '../commands/command-result.js';
+import { type ClientRuntime, defaultRuntime } from '../io/runtime.js';
+import { type ClientCommand, commands } from './commands.js';
+import { EXIT_CODES, exitCode } from './exit-codes.js';
+import { mcpServer } from './mcp-server.js';
+import { packageVersion } from './package-version.js';
+import { runCommand } from './run-command.js';
+
+/** What the CLI reads and writes; a test passes its own. */
+export interface CliIo {
+  readonly runtime: ClientRuntime;
+  /** The whole of stdin, or null when stdin is a terminal (nothing was piped). */
+  readonly readStdin: () => Promise<string | null>;
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  /** Serves MCP on stdio until the client goes away (`claim-warden mcp`). */
+  readonly serveMcp: (options: {
+    token?: string | undefined;
+    staleAfter?: string | undefined;
+  }) => Promise<void>;
+}
+
+type Values = Record<string, string | boolean | (string | boolean)[] | undefined>;
+type OptionSpec = { type: 'string' | 'boolean'; multiple?: boolean; short?: string };
+
+/** How each subcommand reads its command line: its flags, its positional, its input. */
+interface CliSpec {
+  readonly command: ClientCommand;
+  readonly usage: string;
+  readonly options: Record<string, OptionSpec>;
+  readonly required: readonly string[];
+  readonly takesRef: boolean;
+  input(values: Values, ref: string | undefined, io: CliIo): Promise<Record<string, unknown>>;
+}
+
+const COMMON: Record<string, OptionSpec> = {
+  json: { type: 'boolean' },
+  token: { type: 'string' },
+  'stale-after': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+};
+
+const str = (values: Values, name: string): string | undefined => {
+  const value = values[name];
+  return typeof value === 'string' ? value : undefined;
+};
+
+/** Drops absent optional fields, so the input matches what an MCP client would send. */
+function defined(input: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
+}
+
+const LINES: Readonly<Record<ClientCommand['name'], Omit<CliSpec, 'command'>>> = {
+  claim: {
+    usage: 'claim <owner>/<repo>#<n> --session S --lane L --branch B',
+    options: {
+      session: { type: 'string' },
+      lane: { type: 'string' },
+      branch: { type: 'string' },
+    },
+    required: ['session', 'lane', 'branch'],
+    takesRef: true,
+    input: async (v, ref) =>
+      defined({
+        issue: ref,
+        session: str(v, 'session'),
+        lane: str(v, 'lane'),
+        branch: str(v, 'branch'),
+        staleAfter: str(v, 'stale-after'),
+      }),
+  },
+  status: {
+    usage: 'status <owner>/<repo>#<n> --session S [--stage G] [--note T]',
+    options: {
+      session: { type: 'string' },
+      stage: { type: 'string' },
+      note: { type: 'string' },
+    },
+    required: ['session'],
+    takesRef: true,
+    input: async (v, ref) =>
+      defined({
+        issue: ref,
+        session: str(v, 'session'),
+        stage: str(v, 'stage'),
+        note: str(v, 'note'),
+        staleAfter: str(v, 'stale-after'),
+      }),
+  },
+  release: {
+    usage:
+      'release <owner>/<repo>#<n> --session S --outcome landed|abandoned|handed-over [--note T]',
+    options: {
+      session: { type: 'string' },
+      outcome: { type: 'string' },
+      note: { type: 'string' },
+    },
+    required: ['session', 'outcome'],
+    takesRef: true,
+    input: async (v, ref) =>
+      defined({
+        issue: ref,
+        session: str(v, 'session'),
+        outcome: str(v, 'outcome'),
+        note: str(v, 'note'),
+        staleAfter: str(v, 'stale-after'),
+      }),
+  },
+  check: {
+    usage: 'check < brief.txt',
+    options: {},
+    required: [],
+    takesRef: false,
+    async input(v, _ref, io) {
+      const brief = await io.readStdin();
+      if (brief === null) throw usageError('check reads the brief on stdin; pipe it in');
+      return defined({ brief, staleAfter: str(v, 'stale-after') });
+    },
+  },
+  migrate: {
+    usage: 'migrate --repo <owner>/<repo> --issue N [--issue N…] [--apply]',
+    options: {
+      repo: { type: 'string' },
+      issue: { type: 'string', multiple: true },
+      apply: { type: 'boolean' },
+    },
+    required: ['repo', 'issue'],
+    takesRef: false,
+    input: async (v) => {
+      const issues = ((v.issue as string[] | undefined) ?? []).map((text) => {
+        if (!/^[1-9][0-9]{0,15}$/.test(text)) {
+          throw usageError(`--issue ${JSON.stringify(text)} is not an issue number`);
+        }
+        return Number(text);
+      });
+      return defined({
+        repo: str(v, 'repo'),
+        issues,
+        apply: v.apply === true ? true : undefined,
+        staleAfter: str(v, 'stale-after'),
+      });
+    },
+  },
+};
+
+const SPECS: readonly CliSpec[] = commands.map((command) => ({ command, ...LINES[command.name] }));
+
+function help(): string {
+  const codes = Object.entries(EXIT_CODES)
+    .map(([status, code]) => `  ${code}  ${status}`)
+    .join('\n');
+  return [
+    'claim-warden: claim, update and release GitHub issues (the Praetor claim protocol)',
+    '',
+    'Usage:',
+    ...SPECS.map((spec) => `  claim-warden ${spec.usage}`),
+    '  claim-warden mcp            serve the same operations as MCP tools on stdio',
+    '',
+    'Options for every command:',
+    '  --json               print one JSON object instead of text',
+    '  --token T            GitHub token (default: GITHUB_TOKEN, then `gh auth token`)',
+    '  --stale-after D      stale window when the repository sets none (10m..720h, default 6h)',
+    '',
+    'Environment: GITHUB_TOKEN, GITHUB_API_URL (GitHub Enterprise: https://<host>/api/v3),',
+    'XDG_CONFIG_HOME or CLAIM_WARDEN_CONFIG_DIR (identity key and private-names.txt).',
+    '',
+    'Exit codes:',
+    codes,
+    '',
+    'See docs/agents.md.',
+  ].join('\n');
+}
+
+/**
+ * The `claim-warden` command line: parses argv with node's util.parseArgs, runs the command
+ * object the MCP server runs too, prints the result (text by default, `--json` for
+ * programs) and returns the exit code (docs/agents.md).
+ */
+export async function cli(argv: readonly string[], io: CliIo): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
+    io.stdout(`${help()}\n`);
+    return name === undefined ? EXIT_CODES.usage : EXIT_CODES.ok;
+  }
+  if (name === '--version') {
+    io.stdout(`${packageVersion()}\n`);
+    return EXIT_CODES.ok;
+  }
+  if (name === 'mcp') return mcp(rest, io);
+  const spec = SPECS.find((s) => s.command.name === name);
+  if (!spec) {
+    io.stderr(`claim-warden: unknown command ${JSON.stringify(name)}\n\n${help()}\n`);
+    return EXIT_CODES.usage;
+  }
+  let values: Values;
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({
+      args: [...rest],
+      options: { ...COMMON, ...spec.options },
+      allowPositionals: true,
+      strict: true,
+    }));
+  } catch (error) {
+    return print(io, false, usage(spec, (error as Error).message));
+  }
+  const json = values.json === true;
+  if (values.help) {
+    io.stdout(`Usage: claim-warden ${spec.usage}\n\n${spec.command.description}\n`);
+    return EXIT_CODES.ok;
+  }
+  const missing = spec.required.filter((flag) => values[flag] === undefined);
+  if (missing.length > 0) {
+    return print(io, json, usage(spec, `missing ${missing.map((f) => `--${f}`).join(', ')}`));
+  }
+  if (positionals.length !== (spec.takesRef ? 1 : 0)) {
+    const wanted = spec.takesRef ? 'one issue reference <owner>/<repo>#<n>' : 'no arguments';
+    return print(io, json, usage(spec, `${name} takes ${wanted}`));
+  }
+  let input: Record<string, unknown>;
+  try {
+    input = await spec.input(values, positionals[0], io);
+  } catch (error) {
+    return print(io, json, usage(spec, (error as Error).message));
+  }
+  const result = await runCommand(spec.command, input, {
+    runtime: io.runtime,
+    token: str(values, 'token'),
+  });
+  return print(io, json, result);
+}
+
+function usage(spec: CliSpec, problem: string): CommandResult {
+  return {
+    status: 'usage',
+    message: `${problem}\nUsage: claim-warden ${spec.usage}`,
+    data: {},
+  };
+}
+
+/** Prints a result: JSON on stdout, or its message on stdout (ok) or stderr (otherwise). */
+function print(io: CliIo, json: boolean, result: CommandResult): number {
+  if (json) io.stdout(`${JSON.stringify(resultJson(result))}\n`);
+  else if (result.status === 'ok') io.stdout(`${result.message}\n`);
+  else io.stderr(`claim-warden: ${result.message}\n`);
+  return exitCode(result.status);
+}
+
+async function mcp(argv: readonly string[], io: CliIo): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    io.stdout(
+      'Usage: claim-warden mcp [--token T] [--stale-after D]\nServes the claim operations as MCP tools on stdio.\n',
+    );
+    return EXIT_CODES.ok;
+  }
+  let values: Values;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      options: { token: { type: 'string' }, 'stale-after': { type: 'string' } },
+      allowPositionals: false,
+      strict: true,
+    }));
+  } catch (error) {
+    io.stderr(
+      `claim-warden mcp: ${(error as Error).message}\nUsage: claim-warden mcp [--token T] [--stale-after D]\n`,
+    );
+    return EXIT_CODES.usage;
+  }
+  await io.serveMcp({ token: str(values, 'token'), staleAfter: str(values, 'stale-after') });
+  return EXIT_CODES.ok;
+}
+
+/** The real process's stdin, stdout, stderr and MCP transport. */
+export function processIo(): CliIo {
+  const runtime = defaultRuntime();
+  return {
+    runtime,
+    async readStdin() {
+      if (process.stdin.isTTY) return null;
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(Buffer.from(chunk as Buffer));
+      return Buffer.concat(chunks).toString('utf8');
+    },
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    async serveMcp(options) {
+      const server = mcpServer({ runtime, version: packageVersion(), ...options });
+      const closed = new Promise<void>((resolve) => {
+        server.server.onclose = resolve;
+      });
+      // stdout carries the protocol; anything else goes to stderr.
+      await server.connect(new StdioServerTransport());
+      process.stdin.once('end', () => void server.close());
+      await closed;
+    },
+  };
+}
+
+// Run only as the program itself (bin, `tsx src/client/cli.ts`), not when imported by tests.
+const entry = process.argv[1];
+if (entry !== undefined && import.meta.url === pathToFileURL(realpathSync(entry)).href) {
+  cli(process.argv.slice(2), processIo()).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(
+        `claim-warden: ${error instanceof Error ? error.message : String(error)}\n`,
+      );
+      process.exitCode = EXIT_CODES.unverifiable;
+    },
+  );
+}

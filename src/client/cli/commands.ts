@@ -1,0 +1,239 @@
+import { z } from 'zod';
+import { OUTCOMES } from '../../claims/marker.js';
+import { check } from '../commands/check.js';
+import { claim } from '../commands/claim.js';
+import { usageError } from '../commands/client-error.js';
+import type { CommandResult } from '../commands/command-result.js';
+import { parseIssueRef, parseRepoName } from '../commands/issue-ref.js';
+import { migrate } from '../commands/migrate.js';
+import { release } from '../commands/release.js';
+import { status } from '../commands/status.js';
+import type { Desk } from '../io/desk.js';
+import type { ProtectedValue } from '../io/text-guard.js';
+import { requireIdentity, requireNote, requireStage, staleAfterMs } from './validate-input.js';
+
+/** What a command gets from whoever runs it (the CLI or the MCP server). */
+export interface CommandContext {
+  /**
+   * Opens the desk: key, token, octokit. Called only when the command needs GitHub, so the
+   * gate's no-issue path needs no token and makes no call. `identities` are the session and
+   * lane of the operation, which the text guard protects.
+   */
+  readonly desk: (options: {
+    readonly staleAfterMs: number;
+    readonly identities?: readonly ProtectedValue[];
+  }) => Promise<Desk>;
+}
+
+/**
+ * One operation of the client, shared by the CLI and the MCP server (seed: "the CLI
+ * subcommands and the MCP tools build the same ClaimCommand and run it on the same desk, so
+ * they cannot drift"): a name for each, one input schema, one run.
+ */
+export interface ClientCommand {
+  /** The CLI subcommand. */
+  readonly name: 'claim' | 'status' | 'release' | 'check' | 'migrate';
+  /** The MCP tool name. */
+  readonly tool: string;
+  readonly title: string;
+  readonly description: string;
+  /** The input fields, as a zod shape: the MCP input schema and the CLI's validation. */
+  readonly input: z.ZodRawShape;
+  /** True when the command never writes (MCP `readOnlyHint`). */
+  readonly readOnly: boolean;
+  /** Validates `input` against the schema (a usage error otherwise) and runs. */
+  run(input: unknown, context: CommandContext): Promise<CommandResult>;
+}
+
+const issue = z.string().describe('The issue, as <owner>/<repo>#<number>, e.g. acme/widgets#7');
+const session = z
+  .string()
+  .describe(
+    'The session identifier (1..128 letters, digits and . _ / : + @ -); published only as a keyed tag',
+  );
+const staleAfter = z
+  .string()
+  .optional()
+  .describe('Stale window when the repository config sets none: 10m..720h, default 6h');
+const note = z
+  .string()
+  .optional()
+  .describe('Free text for people, folded to one line; at most 280 characters');
+
+function defineCommand<Shape extends z.ZodRawShape>(spec: {
+  name: ClientCommand['name'];
+  tool: string;
+  title: string;
+  description: string;
+  readOnly: boolean;
+  input: Shape;
+  run(input: z.output<z.ZodObject<Shape>>, context: CommandContext): Promise<CommandResult>;
+}): ClientCommand {
+  const schema = z.strictObject(spec.input);
+  return {
+    ...spec,
+    run(raw, context) {
+      const parsed = schema.safeParse(raw);
+      if (!parsed.success) {
+        const problems = parsed.error.issues.map((i) =>
+          i.path.length > 0 ? `${i.path.join('.')}: ${i.message}` : i.message,
+        );
+        throw usageError(`invalid input: ${problems.join('; ')}`);
+      }
+      return spec.run(parsed.data, context);
+    },
+  };
+}
+
+/** The desk of one operation, its guard protecting the session (and the lane). */
+function deskFor(
+  context: CommandContext,
+  staleAfter: string | undefined,
+  sessionValue: string,
+  lane?: string,
+): ReturnType<CommandContext['desk']> {
+  const identities: ProtectedValue[] = [
+    { kind: 'session', value: sessionValue },
+    ...(lane === undefined ? [] : [{ kind: 'lane' as const, value: lane }]),
+  ];
+  return context.desk({ staleAfterMs: staleAfterMs(staleAfter), identities });
+}
+
+/** `claim <ref> --session --lane --branch`. */
+const claimCommand = defineCommand({
+  name: 'claim',
+  tool: 'issue_claim',
+  title: 'Claim an issue',
+  description:
+    'Claim a GitHub issue for this session: refused (naming the holder) while another session holds a live claim; resumes this session’s own claim; takes over a stale one. Confirms by reading the thread back.',
+  readOnly: false,
+  input: {
+    issue,
+    session,
+    lane: z
+      .string()
+      .describe('The lane (work stream) of the session; published only as a keyed tag'),
+    branch: z.string().describe('The branch the work happens on; published as it is'),
+    staleAfter,
+  },
+  async run(input, context) {
+    const ref = parseIssueRef(input.issue);
+    const request = {
+      ref,
+      session: requireIdentity(input.session, 'session'),
+      lane: requireIdentity(input.lane, 'lane'),
+      branch: requireIdentity(input.branch, 'branch'),
+    };
+    const desk = await deskFor(context, input.staleAfter, request.session, request.lane);
+    return claim(desk, request);
+  },
+});
+
+/** `status <ref> --session [--stage] [--note]`. */
+const statusCommand = defineCommand({
+  name: 'status',
+  tool: 'issue_status',
+  title: 'Record or report the stage of a claim',
+  description:
+    'With a stage: record it on this session’s claim comment, in place (blocked adds the status:blocked label, other stages remove it). Without a stage: report the claim and write nothing. Refused, saying why, when the session does not hold the issue (taken over, stale, released, held by another).',
+  readOnly: false,
+  input: {
+    issue,
+    session,
+    stage: z
+      .string()
+      .optional()
+      .describe(
+        'claimed, implementing, review, blocked, queued, landing or fix-round-N (1..999); omit to only report',
+      ),
+    note,
+    staleAfter,
+  },
+  async run(input, context) {
+    const ref = parseIssueRef(input.issue);
+    const request = {
+      ref,
+      session: requireIdentity(input.session, 'session'),
+      stage: input.stage === undefined ? undefined : requireStage(input.stage),
+      note: requireNote(input.note),
+    };
+    const desk = await deskFor(context, input.staleAfter, request.session);
+    return status(desk, request);
+  },
+});
+
+/** `release <ref> --session --outcome [--note]`. */
+const releaseCommand = defineCommand({
+  name: 'release',
+  tool: 'issue_release',
+  title: 'Release a claim',
+  description:
+    'Finalise this session’s claim with an outcome: removes the status labels and the assignee the claim added, then marks the comment released. Works on closed issues; a retry after a partial failure succeeds.',
+  readOnly: false,
+  input: {
+    issue,
+    session,
+    outcome: z.enum(OUTCOMES).describe('landed, abandoned or handed-over'),
+    note,
+    staleAfter,
+  },
+  async run(input, context) {
+    const ref = parseIssueRef(input.issue);
+    const request = {
+      ref,
+      session: requireIdentity(input.session, 'session'),
+      outcome: input.outcome,
+      note: requireNote(input.note),
+    };
+    const desk = await deskFor(context, input.staleAfter, request.session);
+    return release(desk, request);
+  },
+});
+
+/** `check` (the brief on stdin; `brief` for MCP). */
+const checkCommand = defineCommand({
+  name: 'check',
+  tool: 'dispatch_check',
+  title: 'Check a subagent brief before dispatch',
+  description:
+    'The dispatch gate: reads the brief’s column-0 "issue: owner/repo#N, …" and "session: S" lines and allows only when every named issue is held by that session. Denies naming the holder, or with the claim command to run first. A brief naming no issue is allowed without any network call.',
+  readOnly: true,
+  input: {
+    brief: z.string().describe('The whole brief text'),
+    staleAfter,
+  },
+  async run(input, context) {
+    const windowMs = staleAfterMs(input.staleAfter);
+    return check(input.brief, () => context.desk({ staleAfterMs: windowMs }));
+  },
+});
+
+/** `migrate --repo o/r --issue N… [--apply]`. */
+const migrateCommand = defineCommand({
+  name: 'migrate',
+  tool: 'claims_migrate',
+  title: 'Migrate legacy claim comments to keyed tags',
+  description:
+    'Rewrite legacy claim comments whose marker carries a plain session or lane to keyed tags. Dry run unless apply is true; apply posts each replacement, deletes the legacy comment and verifies by reading the thread back.',
+  readOnly: false,
+  input: {
+    repo: z.string().describe('The repository, as <owner>/<repo>'),
+    issues: z.array(z.number().int().positive()).min(1).describe('The issue numbers to migrate'),
+    apply: z.boolean().optional().describe('Write the migration; without it, a dry run'),
+    staleAfter,
+  },
+  async run(input, context) {
+    const { owner, repo } = parseRepoName(input.repo);
+    const desk = await context.desk({ staleAfterMs: staleAfterMs(input.staleAfter) });
+    return migrate(desk, { owner, repo, issues: input.issues, apply: input.apply ?? false });
+  },
+});
+
+/** Every command, in the order help lists them. */
+export const commands: readonly ClientCommand[] = [
+  claimCommand,
+  statusCommand,
+  releaseCommand,
+  checkCommand,
+  migrateCommand,
+];

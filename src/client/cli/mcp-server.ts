@@ -1,0 +1,70 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { resultJson } from '../commands/command-result.js';
+import type { ClientRuntime } from '../io/runtime.js';
+import { commands } from './commands.js';
+import { runCommand } from './run-command.js';
+
+/** What the server shares across tool calls. */
+export interface McpServerOptions {
+  readonly runtime: ClientRuntime;
+  /** `claim-warden mcp --token`; otherwise GITHUB_TOKEN or `gh auth token`, per call. */
+  readonly token?: string | undefined;
+  /** `claim-warden mcp --stale-after`: the window for calls that do not name one. */
+  readonly staleAfter?: string | undefined;
+  readonly version: string;
+}
+
+// Every tool answers with the same envelope as `--json`; the details vary per command.
+const ResultEnvelope = z.looseObject({
+  status: z.enum(['ok', 'refused', 'usage', 'unverifiable', 'setup']),
+  exitCode: z.number().int(),
+  message: z.string(),
+});
+
+/**
+ * The MCP server: one tool per client command, built on the same command objects the CLI
+ * runs (seed: TestIssueClaimMCP_Positive_MirrorsTheCLIDesk), so a tool call and the
+ * matching CLI invocation give the same result. The structured content is exactly the CLI's
+ * `--json` object; the text content carries the same JSON for clients without structured
+ * output. A result other than `ok` is flagged `isError`, with the exit code the CLI would
+ * use, so an agent cannot mistake a refusal for a claim.
+ */
+export function mcpServer(options: McpServerOptions): McpServer {
+  const server = new McpServer({ name: 'claim-warden', version: options.version });
+  for (const command of commands) {
+    server.registerTool(
+      command.tool,
+      {
+        title: command.title,
+        description: command.description,
+        inputSchema: command.input,
+        outputSchema: ResultEnvelope,
+        annotations: {
+          readOnlyHint: command.readOnly,
+          destructiveHint: command.name === 'migrate',
+          idempotentHint: command.readOnly,
+          openWorldHint: true,
+        },
+      },
+      async (args, extra) => {
+        const input =
+          options.staleAfter !== undefined && args.staleAfter === undefined
+            ? { ...args, staleAfter: options.staleAfter }
+            : args;
+        const result = await runCommand(command, input, {
+          runtime: options.runtime,
+          token: options.token,
+          signal: extra.signal,
+        });
+        const json = resultJson(result);
+        return {
+          content: [{ type: 'text' as const, text: JSON.stringify(json) }],
+          structuredContent: json,
+          isError: result.status !== 'ok',
+        };
+      },
+    );
+  }
+  return server;
+}

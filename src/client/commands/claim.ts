@@ -1,0 +1,152 @@
+import type { ClaimComment } from '../../claims/liveness.js';
+import type { HalfMadeClaim } from '../../claims/plan-abandon.js';
+import { type ClaimPlan, planClaim } from '../../claims/plan-claim.js';
+import { planConfirm } from '../../claims/plan-confirm.js';
+import { applyActions } from '../io/apply-actions.js';
+import { describeFailure } from '../io/describe-failure.js';
+import type { Desk } from '../io/desk.js';
+import { type IssueState, readIssueState } from '../io/issue-state.js';
+import { abandonHalfMade } from './abandon-half-made.js';
+import { abandonLosers } from './abandon-losers.js';
+import { describeClaim, viewIn } from './claim-view.js';
+import { refused, unverifiable } from './client-error.js';
+import { type CommandResult, ok } from './command-result.js';
+import { heldRefusal } from './held-refusal.js';
+import { formatIssueRef, type IssueRef } from './issue-ref.js';
+import { resumeClaim } from './resume-claim.js';
+
+/** A claim request: the issue and the session's identity, already validated. */
+export interface ClaimRequest {
+  readonly ref: IssueRef;
+  readonly session: string;
+  readonly lane: string;
+  readonly branch: string;
+}
+
+/**
+ * Claims an issue for a session (seed "What a claim writes", "Refusal, takeover and the
+ * stale window"), writing what planClaim decides:
+ * - refused, naming the holder, while another session holds a live claim;
+ * - resumed when the session already holds it (nothing rewritten; labels repaired);
+ * - otherwise a new claim comment is posted (with a Takeover line when a stale claim is
+ *   replaced, which is then finalised as abandoned), the in-progress label added and the
+ *   account assigned, recording `assignee=claim` or `before`;
+ * - then the thread is read back and planConfirm computes the holder again: a session that
+ *   lost a race finalises its own comment as abandoned and is told the winner.
+ * When the comment was written but a later step failed, the half-made claim is finalised as
+ * abandoned and the labels it applied removed (seed "Failure behaviour").
+ */
+export async function claim(desk: Desk, request: ClaimRequest): Promise<CommandResult> {
+  const { ref } = request;
+  const name = formatIssueRef(ref);
+  // Checked before the first read, so a refusal leaves nothing half-written.
+  desk.guard.check(request.branch, 'the branch');
+  const [state, login] = await Promise.all([readIssueState(desk, ref), desk.login()]);
+  const plan = planClaim(state, { ...request, login }, desk, desk.now());
+  switch (plan.kind) {
+    case 'closed': {
+      // Seed: only the open state is claimable; reopening stays a deliberate act.
+      const { stateReason } = state.thread;
+      const reason = stateReason ? ` (${stateReason})` : '';
+      throw refused(
+        `${name} is closed${reason}; a claim needs an open issue. Nothing was written.`,
+        {
+          issue: name,
+          reason: 'closed',
+          state: 'closed',
+          stateReason,
+        },
+      );
+    }
+    case 'resume':
+      return resumeClaim(desk, state, plan, request);
+    case 'held':
+      throw await abandonLosers(desk, state, plan, false);
+    case 'post':
+      return postClaim(desk, state, plan, login);
+  }
+}
+
+/** No live holder: post the planned claim, apply its writes, then confirm it. */
+async function postClaim(
+  desk: Desk,
+  state: IssueState,
+  plan: Extract<ClaimPlan, { kind: 'post' }>,
+  login: string,
+): Promise<CommandResult> {
+  const name = formatIssueRef(state.ref);
+  desk.guard.check(plan.comment.body, 'the claim comment');
+
+  let posted: ClaimComment;
+  try {
+    const [comment] = (await applyActions(desk, state, [plan.comment])).posted;
+    posted = { marker: plan.marker, comment: { ...comment!, author: comment!.author || login } };
+  } catch (error) {
+    throw unverifiable(
+      `${name}: posting the claim comment failed; if GitHub kept it anyway, running claim again resumes it`,
+      { issue: name },
+      error,
+    );
+  }
+
+  const written: HalfMadeClaim = {
+    posted,
+    takeover: plan.stale.length > 0,
+    ...plan.changes,
+    login,
+  };
+  let readback: IssueState;
+  try {
+    await applyActions(desk, state, plan.writes(posted.comment.id));
+    readback = await readIssueState(desk, state.ref);
+  } catch (error) {
+    throw await abandonHalfMade(desk, state, written, describeFailure(error), { cause: error });
+  }
+  return confirm(desk, readback, written, plan.stale);
+}
+
+/** Writes what the read-back says: held, lost to an older claim, or not counted at all. */
+async function confirm(
+  desk: Desk,
+  readback: IssueState,
+  written: HalfMadeClaim,
+  stale: readonly ClaimComment[],
+): Promise<CommandResult> {
+  const name = formatIssueRef(readback.ref);
+  const id = written.posted.comment.id;
+  const plan = planConfirm(readback, written, desk, desk.now());
+  switch (plan.kind) {
+    case 'held': {
+      const view = viewIn(readback, plan.mine);
+      const replaced = stale.map((claim) => viewIn(readback, claim));
+      const took = replaced[0];
+      return ok(
+        took
+          ? `took over ${name} from the stale claim in comment ${took.commentId} (session ${took.session}): ${describeClaim(view)}`
+          : `claimed ${name}: ${describeClaim(view)}`,
+        { issue: name, action: took ? 'took-over' : 'claimed', claim: view, replaced },
+      );
+    }
+    case 'untrusted':
+      await abandonHalfMade(desk, readback, written, plan.cause, { actions: plan.actions });
+      throw refused(`${name}: ${plan.cause}. The comment was finalised as abandoned.`, {
+        issue: name,
+        reason: 'untrusted',
+        finalised: id,
+      });
+    case 'lost': {
+      let cleanupFailed = false;
+      try {
+        await applyActions(desk, readback, plan.actions);
+      } catch {
+        cleanupFailed = true;
+      }
+      throw heldRefusal(readback, plan.holder, {
+        lostRace: true,
+        ...(cleanupFailed ? { cleanupFailed } : { finalised: id }),
+      });
+    }
+    case 'unconfirmed':
+      throw await abandonHalfMade(desk, readback, written, plan.what, { actions: plan.actions });
+  }
+}

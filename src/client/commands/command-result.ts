@@ -1,0 +1,32 @@
+import { exitCode } from '../cli/exit-codes.js';
+import type { FailureKind } from './client-error.js';
+
+/** How a command ended: `ok`, or the kind of its failure. */
+export type ResultStatus = 'ok' | FailureKind;
+
+/** What every command returns, to the CLI and to MCP alike. */
+export interface CommandResult {
+  readonly status: ResultStatus;
+  /** For people: one or more lines. */
+  readonly message: string;
+  /** For programs: JSON-safe details (the claim, the holder, verdicts, …). */
+  readonly data: Readonly<Record<string, unknown>>;
+}
+
+/** A successful result. */
+export function ok(message: string, data: Record<string, unknown> = {}): CommandResult {
+  return { status: 'ok', message, data };
+}
+
+/**
+ * The JSON form of a result, the same for `--json` and MCP's structured content: the status,
+ * its exit code and the message, then the details.
+ */
+export function resultJson(result: CommandResult): Record<string, unknown> {
+  return {
+    status: result.status,
+    exitCode: exitCode(result.status),
+    message: result.message,
+    ...result.data,
+  };
+}

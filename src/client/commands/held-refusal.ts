@@ -1,0 +1,38 @@
+import type { ClaimComment } from '../../claims/liveness.js';
+import type { IssueState } from '../io/issue-state.js';
+import { claimView, describeClaim } from './claim-view.js';
+import { type ClientError, refused } from './client-error.js';
+import { formatIssueRef } from './issue-ref.js';
+
+/**
+ * The refusal while another session holds the issue (seed: forge.ClaimHeldError): it names
+ * the holder's session, lane, branch, stage and last update. `lostRace` says the session
+ * wrote a claim of its own and found on read-back that an older one won.
+ */
+export function heldRefusal(
+  state: IssueState,
+  holder: ClaimComment,
+  options: { lostRace?: boolean; finalised?: number; cleanupFailed?: boolean } = {},
+): ClientError {
+  const view = claimView(holder, state.thread.open, state.config.staleAfterMs, state.now);
+  const name = formatIssueRef(state.ref);
+  const lines = [
+    options.lostRace
+      ? `${name}: another session claimed it first; its claim holds the issue: ${describeClaim(view)}`
+      : `${name} is held by another session: ${describeClaim(view)}`,
+  ];
+  if (options.finalised !== undefined) {
+    lines.push(`This session's claim in comment ${options.finalised} was finalised as abandoned.`);
+  }
+  if (options.cleanupFailed) {
+    lines.push(
+      "This session's losing claim comment could not be finalised; the app or the next command will.",
+    );
+  }
+  return refused(lines.join('\n'), {
+    issue: name,
+    reason: options.lostRace ? 'lost-race' : 'held',
+    holder: view,
+    ...(options.finalised === undefined ? {} : { finalised: options.finalised }),
+  });
+}

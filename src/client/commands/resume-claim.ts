@@ -1,0 +1,51 @@
+import type { ClaimPlan } from '../../claims/plan-claim.js';
+import { publicIdentity } from '../../claims/public-identity.js';
+import { applyActions } from '../io/apply-actions.js';
+import type { Desk } from '../io/desk.js';
+import type { IssueState } from '../io/issue-state.js';
+import type { ClaimRequest } from './claim.js';
+import { describeClaim, viewIn } from './claim-view.js';
+import { unverifiable } from './client-error.js';
+import { type CommandResult, ok } from './command-result.js';
+import { formatIssueRef } from './issue-ref.js';
+
+/**
+ * `claim` by the session that already holds the issue: nothing is rewritten (seed: "a
+ * resumed claim keeps the value its comment records"); the plan's repairs are written (the
+ * labels and the assignee the claim recorded, the session's own newer live duplicates
+ * finalised). A failure here keeps the claim live: it is never finalised as abandoned.
+ */
+export async function resumeClaim(
+  desk: Desk,
+  state: IssueState,
+  plan: Extract<ClaimPlan, { kind: 'resume' }>,
+  request: ClaimRequest,
+): Promise<CommandResult> {
+  const { holder } = plan;
+  const name = formatIssueRef(state.ref);
+  try {
+    await applyActions(desk, state, plan.actions);
+  } catch (error) {
+    // Seed: a failed resume keeps the claim live; it is never finalised as abandoned.
+    throw unverifiable(
+      `${name}: this session holds the claim in comment ${holder.comment.id}, but repairing its labels or assignee failed; run claim again`,
+      { issue: name, claim: viewIn(state, holder) },
+      error,
+    );
+  }
+  const view = viewIn(state, holder);
+  const notes: string[] = [];
+  if (holder.marker.branch !== request.branch) {
+    notes.push(`the claim records branch ${holder.marker.branch}, not ${request.branch}`);
+  }
+  if (holder.marker.lane !== publicIdentity(desk.key, 'lane', request.lane)) {
+    notes.push('the claim records another lane');
+  }
+  return ok(
+    [
+      `resumed ${name}: this session already holds it: ${describeClaim(view)}`,
+      ...notes.map((note) => `Note: ${note}; status updates keep what the claim records.`),
+    ].join('\n'),
+    { issue: name, action: 'resumed', claim: view },
+  );
+}
