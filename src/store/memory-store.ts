@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { type IssueKey, issueKeyString, type Store } from './store.js';
+import {
+  type IndexedPathHolder,
+  type IssueKey,
+  issueKeyString,
+  type PathHolder,
+  type Store,
+} from './store.js';
 
 /** Options of {@link MemoryStore}. */
 export interface MemoryStoreOptions {
@@ -132,6 +138,8 @@ export class MemoryStore implements Store {
 
   private readonly checkpoints = new Map<string, number>();
   private readonly locks = new Map<string, Lock>();
+  /** Per repository (repoKey), the path holders by issue number. */
+  private readonly pathIndex = new Map<string, Map<number, PathHolder>>();
 
   constructor(options: MemoryStoreOptions = {}) {
     this.now = options.now ?? Date.now;
@@ -251,6 +259,7 @@ export class MemoryStore implements Store {
     this.deadlineHeap.reset([]);
     this.checkpoints.clear();
     this.locks.clear();
+    this.pathIndex.clear();
   }
 
   /** The lock named `name` if it is held now; an expired one is forgotten on the way. */
@@ -286,6 +295,30 @@ export class MemoryStore implements Store {
     if (entry !== undefined && this.deliveries.get(entry.id) === entry.expiresAt) {
       this.deliveries.delete(entry.id);
     }
+  }
+
+  async setPathHolder(key: IssueKey, holder: PathHolder | null): Promise<void> {
+    const repo = repoKey(key.installationId, key.owner, key.repo);
+    const holders = this.pathIndex.get(repo) ?? new Map<number, PathHolder>();
+    if (holder === null || holder.paths.length === 0) holders.delete(key.number);
+    else {
+      const heartbeat = new Date(holder.heartbeat.getTime());
+      holders.set(key.number, { ...holder, heartbeat, paths: [...holder.paths] });
+    }
+    if (holders.size === 0) this.pathIndex.delete(repo);
+    else this.pathIndex.set(repo, holders);
+  }
+
+  async pathHolders(
+    installationId: number,
+    owner: string,
+    repo: string,
+  ): Promise<IndexedPathHolder[]> {
+    const holders = this.pathIndex.get(repoKey(installationId, owner, repo));
+    if (holders === undefined) return [];
+    return [...holders]
+      .map(([number, holder]) => ({ number, ...holder, heartbeat: new Date(holder.heartbeat) }))
+      .sort((a, b) => a.number - b.number);
   }
 }
 

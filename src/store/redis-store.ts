@@ -1,7 +1,14 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Redis, type RedisOptions } from 'ioredis';
 import { assertTtl } from './memory-store.js';
-import { type IssueKey, issueKeyString, parseIssueKeyString, type Store } from './store.js';
+import {
+  type IndexedPathHolder,
+  type IssueKey,
+  issueKeyString,
+  type PathHolder,
+  parseIssueKeyString,
+  type Store,
+} from './store.js';
 
 /** Where a {@link RedisStore} gets its connection: the caller's client, or a URL it owns. */
 export type RedisStoreConnection =
@@ -272,6 +279,43 @@ export class RedisStore implements Store {
     }
     return this.redis;
   }
+
+  /** One hash per repository, field = issue number, value = the holder as JSON. */
+  async setPathHolder(key: IssueKey, holder: PathHolder | null): Promise<void> {
+    const redis = await this.client();
+    const hash = this.key('paths', repoField(key.installationId, key.owner, key.repo));
+    if (holder === null || holder.paths.length === 0) {
+      await redis.hdel(hash, String(key.number));
+      return;
+    }
+    const stored: StoredPathHolder = {
+      commentId: holder.commentId,
+      session: holder.session,
+      author: holder.author,
+      branch: holder.branch,
+      heartbeat: holder.heartbeat.getTime(),
+      paths: [...holder.paths],
+    };
+    await redis.hset(hash, String(key.number), JSON.stringify(stored));
+  }
+
+  async pathHolders(
+    installationId: number,
+    owner: string,
+    repo: string,
+  ): Promise<IndexedPathHolder[]> {
+    const fields = await (await this.client()).hgetall(
+      this.key('paths', repoField(installationId, owner, repo)),
+    );
+    const holders: IndexedPathHolder[] = [];
+    for (const [field, value] of Object.entries(fields)) {
+      const holder = readPathHolder(Number(field), value);
+      // An entry this version cannot read was written by someone else: skipping it is safe,
+      // as that issue's next reconcile writes it again.
+      if (holder !== null) holders.push(holder);
+    }
+    return holders.sort((a, b) => a.number - b.number);
+  }
 }
 
 /**
@@ -302,4 +346,32 @@ function waitForReady(redis: Redis, timeoutMs: number): Promise<void> {
 /** The checkpoint hash field of one repository. */
 function repoField(installationId: number, owner: string, repo: string): string {
   return `${installationId}/${owner}/${repo}`;
+}
+
+/** A path holder as the Redis index stores it (JSON; heartbeat in epoch ms). */
+interface StoredPathHolder {
+  readonly commentId: number;
+  readonly session: string;
+  readonly author: string;
+  readonly branch: string;
+  readonly heartbeat: number;
+  readonly paths: readonly string[];
+}
+
+/** Reads one stored path holder; null when the value is not one. */
+function readPathHolder(number: number, value: string): IndexedPathHolder | null {
+  let parsed: Partial<StoredPathHolder>;
+  try {
+    parsed = JSON.parse(value) as Partial<StoredPathHolder>;
+  } catch {
+    return null;
+  }
+  const { commentId, session, author, branch, heartbeat, paths } = parsed;
+  if (!Number.isSafeInteger(number) || typeof commentId !== 'number') return null;
+  if (typeof session !== 'string' || typeof author !== 'string' || typeof branch !== 'string') {
+    return null;
+  }
+  if (typeof heartbeat !== 'number' || !Array.isArray(paths)) return null;
+  if (!paths.every((p): p is string => typeof p === 'string')) return null;
+  return { number, commentId, session, author, branch, heartbeat: new Date(heartbeat), paths };
 }
