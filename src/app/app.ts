@@ -128,6 +128,7 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
           onWrite: (action: Action) => {
             if (action.kind === 'finalise') metrics.finalisations.inc({ reason: action.reason });
           },
+          requestReconcile: (key) => queue.enqueue({ key, hints: [], reason: 'paths' }),
         },
         request,
       );
@@ -215,6 +216,7 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
   async function forget(key: IssueKey): Promise<void> {
     await store.setDeadline(key, null);
     await store.setHolder(key, null);
+    await store.setPathHolder(key, null);
   }
 
   /**

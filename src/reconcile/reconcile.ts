@@ -8,6 +8,8 @@ import {
   readThread,
   UnverifiableError,
 } from '../github/thread.js';
+import { pathHoldersFor } from '../paths/path-holders-for.js';
+import { recordPathHolder } from '../paths/record-path-holder.js';
 import type { ReconcileRequest } from '../queue/queue.js';
 import { type IssueKey, issueKeyString, type Store } from '../store/store.js';
 
@@ -28,6 +30,8 @@ export interface ReconcileDeps {
   readonly knownLabels: KnownLabels;
   /** Called for each write applied, e.g. to count finalisations. */
   onWrite?(action: Action, key: IssueKey): void;
+  /** Asks for a reconcile of an issue whose claim overlaps paths (docs/protocol.md §10). */
+  requestReconcile?(key: IssueKey): Promise<void>;
 }
 
 /** How one reconcile ended. */
@@ -62,6 +66,7 @@ export async function reconcileIssue(
     if (error instanceof IssueGoneError) {
       await deps.store.setDeadline(key, null);
       await deps.store.setHolder(key, null);
+      await deps.store.setPathHolder(key, null);
       log.info('issue is gone: dropped from the index');
       return { outcome: 'gone' };
     }
@@ -75,8 +80,10 @@ export async function reconcileIssue(
   }
 
   const now = deps.now();
+  const pathDeps = { ...deps, readThread: (other: IssueKey) => readThread(octokit, other), log };
+  const paths = await pathHoldersFor(pathDeps, key, thread, lookup.config, now);
   const plan = decide(
-    { ...thread, appLogin: deps.appLogin, hints: request.hints },
+    { ...thread, appLogin: deps.appLogin, hints: request.hints, pathHolders: paths.holders },
     lookup.config,
     now,
   );
@@ -94,6 +101,7 @@ export async function reconcileIssue(
   });
   await deps.store.setDeadline(key, plan.deadline);
   await deps.store.setHolder(key, plan.holder?.commentId ?? null);
+  await recordPathHolder(pathDeps, key, plan, paths);
   log.debug({ holder: plan.holder, writes: plan.actions.length }, 'issue reconciled');
   return { outcome: 'applied', plan };
 }
