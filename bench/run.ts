@@ -4,6 +4,7 @@ import { benchConvergence } from './convergence-bench.js';
 import { benchDecide } from './decide-bench.js';
 import { benchMarkers } from './marker-bench.js';
 import { benchMemory } from './memory-bench.js';
+import { benchPaths } from './paths-bench.js';
 import { fmt, renderSection, type Section } from './section.js';
 import { benchSweep } from './sweep-bench.js';
 import { benchThroughput } from './throughput-bench.js';
@@ -29,6 +30,7 @@ const BENCHES: ReadonlyArray<readonly [string, () => Promise<Section>]> = [
   ['convergence', benchConvergence],
   ['sweep', benchSweep],
   ['memory', benchMemory],
+  ['paths', benchPaths],
 ];
 
 /** The machine the figures come from: they mean nothing without it. */

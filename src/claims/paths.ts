@@ -165,6 +165,8 @@ export function encodePath(path: string): string {
  * order of `a`, then `b`. Empty when the claims touch nothing in common.
  */
 export function overlaps(a: readonly string[], b: readonly string[]): PathOverlap[] {
+  // Most claims touch nobody: a set lookup per entry rules that out before any pairing.
+  if (!pathMatcher(a).touches(b)) return [];
   const pairs: PathOverlap[] = [];
   for (const ours of a) {
     for (const theirs of b) {
@@ -172,6 +174,48 @@ export function overlaps(a: readonly string[], b: readonly string[]): PathOverla
     }
   }
   return pairs;
+}
+
+/** One claim's entries, prepared to be checked against many other claims. */
+export interface PathMatcher {
+  /** Whether any entry of `other` overlaps an entry of the prepared claim. */
+  touches(other: readonly string[]): boolean;
+}
+
+/**
+ * Prepares canonical entries for checking against many claims: each check costs a few set
+ * lookups per entry of the other claim (one per `/` in it), not one comparison per pair.
+ */
+export function pathMatcher(entries: readonly string[]): PathMatcher {
+  const exact = new Set(entries);
+  const directories = new Set(entries.filter((e) => e.endsWith('/')));
+  // Every directory strictly above an entry: an entry of the other claim that is one of
+  // them has this entry under it.
+  const above = new Set<string>();
+  for (const entry of entries) for (const dir of directoriesAbove(entry)) above.add(dir);
+  return {
+    touches(other) {
+      for (const entry of other) {
+        if (exact.has(entry)) return true;
+        if (entry.endsWith('/') && above.has(entry)) return true;
+        for (const dir of directoriesAbove(entry)) if (directories.has(dir)) return true;
+      }
+      return false;
+    },
+  };
+}
+
+/** The directory prefixes strictly above an entry: `a/b/c.ts` → `a/`, `a/b/`. */
+function directoriesAbove(entry: string): string[] {
+  const out: string[] = [];
+  for (
+    let i = entry.indexOf('/');
+    i !== -1 && i < entry.length - 1;
+    i = entry.indexOf('/', i + 1)
+  ) {
+    out.push(entry.slice(0, i + 1));
+  }
+  return out;
 }
 
 /** Whether two canonical entries overlap: equal, or one under the other's directory. */

@@ -1,4 +1,4 @@
-import { overlaps, type PathOverlap } from '../claims/paths.js';
+import { overlaps, type PathOverlap, pathMatcher } from '../claims/paths.js';
 import type { IndexedPathHolder, Store } from '../store/store.js';
 
 /** One repository of one installation. */
@@ -31,8 +31,9 @@ export async function overlappingHolders(
   if (paths.length === 0) return [];
   const holders = await store.pathHolders(repo.installationId, repo.owner, repo.repo);
   const found: HolderOverlap[] = [];
+  const asked = pathMatcher(paths);
   for (const holder of holders) {
-    if (holder.number === options.exceptIssue) continue;
+    if (holder.number === options.exceptIssue || !asked.touches(holder.paths)) continue;
     const pairs = overlaps(paths, holder.paths);
     if (pairs.length > 0) found.push({ holder, pairs });
   }
