@@ -6,6 +6,7 @@ import { benchDoor } from './door-bench.js';
 import { benchFairness } from './fairness-bench.js';
 import { benchMarkers } from './marker-bench.js';
 import { benchMemory } from './memory-bench.js';
+import { benchPaths } from './paths-bench.js';
 import { fmt, renderSection, type Section } from './section.js';
 import { benchSweep } from './sweep-bench.js';
 import { benchThroughput } from './throughput-bench.js';
@@ -33,6 +34,7 @@ const BENCHES: ReadonlyArray<readonly [string, () => Promise<Section>]> = [
   ['sweep', benchSweep],
   ['memory', benchMemory],
   ['door', benchDoor],
+  ['paths', benchPaths],
 ];
 
 /** The machine the figures come from: they mean nothing without it. */

@@ -110,6 +110,7 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
           onWrite: (action: Action) => {
             if (action.kind === 'finalise') metrics.finalisations.inc({ reason: action.reason });
           },
+          requestReconcile: (key) => queue.enqueue({ key, hints: [], reason: 'paths' }),
         },
         request,
       );
@@ -135,10 +136,8 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
       log.error({ err, installationId }, 'resync failed');
     });
 
-  const forget = async (key: IssueKey): Promise<void> => {
-    await store.setDeadline(key, null);
-    await store.setHolder(key, null);
-  };
+  // issues.deleted / transferred: GitHub said the issue is gone, so everything kept on it goes.
+  const forget = (key: IssueKey): Promise<void> => store.forgetIssue(key);
   const webhookDeps: WebhookDeps = {
     appLogin,
     now,

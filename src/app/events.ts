@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { isTrustedAuthor } from '../claims/decide.js';
 import { parseClaimMarker } from '../claims/marker.js';
 import { sameName } from '../claims/names.js';
+import { pathLineOf } from '../claims/paths.js';
 import type { ClaimMarker, Hint } from '../claims/types.js';
 import type { ReconcileRequest } from '../queue/queue.js';
 import type { IssueKey } from '../store/store.js';
@@ -162,7 +163,10 @@ function routeComment(
   return {
     ...route,
     ...(collaborator ? {} : { bot: author }),
-    ...(marker && before && isHeartbeat(before, marker) ? { heartbeatOf: comment.id } : {}),
+    // A changed path line is not a heartbeat: the paths it holds must be weighed again.
+    ...(marker && before && isHeartbeat(before, marker) && samePaths(previous, body)
+      ? { heartbeatOf: comment.id }
+      : {}),
   };
 }
 
@@ -171,6 +175,11 @@ function routeComment(
  * no label: it cannot change who holds the issue, nor any label or assignee, so long as the
  * comment held the issue before it.
  */
+/** Whether two bodies carry the same path line (docs/protocol.md §10), or both none. */
+function samePaths(before: string | null, after: string): boolean {
+  return JSON.stringify(pathLineOf(before ?? '')) === JSON.stringify(pathLineOf(after));
+}
+
 function isHeartbeat(before: ClaimMarker, after: ClaimMarker): boolean {
   const quiet = (stage: string) => stage !== 'released' && stage !== 'blocked';
   return (

@@ -1,4 +1,5 @@
 import { formatClaimTime, isClaimIdentity, renderClaimMarker } from './marker.js';
+import { renderPathLine } from './paths.js';
 import type { AssigneeMode, ClaimMarker, Outcome } from './types.js';
 
 /**
@@ -16,6 +17,8 @@ export interface ClaimCommentOptions {
   readonly note?: string;
   /** The stale claim this comment takes over. */
   readonly takeover?: { readonly commentId: number; readonly session: string };
+  /** The paths the claim will change: the path line, second line of the comment (docs/protocol.md §10). */
+  readonly paths?: readonly string[];
 }
 
 /** The human wording of each assignee mode, as Praetor writes it. */
@@ -34,6 +37,7 @@ const FINAL_LINE = /^- (?:Outcome|Reason):/;
 export function renderClaimComment(claim: ClaimMarker, options: ClaimCommentOptions = {}): string {
   const lines = [
     renderClaimMarker(claim),
+    ...(options.paths === undefined ? [] : [renderPathLine(options.paths)]),
     `**Praetor claim** - session \`${claim.session}\`, lane \`${claim.lane}\`, branch \`${claim.branch}\``,
     '',
     `- Stage: ${claim.stage}`,

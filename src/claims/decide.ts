@@ -9,6 +9,7 @@ import {
 } from './liveness.js';
 import { formatClaimTime, parseClaimMarker } from './marker.js';
 import { hasName, sameName } from './names.js';
+import { overlaps, pathLineOf } from './paths.js';
 import type { Hint, Outcome, ThreadComment } from './types.js';
 
 /** What decide() needs of the repository config (SPEC §7), already resolved. */
@@ -40,10 +41,31 @@ export interface IssueFacts {
    * become: a claimant who stopped being a collaborator has no trusted marker left to say so.
    */
   readonly appAssignees?: readonly string[];
+  /**
+   * Verified holders of other issues of the repository whose paths may overlap this issue's
+   * claims (docs/protocol.md §10): a claim overlapping one with a lower comment id loses.
+   */
+  readonly pathHolders?: readonly PathHolderFact[];
+}
+
+/** A holder of another issue of the repository and its paths, verified from its thread. */
+export interface PathHolderFact {
+  /** The other issue as people write it: `acme/widgets#5`. */
+  readonly issue: string;
+  readonly commentId: number;
+  readonly session: string;
+  /** Canonical entries (src/claims/paths.ts). */
+  readonly paths: readonly string[];
 }
 
 /** Why a claim comment is finalised; also the label of the finalisations metric. */
-export type FinaliseReason = 'lost' | 'stale' | 'closed' | 'administrative' | 'release-final';
+export type FinaliseReason =
+  | 'lost'
+  | 'stale'
+  | 'closed'
+  | 'administrative'
+  | 'release-final'
+  | 'paths';
 
 /** One change to GitHub; a Plan is a list of them, applied in order by one executor. */
 export type Action =
@@ -94,6 +116,13 @@ export interface HolderSummary {
   readonly author: string;
   readonly session: string;
   readonly stage: string;
+  readonly branch: string;
+  /** The holder's heartbeat (docs/protocol.md §3). */
+  readonly heartbeat: Date;
+  /** The paths it holds (docs/protocol.md §10), canonical; empty without a valid path line. */
+  readonly paths: readonly string[];
+  /** Why its path line was refused, when it has one that breaks the grammar: log it. */
+  readonly pathProblem?: string;
 }
 
 /** The result of decide(): what to write, and when to look at the issue again. */
@@ -109,6 +138,11 @@ const TRUSTED_ASSOCIATIONS = new Set(['OWNER', 'MEMBER', 'COLLABORATOR']);
 /** The first line of the note the app posts when a claim expires; makes the note idempotent. */
 export function expiryNoteTag(commentId: number): string {
   return `<!-- claim-warden note=expired comment=${commentId} -->`;
+}
+
+/** The first line of the note telling an author their claim lost its paths (§10). */
+export function pathsNoteTag(commentId: number): string {
+  return `<!-- claim-warden note=paths comment=${commentId} -->`;
 }
 
 /** SPEC §2: a marker counts only when its author is a collaborator or a trusted bot. */
@@ -193,8 +227,13 @@ export function decide(facts: IssueFacts, config: DecideConfig, now: Date): Plan
     }
   }
 
+  // docs/protocol.md §10: on an open issue, a claim whose paths overlap a holder of another
+  // issue with a lower comment id loses; the next live claim is then the candidate.
+  const contenders = facts.open
+    ? withoutPathLosers(fresh, facts, config, finalising, notes)
+    : fresh;
   // The holder as if the issue were open: on a closed issue it is the claim that lands.
-  let holder = findHolder(fresh, true, config.staleAfterMs, now);
+  let holder = findHolder(contenders, true, config.staleAfterMs, now);
   if (holder && !facts.open) {
     const landed = facts.stateReason === 'completed';
     finalising.push({
@@ -214,7 +253,7 @@ export function decide(facts: IssueFacts, config: DecideConfig, now: Date): Plan
       });
     }
   }
-  for (const claim of fresh) {
+  for (const claim of contenders) {
     if (claim === holder) continue;
     finalising.push({
       claim,
@@ -245,18 +284,90 @@ export function decide(facts: IssueFacts, config: DecideConfig, now: Date): Plan
 
   return {
     actions,
-    holder: holder && {
-      commentId: holder.comment.id,
-      author: holder.comment.author,
-      session: holder.marker.session,
-      stage: holder.marker.stage,
-    },
+    holder: holder && holderSummary(holder),
     deadline: holder ? staleAt(holder, config.staleAfterMs) : null,
   };
 }
 
+function holderSummary(holder: ClaimComment): HolderSummary {
+  const line = pathLineOf(holder.comment.body);
+  return {
+    commentId: holder.comment.id,
+    author: holder.comment.author,
+    session: holder.marker.session,
+    stage: holder.marker.stage,
+    branch: holder.marker.branch,
+    heartbeat: heartbeat(holder),
+    paths: line.kind === 'valid' ? line.paths : [],
+    ...(line.kind === 'invalid' ? { pathProblem: line.problem } : {}),
+  };
+}
+
+/**
+ * The fresh claims that may still hold, oldest first: walking up from the oldest, each claim
+ * whose paths overlap a lower-id holder elsewhere is finalised (reason `paths`) until one
+ * keeps; every claim after that one is left to lose to it as usual (docs/protocol.md §10).
+ */
+function withoutPathLosers(
+  fresh: readonly ClaimComment[],
+  facts: IssueFacts,
+  config: DecideConfig,
+  finalising: Array<{
+    claim: ClaimComment;
+    outcome: Outcome;
+    reason: FinaliseReason;
+    text: string;
+  }>,
+  notes: Action[],
+): ClaimComment[] {
+  const others = facts.pathHolders ?? [];
+  if (others.length === 0) return [...fresh];
+  const ordered = [...fresh].sort((a, b) => a.comment.id - b.comment.id);
+  for (let i = 0; i < ordered.length; i++) {
+    const claim = ordered[i]!;
+    const conflict = pathConflict(claim, others);
+    if (conflict === null) return ordered.slice(i);
+    finalising.push({ claim, outcome: 'abandoned', reason: 'paths', text: conflict });
+    if (config.notifyOnExpiry && !hasNote(facts, pathsNoteTag(claim.comment.id))) {
+      notes.push({
+        kind: 'post-note',
+        forCommentId: claim.comment.id,
+        body: pathsNote(claim, conflict),
+      });
+    }
+  }
+  return [];
+}
+
+/** The reason a claim loses its paths, naming the oldest holder it overlaps; null: none. */
+function pathConflict(claim: ClaimComment, others: readonly PathHolderFact[]): string | null {
+  const line = pathLineOf(claim.comment.body);
+  if (line.kind !== 'valid') return null;
+  let winner: { other: PathHolderFact; held: string[] } | null = null;
+  for (const other of others) {
+    if (other.commentId >= claim.comment.id) continue;
+    if (winner !== null && other.commentId > winner.other.commentId) continue;
+    const pairs = overlaps(other.paths, line.paths);
+    if (pairs.length === 0) continue;
+    winner = { other, held: [...new Set(pairs.map(([held]) => held))] };
+  }
+  if (winner === null) return null;
+  const { other, held } = winner;
+  return `paths held by ${other.issue} (comment ${other.commentId}, session ${other.session}): ${held.join(', ')}`;
+}
+
+function pathsNote(claim: ClaimComment, conflict: string): string {
+  return [
+    pathsNoteTag(claim.comment.id),
+    `@${claim.comment.author} the claim in comment ${claim.comment.id} (session \`${claim.marker.session}\`) names ${conflict.replace(/^paths held by /, 'paths already held by ')}. It has been released as abandoned; claim again without those paths, or wait until that claim ends.`,
+  ].join('\n');
+}
+
 function hasExpiryNote(facts: IssueFacts, commentId: number): boolean {
-  const tag = expiryNoteTag(commentId);
+  return hasNote(facts, expiryNoteTag(commentId));
+}
+
+function hasNote(facts: IssueFacts, tag: string): boolean {
   return facts.comments.some((c) => sameName(c.author, facts.appLogin) && c.body.startsWith(tag));
 }
 

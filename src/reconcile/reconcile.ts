@@ -10,6 +10,8 @@ import {
   UnverifiableError,
 } from '../github/thread.js';
 import { type IssueKey, issueKeyString } from '../keys.js';
+import { pathHoldersFor } from '../paths/path-holders-for.js';
+import { recordPathHolder } from '../paths/record-path-holder.js';
 import type { ReconcileRequest } from '../queue/queue.js';
 import type { Store } from '../store/store.js';
 
@@ -37,6 +39,8 @@ export interface ReconcileDeps {
   readonly knownLabels: KnownLabels;
   /** Called for each write applied, e.g. to count finalisations. */
   onWrite?(action: Action, key: IssueKey): void;
+  /** Asks for a reconcile of an issue whose claim overlaps paths (docs/protocol.md §10). */
+  requestReconcile?(key: IssueKey): Promise<void>;
 }
 
 /** How one reconcile ended. */
@@ -97,8 +101,16 @@ export async function reconcileIssue(
   const appAssignees = await deps.store.appAssignees(key);
 
   const now = deps.now();
+  const pathDeps = { ...deps, readThread: (other: IssueKey) => readThread(octokit, other), log };
+  const paths = await pathHoldersFor(pathDeps, key, thread, lookup.config, now);
   const plan = decide(
-    { ...thread, appLogin: deps.appLogin, hints: request.hints, appAssignees },
+    {
+      ...thread,
+      appLogin: deps.appLogin,
+      hints: request.hints,
+      appAssignees,
+      pathHolders: paths.holders,
+    },
     lookup.config,
     now,
   );
@@ -122,6 +134,7 @@ export async function reconcileIssue(
   if (!sameLogins(applied, planned)) await deps.store.setAppAssignees(key, applied);
   await deps.store.setDeadline(key, plan.deadline);
   await deps.store.setHolder(key, plan.holder?.commentId ?? null);
+  await recordPathHolder(pathDeps, key, plan, paths);
   log.debug({ holder: plan.holder, writes: plan.actions.length }, 'issue reconciled');
   return { outcome: 'applied', plan };
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type IssueKey, issueKeyString, type RepoKey, repoKeyString } from '../keys.js';
 import { assertTtl } from './assert-ttl.js';
-import type { Store } from './store.js';
+import type { IndexedPathHolder, PathHolder, Store } from './store.js';
 
 /** Options of {@link MemoryStore}. */
 export interface MemoryStoreOptions {
@@ -126,6 +126,8 @@ export class MemoryStore implements Store {
 
   private readonly checkpoints = new Map<string, number>();
   private readonly locks = new Map<string, Lock>();
+  /** Per repository (repoKey), the path holders by issue number. */
+  private readonly pathIndex = new Map<string, Map<number, PathHolder>>();
 
   constructor(options: MemoryStoreOptions = {}) {
     this.now = options.now ?? Date.now;
@@ -227,6 +229,7 @@ export class MemoryStore implements Store {
     this.holders.delete(id);
     this.gone.delete(id);
     this.appAssigned.delete(id);
+    await this.setPathHolder(key, null);
   }
 
   async getCheckpoint(repo: RepoKey): Promise<Date | null> {
@@ -273,6 +276,7 @@ export class MemoryStore implements Store {
     this.deadlineHeap.reset([]);
     this.checkpoints.clear();
     this.locks.clear();
+    this.pathIndex.clear();
   }
 
   /** The lock named `name` if it is held now; an expired one is forgotten on the way. */
@@ -308,6 +312,30 @@ export class MemoryStore implements Store {
     if (entry !== undefined && this.deliveries.get(entry.id) === entry.expiresAt) {
       this.deliveries.delete(entry.id);
     }
+  }
+
+  async setPathHolder(key: IssueKey, holder: PathHolder | null): Promise<void> {
+    const repo = repoKeyString(key);
+    const holders = this.pathIndex.get(repo) ?? new Map<number, PathHolder>();
+    if (holder === null || holder.paths.length === 0) holders.delete(key.number);
+    else {
+      const heartbeat = new Date(holder.heartbeat.getTime());
+      holders.set(key.number, { ...holder, heartbeat, paths: [...holder.paths] });
+    }
+    if (holders.size === 0) this.pathIndex.delete(repo);
+    else this.pathIndex.set(repo, holders);
+  }
+
+  async pathHolders(
+    installationId: number,
+    owner: string,
+    repo: string,
+  ): Promise<IndexedPathHolder[]> {
+    const holders = this.pathIndex.get(repoKeyString({ installationId, owner, repo }));
+    if (holders === undefined) return [];
+    return [...holders]
+      .map(([number, holder]) => ({ number, ...holder, heartbeat: new Date(holder.heartbeat) }))
+      .sort((a, b) => a.number - b.number);
   }
 }
 

@@ -1,0 +1,150 @@
+import { startStack } from '../sandbox/stack.js';
+import { renderClaimComment } from '../src/claims/comment.js';
+import { overlaps } from '../src/claims/paths.js';
+import { overlappingHolders } from '../src/paths/overlapping-holders.js';
+import { MemoryStore } from '../src/store/memory-store.js';
+import { fmt, type Section } from './section.js';
+
+const REPO = 'acme/widgets';
+const INSTALLATION = 1;
+const MEASURE_MS = 1000;
+
+/** 20 entries for claim `i`: 18 files and 2 directories of its own package. */
+function entriesOf(i: number): string[] {
+  const files = Array.from({ length: 18 }, (_, f) => `packages/p${i}/src/module-${f}.ts`);
+  return [...files, `packages/p${i}/test/`, `packages/p${i}/docs/`];
+}
+
+/** Runs `body` for about MEASURE_MS; the calls per second. */
+async function rate(body: () => Promise<unknown> | unknown): Promise<number> {
+  await body();
+  let calls = 0;
+  const started = performance.now();
+  while (performance.now() - started < MEASURE_MS) {
+    await body();
+    calls += 1;
+  }
+  return (calls * 1000) / (performance.now() - started);
+}
+
+/** The overlap check against 1,000 live path claims of 20 entries each, in memory. */
+async function overlapCost(): Promise<Array<{ name: string; perSec: number; msEach: number }>> {
+  const store = new MemoryStore();
+  for (let i = 0; i < 1000; i++) {
+    await store.setPathHolder(
+      { installationId: INSTALLATION, owner: 'acme', repo: 'widgets', number: i + 1 },
+      {
+        commentId: 10_000 + i,
+        session: `h:${i.toString(16).padStart(12, '0')}`,
+        author: 'alice',
+        branch: `feat/${i}`,
+        heartbeat: new Date(),
+        paths: entriesOf(i),
+      },
+    );
+  }
+  const repo = { installationId: INSTALLATION, owner: 'acme', repo: 'widgets' };
+  const disjoint = entriesOf(5000);
+  const contested = [...entriesOf(5000).slice(0, 19), 'packages/p500/'];
+  const holders = await store.pathHolders(1, 'acme', 'widgets');
+  const rows = [
+    {
+      name: 'overlaps(): one claim of 20 against 1,000 claims of 20 (pure)',
+      perSec: await rate(() => {
+        for (const h of holders) overlaps(disjoint, h.paths);
+      }),
+    },
+    {
+      name: 'overlappingHolders(): 20 paths touching nobody, 1,000 holders indexed',
+      perSec: await rate(() => overlappingHolders(store, repo, disjoint)),
+    },
+    {
+      name: 'overlappingHolders(): 20 paths, one directory over one holder',
+      perSec: await rate(async () => {
+        const found = await overlappingHolders(store, repo, contested);
+        if (found.length !== 1)
+          throw new Error(`paths bench: expected one overlap, got ${found.length}`);
+      }),
+    },
+  ];
+  return rows.map((r) => ({ ...r, msEach: 1000 / r.perSec }));
+}
+
+function claim(session: string, paths?: readonly string[]): string {
+  const at = new Date();
+  return renderClaimComment(
+    {
+      session,
+      lane: 'main',
+      branch: `fix/${session}`,
+      started: at,
+      updated: at,
+      stage: 'claimed',
+      assignee: 'claim',
+    },
+    paths === undefined ? {} : { paths },
+  );
+}
+
+/** GitHub calls of one claim delivered to a settled app, by what its path line says. */
+async function callCost(): Promise<Array<{ scenario: string; calls: number; requests: string[] }>> {
+  const stack = await startStack({
+    webhooks: 'capture',
+    env: { CLAIMS_SWEEP_INTERVAL: '24h' },
+    seed: (fake) => {
+      fake.addInstallation({ id: INSTALLATION, account: 'acme', repos: [REPO] });
+      fake.addUser('alice', { association: 'COLLABORATOR' });
+      fake.addUser('bob', { association: 'COLLABORATOR' });
+      fake.createLabel(REPO, { name: 'status:in-progress' });
+    },
+  });
+  const { fake } = stack;
+  const out: Array<{ scenario: string; calls: number; requests: string[] }> = [];
+  try {
+    let delivered = fake.deliveries.length;
+    const measure = async (scenario: string, author: string, body: string) => {
+      const n = fake.createIssue(REPO, { title: scenario });
+      delivered = fake.deliveries.length;
+      const mark = fake.requests.length;
+      fake.addComment(REPO, n, { author, body });
+      for (const d of fake.deliveries.slice(delivered)) await stack.deliver(d);
+      await stack.app.warden.queue.idle();
+      // Deliver nothing more: the app's echoes cost no call (docs/protocol.md §5).
+      const requests = fake.requests.slice(mark).map((r) => `${r.method} ${r.path}`);
+      out.push({ scenario, calls: requests.length, requests });
+    };
+    // Warm-up: the first claim also learns that the status label exists (one GET, once).
+    await measure('warm-up', 'alice', claim('s-warm'));
+    out.pop();
+    await measure('claim without a path line', 'alice', claim('s-plain'));
+    await measure('claim with 20 paths touching nobody', 'alice', claim('s-paths', entriesOf(1)));
+    await measure(
+      'claim with 20 paths, one over an older holder (loses)',
+      'bob',
+      claim('s-late', entriesOf(1)),
+    );
+  } finally {
+    await stack.close();
+  }
+  return out;
+}
+
+/** docs/protocol.md §10: what path claims cost, in CPU and in GitHub calls. */
+export async function benchPaths(): Promise<Section> {
+  const cpu = await overlapCost();
+  const calls = await callCost();
+  return {
+    id: 'paths',
+    title: 'Path claims: the overlap check, and GitHub calls of a claim with and without paths',
+    notes: [
+      'CPU rows: checks per second over 1,000 indexed holders of 20 entries (in-memory index).',
+      'Call rows: one claim delivered to a settled app (label exists, config cached).',
+    ],
+    columns: ['benchmark', 'per second', 'ms each', 'GitHub calls'],
+    rows: [
+      ...cpu.map((r) => [r.name, fmt(r.perSec), fmt(r.msEach, 3), '-']),
+      ...calls.map((r) => [r.scenario, '-', '-', String(r.calls)]),
+    ],
+    data: { cpu, calls },
+  };
+}

@@ -1,0 +1,267 @@
+import { describe, expect, it } from 'vitest';
+import { decide } from '../../src/claims/decide.js';
+import { renderPathLine } from '../../src/claims/paths.js';
+import type { ThreadComment } from '../../src/claims/types.js';
+import { IssueGoneError, type IssueThread, UnverifiableError } from '../../src/github/thread.js';
+import { holdersContaining } from '../../src/paths/holders-containing.js';
+import { overlappingHolders } from '../../src/paths/overlapping-holders.js';
+import { pathHoldersFor } from '../../src/paths/path-holders-for.js';
+import { recordPathHolder } from '../../src/paths/record-path-holder.js';
+import { MemoryStore } from '../../src/store/memory-store.js';
+import type { IssueKey } from '../../src/store/store.js';
+import { APP_LOGIN, claim, DEFAULT_CONFIG, NOW } from '../helpers/thread-builder.js';
+
+/*
+ * Enforcement across a repository (docs/protocol.md §10), over the in-memory store and
+ * threads held in a map: which holders elsewhere a claim gives way to, which threads are
+ * re-read for it, and what the index says afterwards.
+ */
+
+const REPO = { installationId: 7, owner: 'acme', repo: 'widgets' };
+const key = (number: number): IssueKey => ({ ...REPO, number });
+
+function pathComment(id: number, paths: string[], by = 'alice'): ThreadComment {
+  const base = claim({ id, by });
+  const [marker, ...rest] = base.body.split('\n');
+  return { ...base, body: [marker, renderPathLine(paths), ...rest].join('\n') };
+}
+
+const thread = (...comments: ThreadComment[]): IssueThread => ({
+  open: true,
+  stateReason: null,
+  isPullRequest: false,
+  labels: [],
+  assignees: [],
+  comments,
+});
+
+/** A repository of issues, each a thread; counts every thread read. */
+function repository(threads: Record<number, IssueThread | 'gone' | 'failing'>) {
+  const reads: number[] = [];
+  const store = new MemoryStore();
+  return {
+    store,
+    reads,
+    deps: {
+      store,
+      appLogin: APP_LOGIN,
+      async readThread(k: IssueKey): Promise<IssueThread> {
+        reads.push(k.number);
+        const found = threads[k.number];
+        if (found === 'gone' || found === undefined) throw new IssueGoneError(k);
+        if (found === 'failing') throw new UnverifiableError('could not read the thread', k, 502);
+        return found;
+      },
+    },
+    /** Indexes issue `n` as its thread's reconcile would. */
+    async index(n: number) {
+      const t = threads[n];
+      if (typeof t !== 'object') throw new Error(`issue ${n} has no thread`);
+      const holder = decide({ ...t, appLogin: APP_LOGIN, hints: [] }, DEFAULT_CONFIG, NOW).holder;
+      await store.setPathHolder(key(n), holder && { ...holder });
+    },
+  };
+}
+
+describe('pathHoldersFor: whom a claim gives way to (docs/protocol.md §10)', () => {
+  it('a claim without paths costs no index read and no thread read', async () => {
+    const repo = repository({ 1: thread(pathComment(10, ['src/'])), 2: thread(claim({ id: 20 })) });
+    await repo.index(1);
+    const check = await pathHoldersFor(
+      repo.deps,
+      key(2),
+      thread(claim({ id: 20 })),
+      DEFAULT_CONFIG,
+      NOW,
+    );
+    expect(check.holders).toEqual([]);
+    expect(repo.reads).toEqual([]);
+  });
+
+  it('paths that touch nobody cost no thread read', async () => {
+    const repo = repository({ 1: thread(pathComment(10, ['src/'])) });
+    await repo.index(1);
+    const mine = thread(pathComment(20, ['docs/', 'srcs/a.ts']));
+    expect((await pathHoldersFor(repo.deps, key(2), mine, DEFAULT_CONFIG, NOW)).holders).toEqual(
+      [],
+    );
+    expect(repo.reads).toEqual([]);
+  });
+
+  it('an older overlapping holder is verified from its own thread, then weighed', async () => {
+    const repo = repository({ 1: thread(pathComment(10, ['src/'])) });
+    await repo.index(1);
+    const check = await pathHoldersFor(
+      repo.deps,
+      key(2),
+      thread(pathComment(20, ['src/a.ts'])),
+      DEFAULT_CONFIG,
+      NOW,
+    );
+    expect(check.holders).toEqual([
+      { issue: 'acme/widgets#1', commentId: 10, session: 'session-10', paths: ['src/'] },
+    ]);
+    expect(repo.reads).toEqual([1]);
+  });
+
+  it('a younger holder elsewhere is not weighed here: its own reconcile gives way', async () => {
+    const repo = repository({ 1: thread(pathComment(30, ['src/'])) });
+    await repo.index(1);
+    const check = await pathHoldersFor(
+      repo.deps,
+      key(2),
+      thread(pathComment(20, ['src/a.ts'])),
+      DEFAULT_CONFIG,
+      NOW,
+    );
+    expect(check.holders).toEqual([]);
+    expect(repo.reads).toEqual([]);
+  });
+
+  it('an index entry its thread no longer backs (released since) takes nothing', async () => {
+    const threads: Record<number, IssueThread> = { 1: thread(pathComment(10, ['src/'])) };
+    const repo = repository(threads);
+    await repo.index(1);
+    threads[1] = thread({ ...claim({ id: 10, stage: 'released', outcome: 'landed' }) });
+    const check = await pathHoldersFor(
+      repo.deps,
+      key(2),
+      thread(pathComment(20, ['src/a.ts'])),
+      DEFAULT_CONFIG,
+      NOW,
+    );
+    expect(check.holders).toEqual([]);
+    expect(check.checked.get(1)).toBe(10);
+  });
+
+  it('a deleted issue takes nothing and leaves the index', async () => {
+    const threads: Record<number, IssueThread | 'gone'> = { 1: thread(pathComment(10, ['src/'])) };
+    const repo = repository(threads);
+    await repo.index(1);
+    threads[1] = 'gone';
+    const check = await pathHoldersFor(
+      repo.deps,
+      key(2),
+      thread(pathComment(20, ['src/a.ts'])),
+      DEFAULT_CONFIG,
+      NOW,
+    );
+    expect(check.holders).toEqual([]);
+    expect(await repo.store.pathHolders(7, 'acme', 'widgets')).toEqual([]);
+  });
+
+  it('a thread that cannot be read fails the check (fail closed): nothing is decided on partial facts', async () => {
+    const threads: Record<number, IssueThread | 'failing'> = {
+      1: thread(pathComment(10, ['src/'])),
+    };
+    const repo = repository(threads);
+    await repo.index(1);
+    threads[1] = 'failing';
+    await expect(
+      pathHoldersFor(repo.deps, key(2), thread(pathComment(20, ['src/a.ts'])), DEFAULT_CONFIG, NOW),
+    ).rejects.toThrow(UnverifiableError);
+  });
+
+  it('keeping goes in comment-id order: a holder that lost its paths to an older one takes none from a younger', async () => {
+    // #1 (10) holds src/a/; #2 (20) names src/ and loses to #1; #3 (30) names src/b.ts,
+    // which only #2 touched: #3 keeps.
+    const repo = repository({
+      1: thread(pathComment(10, ['src/a/'])),
+      2: thread(pathComment(20, ['src/'])),
+    });
+    await repo.index(1);
+    await repo.index(2);
+    const check = await pathHoldersFor(
+      repo.deps,
+      key(3),
+      thread(pathComment(30, ['src/b.ts'])),
+      DEFAULT_CONFIG,
+      NOW,
+    );
+    expect(check.holders).toEqual([]);
+    expect(repo.reads.sort()).toEqual([1, 2]);
+    // And a claim on src/a/x.ts gives way to #1, the oldest.
+    const other = await pathHoldersFor(
+      repo.deps,
+      key(4),
+      thread(pathComment(40, ['src/a/x.ts'])),
+      DEFAULT_CONFIG,
+      NOW,
+    );
+    expect(other.holders.map((h) => h.issue)).toEqual(['acme/widgets#1']);
+  });
+});
+
+describe('recordPathHolder: the index after a reconcile', () => {
+  const log = { warn: () => {}, info: () => {} } as never;
+
+  async function recorded(
+    store: MemoryStore,
+    n: number,
+    comments: ThreadComment[],
+    checked = new Map<number, number>(),
+  ) {
+    const asked: number[] = [];
+    const plan = decide(
+      { ...thread(...comments), appLogin: APP_LOGIN, hints: [] },
+      DEFAULT_CONFIG,
+      NOW,
+    );
+    await recordPathHolder(
+      { store, log, requestReconcile: async (k) => void asked.push(k.number) },
+      key(n),
+      plan,
+      { holders: [], checked },
+    );
+    return asked;
+  }
+
+  it('indexes a holder with paths, and removes it once it holds none', async () => {
+    const store = new MemoryStore();
+    await recorded(store, 1, [pathComment(10, ['src/'])]);
+    expect(await store.pathHolders(7, 'acme', 'widgets')).toMatchObject([
+      { number: 1, commentId: 10, paths: ['src/'], author: 'alice', branch: 'feat/10' },
+    ]);
+    await recorded(store, 1, [claim({ id: 10, stage: 'released', outcome: 'landed' })]);
+    expect(await store.pathHolders(7, 'acme', 'widgets')).toEqual([]);
+  });
+
+  it('asks for a reconcile of a younger overlapping holder, and of itself when an older one came in unverified', async () => {
+    const store = new MemoryStore();
+    await recorded(store, 2, [pathComment(20, ['src/a.ts'])]);
+    await recorded(store, 3, [pathComment(5, ['lib/'])]);
+    // #1 (10) overlaps #2 (20, younger): #2 must give way.
+    expect(await recorded(store, 1, [pathComment(10, ['src/'])])).toEqual([2]);
+    // #2 again, with #1 not verified by its check: #2 is reconciled once more.
+    expect(await recorded(store, 2, [pathComment(20, ['src/a.ts'])])).toEqual([2]);
+    // With #1 verified, nothing more.
+    expect(await recorded(store, 2, [pathComment(20, ['src/a.ts'])], new Map([[1, 10]]))).toEqual(
+      [],
+    );
+  });
+});
+
+describe('index queries for the claims API and the pull-request guard', () => {
+  it('who holds paths overlapping these, and which holders contain a changed file', async () => {
+    const store = new MemoryStore();
+    const holder = (commentId: number, paths: string[]) => ({
+      commentId,
+      session: 's',
+      author: 'alice',
+      branch: 'b',
+      heartbeat: NOW,
+      paths,
+    });
+    await store.setPathHolder(key(1), holder(10, ['src/', 'README.md']));
+    await store.setPathHolder(key(2), holder(20, ['docs/my%20notes/']));
+    const found = await overlappingHolders(store, REPO, ['src/a.ts', 'docs/'], { exceptIssue: 3 });
+    expect(found.map((f) => [f.holder.number, f.pairs])).toEqual([
+      [1, [['src/a.ts', 'src/']]],
+      [2, [['docs/', 'docs/my%20notes/']]],
+    ]);
+    expect(await overlappingHolders(store, REPO, ['src/a.ts'], { exceptIssue: 1 })).toEqual([]);
+    const covering = await holdersContaining(store, REPO, 'docs/my notes/today.md');
+    expect(covering.map((c) => [c.holder.number, c.entries])).toEqual([[2, ['docs/my%20notes/']]]);
+    expect(await holdersContaining(store, REPO, 'lib/x.ts')).toEqual([]);
+  });
+});
