@@ -119,7 +119,7 @@ async function callCost(): Promise<Array<{ scenario: string; calls: number; requ
     await measure('claim without a path line', 'alice', claim('s-plain'));
     await measure('claim with 20 paths touching nobody', 'alice', claim('s-paths', entriesOf(1)));
     await measure(
-      'claim with 20 paths, one over an older holder (loses)',
+      'claim with 20 paths an older holder elsewhere holds (loses)',
       'bob',
       claim('s-late', entriesOf(1)),
     );

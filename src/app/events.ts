@@ -175,11 +175,6 @@ function routeComment(
  * no label: it cannot change who holds the issue, nor any label or assignee, so long as the
  * comment held the issue before it.
  */
-/** Whether two bodies carry the same path line (docs/protocol.md §10), or both none. */
-function samePaths(before: string | null, after: string): boolean {
-  return JSON.stringify(pathLineOf(before ?? '')) === JSON.stringify(pathLineOf(after));
-}
-
 function isHeartbeat(before: ClaimMarker, after: ClaimMarker): boolean {
   const quiet = (stage: string) => stage !== 'released' && stage !== 'blocked';
   return (
@@ -192,6 +187,11 @@ function isHeartbeat(before: ClaimMarker, after: ClaimMarker): boolean {
     before.started.getTime() === after.started.getTime() &&
     after.updated.getTime() >= before.updated.getTime()
   );
+}
+
+/** Whether two bodies carry the same path line (docs/protocol.md §10), or both none. */
+function samePaths(before: string | null, after: string): boolean {
+  return JSON.stringify(pathLineOf(before ?? '')) === JSON.stringify(pathLineOf(after));
 }
 
 function routeIssue(

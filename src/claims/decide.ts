@@ -327,7 +327,9 @@ function withoutPathLosers(
     const claim = ordered[i]!;
     const conflict = pathConflict(claim, others);
     if (conflict === null) return ordered.slice(i);
-    finalising.push({ claim, outcome: 'abandoned', reason: 'paths', text: conflict });
+    const { other, held } = conflict;
+    const text = `paths held by ${other.issue} (comment ${other.commentId}, session ${other.session}): ${held.join(', ')}`;
+    finalising.push({ claim, outcome: 'abandoned', reason: 'paths', text });
     if (config.notifyOnExpiry && !hasNote(facts, pathsNoteTag(claim.comment.id))) {
       notes.push({
         kind: 'post-note',
@@ -339,8 +341,11 @@ function withoutPathLosers(
   return [];
 }
 
-/** The reason a claim loses its paths, naming the oldest holder it overlaps; null: none. */
-function pathConflict(claim: ClaimComment, others: readonly PathHolderFact[]): string | null {
+/** The oldest holder elsewhere a claim's paths overlap, and its entries they meet; or null. */
+function pathConflict(
+  claim: ClaimComment,
+  others: readonly PathHolderFact[],
+): { other: PathHolderFact; held: string[] } | null {
   const line = pathLineOf(claim.comment.body);
   if (line.kind !== 'valid') return null;
   let winner: { other: PathHolderFact; held: string[] } | null = null;
@@ -351,15 +356,18 @@ function pathConflict(claim: ClaimComment, others: readonly PathHolderFact[]): s
     if (pairs.length === 0) continue;
     winner = { other, held: [...new Set(pairs.map(([held]) => held))] };
   }
-  if (winner === null) return null;
-  const { other, held } = winner;
-  return `paths held by ${other.issue} (comment ${other.commentId}, session ${other.session}): ${held.join(', ')}`;
+  return winner;
 }
 
-function pathsNote(claim: ClaimComment, conflict: string): string {
+/** Entries go in code spans: a segment may begin with `@`, which must not mention anyone. */
+function pathsNote(
+  claim: ClaimComment,
+  { other, held }: { other: PathHolderFact; held: readonly string[] },
+): string {
+  const paths = held.map((entry) => `\`${entry}\``).join(', ');
   return [
     pathsNoteTag(claim.comment.id),
-    `@${claim.comment.author} the claim in comment ${claim.comment.id} (session \`${claim.marker.session}\`) names ${conflict.replace(/^paths held by /, 'paths already held by ')}. It has been released as abandoned; claim again without those paths, or wait until that claim ends.`,
+    `@${claim.comment.author} the claim in comment ${claim.comment.id} (session \`${claim.marker.session}\`) names paths already held by ${other.issue} (comment ${other.commentId}, session \`${other.session}\`): ${paths}. It has been released as abandoned; claim again without those paths, or wait until that claim ends.`,
   ].join('\n');
 }
 

@@ -156,6 +156,22 @@ describe('decide with path holders elsewhere (docs/protocol.md §10)', () => {
     expect(finalised(plan.actions).map((f) => `${f.id} ${f.reason}`)).toEqual(['2001 lost']);
   });
 
+  it('the note puts paths in code spans, so a path beginning with @ mentions nobody', () => {
+    const plan = decide(
+      {
+        ...facts({ comments: [withPaths({ id: 2000, by: 'bob' }, ['@alice/x.ts'])] }),
+        pathHolders: [elsewhere(1000, ['@alice/'])],
+      },
+      DEFAULT_CONFIG,
+      NOW,
+    );
+    const note = plan.actions.find((a) => a.kind === 'post-note');
+    const text = note?.kind === 'post-note' ? note.body : '';
+    expect(text).toContain('`@alice/`');
+    expect(text.match(/@\w+/g)).toEqual(['@bob', '@alice']);
+    expect(text).not.toMatch(/(^|[^`])@alice/);
+  });
+
   it('posts the note once: a note already on the thread is not posted again', () => {
     const note: ThreadComment = {
       id: 2002,

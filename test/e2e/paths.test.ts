@@ -166,6 +166,29 @@ describe.concurrent('path claims end to end (docs/protocol.md §10)', () => {
     expect(threadReads(harness, n1)).toBe(readsOfOld);
   });
 
+  it('a holder that edits its path line onto held paths is weighed again at once, not left to the sweep', async ({
+    onTestFinished,
+  }) => {
+    const harness = await harnessFor(onTestFinished);
+    const { fake } = harness;
+    const { n1, older, younger } = await twoClaims(
+      harness,
+      { author: 'alice', body: pathClaim('s-a', ['src/a.ts']) },
+      { author: 'bob', body: pathClaim('s-b', ['lib/']) },
+      'older first',
+    );
+    expect(markerOf(fake, younger.id)?.stage).toBe('claimed');
+
+    // Only the second line changes: to the marker it is a heartbeat of the holder.
+    const body = fake.comment(younger.id)!.body;
+    fake.editComment(younger.id, body.replace('paths=lib/', 'paths=lib/,src/'));
+    await harness.settle();
+    expect(markerOf(fake, younger.id)).toMatchObject({ stage: 'released', outcome: 'abandoned' });
+    expect(fake.comment(younger.id)?.body).toContain(
+      `paths held by acme/widgets#${n1} (comment ${older.id}, session s-a): src/a.ts`,
+    );
+  });
+
   it('a claim whose path line breaks the grammar holds its issue but no paths, and the app logs it', async ({
     onTestFinished,
   }) => {

@@ -4,6 +4,7 @@ import { renderPathLine } from '../../src/claims/paths.js';
 import type { ThreadComment } from '../../src/claims/types.js';
 import { IssueGoneError, type IssueThread, UnverifiableError } from '../../src/github/thread.js';
 import { holdersContaining } from '../../src/paths/holders-containing.js';
+import { liveHoldersOverlapping } from '../../src/paths/live-holders-overlapping.js';
 import { overlappingHolders } from '../../src/paths/overlapping-holders.js';
 import { pathHoldersFor } from '../../src/paths/path-holders-for.js';
 import { recordPathHolder } from '../../src/paths/record-path-holder.js';
@@ -236,6 +237,39 @@ describe('recordPathHolder: the index after a reconcile', () => {
     expect(await recorded(store, 2, [pathComment(20, ['src/a.ts'])])).toEqual([2]);
     // With #1 verified, nothing more.
     expect(await recorded(store, 2, [pathComment(20, ['src/a.ts'])], new Map([[1, 10]]))).toEqual(
+      [],
+    );
+  });
+});
+
+describe('liveHoldersOverlapping: the claims API asks before a claim is made', () => {
+  it('names each verified holder a new claim would overlap, with the contested pairs', async () => {
+    const threads: Record<number, IssueThread> = {
+      1: thread(pathComment(10, ['src/', 'README.md'], 'carol')),
+      2: thread(pathComment(20, ['docs/'])),
+    };
+    const repo = repository(threads);
+    await repo.index(1);
+    await repo.index(2);
+    threads[2] = thread(claim({ id: 20, stage: 'released', outcome: 'landed' }));
+
+    const conflicts = await liveHoldersOverlapping(
+      repo.deps,
+      key(3),
+      ['src/a.ts', 'docs/guide.md', 'lib/'],
+      DEFAULT_CONFIG,
+      NOW,
+    );
+    expect(conflicts).toEqual([
+      {
+        number: 1,
+        holder: expect.objectContaining({ commentId: 10, author: 'carol', branch: 'feat/10' }),
+        pairs: [['src/a.ts', 'src/']],
+      },
+    ]);
+    // #2's index entry was checked against its thread (released since), and took nothing.
+    expect(repo.reads.sort()).toEqual([1, 2]);
+    expect(await liveHoldersOverlapping(repo.deps, key(3), ['lib/'], DEFAULT_CONFIG, NOW)).toEqual(
       [],
     );
   });
