@@ -5,6 +5,8 @@ import { verify } from '@octokit/webhooks-methods';
 import { createNodeMiddleware, Probot, ProbotOctokit } from 'probot';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeGitHub, signWebhook, startFakeGitHub } from './fake-github/fake-github.js';
+import { findOperation } from './fake-github/openapi.js';
+import type { Route } from './fake-github/router.js';
 
 const REPO = 'acme/widgets';
 // Any three dot-separated parts pass as the app's JWT.
@@ -496,6 +498,24 @@ describe('GitHub’s REST description', () => {
       expect(() => fake.assertValid()).toThrow(problem);
     },
   );
+
+  it('serves only routes GitHub has, with the method GitHub gives them', () => {
+    const served = (fake as unknown as { routes: readonly Route[] }).routes;
+    const sample = (pattern: string) =>
+      pattern
+        .split('/')
+        .map((segment) => {
+          if (segment.startsWith('*')) return 'docs/a.md';
+          if (segment === ':number' || segment === ':id') return '1';
+          return segment.startsWith(':') ? 'x' : segment;
+        })
+        .join('/');
+    const missing = served
+      .filter((route) => findOperation(route.method, sample(route.pattern)) === undefined)
+      .map((route) => `${route.method} ${route.pattern}`);
+    expect(served.length).toBeGreaterThan(20);
+    expect(missing).toEqual([]);
+  });
 
   it('accepts what the app and the client send, and records nothing', async () => {
     const n = fake.createIssue(REPO);

@@ -257,6 +257,47 @@ describe('no holder', () => {
   });
 });
 
+describe('the assignees the app added', () => {
+  const key = { installationId: INSTALLATION, owner: OWNER, repo: REPO, number: 1 };
+
+  it('a claimant who stopped being a collaborator is unassigned when bob claims, as the app assigned her', async () => {
+    const alice = claim({ id: 11, by: 'alice' });
+    mockThread({ comments: [alice], labels: [IN_PROGRESS] });
+    const first = expectWrites(write.assign(1, 'alice'));
+    await app().receive(commentCreated({ comment: alice }));
+    await app().settle();
+    expect(writes()).toEqual(first);
+    expect(await app().store.appAssignees(key)).toEqual(['alice']);
+
+    // Her marker no longer counts (docs/protocol.md §2): only the app's memory says it assigned her.
+    const outsider = { ...alice, authorAssociation: 'NONE' };
+    const bob = claim({ id: 12, by: 'bob' });
+    mockThread({
+      comments: [outsider, bob],
+      labels: [IN_PROGRESS],
+      assignees: ['alice'],
+      token: false,
+      config: 'cached',
+    });
+    const second = expectWrites(write.unassign(1, 'alice'), write.assign(1, 'bob'));
+    await app().receive(commentCreated({ comment: bob }));
+    await app().settle();
+
+    expect(writes()).toEqual([...first, ...second]);
+    expect(await app().store.appAssignees(key)).toEqual(['bob']);
+  });
+
+  it('an assignee a person added before the claim is not remembered, so it stays', async () => {
+    const live = claim({ id: 11, by: 'alice', assignee: 'before' });
+    mockThread({ comments: [live], labels: [IN_PROGRESS], assignees: ['alice'] });
+    await app().receive(commentCreated({ comment: live }));
+    await app().settle();
+
+    expect(writes()).toEqual([]);
+    expect(await app().store.appAssignees(key)).toEqual([]);
+  });
+});
+
 describe('issue closed with a live claim', () => {
   it('closed as completed: the claim is finalised as landed', async () => {
     const alice = claim({ id: 11, by: 'alice', updatedAgoMs: HOUR });
