@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Harness, harness, issueNumber, REPO } from './harness.js';
+import { type Harness, harness, issueNumber, REPO, windowAhead } from './harness.js';
 
 let h: Harness;
 beforeEach(async () => {
@@ -109,12 +109,12 @@ describe('status with a stage', () => {
   ])(
     'a claim whose marker updated lies ahead of now (a fast clock): %s (docs/protocol.md §3)',
     async (_name, extraMs, status) => {
-      const now = new Date(Math.floor(Date.now() / 1000) * 1000);
+      const { now, updated } = windowAhead(extraMs);
       const ref = h.issue({ labels: ['status:in-progress'], assignees: ['alice'] });
       const id = h.seedClaim(ref, {
         author: 'alice',
         session: 'unit7',
-        updated: new Date(now.getTime() + 6 * 3_600_000 + extraMs),
+        updated,
       });
       h.fake.clearRequests();
 
