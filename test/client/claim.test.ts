@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Harness, harness, interpose, issueNumber, REPO } from './harness.js';
+import { type Harness, harness, interpose, issueNumber, REPO, windowAhead } from './harness.js';
 
 let h: Harness;
 beforeEach(async () => {
@@ -169,12 +169,12 @@ describe('the clock-skew cap, as the app reads it (docs/protocol.md §3)', () =>
   ])(
     'a claim whose marker updated lies ahead of now, though GitHub recorded it a minute ago: %s',
     async (_name, extraMs, status) => {
-      const now = new Date(Math.floor(Date.now() / 1000) * 1000);
+      const { now, updated } = windowAhead(extraMs);
       const ref = h.issue({ labels: ['status:in-progress'], assignees: ['bob'] });
       const ahead = h.seedClaim(ref, {
         author: 'bob',
         session: 'fast-clock',
-        updated: new Date(now.getTime() + 6 * 3_600_000 + extraMs),
+        updated,
       });
 
       const result = await h.run('claim', claimInput(ref), { runtime: { now: () => now } });

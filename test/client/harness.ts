@@ -158,6 +158,15 @@ export async function harness(options: { sameMachineAs?: Harness } = {}): Promis
   };
 }
 
+/**
+ * A fixed clock for a clock-skew test (whole seconds, as markers write them) and a marker
+ * `updated` one stale window (the default 6h) plus `extraMs` ahead of it.
+ */
+export function windowAhead(extraMs: number): { now: Date; updated: Date } {
+  const now = new Date(Math.floor(Date.now() / 1000) * 1000);
+  return { now, updated: new Date(now.getTime() + 6 * 3_600_000 + extraMs) };
+}
+
 /** The number of an `acme/widgets#N` reference. */
 export function issueNumber(ref: string): number {
   return Number(ref.slice(ref.indexOf('#') + 1));

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Harness, harness, issueNumber, REPO } from './harness.js';
+import { type Harness, harness, issueNumber, REPO, windowAhead } from './harness.js';
 
 let h: Harness;
 beforeEach(async () => {
@@ -102,6 +102,40 @@ describe('status with a stage', () => {
     expect(result.message).toContain('run claim');
     expect(h.fake.writes()).toEqual([]);
   });
+
+  it.each([
+    ['exactly one window ahead still holds: the stage is recorded', 0, 'ok'],
+    ['one second more is stale at once: refused, nothing written', 1000, 'refused'],
+  ])(
+    'a claim whose marker updated lies ahead of now (a fast clock): %s (docs/protocol.md §3)',
+    async (_name, extraMs, status) => {
+      const { now, updated } = windowAhead(extraMs);
+      const ref = h.issue({ labels: ['status:in-progress'], assignees: ['alice'] });
+      const id = h.seedClaim(ref, {
+        author: 'alice',
+        session: 'unit7',
+        updated,
+      });
+      h.fake.clearRequests();
+
+      const result = await h.run(
+        'status',
+        { issue: ref, session: 'unit7', stage: 'review' },
+        { runtime: { now: () => now } },
+      );
+
+      expect(result.status).toBe(status);
+      if (status === 'ok') {
+        expect(h.marker(id)).toMatchObject({ stage: 'review', updated: now });
+      } else {
+        // It went stale when GitHub recorded it, a minute ago, not hours from now.
+        const recorded = h.fake.comment(id)!.updated_at;
+        expect(result.data).toMatchObject({ reason: 'stale', own: { staleAt: recorded } });
+        expect(result.message).toContain(`went stale at ${recorded}`);
+        expect(h.fake.writes()).toEqual([]);
+      }
+    },
+  );
 
   it('a session without a claim is refused', async () => {
     const ref = h.issue();

@@ -1,4 +1,11 @@
-import { type ClaimComment, heartbeat, isLive, staleAt } from '../../claims/liveness.js';
+import {
+  type ClaimComment,
+  heartbeat,
+  isLive,
+  isStale,
+  staleAt,
+  staleSince,
+} from '../../claims/liveness.js';
 import { formatClaimTime } from '../../claims/marker.js';
 import type { IssueState } from '../io/issue-state.js';
 
@@ -15,7 +22,10 @@ export interface ClaimView {
   readonly updated: string;
   /** docs/protocol.md §3: the earlier of the marker's `updated` and GitHub's `updated_at`. */
   readonly heartbeat: string;
-  /** When the claim turns stale if nothing updates it. */
+  /**
+   * When the claim turns stale if nothing updates it; for a stale claim, when it went stale
+   * (at once, for a marker over the clock-skew cap).
+   */
   readonly staleAt: string;
   readonly live: boolean;
   readonly assignee?: string;
@@ -44,7 +54,11 @@ export function claimView(
     started: formatClaimTime(marker.started),
     updated: formatClaimTime(marker.updated),
     heartbeat: formatClaimTime(heartbeat(claim)),
-    staleAt: formatClaimTime(staleAt(claim, staleAfterMs)),
+    staleAt: formatClaimTime(
+      isStale(claim, staleAfterMs, now)
+        ? staleSince(claim, staleAfterMs, now)
+        : staleAt(claim, staleAfterMs),
+    ),
     live: isLive(claim, issueOpen, staleAfterMs, now),
     ...(marker.assignee ? { assignee: marker.assignee } : {}),
     ...(marker.outcome ? { outcome: marker.outcome } : {}),
