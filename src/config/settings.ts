@@ -59,6 +59,14 @@ export interface Settings {
   readonly gheProtocol: 'http' | 'https';
   /** The REST API base URL for `GHE_HOST`, built as Probot does (create-probot.js); else undefined. */
   readonly githubBaseUrl: string | undefined;
+  /** `CLAIMS_REDELIVER_INTERVAL`: how often failed webhook deliveries are redelivered (SPEC §12). */
+  readonly redeliverIntervalMs: number;
+  /** `CLAIMS_REDELIVER_MAX`: the most deliveries one recovery run asks GitHub to redeliver. */
+  readonly redeliverMax: number;
+  /** `CLAIMS_EVENTS_URL`: where outgoing claim events are POSTed (SPEC §13); undefined: none. */
+  readonly eventsUrl: string | undefined;
+  /** `CLAIMS_EVENTS_SECRET`: signs outgoing events; a secret, never logged. */
+  readonly eventsSecret: string | undefined;
 }
 
 /** One bad variable and what it should hold. */
@@ -86,7 +94,12 @@ export class SettingsError extends Error {
 
 // Values that may hold secrets: never quoted in an error (SPEC §6). A Redis URL can carry a
 // password (`redis://:secret@host`), so it is treated as one.
-const SECRET_VARIABLES = new Set(['PRIVATE_KEY', 'WEBHOOK_SECRET', 'CLAIMS_REDIS_URL']);
+const SECRET_VARIABLES = new Set([
+  'PRIVATE_KEY',
+  'WEBHOOK_SECRET',
+  'CLAIMS_REDIS_URL',
+  'CLAIMS_EVENTS_SECRET',
+]);
 
 const required = (what: string) => (issue: { input: unknown }) =>
   issue.input === undefined ? `is required: ${what}` : `must be ${what}`;
@@ -189,6 +202,22 @@ const redisUrlSchema = z.string().refine(
   { error: redisUrlMessage },
 );
 
+// An http(s) URL: the receiver of outgoing events (SPEC §13).
+const eventsUrlSchema = z.string().refine(
+  (text) => {
+    try {
+      const url = new URL(text);
+      return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+    } catch {
+      return false;
+    }
+  },
+  {
+    error:
+      'must be an http:// or https:// URL that receives claim events, such as https://hooks.example.com/claims',
+  },
+);
+
 // host[:port] as Probot pastes it into `${GHE_PROTOCOL}://${GHE_HOST}/api/v3`: a scheme or a
 // path here would build a broken URL, so both are refused with a hint.
 const HOST_PORT =
@@ -236,6 +265,14 @@ const SettingsEnv = z.object({
   LOG_FORMAT: z.enum(['json', 'pretty'], { error: 'must be json or pretty' }).default('json'),
   GHE_HOST: gheHostSchema.optional(),
   GHE_PROTOCOL: z.enum(['http', 'https'], { error: 'must be http or https' }).default('https'),
+  CLAIMS_REDELIVER_INTERVAL: durationSchema('1m', '24h', '10m').default(parseDuration('10m')),
+  CLAIMS_REDELIVER_MAX: integerSchema(
+    1,
+    10_000,
+    'the most deliveries one recovery run redelivers',
+  ).default(100),
+  CLAIMS_EVENTS_URL: eventsUrlSchema.optional(),
+  CLAIMS_EVENTS_SECRET: z.string().optional(),
 });
 
 /**
@@ -273,6 +310,14 @@ export function readSettings(
         "is required: the GitHub App's private key (PEM), or set PRIVATE_KEY_PATH to the file that holds it",
     });
   }
+  // SPEC §13: events are signed, so a receiver can tell them from anyone's POST.
+  if (input.CLAIMS_EVENTS_URL !== undefined && input.CLAIMS_EVENTS_SECRET === undefined) {
+    problems.push({
+      variable: 'CLAIMS_EVENTS_SECRET',
+      message:
+        'is required when CLAIMS_EVENTS_URL is set: the secret that signs each event (X-Claims-Signature-256), shared with the receiver',
+    });
+  }
   if (!parsed.success || problems.length > 0) {
     throw new SettingsError(problems);
   }
@@ -299,6 +344,10 @@ export function readSettings(
     gheHost: v.GHE_HOST,
     gheProtocol: v.GHE_PROTOCOL,
     githubBaseUrl: v.GHE_HOST ? `${v.GHE_PROTOCOL}://${v.GHE_HOST}/api/v3` : undefined,
+    redeliverIntervalMs: v.CLAIMS_REDELIVER_INTERVAL,
+    redeliverMax: v.CLAIMS_REDELIVER_MAX,
+    eventsUrl: v.CLAIMS_EVENTS_URL,
+    eventsSecret: v.CLAIMS_EVENTS_SECRET,
   };
 }
 
@@ -307,8 +356,19 @@ export function readSettings(
  * (SPEC §6).
  */
 export function settingsForLog(settings: Settings): Record<string, unknown> {
-  const { privateKey: _key, webhookSecret: _secret, redisUrl, ...rest } = settings;
-  return { ...rest, redisUrl: redisUrl === undefined ? undefined : redactUrl(redisUrl) };
+  const {
+    privateKey: _key,
+    webhookSecret: _secret,
+    eventsSecret: _eventsSecret,
+    redisUrl,
+    eventsUrl,
+    ...rest
+  } = settings;
+  return {
+    ...rest,
+    redisUrl: redisUrl === undefined ? undefined : redactUrl(redisUrl),
+    eventsUrl: eventsUrl === undefined ? undefined : redactUrl(eventsUrl),
+  };
 }
 
 /** A URL with any user name and password replaced by `***`, for logs. */

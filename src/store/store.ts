@@ -81,6 +81,37 @@ export interface Store {
   setPathHolder(key: IssueKey, holder: PathHolder | null): Promise<void>;
   /** The path holders of one repository as their reconciles recorded them, by issue number. */
   pathHolders(installationId: number, owner: string, repo: string): Promise<IndexedPathHolder[]>;
+
+  /**
+   * The newest webhook delivery the delivery recovery examined (docs/protocol.md §12), or
+   * null before its first run: the next run lists GitHub's deliveries back to it.
+   */
+  deliveryCheckpoint(): Promise<DeliveryCheckpoint | null>;
+  /** Moves the delivery recovery's checkpoint. */
+  setDeliveryCheckpoint(checkpoint: DeliveryCheckpoint): Promise<void>;
+
+  /**
+   * What GitHub last answered for `url` read with the token scope `scope` (an installation,
+   * or the app's JWT), with the ETag it gave, or null. Kept per scope, so a read made with
+   * one installation's token never sends another's ETag (nor reuses its answer).
+   */
+  cachedRead(scope: string, url: string): Promise<CachedRead | null>;
+  /** Keeps an answer and its ETag for `ttlMs`, replacing the one before. */
+  setCachedRead(scope: string, url: string, read: CachedRead, ttlMs: number): Promise<void>;
+}
+
+/** The newest webhook delivery a recovery run examined: GitHub's delivery id and time. */
+export interface DeliveryCheckpoint {
+  /** GitHub's numeric delivery id; ids grow with time. */
+  readonly id: number;
+  readonly deliveredAt: Date;
+}
+
+/** A GitHub answer kept for a conditional request (`If-None-Match`). */
+export interface CachedRead {
+  readonly etag: string;
+  /** What the reader kept of the answer, as JSON text. */
+  readonly value: string;
 }
 
 /** The holder of an issue that holds paths, as the path-holder index keeps it. */

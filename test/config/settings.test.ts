@@ -73,6 +73,10 @@ describe('readSettings', () => {
       gheHost: undefined,
       gheProtocol: 'https',
       githubBaseUrl: undefined,
+      redeliverIntervalMs: 10 * m,
+      redeliverMax: 100,
+      eventsUrl: undefined,
+      eventsSecret: undefined,
     });
   });
 
@@ -111,6 +115,9 @@ describe('readSettings', () => {
     ['CLAIMS_REDIS_PREFIX', 'a'.repeat(64), 'redisPrefix', 'a'.repeat(64)],
     ['CLAIMS_QUEUE_LOCK', '1s', 'queueLockMs', s],
     ['CLAIMS_QUEUE_LOCK', '10m', 'queueLockMs', 10 * m],
+    ['CLAIMS_REDELIVER_INTERVAL', '1m', 'redeliverIntervalMs', m],
+    ['CLAIMS_REDELIVER_INTERVAL', '24h', 'redeliverIntervalMs', 24 * h],
+    ['CLAIMS_REDELIVER_MAX', '1', 'redeliverMax', 1],
     ['APP_ID', '1', 'appId', 1],
     ['WEBHOOK_SECRET', 'x', 'webhookSecret', 'x'],
     ['PORT', '1', 'port', 1],
@@ -194,12 +201,37 @@ describe('readSettings', () => {
     ['GHE_HOST', 'github.example.com/api/v3', 'must be a host name'],
     ['GHE_HOST', 'ghe:70000', 'must be a host name'],
     ['GHE_PROTOCOL', 'ftp', 'must be http or https (got "ftp")'],
+    [
+      'CLAIMS_REDELIVER_INTERVAL',
+      '30s',
+      'must be a duration between 1m and 24h, such as 10m (got "30s")',
+    ],
+    ['CLAIMS_REDELIVER_MAX', '0', 'between 1 and 10000 (got "0")'],
   ])('refuses %s=%s, naming the variable', (variable, value, expected) => {
     const { error, problems } = problemsOf(env({ [variable]: value }));
     expect(problems).toHaveLength(1);
     expect(problems[0]?.variable).toBe(variable);
     expect(problems[0]?.message).toContain(expected);
     expect(error.message).toContain(`${variable}: ${problems[0]?.message}`);
+  });
+
+  it('requires CLAIMS_EVENTS_SECRET when CLAIMS_EVENTS_URL is set, and never shows it', () => {
+    const { problems } = problemsOf(env({ CLAIMS_EVENTS_URL: 'https://hooks.example.com/c' }));
+    expect(problems.map((p) => p.variable)).toEqual(['CLAIMS_EVENTS_SECRET']);
+    expect(problems[0]?.message).toContain('is required when CLAIMS_EVENTS_URL is set');
+    const settings = readSettings(
+      env({ CLAIMS_EVENTS_URL: 'https://hooks.example.com/c', CLAIMS_EVENTS_SECRET: 'sh-h' }),
+    );
+    expect(settings).toMatchObject({
+      eventsUrl: 'https://hooks.example.com/c',
+      eventsSecret: 'sh-h',
+    });
+    expect(JSON.stringify(settingsForLog(settings))).not.toContain('sh-h');
+    const bad = problemsOf(
+      env({ CLAIMS_EVENTS_URL: 'ftp://hooks.example.com', CLAIMS_EVENTS_SECRET: 'sh-h' }),
+    );
+    expect(bad.problems.map((p) => p.variable)).toEqual(['CLAIMS_EVENTS_URL']);
+    expect(bad.problems[0]?.message).toContain('must be an http:// or https:// URL');
   });
 
   it('names every bad variable at once', () => {
