@@ -15,6 +15,8 @@ import { KnownLabels } from '../github/execute.js';
 import { InstallationOctokits } from '../github/octokit.js';
 import type { WorkQueue } from '../queue/queue.js';
 import { reconcileIssue } from '../reconcile/reconcile.js';
+import type { RecoveryResult } from '../recovery/recover-deliveries.js';
+import { createRecovery } from '../recovery/start-recovery.js';
 import type { IssueKey, Store } from '../store/store.js';
 import { resyncInstallation, startResync } from '../sweep/resync.js';
 import { type SweepResult, startSweeper, sweepOnce } from '../sweep/sweep.js';
@@ -29,7 +31,8 @@ import { handleWebhook, type WebhookDeps, type WebhookEvent } from './webhook.js
 export type WardenSettings = Pick<
   Settings,
   'staleAfterMs' | 'sweepIntervalMs' | 'resyncIntervalMs' | 'configCacheMs'
->;
+> &
+  Partial<Pick<Settings, 'redeliverIntervalMs' | 'redeliverMax'>>;
 
 /** What createClaimWarden needs besides the Probot instance. */
 export interface WardenOptions {
@@ -57,6 +60,13 @@ export interface ClaimWarden {
   readonly started: Promise<void>;
   sweep(): Promise<SweepResult>;
   resync(installationId: number, repos?: readonly string[]): Promise<unknown>;
+  /** One delivery recovery run (docs/protocol.md §12) when this replica takes its lease. */
+  recoverDeliveries(): Promise<RecoveryResult | null>;
+  /**
+   * The webhook door is open: starts delivery recovery (with timers), whose redeliveries
+   * would be refused before. main calls it once the app takes webhooks.
+   */
+  opened(): void;
   /** The routes of `http`, for Probot's server (`addHandler`). */
   handleHttp(req: IncomingMessage, res: ServerResponse): Promise<boolean>;
   /** Stops timers and the queue (finishing running reconciles); closes the store. */
@@ -185,6 +195,21 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
     ? startResync({ ...resyncDeps, intervalMs: settings.resyncIntervalMs })
     : null;
   const http = createHttpRoutes({ store, queue, metrics });
+  const subscribed = new Set<string>(SUBSCRIBED_EVENTS);
+  const recovery = createRecovery({
+    store,
+    log,
+    now,
+    appOctokit: async () => appOctokit,
+    max: settings.redeliverMax ?? 100,
+    intervalMs: settings.redeliverIntervalMs ?? 10 * 60_000,
+    subscribed: (event, action) => subscribed.has(action === null ? event : `${event}.${action}`),
+    onRun: (result) => {
+      metrics.redeliveries.inc({ result: 'found' }, result.found);
+      metrics.redeliveries.inc({ result: 'redelivered' }, result.redelivered);
+      metrics.redeliveries.inc({ result: 'failed' }, result.failed);
+    },
+  });
 
   return {
     appLogin,
@@ -195,9 +220,14 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
     started: resyncer?.first ?? Promise.resolve(),
     sweep: () => sweepOnce(sweepDeps),
     resync,
+    recoverDeliveries: () => recovery.runIfDue(),
+    opened: () => {
+      if (timers) recovery.start();
+    },
     handleHttp: (req, res) => http.handle(req, res),
     async stop() {
       sweeper?.stop();
+      await recovery.stop();
       await resyncer?.stop();
       await queue.close();
       await store.close();

@@ -67,6 +67,8 @@ export async function main(
       log,
       options.startup,
     );
+    // The door opens as `warden` is set: GitHub's redeliveries may come now.
+    warden.opened();
   } catch (error) {
     await server.stop();
     await backends.queue.close();

@@ -8,7 +8,7 @@
  *     const n = fake.createIssue('acme/widgets', { title: 'Fix it' });
  *     // run the app with GHE_HOST=fake.host GHE_PROTOCOL=http
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import {
   createServer,
   type IncomingMessage,
@@ -17,6 +17,7 @@ import {
   STATUS_CODES,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { hookRoutes } from './hook-routes.js';
 import { validateRequest } from './openapi.js';
 import {
   type AppIdentity,
@@ -38,6 +39,7 @@ import {
   type UserType,
 } from './state.js';
 import {
+  type HookAttempt,
   sendWebhook,
   signWebhook,
   type WebhookDelivery,
@@ -47,7 +49,7 @@ import {
 
 export type { CommentJson, IssueJson, LabelJson, UserJson } from './payloads.js';
 export type { Association, UserType } from './state.js';
-export type { WebhookDelivery, WebhookTarget } from './webhooks.js';
+export type { HookAttempt, WebhookDelivery, WebhookTarget } from './webhooks.js';
 export { sendWebhook, signWebhook };
 
 /** Options of `startFakeGitHub`. */
@@ -226,15 +228,26 @@ export class FakeGitHub {
       { apiUrl: this.apiUrl, htmlUrl: this.url },
       this.app,
     );
-    this.outbox = new WebhookOutbox({ appId: this.app.id, log: this.log });
-    this.outbox.setTarget(options.webhook);
-    this.routes = routes({
-      state: this.state,
-      payloads: this.payloads,
-      app: this.app,
-      apiUrl: () => this.apiUrl,
-      mintInstallationToken: (id) => this.mintInstallationToken(id),
+    this.outbox = new WebhookOutbox({
+      appId: this.app.id,
+      log: this.log,
+      clock: () => this.clock(),
     });
+    this.outbox.setTarget(options.webhook);
+    this.routes = [
+      ...routes({
+        state: this.state,
+        payloads: this.payloads,
+        app: this.app,
+        apiUrl: () => this.apiUrl,
+        mintInstallationToken: (id) => this.mintInstallationToken(id),
+      }),
+      ...hookRoutes({
+        apiUrl: () => this.apiUrl,
+        attempts: () => this.outbox.attempts,
+        redeliver: (id) => this.outbox.redeliver(id),
+      }),
+    ];
     server.on('request', (req, res) => {
       this.handle(req, res).catch((error: unknown) => {
         this.log('fake-github: request failed', { error: String(error) });
@@ -548,6 +561,14 @@ export class FakeGitHub {
     return this.outbox.deliveries;
   }
 
+  /**
+   * Every attempt to send a delivery, oldest first, as `GET /app/hook/deliveries` lists them:
+   * a delivery made while the app was down is recorded with `statusCode` 0.
+   */
+  get hookAttempts(): readonly HookAttempt[] {
+    return this.outbox.attempts;
+  }
+
   /** Sets where state changes are delivered (`{ url, secret }` or `{ capture: true }`), or stops. */
   setWebhookTarget(target: WebhookTarget | undefined): void {
     this.outbox.setTarget(target);
@@ -719,6 +740,10 @@ export class FakeGitHub {
         reply = { ...reply, headers: { ...reply.headers, ...injection.headers } };
     }
 
+    if (method === 'GET' && reply.status === 200 && reply.body !== undefined) {
+      reply = conditional(reply, req.headers.authorization, req.headers['if-none-match']);
+    }
+
     this.requests.push({
       method,
       path,
@@ -818,6 +843,31 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     });
   });
   return new FakeGitHub(server, options);
+}
+
+/**
+ * GitHub's conditional GET: a JSON answer carries a weak ETag, and a request whose
+ * `If-None-Match` names it is answered 304 without a body (which GitHub does not count
+ * against the rate limit). The ETag hashes the credentials with the body, as GitHub's is tied
+ * to the token: another token, or a new one of the same installation, gets a 200.
+ */
+function conditional(
+  reply: Reply,
+  authorization: string | undefined,
+  ifNoneMatch: string | undefined,
+): Reply {
+  const hash = createHash('sha256')
+    .update(authorization ?? '')
+    .update('\n')
+    .update(JSON.stringify(reply.body))
+    .digest('hex');
+  const etag = `W/"${hash.slice(0, 40)}"`;
+  const wanted = (ifNoneMatch ?? '').split(',').map((tag) => tag.trim());
+  if (wanted.includes(etag) || wanted.includes(etag.slice(2))) {
+    const { link } = reply.headers ?? {};
+    return { status: 304, headers: { etag, ...(link ? { link } : {}) } };
+  }
+  return { ...reply, headers: { ...reply.headers, etag } };
 }
 
 /** The `iss` claim of a JWT's payload part, as a string; undefined when it has none. */
