@@ -11,6 +11,9 @@ import {
   staleWindowOf,
 } from '../config/repo-config.js';
 import type { Settings } from '../config/settings.js';
+import { claimEvents } from '../events/claim-events.js';
+import { createEventOutbox } from '../events/create-event-outbox.js';
+import type { EventOutbox } from '../events/event-outbox.js';
 import { KnownLabels } from '../github/execute.js';
 import { InstallationOctokits } from '../github/octokit.js';
 import type { WorkQueue } from '../queue/queue.js';
@@ -32,7 +35,17 @@ export type WardenSettings = Pick<
   Settings,
   'staleAfterMs' | 'sweepIntervalMs' | 'resyncIntervalMs' | 'configCacheMs'
 > &
-  Partial<Pick<Settings, 'redeliverIntervalMs' | 'redeliverMax'>>;
+  Partial<
+    Pick<
+      Settings,
+      | 'redeliverIntervalMs'
+      | 'redeliverMax'
+      | 'eventsUrl'
+      | 'eventsSecret'
+      | 'redisUrl'
+      | 'redisPrefix'
+    >
+  >;
 
 /** What createClaimWarden needs besides the Probot instance. */
 export interface WardenOptions {
@@ -54,6 +67,8 @@ export interface ClaimWarden {
   readonly store: Store;
   readonly queue: WorkQueue;
   readonly metrics: Metrics;
+  /** Outgoing claim events (docs/protocol.md §13); null without `CLAIMS_EVENTS_URL`. */
+  readonly events: EventOutbox | null;
   /** The app's HTTP routes (`/health`, `/metrics`); later rooms register theirs here. */
   readonly http: HttpRoutes;
   /** Resolves when the start-up resync has queued its work. */
@@ -106,6 +121,8 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
       loadRepoConfig(octokit, where, { staleAfterMs: settings.staleAfterMs }),
     );
 
+  const events = createEventOutbox(settings, log);
+
   queue.start(async (request) => {
     try {
       const result = await reconcileIssue(
@@ -121,6 +138,9 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
             if (action.kind === 'finalise') metrics.finalisations.inc({ reason: action.reason });
           },
           requestReconcile: (key) => queue.enqueue({ key, hints: [], reason: 'paths' }),
+          ...(events
+            ? { onReconciled: async (reconciled) => events.publish(claimEvents(reconciled)) }
+            : {}),
         },
         request,
       );
@@ -216,6 +236,7 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
     store,
     queue,
     metrics,
+    events,
     http,
     started: resyncer?.first ?? Promise.resolve(),
     sweep: () => sweepOnce(sweepDeps),
@@ -230,6 +251,7 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
       await recovery.stop();
       await resyncer?.stop();
       await queue.close();
+      await events?.close();
       await store.close();
     },
   };

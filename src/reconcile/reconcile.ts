@@ -41,6 +41,22 @@ export interface ReconcileDeps {
   onWrite?(action: Action, key: IssueKey): void;
   /** Asks for a reconcile of an issue whose claim overlaps paths (docs/protocol.md §10). */
   requestReconcile?(key: IssueKey): Promise<void>;
+  /**
+   * Called once a plan is applied, before the new holder is recorded, with the holder the
+   * reconcile before recorded (outgoing events, docs/protocol.md §13). A throw fails the
+   * reconcile, so the queue retries it.
+   */
+  onReconciled?(reconciled: Reconciled): Promise<void>;
+}
+
+/** What one applied reconcile saw and decided, for {@link ReconcileDeps.onReconciled}. */
+export interface Reconciled {
+  readonly key: IssueKey;
+  readonly comments: IssueThread['comments'];
+  readonly plan: Plan;
+  /** The holder's comment id the reconcile before this one recorded, or null. */
+  readonly previousHolder: number | null;
+  readonly now: Date;
 }
 
 /** How one reconcile ended. */
@@ -99,6 +115,7 @@ export async function reconcileIssue(
   await deps.store.clearIssueGone(key);
 
   const appAssignees = await deps.store.appAssignees(key);
+  const previousHolder = deps.onReconciled ? await deps.store.holderOf(key) : null;
 
   const now = deps.now();
   const pathDeps = { ...deps, readThread: (other: IssueKey) => readThread(octokit, other), log };
@@ -130,6 +147,7 @@ export async function reconcileIssue(
       deps.onWrite?.(action, key);
     },
   });
+  await deps.onReconciled?.({ key, comments: thread.comments, plan, previousHolder, now });
   const applied = rememberedAssignees(appAssignees, thread.assignees, plan.actions, true);
   if (!sameLogins(applied, planned)) await deps.store.setAppAssignees(key, applied);
   await deps.store.setDeadline(key, plan.deadline);
