@@ -29,6 +29,17 @@ const GitHubLogin = z.string({ error: LOGIN_MESSAGE }).regex(LOGIN, { error: LOG
 
 const BOOLEAN_MESSAGE = 'must be true or false';
 
+// docs/protocol.md §13: whom an expiry note mentions besides the claim's author: a login
+// (with or without @) or a team as @org/team-slug.
+const NOTIFY_MESSAGE =
+  'must be a GitHub login such as "alice" or a team such as "@acme/maintainers"';
+const NotifyTarget = z
+  .string({ error: NOTIFY_MESSAGE })
+  .regex(/^@?[a-z\d](?:[a-z\d]|-(?=[a-z\d])){0,38}(?:\/[a-z\d][a-z\d_.-]{0,99})?$/i, {
+    error: NOTIFY_MESSAGE,
+  })
+  .transform((target) => target.replace(/^@/, ''));
+
 /**
  * `.github/claims.yml` as a repository writes it (SPEC §7). Strict: an unknown key is an error,
  * so a typo such as `stalAfter` is reported instead of silently ignored. Every field is
@@ -48,6 +59,11 @@ export const RepoConfig = z
     enforceLabels: z.boolean({ error: BOOLEAN_MESSAGE }).optional(),
     trustedBots: z
       .array(GitHubLogin, { error: 'must be a list of GitHub logins such as ["my-agent[bot]"]' })
+      .optional(),
+    notify: z
+      .array(NotifyTarget, {
+        error: 'must be a list of logins or teams such as ["alice", "@acme/maintainers"]',
+      })
       .optional(),
   })
   .superRefine((config, ctx) => {
@@ -92,6 +108,7 @@ export function resolveRepoConfig(
     notifyOnExpiry: config.notifyOnExpiry ?? true,
     enforceLabels: config.enforceLabels ?? true,
     trustedBots: config.trustedBots ?? [],
+    notify: config.notify ?? [],
   };
 }
 

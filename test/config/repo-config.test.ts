@@ -20,6 +20,7 @@ const DEFAULT_CONFIG: ResolvedRepoConfig = {
   notifyOnExpiry: true,
   enforceLabels: true,
   trustedBots: [],
+  notify: [],
 };
 
 function errorOf(raw: unknown): string {
@@ -44,6 +45,7 @@ describe('parseRepoConfig', () => {
       notifyOnExpiry: false,
       enforceLabels: false,
       trustedBots: ['my-agent[bot]', 'machine-user'],
+      notify: ['@alice', 'bob', '@acme/maintainers'],
     };
     expect(parseRepoConfig(raw, defaults)).toEqual({
       ok: true,
@@ -54,6 +56,7 @@ describe('parseRepoConfig', () => {
         notifyOnExpiry: false,
         enforceLabels: false,
         trustedBots: ['my-agent[bot]', 'machine-user'],
+        notify: ['alice', 'bob', 'acme/maintainers'],
       },
     });
   });
@@ -114,6 +117,11 @@ describe('parseRepoConfig', () => {
       'trustedBots',
       'my-agent[bot]',
       'trustedBots: must be a list of GitHub logins such as ["my-agent[bot]"] (got "my-agent[bot]")',
+    ],
+    [
+      'notify',
+      'alice',
+      'notify: must be a list of logins or teams such as ["alice", "@acme/maintainers"] (got "alice")',
     ],
   ])('refuses %s of the wrong type, naming the field', (field, value, error) => {
     expect(errorOf({ [field]: value })).toBe(error);
