@@ -7,6 +7,7 @@ import { benchFairness } from './fairness-bench.js';
 import { benchMarkers } from './marker-bench.js';
 import { benchMemory } from './memory-bench.js';
 import { benchPaths } from './paths-bench.js';
+import { benchRecovery } from './recovery-bench.js';
 import { fmt, renderSection, type Section } from './section.js';
 import { benchSweep } from './sweep-bench.js';
 import { benchThroughput } from './throughput-bench.js';
@@ -35,6 +36,7 @@ const BENCHES: ReadonlyArray<readonly [string, () => Promise<Section>]> = [
   ['memory', benchMemory],
   ['door', benchDoor],
   ['paths', benchPaths],
+  ['recovery', benchRecovery],
 ];
 
 /** The machine the figures come from: they mean nothing without it. */

@@ -74,15 +74,21 @@ export async function resyncRepo(
 ): Promise<number> {
   const startedAt = deps.now();
   const checkpoint = await deps.store.getCheckpoint(repo);
-  const staleAfterMs = await deps.staleAfterFor(octokit, repo);
-  if (staleAfterMs === null) {
-    deps.log.warn(
-      { repo: `${repo.owner}/${repo.repo}` },
-      'resync skipped: repository config is invalid',
-    );
-    return 0;
+  // The stale window is needed only to start a repository without a checkpoint: with one,
+  // the config is not read here (each reconcile reads it, and writes nothing when it is
+  // invalid), so a quiet repository costs its one conditional list (docs/api-budget.md).
+  let since = checkpoint;
+  if (since === null) {
+    const staleAfterMs = await deps.staleAfterFor(octokit, repo);
+    if (staleAfterMs === null) {
+      deps.log.warn(
+        { repo: `${repo.owner}/${repo.repo}` },
+        'resync skipped: repository config is invalid',
+      );
+      return 0;
+    }
+    since = new Date(startedAt.getTime() - staleAfterMs);
   }
-  const since = checkpoint ?? new Date(startedAt.getTime() - staleAfterMs);
   const numbers = new Set<number>();
   let listed = 0;
   // Conditional (docs/api-budget.md): a page GitHub answers 304 costs no rate limit. Its items
