@@ -71,7 +71,10 @@ export interface ClaimWarden {
   readonly events: EventOutbox | null;
   /** The app's HTTP routes (`/health`, `/metrics`); later rooms register theirs here. */
   readonly http: HttpRoutes;
-  /** Resolves when the start-up resync has queued its work. */
+  /**
+   * Resolves when the start-up resync has queued its work and, with timers, the first
+   * delivery recovery (begun by {@link ClaimWarden.opened}) has asked for its redeliveries.
+   */
   readonly started: Promise<void>;
   sweep(): Promise<SweepResult>;
   resync(installationId: number, repos?: readonly string[]): Promise<unknown>;
@@ -215,6 +218,12 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
     ? startResync({ ...resyncDeps, intervalMs: settings.resyncIntervalMs })
     : null;
   const http = createHttpRoutes({ store, queue, metrics });
+  let openedDone: () => void = () => {};
+  const recovered = timers
+    ? new Promise<void>((resolve) => {
+        openedDone = resolve;
+      })
+    : Promise.resolve();
   const subscribed = new Set<string>(SUBSCRIBED_EVENTS);
   const recovery = createRecovery({
     store,
@@ -238,12 +247,14 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
     metrics,
     events,
     http,
-    started: resyncer?.first ?? Promise.resolve(),
+    // With timers, also the first delivery recovery (begun by opened()), so callers that wait
+    // for start-up see no call of it land later.
+    started: Promise.all([resyncer?.first, recovered]).then(() => undefined),
     sweep: () => sweepOnce(sweepDeps),
     resync,
     recoverDeliveries: () => recovery.runIfDue(),
     opened: () => {
-      if (timers) recovery.start();
+      if (timers) void recovery.start().then(openedDone);
     },
     handleHttp: (req, res) => http.handle(req, res),
     async stop() {

@@ -17,8 +17,11 @@ export interface StartRecoveryDeps extends RecoveryDeps {
 export interface Recovery {
   /** Runs once now when this replica takes the interval's lease; null when another holds it. */
   runIfDue(): Promise<RecoveryResult | null>;
-  /** Runs at once and then every interval (the webhook door must be open: see app.ts). */
-  start(): void;
+  /**
+   * Runs at once and then every interval (the webhook door must be open: see app.ts).
+   * Resolves when the first run ended (failures are logged, not thrown).
+   */
+  start(): Promise<void>;
   /** Stops the timer, waits for a run in progress, and gives the lease back. */
   stop(): Promise<void>;
 }
@@ -55,17 +58,18 @@ export function createRecovery(deps: StartRecoveryDeps): Recovery {
     return running;
   };
 
-  const tick = () =>
-    void runIfDue().catch((err: unknown) =>
-      deps.log.error({ err }, 'delivery recovery failed: will try next interval'),
+  const tick = (): Promise<void> =>
+    runIfDue().then(
+      () => undefined,
+      (err: unknown) => deps.log.error({ err }, 'delivery recovery failed: will try next interval'),
     );
 
   return {
     runIfDue,
     start() {
-      if (timer !== undefined) return;
-      tick();
-      timer = setInterval(tick, deps.intervalMs);
+      if (timer !== undefined) return Promise.resolve();
+      timer = setInterval(() => void tick(), deps.intervalMs);
+      return tick();
     },
     async stop() {
       clearInterval(timer);
