@@ -47,7 +47,8 @@ export function claimEvents(input: Reconciled): ClaimEvent[] {
     if (!change) continue;
     if (action.reason === 'stale' && action.commentId === previousHolder) expiredHolder = true;
     const claim = eventClaim(byId.get(action.commentId), action.commentId);
-    const withHolder = change.type === 'claim.lost' && holder ? { holder } : {};
+    // A claim that lost its paths lost to another issue's holder, not to this one's.
+    const withHolder = action.reason === 'lost' && holder ? { holder } : {};
     events.push(event(input, change.type, claim, { ...withHolder, reason: change.reason }));
   }
 
