@@ -254,6 +254,47 @@ describe('installationOctokit', () => {
   });
 });
 
+describe('what a rate-limited request throws', () => {
+  it('carries the wait GitHub asked for when the octokit gives up at once (retry-after: 120)', async () => {
+    tokenFor(51);
+    nock(API)
+      .post('/repos/o/r/issues/1/labels')
+      .reply(
+        403,
+        { message: 'You have exceeded a secondary rate limit.' },
+        { 'retry-after': '120' },
+      );
+    const octokit = await installationOctokit(probot, 51, { maxRetryAfterSeconds: 60 });
+
+    const error = await addLabel(octokit).catch((e: unknown) => e);
+
+    expect(error).toMatchObject({ status: 403, retryAfterMs: 120_000 });
+  });
+
+  it('carries retry-after of a 429 the throttling plugin does not retry itself', async () => {
+    tokenFor(52);
+    nock(API)
+      .post('/repos/o/r/issues/1/labels')
+      .reply(429, { message: 'Too many requests' }, { 'retry-after': '5' });
+    const octokit = await installationOctokit(probot, 52);
+
+    const error = await addLabel(octokit).catch((e: unknown) => e);
+
+    expect(error).toMatchObject({ status: 429, retryAfterMs: 5000 });
+  });
+
+  it('carries no wait on a failure that is no rate limit', async () => {
+    tokenFor(53);
+    nock(API).post('/repos/o/r/issues/1/labels').reply(404, { message: 'Not Found' });
+    const octokit = await installationOctokit(probot, 53);
+
+    const error = await addLabel(octokit).catch((e: unknown) => e);
+
+    expect(error).toMatchObject({ status: 404 });
+    expect(error).not.toHaveProperty('retryAfterMs');
+  });
+});
+
 describe('rateLimitRetryAfterMs', () => {
   const now = 1_700_000_000_000;
   it.each([
