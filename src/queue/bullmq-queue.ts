@@ -467,7 +467,9 @@ export class BullQueue implements WorkQueue {
       await this.exhausted(request, error, attempt);
       return this.finish(job, key, lockToken);
     }
-    this.logger.warn({ issue: id, attempt, err: error }, 'reconcile failed; will retry');
+    // The delay BullMQ's backoffStrategy below computes for this attempt.
+    const delayMs = retryDelay(attempt, this.options, error);
+    this.logger.warn({ issue: id, attempt, delayMs, err: error }, 'reconcile failed; will retry');
     // running:K stays: the retry's TAKE merges it with whatever arrives meanwhile.
     await releaseScript.run(this.redis, [records.lock], [lockToken]);
     throw asError(error);

@@ -154,17 +154,20 @@ describe('installationOctokit', () => {
     const stamps: Stamp[] = [];
     for (const id of [11, 12]) {
       tokenFor(id);
-      labelWrites(id, 2, stamps);
+      labelWrites(id, 3, stamps);
     }
     const octokits = new InstallationOctokits(probot);
     const [one, two] = await Promise.all([octokits.get(11), octokits.get(12)]);
 
-    await Promise.all([addLabel(one), addLabel(one), addLabel(two), addLabel(two)]);
+    await Promise.all([one, one, one, two, two, two].map(addLabel));
 
     expect(Math.abs(firstAt(stamps, 11) - firstAt(stamps, 12))).toBeLessThan(200);
     for (const id of [11, 12]) {
-      const [first, second] = stamps.filter((s) => s.installationId === id).map((s) => s.at);
-      expect(second! - first!).toBeGreaterThanOrEqual(900);
+      // The first write also fetches the installation token on its way (a JWT signed, a
+      // request), so when it reaches GitHub varies with that; the later two carry the cached
+      // token, and their gap is the pacing alone.
+      const [, second, third] = stamps.filter((s) => s.installationId === id).map((s) => s.at);
+      expect(third! - second!).toBeGreaterThanOrEqual(900);
     }
     expect(await octokits.get(11)).toBe(one);
   });
