@@ -13,7 +13,8 @@ import {
 import type { Settings } from '../config/settings.js';
 import { KnownLabels } from '../github/execute.js';
 import { InstallationOctokits } from '../github/octokit.js';
-import type { WorkQueue } from '../queue/queue.js';
+import { keepDue } from '../queue/keep-due.js';
+import type { ReconcileHandler, WorkQueue } from '../queue/queue.js';
 import { reconcileIssue } from '../reconcile/reconcile.js';
 import type { IssueKey, Store } from '../store/store.js';
 import { resyncInstallation, startResync } from '../sweep/resync.js';
@@ -96,7 +97,7 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
       loadRepoConfig(octokit, where, { staleAfterMs: settings.staleAfterMs }),
     );
 
-  queue.start(async (request) => {
+  const reconcile: ReconcileHandler = async (request) => {
     try {
       const result = await reconcileIssue(
         {
@@ -119,7 +120,10 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
       metrics.reconciles.inc({ outcome: 'failed' });
       throw error;
     }
-  });
+  };
+  // A reconcile that fails on every attempt is not dropped: the sweep retries it.
+  const onExhausted = keepDue({ store, log, now, onKept: () => metrics.reconcilesKeptDue.inc() });
+  queue.start(reconcile, { onExhausted });
 
   const resyncDeps = {
     store,

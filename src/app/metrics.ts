@@ -5,6 +5,8 @@ export interface Metrics {
   readonly registry: Registry;
   readonly webhooks: Counter<'event' | 'result'>;
   readonly reconciles: Counter<'outcome'>;
+  /** Reconciles that failed on every attempt and were kept due for the sweep. */
+  readonly reconcilesKeptDue: Counter;
   readonly finalisations: Counter<'reason'>;
   readonly githubCalls: Counter<'method' | 'route' | 'status'>;
   readonly queueDepth: Gauge;
@@ -26,6 +28,11 @@ export function createMetrics(queueDepth: () => Promise<number>): Metrics {
       name: 'claims_reconciles_total',
       help: 'Issue reconciles, by outcome',
       labelNames: ['outcome'],
+      registers: [registry],
+    }),
+    reconcilesKeptDue: new Counter({
+      name: 'claims_reconciles_kept_due_total',
+      help: 'Reconciles that failed on every attempt and were kept due for the sweep to retry',
       registers: [registry],
     }),
     finalisations: new Counter({

@@ -136,7 +136,8 @@ export class InstallationOctokits {
  * How long GitHub asked to wait, in ms, before repeating a request that failed on a rate
  * limit: `retry-after` (secondary limits), else `x-ratelimit-reset` when
  * `x-ratelimit-remaining` is 0 (primary limit), plus a second as GitHub's docs advise.
- * Undefined when the error is no rate limit. For the queue's backoff after a request gave up.
+ * Undefined when the error is no rate limit. Installation octokits put it on the error they
+ * throw as `retryAfterMs` (see {@link RateLimitedError}), which the work queue honours.
  */
 export function rateLimitRetryAfterMs(
   error: unknown,
@@ -155,6 +156,14 @@ export function rateLimitRetryAfterMs(
   }
   return undefined;
 }
+
+/**
+ * What a request of an installation octokit throws once it gave up on a rate limit: GitHub's
+ * error, plus the wait GitHub asked for. The work queue reads `retryAfterMs` (also through
+ * a wrapping error's `cause`) to retry no sooner and to hold the installation's other work
+ * as long (docs/protocol.md §6).
+ */
+export type RateLimitedError = Error & { status: number; retryAfterMs: number };
 
 function buildInstallationOctokit(
   { octokit, octokitOptions }: FactoryOptions,
@@ -201,11 +210,19 @@ function buildInstallationOctokit(
   // The same class as the app octokit: Probot's ProbotOctokit with its defaults (base URL,
   // token cache, throttling connection), exactly as get-authenticated-octokit.js does.
   const Octokit = octokit.constructor as new (options: object) => ProbotOctokit;
-  return new Octokit({
+  const built = new Octokit({
     ...octokitOptions,
     log,
     throttle,
     retry: { ...octokitOptions.retry, doNotRetry: DO_NOT_RETRY },
     auth: { ...octokitOptions.auth, installationId },
   });
+  // Registered after the plugins' hooks, so it wraps them: it sees the error only once the
+  // throttling plugin gave up (a wait too long, or retries spent, or a 429 it does not know).
+  built.hook.error('request', (error) => {
+    const retryAfterMs = rateLimitRetryAfterMs(error);
+    if (retryAfterMs !== undefined) (error as RateLimitedError).retryAfterMs = retryAfterMs;
+    throw error;
+  });
+  return built;
 }
