@@ -9,7 +9,7 @@ import { KnownLabels } from '../github/execute.js';
 import { InstallationOctokits } from '../github/octokit.js';
 import { statusOf } from '../github/thread.js';
 import type { WorkQueue } from '../queue/queue.js';
-import { type ConfigLookup, reconcileIssue } from '../reconcile/reconcile.js';
+import { type RolloutLookup, reconcileWithRollout } from '../rollout/reconcile-with-rollout.js';
 import type { IssueKey, Store } from '../store/store.js';
 import { resyncInstallation, startResync } from '../sweep/resync.js';
 import { type SweepResult, startSweeper, sweepOnce } from '../sweep/sweep.js';
@@ -111,12 +111,12 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
     configCache.get(where, () =>
       loadRepoConfig(octokit, where, { staleAfterMs: settings.staleAfterMs }),
     );
-  const configFor = async (octokit: ProbotOctokit, key: IssueKey): Promise<ConfigLookup> =>
+  const configFor = async (octokit: ProbotOctokit, key: IssueKey): Promise<RolloutLookup> =>
     usable(await repoConfig(octokit, key));
 
   queue.start(async (request) => {
     try {
-      const result = await reconcileIssue(
+      const result = await reconcileWithRollout(
         {
           octokitFor,
           configFor,
@@ -128,6 +128,7 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
           onWrite: (action: Action) => {
             if (action.kind === 'finalise') metrics.finalisations.inc({ reason: action.reason });
           },
+          onObserve: (action: Action) => metrics.observedWrites.inc({ kind: action.kind }),
         },
         request,
       );
@@ -243,7 +244,10 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
     staleAfterFor: async (octokit: ProbotOctokit, repo: { owner: string; repo: string }) => {
       const result = await repoConfig(octokit, repo);
       if (result.kind === 'unreadable') throw new Error(`config unreadable: ${result.message}`);
-      return result.kind === 'invalid' ? null : result.config.staleAfterMs;
+      // A disabled repository (docs/protocol.md §15) is not listed either.
+      return result.kind === 'invalid' || !result.config.enabled
+        ? null
+        : result.config.staleAfterMs;
     },
   };
   const resync = (installationId: number, repos?: readonly string[]) =>
@@ -327,7 +331,7 @@ function recordDeliveries(store: Store, log: Logger): DeliveryRecorder {
 }
 
 /** SPEC §6: an invalid config writes nothing; an unreadable one is retried (fail closed). */
-function usable(result: RepoConfigResult): ConfigLookup {
+function usable(result: RepoConfigResult): RolloutLookup {
   switch (result.kind) {
     case 'absent':
     case 'loaded':

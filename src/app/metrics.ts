@@ -6,6 +6,8 @@ export interface Metrics {
   readonly webhooks: Counter<'event' | 'result'>;
   readonly reconciles: Counter<'outcome'>;
   readonly finalisations: Counter<'reason'>;
+  /** Writes that observe mode decided and did not send (docs/protocol.md §15). */
+  readonly observedWrites: Counter<'kind'>;
   readonly githubCalls: Counter<'method' | 'route' | 'status'>;
   readonly queueDepth: Gauge;
   readonly sweepSeconds: Histogram;
@@ -32,6 +34,12 @@ export function createMetrics(queueDepth: () => Promise<number>): Metrics {
       name: 'claims_finalisations_total',
       help: 'Claim comments finalised, by reason',
       labelNames: ['reason'],
+      registers: [registry],
+    }),
+    observedWrites: new Counter({
+      name: 'claims_observed_writes_total',
+      help: 'Writes a repository in observe mode would have sent, by action kind',
+      labelNames: ['kind'],
       registers: [registry],
     }),
     githubCalls: new Counter({

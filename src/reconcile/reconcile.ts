@@ -28,6 +28,8 @@ export interface ReconcileDeps {
   readonly knownLabels: KnownLabels;
   /** Called for each write applied, e.g. to count finalisations. */
   onWrite?(action: Action, key: IssueKey): void;
+  /** Applies the plan (default executePlan); observe mode passes one that only logs. */
+  readonly executePlan?: typeof executePlan;
 }
 
 /** How one reconcile ended. */
@@ -80,7 +82,7 @@ export async function reconcileIssue(
     lookup.config,
     now,
   );
-  await executePlan(octokit, key, plan, {
+  await (deps.executePlan ?? executePlan)(octokit, key, plan, {
     knownLabels: deps.knownLabels,
     onWrite: (action) => {
       if (action.kind === 'finalise') {
