@@ -5,6 +5,7 @@ import { readSettings, type Settings, SettingsError, settingsForLog } from '../c
 import type { Store } from '../store/store.js';
 import { type ClaimWarden, createClaimWarden } from './app.js';
 import { createBackends } from './backends.js';
+import { needsSetup, startSetup } from './setup.js';
 
 /** The app started by main(). */
 export interface RunningApp {
@@ -70,6 +71,7 @@ export function probotServer(
     host: settings.host,
     port: settings.port,
     log,
+    ...(settings.webhookProxyUrl ? { webhookProxy: settings.webhookProxyUrl } : {}),
     Probot: Probot.defaults({
       appId: settings.appId,
       privateKey: settings.privateKey,
@@ -107,7 +109,11 @@ const isEntry =
 if (isEntry) {
   // Probot's own CLI loads .env; so do we, before the settings are read.
   if (existsSync('.env')) process.loadEnvFile('.env');
-  main().then(
+  // docs/protocol.md §15: the first start, with no APP_ID, serves Probot's setup page.
+  const started: Promise<{ stop(): Promise<void> }> = needsSetup(process.env)
+    ? startSetup(process.env)
+    : main();
+  started.then(
     (app) => {
       let stopping = false;
       const onSignal = (signal: string) => {
