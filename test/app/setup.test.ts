@@ -10,6 +10,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { claimComment } from '../e2e/e2e-helpers.js';
+import { startFakeGitHub } from '../fake-github/fake-github.js';
 import { freePort, waitFor } from '../helpers/app-harness.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -24,11 +26,19 @@ afterEach(() => {
   }
 });
 
-/** `npm start` in a fresh checkout: app.yml and package.json, no .env. */
-function start(env: Record<string, string>): { child: ChildProcess; output: () => string } {
+/** A fresh checkout: app.yml and package.json, no .env. */
+function checkout(): string {
   const dir = mkdtempSync(join(tmpdir(), 'claim-warden-setup-'));
   copyFileSync(join(ROOT, 'app.yml'), join(dir, 'app.yml'));
   copyFileSync(join(ROOT, 'package.json'), join(dir, 'package.json'));
+  return dir;
+}
+
+/** `npm start` in `dir` (default: a fresh checkout). */
+function start(
+  env: Record<string, string>,
+  dir = checkout(),
+): { child: ChildProcess; output: () => string; dir: string } {
   const child = spawn(TSX, [MAIN], {
     cwd: dir,
     // NO_SMEE_SETUP: Probot would otherwise ask smee.io for a channel; there is no network.
@@ -43,7 +53,7 @@ function start(env: Record<string, string>): { child: ChildProcess; output: () =
   child.stderr?.on('data', (chunk: Buffer) => {
     output += chunk.toString();
   });
-  return { child, output: () => output };
+  return { child, output: () => output, dir };
 }
 
 async function setupPage(port: number, output: () => string): Promise<string> {
@@ -61,6 +71,52 @@ function manifestOf(page: string): Record<string, unknown> {
 }
 
 describe('the first start', () => {
+  it('the manifest flow registers the app, writes .env, and the restarted app runs on it', async () => {
+    const fake = await startFakeGitHub();
+    try {
+      fake.addInstallation({ id: 1, account: 'acme', repos: ['acme/widgets'] });
+      fake.addUser('alice', { association: 'COLLABORATOR' });
+      const port = await freePort();
+      const env = {
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        GHE_HOST: fake.host,
+        GHE_PROTOCOL: 'http',
+      };
+      const setup = start(env);
+      const manifest = manifestOf(await setupPage(port, setup.output));
+
+      // The person confirms the form on GitHub, which redirects back with a code.
+      const code = fake.registerManifest(manifest);
+      const back = await fetch(`http://127.0.0.1:${port}/probot/setup?code=${code}`, {
+        redirect: 'manual',
+      });
+      expect(back.status).toBe(302);
+      expect(back.headers.get('location')).toBe(`${fake.url}/apps/claim-warden/installations/new`);
+      const dotenv = readFileSync(join(setup.dir, '.env'), 'utf8');
+      expect(dotenv).toMatch(/^APP_ID=1$/m);
+      expect(dotenv).toMatch(/^WEBHOOK_SECRET=\w+$/m);
+      expect(dotenv).toMatch(/^PRIVATE_KEY="-----BEGIN RSA PRIVATE KEY-----\\n/m);
+
+      setup.child.kill('SIGTERM');
+      await new Promise((resolve) => setup.child.once('close', resolve));
+      const app = start(env, setup.dir);
+      await waitFor(() => app.output().includes('claim-warden started'), 'the app', {
+        timeoutMs: 20_000,
+      });
+      const secret = /^WEBHOOK_SECRET=(\w+)$/m.exec(dotenv)![1]!;
+      fake.setWebhookTarget({ url: `http://127.0.0.1:${port}/api/github/webhooks`, secret });
+      const n = fake.createIssue('acme/widgets');
+      fake.addComment('acme/widgets', n, { author: 'alice', body: claimComment('s-1') });
+      await waitFor(
+        () => fake.issue('acme/widgets', n).assignees.includes('alice'),
+        'the claim to be enforced',
+      );
+    } finally {
+      await fake.close();
+    }
+  });
+
   it('without APP_ID the setup page offers the manifest built from app.yml', async () => {
     const port = await freePort();
     const { output } = start({ PORT: String(port), HOST: '127.0.0.1' });
