@@ -20026,6 +20026,9 @@ var require_logger = __commonJS({
   }
 });
 
+// src/action/index.ts
+import { appendFileSync } from "node:fs";
+
 // node_modules/zod/v4/classic/external.js
 var external_exports = {};
 __export(external_exports, {
@@ -47464,6 +47467,9 @@ async function main(env, io) {
   }
   for (const line of run2.errors) io.stdout(`::error title=claim-warden::${escapeCommand(line)}`);
   io.stdout(`claim-warden: ${run2.summary}`);
+  io.summary?.(
+    [`### claim-warden`, "", run2.summary, ...run2.errors.map((line) => `- ${line}`), ""].join("\n")
+  );
   return run2.exitCode;
 }
 function escapeCommand(text) {
@@ -47471,8 +47477,12 @@ function escapeCommand(text) {
 }
 
 // src/action/index.ts
-process.exitCode = await main(process.env, { stdout: (line) => process.stdout.write(`${line}
-`) });
+var summaryFile = process.env.GITHUB_STEP_SUMMARY;
+process.exitCode = await main(process.env, {
+  stdout: (line) => process.stdout.write(`${line}
+`),
+  ...summaryFile ? { summary: (markdown) => appendFileSync(summaryFile, markdown) } : {}
+});
 /*! Bundled license information:
 
 toad-cache/dist/toad-cache.mjs:

@@ -1,9 +1,12 @@
 import { ActionEnvError } from './action-env.js';
 import { type ActionRun, runAction } from './run-action.js';
 
-/** Where the Action writes: the step's log (workflow commands on stdout), as the runner reads it. */
+/** Where the Action writes, as the runner reads it. */
 export interface ActionIo {
+  /** The step's log; workflow commands such as `::error::` go here. */
   stdout(line: string): void;
+  /** Appends to the file named by GITHUB_STEP_SUMMARY (Markdown shown on the run's page). */
+  summary?(markdown: string): void;
 }
 
 /**
@@ -25,6 +28,9 @@ export async function main(
   }
   for (const line of run.errors) io.stdout(`::error title=claim-warden::${escapeCommand(line)}`);
   io.stdout(`claim-warden: ${run.summary}`);
+  io.summary?.(
+    [`### claim-warden`, '', run.summary, ...run.errors.map((line) => `- ${line}`), ''].join('\n'),
+  );
   return run.exitCode;
 }
 

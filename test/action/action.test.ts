@@ -4,6 +4,9 @@
  * fake of GitHub behind GITHUB_API_URL, where the workflow token writes as
  * github-actions[bot].
  */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseClaimMarker } from '../../src/claims/marker.js';
 import { claimComment, HOUR } from '../e2e/e2e-helpers.js';
@@ -91,9 +94,17 @@ describe('the Action on issue events', () => {
       body: { message: 'Resource not accessible by integration' },
     });
 
-    const run = await runStep(harness, { event: 'issue_comment', payload });
+    const summary = join(mkdtempSync(join(tmpdir(), 'claim-warden-summary-')), 'summary.md');
+    const run = await runStep(harness, {
+      event: 'issue_comment',
+      payload,
+      env: { GITHUB_STEP_SUMMARY: summary },
+    });
 
     expect(run.code).toBe(1);
+    // The run's page shows why, too.
+    expect(readFileSync(summary, 'utf8')).toContain(`- #${n} could not be verified`);
+    rmSync(dirname(summary), { recursive: true, force: true });
     expect(run.stdout).toMatch(
       new RegExp(
         `::error title=claim-warden::#${n} could not be verified, so nothing was written on it: could not read the thread.*Resource not accessible by integration`,

@@ -29,6 +29,11 @@ describe('the committed Action bundle', () => {
     const action = readFileSync(join(ROOT, 'action.yml'), 'utf8');
     expect(action).toMatch(/^runs:\n {2}using: node20\n {2}main: dist-action\/index\.mjs\n/m);
     expect(ACTION_BUNDLE).toBe(join(ROOT, 'dist-action/index.mjs'));
+    // The inputs the program reads as INPUT_GITHUB-TOKEN and INPUT_STALE-AFTER.
+    expect(action).toMatch(
+      /^ {2}github-token:\n(?: {4}.*\n)+ {4}default: \$\{\{ github\.token \}\}$/m,
+    );
+    expect(action).toMatch(/^ {2}stale-after:\n(?: {4}.*\n)+ {4}default: 6h$/m);
   });
 
   it('the bundle enforces a claim from an issue_comment event, with no node_modules', async () => {
