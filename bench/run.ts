@@ -1,4 +1,5 @@
 import { cpus, platform, release, totalmem } from 'node:os';
+import { benchAction } from './action-bench.js';
 import { benchCalls } from './calls-bench.js';
 import { benchConvergence } from './convergence-bench.js';
 import { benchDecide } from './decide-bench.js';
@@ -35,6 +36,7 @@ const BENCHES: ReadonlyArray<readonly [string, () => Promise<Section>]> = [
   ['memory', benchMemory],
   ['door', benchDoor],
   ['paths', benchPaths],
+  ['action', benchAction],
 ];
 
 /** The machine the figures come from: they mean nothing without it. */

@@ -15,7 +15,7 @@ import { KnownLabels } from '../github/execute.js';
 import { InstallationOctokits } from '../github/octokit.js';
 import { keepDue } from '../queue/keep-due.js';
 import type { ReconcileHandler, WorkQueue } from '../queue/queue.js';
-import { reconcileIssue } from '../reconcile/reconcile.js';
+import { reconcileWithRollout } from '../rollout/reconcile-with-rollout.js';
 import type { IssueKey, Store } from '../store/store.js';
 import { resyncInstallation, startResync } from '../sweep/resync.js';
 import { type SweepResult, startSweeper, sweepOnce } from '../sweep/sweep.js';
@@ -99,7 +99,7 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
 
   const reconcile: ReconcileHandler = async (request) => {
     try {
-      const result = await reconcileIssue(
+      const result = await reconcileWithRollout(
         {
           octokitFor,
           configFor: async (octokit, key) => configForReconcile(await repoConfig(octokit, key)),
@@ -112,6 +112,7 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
             if (action.kind === 'finalise') metrics.finalisations.inc({ reason: action.reason });
           },
           requestReconcile: (key) => queue.enqueue({ key, hints: [], reason: 'paths' }),
+          onObserve: (action: Action) => metrics.observedWrites.inc({ kind: action.kind }),
         },
         request,
       );

@@ -9,6 +9,7 @@ import { createBackends } from './backends.js';
 import { connectToGitHub, type StartupBackoff, StartupError } from './connect-to-github.js';
 import { isEntry } from './is-entry.js';
 import { createLog } from './log.js';
+import { needsSetup, startSetup } from './setup.js';
 import { type NodeMiddleware, webhookDoor } from './webhook-door.js';
 
 /** The app started by main(). */
@@ -133,6 +134,7 @@ export function probotServer(
     // node's listen() reads it as the number 0: any free port.
     port: (settings.port === 0 ? '0' : settings.port) as number,
     log,
+    ...(settings.webhookProxyUrl ? { webhookProxy: settings.webhookProxyUrl } : {}),
     Probot: WardenProbot,
   });
 }
@@ -161,7 +163,11 @@ async function waitForStore(store: Store, log: Logger): Promise<void> {
 if (isEntry(import.meta.url, process.argv[1])) {
   // Probot's own CLI loads .env; so do we, before the settings are read.
   if (existsSync('.env')) process.loadEnvFile('.env');
-  main().then(
+  // docs/protocol.md §15: the first start, with no APP_ID, serves Probot's setup page.
+  const started: Promise<{ stop(): Promise<void> }> = needsSetup(process.env)
+    ? startSetup(process.env)
+    : main();
+  started.then(
     (app) => {
       let stopping = false;
       const onSignal = (signal: string) => {

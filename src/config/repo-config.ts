@@ -29,6 +29,12 @@ const GitHubLogin = z.string({ error: LOGIN_MESSAGE }).regex(LOGIN, { error: LOG
 
 const BOOLEAN_MESSAGE = 'must be true or false';
 
+/** `mode` in claims.yml: `observe` decides and logs what it would write, and writes nothing. */
+export const ROLLOUT_MODES = ['enforce', 'observe'] as const;
+
+/** A value of `mode` in claims.yml. */
+export type RolloutMode = (typeof ROLLOUT_MODES)[number];
+
 /**
  * `.github/claims.yml` as a repository writes it (SPEC §7). Strict: an unknown key is an error,
  * so a typo such as `stalAfter` is reported instead of silently ignored. Every field is
@@ -49,6 +55,11 @@ export const RepoConfig = z
     trustedBots: z
       .array(GitHubLogin, { error: 'must be a list of GitHub logins such as ["my-agent[bot]"]' })
       .optional(),
+    // docs/protocol.md §15: roll out in observe mode first, or turn one repository off.
+    mode: z
+      .enum(ROLLOUT_MODES, { error: 'must be enforce or observe (decide and log, write nothing)' })
+      .optional(),
+    enabled: z.boolean({ error: BOOLEAN_MESSAGE }).optional(),
   })
   .superRefine((config, ctx) => {
     // One label for both states would be added and removed in turn: refuse it. GitHub
@@ -70,7 +81,12 @@ export const RepoConfig = z
 export type RepoConfig = z.infer<typeof RepoConfig>;
 
 /** The config a reconcile works with: every field filled in, as decide() reads it. */
-export type ResolvedRepoConfig = DecideConfig;
+export interface ResolvedRepoConfig extends DecideConfig {
+  /** `enforce` writes the plan; `observe` only logs and counts it (docs/protocol.md §15). */
+  readonly mode: RolloutMode;
+  /** False: the app leaves the repository alone (no reads beyond the config, no writes). */
+  readonly enabled: boolean;
+}
 
 /** What the operator sets for repositories that do not: the stale window (SPEC §3). */
 export interface RepoConfigDefaults {
@@ -92,6 +108,8 @@ export function resolveRepoConfig(
     notifyOnExpiry: config.notifyOnExpiry ?? true,
     enforceLabels: config.enforceLabels ?? true,
     trustedBots: config.trustedBots ?? [],
+    mode: config.mode ?? 'enforce',
+    enabled: config.enabled ?? true,
   };
 }
 
@@ -368,14 +386,15 @@ export function configForFilter(result: RepoConfigResult): ResolvedRepoConfig | 
 
 /**
  * The resync's reading: the repository's stale window, or null when its config is invalid
- * (the repository is left alone). Unreadable throws, so the resync of that repository is
+ * or the repository is disabled (it is left alone). Unreadable throws, so the resync of that repository is
  * retried rather than run with a guessed window.
  */
 export function staleWindowOf(result: RepoConfigResult): number | null {
   switch (result.kind) {
     case 'absent':
     case 'loaded':
-      return result.config.staleAfterMs;
+      // A disabled repository (docs/protocol.md §15) is not listed either.
+      return result.config.enabled ? result.config.staleAfterMs : null;
     case 'invalid':
       return null;
     case 'unreadable':

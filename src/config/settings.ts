@@ -59,6 +59,12 @@ export interface Settings {
   readonly gheProtocol: 'http' | 'https';
   /** The REST API base URL for `GHE_HOST`, built as Probot does (create-probot.js); else undefined. */
   readonly githubBaseUrl: string | undefined;
+  /**
+   * `WEBHOOK_PROXY_URL`: a smee.io channel that forwards webhooks to this server, for
+   * development without a public URL (Probot's Server connects to it). A secret: anyone with
+   * the channel URL can read the webhooks.
+   */
+  readonly webhookProxyUrl: string | undefined;
 }
 
 /** One bad variable and what it should hold. */
@@ -86,7 +92,12 @@ export class SettingsError extends Error {
 
 // Values that may hold secrets: never quoted in an error (SPEC §6). A Redis URL can carry a
 // password (`redis://:secret@host`), so it is treated as one.
-const SECRET_VARIABLES = new Set(['PRIVATE_KEY', 'WEBHOOK_SECRET', 'CLAIMS_REDIS_URL']);
+const SECRET_VARIABLES = new Set([
+  'PRIVATE_KEY',
+  'WEBHOOK_SECRET',
+  'CLAIMS_REDIS_URL',
+  'WEBHOOK_PROXY_URL',
+]);
 
 const required = (what: string) => (issue: { input: unknown }) =>
   issue.input === undefined ? `is required: ${what}` : `must be ${what}`;
@@ -236,6 +247,12 @@ const SettingsEnv = z.object({
   LOG_FORMAT: z.enum(['json', 'pretty'], { error: 'must be json or pretty' }).default('json'),
   GHE_HOST: gheHostSchema.optional(),
   GHE_PROTOCOL: z.enum(['http', 'https'], { error: 'must be http or https' }).default('https'),
+  WEBHOOK_PROXY_URL: z
+    .url({
+      protocol: /^https?$/,
+      error: 'must be the URL of a webhook proxy channel, such as https://smee.io/AbCd1234',
+    })
+    .optional(),
 });
 
 /**
@@ -299,6 +316,7 @@ export function readSettings(
     gheHost: v.GHE_HOST,
     gheProtocol: v.GHE_PROTOCOL,
     githubBaseUrl: v.GHE_HOST ? `${v.GHE_PROTOCOL}://${v.GHE_HOST}/api/v3` : undefined,
+    webhookProxyUrl: v.WEBHOOK_PROXY_URL,
   };
 }
 
@@ -307,8 +325,12 @@ export function readSettings(
  * (SPEC §6).
  */
 export function settingsForLog(settings: Settings): Record<string, unknown> {
-  const { privateKey: _key, webhookSecret: _secret, redisUrl, ...rest } = settings;
-  return { ...rest, redisUrl: redisUrl === undefined ? undefined : redactUrl(redisUrl) };
+  const { privateKey: _key, webhookSecret: _secret, redisUrl, webhookProxyUrl, ...rest } = settings;
+  return {
+    ...rest,
+    redisUrl: redisUrl === undefined ? undefined : redactUrl(redisUrl),
+    webhookProxy: webhookProxyUrl !== undefined,
+  };
 }
 
 /** A URL with any user name and password replaced by `***`, for logs. */

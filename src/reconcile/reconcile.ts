@@ -41,6 +41,10 @@ export interface ReconcileDeps {
   onWrite?(action: Action, key: IssueKey): void;
   /** Asks for a reconcile of an issue whose claim overlaps paths (docs/protocol.md §10). */
   requestReconcile?(key: IssueKey): Promise<void>;
+  /** Applies the plan (default executePlan); observe mode passes one that only logs. */
+  readonly executePlan?: typeof executePlan;
+  /** Observe mode: nothing is sent, so nothing is remembered as assigned by the app. */
+  readonly observing?: boolean;
 }
 
 /** How one reconcile ended. */
@@ -116,9 +120,12 @@ export async function reconcileIssue(
   );
   // Remembered before the assignment is sent: a reconcile that dies after it still knows
   // whom it assigned. One that GitHub refused is dropped below, on the next reconcile.
+  const remember = !deps.observing;
   const planned = rememberedAssignees(appAssignees, thread.assignees, plan.actions, false);
-  if (!sameLogins(planned, appAssignees)) await deps.store.setAppAssignees(key, planned);
-  await executePlan(octokit, key, plan, {
+  if (remember && !sameLogins(planned, appAssignees)) {
+    await deps.store.setAppAssignees(key, planned);
+  }
+  await (deps.executePlan ?? executePlan)(octokit, key, plan, {
     knownLabels: deps.knownLabels,
     onWrite: (action) => {
       if (action.kind === 'finalise') {
@@ -131,7 +138,7 @@ export async function reconcileIssue(
     },
   });
   const applied = rememberedAssignees(appAssignees, thread.assignees, plan.actions, true);
-  if (!sameLogins(applied, planned)) await deps.store.setAppAssignees(key, applied);
+  if (remember && !sameLogins(applied, planned)) await deps.store.setAppAssignees(key, applied);
   await deps.store.setDeadline(key, plan.deadline);
   await deps.store.setHolder(key, plan.holder?.commentId ?? null);
   await recordPathHolder(pathDeps, key, plan, paths);

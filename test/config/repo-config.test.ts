@@ -20,6 +20,8 @@ const DEFAULT_CONFIG: ResolvedRepoConfig = {
   notifyOnExpiry: true,
   enforceLabels: true,
   trustedBots: [],
+  mode: 'enforce',
+  enabled: true,
 };
 
 function errorOf(raw: unknown): string {
@@ -44,6 +46,8 @@ describe('parseRepoConfig', () => {
       notifyOnExpiry: false,
       enforceLabels: false,
       trustedBots: ['my-agent[bot]', 'machine-user'],
+      mode: 'observe',
+      enabled: false,
     };
     expect(parseRepoConfig(raw, defaults)).toEqual({
       ok: true,
@@ -54,8 +58,21 @@ describe('parseRepoConfig', () => {
         notifyOnExpiry: false,
         enforceLabels: false,
         trustedBots: ['my-agent[bot]', 'machine-user'],
+        mode: 'observe',
+        enabled: false,
       },
     });
+  });
+
+  it.each([
+    [
+      { mode: 'dry-run' },
+      'mode: must be enforce or observe (decide and log, write nothing) (got "dry-run")',
+    ],
+    [{ enabled: 'no' }, 'enabled: must be true or false (got "no")'],
+    [{ mod: 'observe' }, 'unknown key "mod" (did you mean "mode"?)'],
+  ])('a bad rollout key %j is named with what it must hold', (raw, message) => {
+    expect(errorOf(raw)).toBe(message);
   });
 
   it('a partial labels mapping keeps the default for the other label', () => {

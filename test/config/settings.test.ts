@@ -294,6 +294,24 @@ describe('readSettings: secrets stay secret (SPEC §6)', () => {
     expect(error.message).toContain('value not shown');
   });
 
+  it('reads WEBHOOK_PROXY_URL for Probot to connect to, and logs only that it is set', () => {
+    const channel = 'https://smee.io/AbCd1234secret';
+    const settings = readSettings(env({ WEBHOOK_PROXY_URL: channel }));
+    expect(settings.webhookProxyUrl).toBe(channel);
+    expect(JSON.stringify(settingsForLog(settings))).not.toContain('AbCd1234secret');
+    expect(settingsForLog(settings)).toMatchObject({ webhookProxy: true });
+  });
+
+  it('a WEBHOOK_PROXY_URL that is no URL is named, its value not shown', () => {
+    const { problems } = problemsOf(env({ WEBHOOK_PROXY_URL: 'smee.io/AbCd1234secret' }));
+    expect(problems).toEqual([
+      {
+        variable: 'WEBHOOK_PROXY_URL',
+        message: 'must be the URL of a webhook proxy channel, such as https://smee.io/AbCd1234',
+      },
+    ]);
+  });
+
   it('never quotes secrets when other variables are bad', () => {
     const { error } = problemsOf(env({ APP_ID: 'x', PRIVATE_KEY: 'hunter2-key' }));
     expect(error.message).not.toContain('hunter2-key');

@@ -111,7 +111,10 @@ describe.concurrent('operating the app', () => {
     expect(result.stderr + result.stdout).not.toContain('PRIVATE KEY');
   });
 
-  it('npm start with no settings at all fails naming APP_ID', async ({ onTestFinished }) => {
+  // Outside production the same start serves the setup page instead (test/app/setup.test.ts).
+  it('npm start in production with no settings at all fails naming APP_ID', async ({
+    onTestFinished,
+  }) => {
     // A checkout of its own without .env: package.json and src as they are, node_modules shared.
     const checkout = tempDir(onTestFinished);
     writeFileSync(join(checkout, 'package.json'), readFileSync(join(ROOT, 'package.json')));
@@ -120,7 +123,7 @@ describe.concurrent('operating the app', () => {
 
     const result = await run('npm', ['start'], {
       cwd: checkout,
-      env: { HOME: checkout, npm_config_update_notifier: 'false' },
+      env: { HOME: checkout, npm_config_update_notifier: 'false', NODE_ENV: 'production' },
     });
     expect(result.code).not.toBe(0);
     expect(result.stderr).toContain('APP_ID');

@@ -8,7 +8,7 @@
  *     const n = fake.createIssue('acme/widgets', { title: 'Fix it' });
  *     // run the app with GHE_HOST=fake.host GHE_PROTOCOL=http
  */
-import { randomUUID } from 'node:crypto';
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import {
   createServer,
   type IncomingMessage,
@@ -195,6 +195,7 @@ export class FakeGitHub {
   private readonly routes: Route[];
   private readonly outbox: WebhookOutbox;
   private readonly tokens = new Map<string, Auth>();
+  private readonly manifests = new Map<string, Record<string, unknown>>();
   private readonly userTokens = new Map<string, string>();
   private injections: Injection[] = [];
   private tokenCount = 0;
@@ -234,6 +235,7 @@ export class FakeGitHub {
       app: this.app,
       apiUrl: () => this.apiUrl,
       mintInstallationToken: (id) => this.mintInstallationToken(id),
+      convertManifest: (code) => this.convertManifest(code),
     });
     server.on('request', (req, res) => {
       this.handle(req, res).catch((error: unknown) => {
@@ -484,6 +486,18 @@ export class FakeGitHub {
     return token;
   }
 
+  /**
+   * What GitHub does when a person confirms the manifest form of Probot's setup page: keeps
+   * the manifest and returns the code it redirects to `redirect_url` with. The code converts
+   * once (`POST /app-manifests/:code/conversions`) into this fake's app, with a new private
+   * key and webhook secret.
+   */
+  registerManifest(manifest: Record<string, unknown>): string {
+    const code = `manifest-${randomUUID()}`;
+    this.manifests.set(code, manifest);
+    return code;
+  }
+
   /** A fresh installation access token, as `POST /app/installations/:id/access_tokens` gives. */
   installationToken(installationId: number): string {
     return this.mintInstallationToken(installationId).token;
@@ -583,6 +597,27 @@ export class FakeGitHub {
     const comment = this.state.comments.get(id);
     if (!comment) throw new Error(`unknown comment ${id}`);
     return comment;
+  }
+
+  private convertManifest(code: string): Record<string, unknown> | undefined {
+    const manifest = this.manifests.get(code);
+    if (!manifest) return undefined;
+    // GitHub's codes work once.
+    this.manifests.delete(code);
+    const { privateKey } = generateKeyPairSync('rsa', {
+      modulusLength: 2048,
+      privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+    });
+    return {
+      ...this.payloads.app(),
+      // The app keeps this fake's id and slug, so the rest of the fake knows it.
+      ...(typeof manifest.name === 'string' ? { name: manifest.name } : {}),
+      client_id: `Iv1.${this.app.id.toString(16).padStart(16, '0')}`,
+      client_secret: randomUUID().replace(/-/g, ''),
+      webhook_secret: randomUUID().replace(/-/g, ''),
+      pem: privateKey,
+    };
   }
 
   private mintInstallationToken(installationId: number): { token: string; expiresAt: string } {

@@ -23,6 +23,8 @@ export interface RouteDeps {
   readonly apiUrl: () => string;
   /** Issues a new installation access token. */
   readonly mintInstallationToken: (installationId: number) => { token: string; expiresAt: string };
+  /** The app and its credentials for a manifest-flow code, once; undefined for unknown codes. */
+  readonly convertManifest: (code: string) => Json | undefined;
 }
 
 /** GitHub's limit on a comment body (docs: "body is too long (maximum is 65536 characters)"). */
@@ -201,6 +203,13 @@ export function routes(deps: RouteDeps): Route[] {
       },
       'jwt',
     ),
+
+    // The manifest flow's last step (no authentication): the code GitHub redirected with.
+    route('POST', '/app-manifests/:code/conversions', (ctx) => {
+      const converted = deps.convertManifest(ctx.params.code!);
+      if (!converted) throw new HttpError(404, 'Not Found');
+      return ok(converted, 201);
+    }),
 
     // ---- the authenticated identity ----------------------------------------------------
     route('GET', '/installation/repositories', (ctx) => {
