@@ -120,16 +120,17 @@ function routeComment(
   const author = comment.user?.login ?? '';
   const body = comment.body ?? '';
   const previous = payload.action === 'edited' ? (payload.changes.body?.from ?? null) : null;
-  const marker = parseClaimMarker(body);
-  const before = previous === null ? null : parseClaimMarker(previous);
-  // A comment that neither is nor was a claim cannot change who holds the issue.
-  if (!marker && !before) return { kind: 'ignore', why: 'no marker' };
-  // Forged markers must cost nothing. A bot may be listed in the repository's trustedBots,
-  // which only the reconcile reads, so bots pass on to it.
+  // Forged markers must cost nothing: the author is checked before any marker is read (a
+  // comment of an untrusted author is nothing, marker or not). A bot may be listed in the
+  // repository's trustedBots, which only the reconcile reads, so bots pass on to it.
   const collaborator = isTrustedAuthor(author, comment.author_association, []);
   if (!collaborator && comment.user?.type !== 'Bot') {
     return { kind: 'ignore', why: 'untrusted author' };
   }
+  const marker = parseClaimMarker(body);
+  const before = previous === null ? null : parseClaimMarker(previous);
+  // A comment that neither is nor was a claim cannot change who holds the issue.
+  if (!marker && !before) return { kind: 'ignore', why: 'no marker' };
 
   const hints: Hint[] = [];
   // A deleted claim, or one whose marker was edited away, is gone from the thread; only the
