@@ -40032,162 +40032,6 @@ function show(value) {
   return text.length > 60 ? `${text.slice(0, 60)}\u2026` : text;
 }
 
-// src/github/thread.ts
-var MAX_THREAD_COMMENTS = 1e3;
-var UnverifiableError = class extends Error {
-  constructor(message, key, status, options2) {
-    super(message, options2);
-    this.key = key;
-    this.status = status;
-  }
-  key;
-  status;
-  name = "UnverifiableError";
-};
-var IssueGoneError = class extends Error {
-  constructor(key) {
-    super(`issue ${key.owner}/${key.repo}#${key.number} is gone`);
-    this.key = key;
-  }
-  key;
-  name = "IssueGoneError";
-};
-async function readThread(octokit, key) {
-  const where = { owner: key.owner, repo: key.repo, issue_number: key.number };
-  let issue2;
-  try {
-    issue2 = (await octokit.rest.issues.get(where)).data;
-  } catch (error62) {
-    const status = statusOf(error62);
-    if (status === 404 || status === 410) throw new IssueGoneError(key);
-    throw new UnverifiableError("could not read the issue", key, status, { cause: error62 });
-  }
-  if (issue2.comments > MAX_THREAD_COMMENTS) {
-    throw new UnverifiableError(
-      `the thread has ${issue2.comments} comments, more than ${MAX_THREAD_COMMENTS}`,
-      key
-    );
-  }
-  const comments = [];
-  try {
-    const pages = octokit.paginate.iterator(octokit.rest.issues.listComments, {
-      ...where,
-      per_page: 100
-    });
-    for await (const page of pages) {
-      for (const c of page.data) {
-        comments.push({
-          id: c.id,
-          author: c.user?.login ?? "",
-          authorAssociation: c.author_association,
-          body: c.body ?? "",
-          createdAt: new Date(c.created_at),
-          updatedAt: new Date(c.updated_at),
-          url: c.html_url
-        });
-      }
-      if (comments.length > MAX_THREAD_COMMENTS) {
-        throw new UnverifiableError(
-          `the thread has more than ${MAX_THREAD_COMMENTS} comments`,
-          key
-        );
-      }
-    }
-  } catch (error62) {
-    if (error62 instanceof UnverifiableError) throw error62;
-    throw new UnverifiableError("could not read the thread", key, statusOf(error62), {
-      cause: error62
-    });
-  }
-  return {
-    open: issue2.state === "open",
-    stateReason: issue2.state_reason ?? null,
-    isPullRequest: issue2.pull_request !== void 0 && issue2.pull_request !== null,
-    labels: issue2.labels.map((l) => typeof l === "string" ? l : l.name ?? "").filter(Boolean),
-    assignees: (issue2.assignees ?? []).map((a) => a.login),
-    comments
-  };
-}
-function statusOf(error62) {
-  if (typeof error62 === "object" && error62 !== null && "status" in error62) {
-    const { status } = error62;
-    return typeof status === "number" ? status : void 0;
-  }
-  return void 0;
-}
-
-// src/github/execute.ts
-function labelStyle(label, role) {
-  return role === "blocked" ? { color: "d93f0b", description: "The holder of this issue\u2019s claim is blocked" } : { color: "1d76db", description: `Held by a live claim; see the claim comment (${label})` };
-}
-var KnownLabels = class _KnownLabels {
-  #known = /* @__PURE__ */ new Set();
-  has(key, label) {
-    return this.#known.has(_KnownLabels.#id(key, label));
-  }
-  add(key, label) {
-    if (this.#known.size > 1e5) this.#known.clear();
-    this.#known.add(_KnownLabels.#id(key, label));
-  }
-  static #id(key, label) {
-    return `${key.installationId}/${key.owner}/${key.repo}:${label.toLowerCase()}`;
-  }
-};
-async function executePlan(octokit, key, plan, options2) {
-  const repo = { owner: key.owner, repo: key.repo };
-  const issue2 = { ...repo, issue_number: key.number };
-  for (const action of plan.actions) {
-    switch (action.kind) {
-      case "post-note":
-        await octokit.rest.issues.createComment({ ...issue2, body: action.body });
-        break;
-      case "finalise":
-        await octokit.rest.issues.updateComment({
-          ...repo,
-          comment_id: action.commentId,
-          body: action.body
-        });
-        break;
-      case "remove-label":
-        await ignoring(
-          404,
-          () => octokit.rest.issues.removeLabel({ ...issue2, name: action.label })
-        );
-        break;
-      case "add-label":
-        await ensureLabel(octokit, key, action, options2.knownLabels);
-        await octokit.rest.issues.addLabels({ ...issue2, labels: [action.label] });
-        break;
-      case "unassign":
-        await octokit.rest.issues.removeAssignees({ ...issue2, assignees: [action.login] });
-        break;
-      case "assign":
-        await octokit.rest.issues.addAssignees({ ...issue2, assignees: [action.login] });
-        break;
-    }
-    options2.onWrite?.(action);
-  }
-}
-async function ensureLabel(octokit, key, { label, role }, knownLabels) {
-  if (knownLabels.has(key, label)) return;
-  const repo = { owner: key.owner, repo: key.repo };
-  try {
-    await octokit.rest.issues.getLabel({ ...repo, name: label });
-  } catch (error62) {
-    if (statusOf(error62) !== 404) throw error62;
-    const style = labelStyle(label, role);
-    await ignoring(422, () => octokit.rest.issues.createLabel({ ...repo, name: label, ...style }));
-  }
-  knownLabels.add(key, label);
-}
-async function ignoring(status, write) {
-  try {
-    await write();
-  } catch (error62) {
-    if (statusOf(error62) !== status) throw error62;
-  }
-}
-
 // src/claims/marker.ts
 var MARKER_PREFIX = "<!-- praetor-claim ";
 var MARKER_SUFFIX = " -->";
@@ -40399,6 +40243,166 @@ function assertWritable(claim2) {
   }
 }
 
+// src/claims/paths.ts
+var PATH_LINE_PREFIX = "<!-- claim-paths ";
+var PATH_LINE_SUFFIX = " -->";
+var MAX_PATH_LINE_BYTES = 1024;
+var MAX_PATH_ENTRIES = 20;
+var MAX_SEGMENT_BYTES = 255;
+var PLAIN_BYTE = /^[A-Za-z0-9._@+-]$/;
+var HEX = /^[0-9A-Fa-f]{2}$/;
+var SLASH = 47;
+function pathLineOf(body) {
+  const first = body.indexOf("\n");
+  if (first === -1) return { kind: "none" };
+  const head = body.slice(first + 1, first + 1 + MAX_PATH_LINE_BYTES + 2);
+  const end = head.indexOf("\n");
+  const line = end === -1 ? head : head.slice(0, end);
+  if (!line.startsWith(PATH_LINE_PREFIX)) return { kind: "none" };
+  if (end === -1 && first + 1 + head.length < body.length) {
+    return {
+      kind: "invalid",
+      problem: `the path line is longer than ${MAX_PATH_LINE_BYTES} bytes`
+    };
+  }
+  return parsePathLine(line);
+}
+function parsePathLine(text) {
+  const line = text.endsWith("\r") ? text.slice(0, -1) : text;
+  if (!line.startsWith(PATH_LINE_PREFIX)) return { kind: "none" };
+  const invalid = (problem) => ({ kind: "invalid", problem });
+  if (Buffer.byteLength(line, "utf8") > MAX_PATH_LINE_BYTES) {
+    return invalid(`the path line is longer than ${MAX_PATH_LINE_BYTES} bytes`);
+  }
+  if (line.length < PATH_LINE_PREFIX.length + PATH_LINE_SUFFIX.length || !line.endsWith(PATH_LINE_SUFFIX)) {
+    return invalid('the path line must end with " -->"');
+  }
+  const inner = line.slice(PATH_LINE_PREFIX.length, line.length - PATH_LINE_SUFFIX.length);
+  const fields = /* @__PURE__ */ new Map();
+  for (const token of inner.split(" ")) {
+    const eq = token.indexOf("=");
+    const key = eq === -1 ? token : token.slice(0, eq);
+    if (key !== "v" && key !== "paths") {
+      return invalid(`the path line holds only v=1 and paths=\u2026, not ${JSON.stringify(token)}`);
+    }
+    if (fields.has(key)) return invalid(`the path line has ${key} twice`);
+    fields.set(key, eq === -1 ? "" : token.slice(eq + 1));
+  }
+  if (fields.get("v") !== "1") return invalid("the path line must carry v=1");
+  const paths = fields.get("paths");
+  if (paths === void 0 || paths === "") return invalid("the path line must carry paths=\u2026");
+  const result = checkPathEntries(paths.split(","));
+  return result.ok ? { kind: "valid", paths: result.paths } : invalid(result.problem);
+}
+function checkPathEntries(entries) {
+  if (entries.length < 1 || entries.length > MAX_PATH_ENTRIES) {
+    return {
+      ok: false,
+      problem: `paths must hold 1..${MAX_PATH_ENTRIES} entries, not ${entries.length}`
+    };
+  }
+  const seen = /* @__PURE__ */ new Set();
+  const paths = [];
+  for (const entry of entries) {
+    const canonical = canonicalEntry(entry);
+    if (typeof canonical !== "string") {
+      return { ok: false, problem: `path ${JSON.stringify(entry)}: ${canonical.problem}` };
+    }
+    if (seen.has(canonical)) {
+      return { ok: false, problem: `path ${JSON.stringify(entry)} is listed twice` };
+    }
+    seen.add(canonical);
+    paths.push(canonical);
+  }
+  return { ok: true, paths };
+}
+function overlaps(a, b) {
+  if (!pathMatcher(a).touches(b)) return [];
+  const pairs = [];
+  for (const ours of a) {
+    for (const theirs of b) {
+      if (entriesOverlap(ours, theirs)) pairs.push([ours, theirs]);
+    }
+  }
+  return pairs;
+}
+function pathMatcher(entries) {
+  const exact = new Set(entries);
+  const directories = new Set(entries.filter((e) => e.endsWith("/")));
+  const above = /* @__PURE__ */ new Set();
+  for (const entry of entries) for (const dir of directoriesAbove(entry)) above.add(dir);
+  return {
+    touches(other) {
+      for (const entry of other) {
+        if (exact.has(entry)) return true;
+        if (entry.endsWith("/") && above.has(entry)) return true;
+        for (const dir of directoriesAbove(entry)) if (directories.has(dir)) return true;
+      }
+      return false;
+    }
+  };
+}
+function directoriesAbove(entry) {
+  const out = [];
+  for (let i = entry.indexOf("/"); i !== -1 && i < entry.length - 1; i = entry.indexOf("/", i + 1)) {
+    out.push(entry.slice(0, i + 1));
+  }
+  return out;
+}
+function entriesOverlap(a, b) {
+  if (a === b) return true;
+  if (a.endsWith("/") && b.startsWith(a)) return true;
+  return b.endsWith("/") && a.startsWith(b);
+}
+function canonicalEntry(entry) {
+  if (entry === "") return { problem: "an entry must not be empty" };
+  if (entry.startsWith("/")) return { problem: "an entry must be relative: no leading /" };
+  const directory = entry.endsWith("/");
+  const segments = (directory ? entry.slice(0, -1) : entry).split("/");
+  const out = [];
+  for (const segment of segments) {
+    const bytes = decodeSegment(segment);
+    if (!Array.isArray(bytes)) return bytes;
+    if (bytes.length === 0) return { problem: "an entry must not have an empty segment" };
+    if (bytes.length > MAX_SEGMENT_BYTES) {
+      return { problem: `a segment is ${bytes.length} bytes, at most ${MAX_SEGMENT_BYTES}` };
+    }
+    if (isDotSegment(bytes)) return { problem: "an entry must not have a . or .. segment" };
+    out.push(bytes.map((byte) => encodeByte(byte, false)).join(""));
+  }
+  return `${out.join("/")}${directory ? "/" : ""}`;
+}
+function decodeSegment(segment) {
+  const bytes = [];
+  for (let i = 0; i < segment.length; i++) {
+    const char = segment[i];
+    if (PLAIN_BYTE.test(char)) {
+      bytes.push(char.charCodeAt(0));
+      continue;
+    }
+    const hex3 = segment.slice(i + 1, i + 3);
+    if (char !== "%" || !HEX.test(hex3)) {
+      return {
+        problem: `${JSON.stringify(char)} must be percent-encoded (only A-Za-z0-9._@+- and %XX are written as is)`
+      };
+    }
+    const byte = Number.parseInt(hex3, 16);
+    if (byte === SLASH || byte === 0)
+      return { problem: `%${hex3} names no file: no / or NUL in a segment` };
+    bytes.push(byte);
+    i += 2;
+  }
+  return bytes;
+}
+function isDotSegment(bytes) {
+  return bytes.every((byte) => byte === 46) && bytes.length <= 2;
+}
+function encodeByte(byte, slashPlain) {
+  const char = String.fromCharCode(byte);
+  if (byte < 128 && (PLAIN_BYTE.test(char) || slashPlain && byte === SLASH)) return char;
+  return `%${byte.toString(16).toUpperCase().padStart(2, "0")}`;
+}
+
 // src/claims/comment.ts
 var STAGE_LINE = /^- Stage:/;
 var FINAL_LINE = /^- (?:Outcome|Reason):/;
@@ -40445,7 +40449,14 @@ function heartbeat(claim2) {
 }
 function isStale(claim2, staleAfterMs, now) {
   const age = now.getTime() - heartbeat(claim2).getTime();
-  return age > staleAfterMs || -age > staleAfterMs;
+  return age > staleAfterMs || isSkewed(claim2, staleAfterMs, now);
+}
+function isSkewed(claim2, staleAfterMs, now) {
+  return claim2.marker.updated.getTime() - now.getTime() > staleAfterMs;
+}
+function staleSince(claim2, staleAfterMs, now) {
+  const beat = heartbeat(claim2).getTime();
+  return new Date(isSkewed(claim2, staleAfterMs, now) ? beat : beat + staleAfterMs);
 }
 function staleAt(claim2, staleAfterMs) {
   return new Date(heartbeat(claim2).getTime() + staleAfterMs + 1);
@@ -40463,9 +40474,13 @@ function findHolder(claims, issueOpen, staleAfterMs, now) {
 }
 
 // src/claims/decide.ts
+var OWN_COMMENT_KINDS = ["post-claim", "edit-claim", "delete-comment"];
 var TRUSTED_ASSOCIATIONS = /* @__PURE__ */ new Set(["OWNER", "MEMBER", "COLLABORATOR"]);
 function expiryNoteTag(commentId) {
   return `<!-- claim-warden note=expired comment=${commentId} -->`;
+}
+function pathsNoteTag(commentId) {
+  return `<!-- claim-warden note=paths comment=${commentId} -->`;
 }
 function isTrustedAuthor(login, association, trustedBots) {
   if (TRUSTED_ASSOCIATIONS.has(association)) return true;
@@ -40509,7 +40524,7 @@ function decide(facts, config3, now) {
       fresh.push(claim2);
       continue;
     }
-    const since = formatClaimTime(new Date(heartbeat(claim2).getTime() + config3.staleAfterMs));
+    const since = formatClaimTime(staleSince(claim2, config3.staleAfterMs, now));
     finalising.push({ claim: claim2, outcome: "abandoned", reason: "stale", text: `stale since ${since}` });
     if (config3.notifyOnExpiry && facts.open && !hasExpiryNote(facts, claim2.comment.id)) {
       notes.push({
@@ -40519,7 +40534,8 @@ function decide(facts, config3, now) {
       });
     }
   }
-  let holder = findHolder(fresh, true, config3.staleAfterMs, now);
+  const contenders = facts.open ? withoutPathLosers(fresh, facts, config3, finalising, notes) : fresh;
+  let holder = findHolder(contenders, true, config3.staleAfterMs, now);
   if (holder && !facts.open) {
     const landed = facts.stateReason === "completed";
     finalising.push({
@@ -40539,7 +40555,7 @@ function decide(facts, config3, now) {
       });
     }
   }
-  for (const claim2 of fresh) {
+  for (const claim2 of contenders) {
     if (claim2 === holder) continue;
     finalising.push({
       claim: claim2,
@@ -40566,17 +40582,68 @@ function decide(facts, config3, now) {
   actions.push(...assigneeActions(facts, config3, claims, holder));
   return {
     actions,
-    holder: holder && {
-      commentId: holder.comment.id,
-      author: holder.comment.author,
-      session: holder.marker.session,
-      stage: holder.marker.stage
-    },
+    holder: holder && holderSummary(holder),
     deadline: holder ? staleAt(holder, config3.staleAfterMs) : null
   };
 }
+function holderSummary(holder) {
+  const line = pathLineOf(holder.comment.body);
+  return {
+    commentId: holder.comment.id,
+    author: holder.comment.author,
+    session: holder.marker.session,
+    stage: holder.marker.stage,
+    branch: holder.marker.branch,
+    heartbeat: heartbeat(holder),
+    paths: line.kind === "valid" ? line.paths : [],
+    ...line.kind === "invalid" ? { pathProblem: line.problem } : {}
+  };
+}
+function withoutPathLosers(fresh, facts, config3, finalising, notes) {
+  const others = facts.pathHolders ?? [];
+  if (others.length === 0) return [...fresh];
+  const ordered = [...fresh].sort((a, b) => a.comment.id - b.comment.id);
+  for (let i = 0; i < ordered.length; i++) {
+    const claim2 = ordered[i];
+    const conflict = pathConflict(claim2, others);
+    if (conflict === null) return ordered.slice(i);
+    const { other, held } = conflict;
+    const text = `paths held by ${other.issue} (comment ${other.commentId}, session ${other.session}): ${held.join(", ")}`;
+    finalising.push({ claim: claim2, outcome: "abandoned", reason: "paths", text });
+    if (config3.notifyOnExpiry && !hasNote(facts, pathsNoteTag(claim2.comment.id))) {
+      notes.push({
+        kind: "post-note",
+        forCommentId: claim2.comment.id,
+        body: pathsNote(claim2, conflict)
+      });
+    }
+  }
+  return [];
+}
+function pathConflict(claim2, others) {
+  const line = pathLineOf(claim2.comment.body);
+  if (line.kind !== "valid") return null;
+  let winner = null;
+  for (const other of others) {
+    if (other.commentId >= claim2.comment.id) continue;
+    if (winner !== null && other.commentId > winner.other.commentId) continue;
+    const pairs = overlaps(other.paths, line.paths);
+    if (pairs.length === 0) continue;
+    winner = { other, held: [...new Set(pairs.map(([held]) => held))] };
+  }
+  return winner;
+}
+function pathsNote(claim2, { other, held }) {
+  const paths = held.map((entry) => `\`${entry}\``).join(", ");
+  return [
+    pathsNoteTag(claim2.comment.id),
+    `@${claim2.comment.author} the claim in comment ${claim2.comment.id} (session \`${claim2.marker.session}\`) names paths already held by ${other.issue} (comment ${other.commentId}, session \`${other.session}\`): ${paths}. It has been released as abandoned; claim again without those paths, or wait until that claim ends.`
+  ].join("\n");
+}
 function hasExpiryNote(facts, commentId) {
-  const tag = expiryNoteTag(commentId);
+  return hasNote(facts, expiryNoteTag(commentId));
+}
+function hasNote(facts, tag) {
   return facts.comments.some((c) => sameName(c.author, facts.appLogin) && c.body.startsWith(tag));
 }
 function expiryNote(claim2, since) {
@@ -40630,11 +40697,18 @@ function assigneeActions(facts, config3, claims, holder) {
   }
   const actions = [];
   const holderAuthor = holder?.comment.author.toLowerCase();
-  for (const [author2, claim2] of latest) {
-    if (author2 === holderAuthor || claim2.assignee !== "claim") continue;
+  const unassigning = /* @__PURE__ */ new Set();
+  const unassign = (author2) => {
+    if (author2 === holderAuthor || unassigning.has(author2)) return;
     const assigned = facts.assignees.find((login) => login.toLowerCase() === author2);
-    if (assigned) actions.push({ kind: "unassign", login: assigned });
+    if (!assigned) return;
+    unassigning.add(author2);
+    actions.push({ kind: "unassign", login: assigned });
+  };
+  for (const [author2, claim2] of latest) {
+    if (claim2.assignee === "claim") unassign(author2);
   }
+  for (const login of facts.appAssignees ?? []) unassign(login.toLowerCase());
   const author = holder?.comment.author;
   if (author && config3.assign && !author.endsWith("[bot]") && !hasName(facts.assignees, author)) {
     actions.push({ kind: "assign", login: author });
@@ -40642,12 +40716,314 @@ function assigneeActions(facts, config3, claims, holder) {
   return actions;
 }
 
-// src/store/store.ts
+// src/github/errors.ts
+function statusOf(error62) {
+  if (typeof error62 === "object" && error62 !== null && "status" in error62) {
+    const { status } = error62;
+    return typeof status === "number" ? status : void 0;
+  }
+  return void 0;
+}
+function isGoneStatus(status) {
+  return status === 404 || status === 410;
+}
+var UnverifiableError = class extends Error {
+  constructor(message, key, status, options2) {
+    super(message, options2);
+    this.key = key;
+    this.status = status;
+  }
+  key;
+  status;
+  name = "UnverifiableError";
+};
+var IssueGoneError = class extends Error {
+  constructor(key, status) {
+    super(`issue ${key.owner}/${key.repo}#${key.number} is gone`);
+    this.key = key;
+    this.status = status;
+  }
+  key;
+  status;
+  name = "IssueGoneError";
+};
+
+// src/github/thread.ts
+var MAX_THREAD_COMMENTS = 1e3;
+function threadComment(c) {
+  return {
+    id: c.id,
+    author: c.user?.login ?? "",
+    authorAssociation: c.author_association,
+    body: c.body ?? "",
+    createdAt: new Date(c.created_at),
+    updatedAt: new Date(c.updated_at),
+    url: c.html_url
+  };
+}
+async function readThread(octokit, key) {
+  const where = { owner: key.owner, repo: key.repo, issue_number: key.number };
+  let issue2;
+  try {
+    issue2 = (await octokit.rest.issues.get(where)).data;
+  } catch (error62) {
+    const status = statusOf(error62);
+    if (isGoneStatus(status)) throw new IssueGoneError(key, status);
+    throw new UnverifiableError("could not read the issue", key, status, { cause: error62 });
+  }
+  if (issue2.comments > MAX_THREAD_COMMENTS) {
+    throw new UnverifiableError(
+      `the thread has ${issue2.comments} comments, more than ${MAX_THREAD_COMMENTS}`,
+      key
+    );
+  }
+  const comments = [];
+  try {
+    const pages = octokit.paginate.iterator(octokit.rest.issues.listComments, {
+      ...where,
+      per_page: 100
+    });
+    for await (const page of pages) {
+      for (const c of page.data) comments.push(threadComment(c));
+      if (comments.length > MAX_THREAD_COMMENTS) {
+        throw new UnverifiableError(
+          `the thread has more than ${MAX_THREAD_COMMENTS} comments`,
+          key
+        );
+      }
+    }
+  } catch (error62) {
+    if (error62 instanceof UnverifiableError) throw error62;
+    throw new UnverifiableError("could not read the thread", key, statusOf(error62), {
+      cause: error62
+    });
+  }
+  return {
+    open: issue2.state === "open",
+    stateReason: issue2.state_reason ?? null,
+    isPullRequest: issue2.pull_request !== void 0 && issue2.pull_request !== null,
+    labels: issue2.labels.map((l) => typeof l === "string" ? l : l.name ?? "").filter(Boolean),
+    assignees: (issue2.assignees ?? []).map((a) => a.login),
+    comments
+  };
+}
+
+// src/github/execute.ts
+function labelStyle(label, role) {
+  return role === "blocked" ? { color: "d93f0b", description: "The holder of this issue\u2019s claim is blocked" } : { color: "1d76db", description: `Held by a live claim; see the claim comment (${label})` };
+}
+var KnownLabels = class _KnownLabels {
+  #known = /* @__PURE__ */ new Set();
+  has(key, label) {
+    return this.#known.has(_KnownLabels.#id(key, label));
+  }
+  add(key, label) {
+    if (this.#known.size > 1e5) this.#known.clear();
+    this.#known.add(_KnownLabels.#id(key, label));
+  }
+  static #id(key, label) {
+    return `${key.installationId}/${key.owner}/${key.repo}:${label.toLowerCase()}`;
+  }
+};
+var OWN = new Set(OWN_COMMENT_KINDS);
+async function executePlan(writers, key, plan, options2) {
+  const repo = { owner: key.owner, repo: key.repo };
+  const issue2 = { ...repo, issue_number: key.number };
+  const posted = [];
+  for (const action of plan.actions) {
+    const octokit = "own" in writers ? OWN.has(action.kind) ? writers.own : writers.app : writers;
+    switch (action.kind) {
+      case "post-note":
+        await octokit.rest.issues.createComment({ ...issue2, body: action.body });
+        break;
+      case "post-claim": {
+        const { data } = await octokit.rest.issues.createComment({ ...issue2, body: action.body });
+        posted.push(threadComment(data));
+        break;
+      }
+      case "finalise":
+      case "edit-claim":
+        await octokit.rest.issues.updateComment({
+          ...repo,
+          comment_id: action.commentId,
+          body: action.body
+        });
+        break;
+      case "delete-comment":
+        await octokit.rest.issues.deleteComment({ ...repo, comment_id: action.commentId });
+        break;
+      case "remove-label":
+        await ignoring(
+          404,
+          () => octokit.rest.issues.removeLabel({ ...issue2, name: action.label })
+        );
+        break;
+      case "add-label":
+        await ensureLabel(octokit, key, action, options2.knownLabels);
+        await octokit.rest.issues.addLabels({ ...issue2, labels: [action.label] });
+        break;
+      case "unassign":
+        await octokit.rest.issues.removeAssignees({ ...issue2, assignees: [action.login] });
+        break;
+      case "assign":
+        await octokit.rest.issues.addAssignees({ ...issue2, assignees: [action.login] });
+        break;
+    }
+    options2.onWrite?.(action);
+  }
+  return { posted };
+}
+async function ensureLabel(octokit, key, { label, role }, knownLabels) {
+  if (knownLabels.has(key, label)) return;
+  const repo = { owner: key.owner, repo: key.repo };
+  try {
+    await octokit.rest.issues.getLabel({ ...repo, name: label });
+  } catch (error62) {
+    if (statusOf(error62) !== 404) throw error62;
+    const style = labelStyle(label, role);
+    await ignoring(422, () => octokit.rest.issues.createLabel({ ...repo, name: label, ...style }));
+  }
+  knownLabels.add(key, label);
+}
+async function ignoring(status, write) {
+  try {
+    await write();
+  } catch (error62) {
+    if (statusOf(error62) !== status) throw error62;
+  }
+}
+
+// src/keys.ts
+function repoKeyString(key) {
+  return `${key.installationId}/${key.owner}/${key.repo}`;
+}
 function issueKeyString(key) {
-  return `${key.installationId}/${key.owner}/${key.repo}#${key.number}`;
+  return `${repoKeyString(key)}#${key.number}`;
+}
+
+// src/paths/verified-keepers.ts
+async function verifiedKeepers(deps, key, wanted, config3, now) {
+  if (wanted.length === 0) return { keepers: [], checked: /* @__PURE__ */ new Map() };
+  const index = (await deps.store.pathHolders(key.installationId, key.owner, key.repo)).filter(
+    (entry) => entry.number !== key.number
+  );
+  const memo2 = /* @__PURE__ */ new Map();
+  const checked = /* @__PURE__ */ new Map();
+  const keeper = (entry) => {
+    let found = memo2.get(entry.number);
+    if (found === void 0) {
+      checked.set(entry.number, entry.commentId);
+      found = verify(entry);
+      memo2.set(entry.number, found);
+    }
+    return found;
+  };
+  const verify = async (entry) => {
+    const where = { ...key, number: entry.number };
+    let other;
+    try {
+      other = await deps.readThread(where);
+    } catch (error62) {
+      if (!(error62 instanceof IssueGoneError)) throw error62;
+      await deps.store.setPathHolder(where, null);
+      return null;
+    }
+    const holder = decide({ ...other, appLogin: deps.appLogin, hints: [] }, config3, now).holder;
+    if (holder === null || holder.commentId !== entry.commentId || holder.paths.length === 0) {
+      return null;
+    }
+    for (const older of index) {
+      if (older.number === entry.number || older.commentId >= holder.commentId) continue;
+      if (overlaps(older.paths, holder.paths).length === 0) continue;
+      const kept = await keeper(older);
+      if (kept !== null && overlaps(kept.paths, holder.paths).length > 0) return null;
+    }
+    return holder;
+  };
+  const keepers = [];
+  for (const entry of index) {
+    const threatened = wanted.some(
+      (claim2) => claim2.commentId > entry.commentId && overlaps(entry.paths, claim2.paths).length > 0
+    );
+    if (!threatened) continue;
+    const holder = await keeper(entry);
+    if (holder !== null) keepers.push({ number: entry.number, holder });
+  }
+  return { keepers, checked };
+}
+
+// src/paths/path-holders-for.ts
+async function pathHoldersFor(deps, key, thread, config3, now) {
+  if (!thread.open || thread.isPullRequest) return { holders: [], checked: /* @__PURE__ */ new Map() };
+  const { keepers, checked } = await verifiedKeepers(
+    deps,
+    key,
+    livePaths(thread, config3, now),
+    config3,
+    now
+  );
+  const holders = keepers.map(({ number: number4, holder }) => ({
+    issue: `${key.owner}/${key.repo}#${number4}`,
+    commentId: holder.commentId,
+    session: holder.session,
+    paths: holder.paths
+  }));
+  return { holders, checked };
+}
+function livePaths(thread, config3, now) {
+  const out = [];
+  for (const claim2 of trustedClaims(thread.comments, config3.trustedBots)) {
+    if (claim2.marker.stage === "released" || isStale(claim2, config3.staleAfterMs, now)) continue;
+    const line = pathLineOf(claim2.comment.body);
+    if (line.kind === "valid") out.push({ commentId: claim2.comment.id, paths: line.paths });
+  }
+  return out;
+}
+
+// src/paths/record-path-holder.ts
+async function recordPathHolder(deps, key, plan, check2) {
+  const holder = plan.holder;
+  if (holder?.pathProblem !== void 0) {
+    deps.log.warn(
+      { commentId: holder.commentId, problem: holder.pathProblem },
+      "path line invalid: the claim holds its issue but no paths"
+    );
+  }
+  if (holder === null || holder.paths.length === 0) {
+    await deps.store.setPathHolder(key, null);
+    return;
+  }
+  await deps.store.setPathHolder(key, {
+    commentId: holder.commentId,
+    session: holder.session,
+    author: holder.author,
+    branch: holder.branch,
+    heartbeat: holder.heartbeat,
+    paths: holder.paths
+  });
+  if (deps.requestReconcile === void 0) return;
+  const index = await deps.store.pathHolders(key.installationId, key.owner, key.repo);
+  const again = [];
+  for (const entry of index) {
+    if (entry.number === key.number) continue;
+    if (overlaps(holder.paths, entry.paths).length === 0) continue;
+    const younger = entry.commentId > holder.commentId;
+    if (younger || check2.checked.get(entry.number) !== entry.commentId) {
+      again.push(younger ? { ...key, number: entry.number } : key);
+    }
+  }
+  const unique = new Map(again.map((k) => [k.number, k]));
+  for (const k of unique.values()) {
+    deps.log.info(
+      { other: k.number, paths: holder.paths },
+      "paths overlap: issue reconciled again"
+    );
+    await deps.requestReconcile(k);
+  }
 }
 
 // src/reconcile/reconcile.ts
+var GONE_MEMORY_MS = 24 * 36e5;
 async function reconcileIssue(deps, request2) {
   const { key } = request2;
   const log = deps.log.child({ issue: issueKeyString(key), reason: request2.reason });
@@ -40662,10 +41038,15 @@ async function reconcileIssue(deps, request2) {
     thread = await readThread(octokit, key);
   } catch (error62) {
     if (error62 instanceof IssueGoneError) {
-      await deps.store.setDeadline(key, null);
-      await deps.store.setHolder(key, null);
-      log.info("issue is gone: dropped from the index");
-      return { outcome: "gone" };
+      if (await deps.store.noteIssueGone(key, GONE_MEMORY_MS)) {
+        await deps.store.forgetIssue(key);
+        log.info({ status: error62.status }, "issue is gone: dropped from the index");
+        return { outcome: "gone" };
+      }
+      log.warn({ status: error62.status }, "issue answered gone once: will retry");
+      throw new UnverifiableError("GitHub answered the issue as gone once", key, error62.status, {
+        cause: error62
+      });
     }
     if (error62 instanceof UnverifiableError) {
       log.error(
@@ -40675,12 +41056,27 @@ async function reconcileIssue(deps, request2) {
     }
     throw error62;
   }
+  await deps.store.clearIssueGone(key);
+  const appAssignees = await deps.store.appAssignees(key);
   const now = deps.now();
+  const pathDeps = { ...deps, readThread: (other) => readThread(octokit, other), log };
+  const paths = await pathHoldersFor(pathDeps, key, thread, lookup.config, now);
   const plan = decide(
-    { ...thread, appLogin: deps.appLogin, hints: request2.hints },
+    {
+      ...thread,
+      appLogin: deps.appLogin,
+      hints: request2.hints,
+      appAssignees,
+      pathHolders: paths.holders
+    },
     lookup.config,
     now
   );
+  const remember = !deps.observing;
+  const planned = rememberedAssignees(appAssignees, thread.assignees, plan.actions, false);
+  if (remember && !sameLogins(planned, appAssignees)) {
+    await deps.store.setAppAssignees(key, planned);
+  }
   await (deps.executePlan ?? executePlan)(octokit, key, plan, {
     knownLabels: deps.knownLabels,
     onWrite: (action) => {
@@ -40693,10 +41089,27 @@ async function reconcileIssue(deps, request2) {
       deps.onWrite?.(action, key);
     }
   });
+  const applied = rememberedAssignees(appAssignees, thread.assignees, plan.actions, true);
+  if (remember && !sameLogins(applied, planned)) await deps.store.setAppAssignees(key, applied);
   await deps.store.setDeadline(key, plan.deadline);
   await deps.store.setHolder(key, plan.holder?.commentId ?? null);
+  await recordPathHolder(pathDeps, key, plan, paths);
   log.debug({ holder: plan.holder, writes: plan.actions.length }, "issue reconciled");
   return { outcome: "applied", plan };
+}
+function rememberedAssignees(remembered, assignees, actions, applied) {
+  const next = /* @__PURE__ */ new Map();
+  for (const login of remembered) {
+    if (hasName(assignees, login)) next.set(login.toLowerCase(), login);
+  }
+  for (const action of actions) {
+    if (action.kind === "assign") next.set(action.login.toLowerCase(), action.login);
+    if (action.kind === "unassign" && applied) next.delete(action.login.toLowerCase());
+  }
+  return [...next.values()];
+}
+function sameLogins(a, b) {
+  return a.length === b.length && a.every((login, i) => login === b[i]);
 }
 
 // src/rollout/observe-plan.ts
@@ -40706,6 +41119,7 @@ function observePlan(log, onObserve) {
       log.info({ action }, "observe mode: this write was decided and not sent");
       onObserve?.(action, key);
     }
+    return { posted: [] };
   };
 }
 
@@ -40730,7 +41144,7 @@ async function reconcileWithRollout(deps, request2) {
       ...deps,
       octokitFor: async () => octokit,
       configFor: async () => lookup,
-      ...observing ? { executePlan: observePlan(log, deps.onObserve) } : {}
+      ...observing ? { executePlan: observePlan(log, deps.onObserve), observing } : {}
     },
     request2
   );
@@ -40739,6 +41153,15 @@ async function reconcileWithRollout(deps, request2) {
 
 // src/store/memory-store.ts
 import { randomUUID } from "node:crypto";
+
+// src/store/assert-ttl.ts
+function assertTtl(ttlMs) {
+  if (!Number.isFinite(ttlMs) || ttlMs <= 0) {
+    throw new RangeError(`ttlMs must be a positive number of milliseconds, got ${ttlMs}`);
+  }
+}
+
+// src/store/memory-store.ts
 var MinHeap = class {
   constructor(less) {
     this.less = less;
@@ -40795,14 +41218,6 @@ var MinHeap = class {
   }
 };
 var COMPACT_SLACK = 1024;
-function assertTtl(ttlMs) {
-  if (!Number.isFinite(ttlMs) || ttlMs <= 0) {
-    throw new RangeError(`ttlMs must be a positive number of milliseconds, got ${ttlMs}`);
-  }
-}
-function repoKey(installationId, owner, repo) {
-  return `${installationId}/${owner}/${repo}`;
-}
 var MemoryStore = class {
   now;
   maxDeliveryIds;
@@ -40812,8 +41227,13 @@ var MemoryStore = class {
   holders = /* @__PURE__ */ new Map();
   deadlineHeap = new MinHeap(earlierDeadline);
   version = 0;
+  /** Issue key -> when its first 404/410 stops counting (epoch ms). */
+  gone = /* @__PURE__ */ new Map();
+  appAssigned = /* @__PURE__ */ new Map();
   checkpoints = /* @__PURE__ */ new Map();
   locks = /* @__PURE__ */ new Map();
+  /** Per repository (repoKey), the path holders by issue number. */
+  pathIndex = /* @__PURE__ */ new Map();
   constructor(options2 = {}) {
     this.now = options2.now ?? Date.now;
     this.maxDeliveryIds = options2.maxDeliveryIds ?? 1e6;
@@ -40872,12 +41292,39 @@ var MemoryStore = class {
   async holderOf(key) {
     return this.holders.get(issueKeyString(key)) ?? null;
   }
-  async getCheckpoint(installationId, owner, repo) {
-    const at = this.checkpoints.get(repoKey(installationId, owner, repo));
+  async noteIssueGone(key, ttlMs) {
+    assertTtl(ttlMs);
+    const id = issueKeyString(key);
+    const now = this.now();
+    const until = this.gone.get(id);
+    if (until !== void 0 && until > now) return true;
+    this.gone.set(id, now + ttlMs);
+    return false;
+  }
+  async clearIssueGone(key) {
+    this.gone.delete(issueKeyString(key));
+  }
+  async appAssignees(key) {
+    return this.appAssigned.get(issueKeyString(key)) ?? [];
+  }
+  async setAppAssignees(key, logins) {
+    if (logins.length === 0) this.appAssigned.delete(issueKeyString(key));
+    else this.appAssigned.set(issueKeyString(key), [...logins]);
+  }
+  async forgetIssue(key) {
+    await this.setDeadline(key, null);
+    const id = issueKeyString(key);
+    this.holders.delete(id);
+    this.gone.delete(id);
+    this.appAssigned.delete(id);
+    await this.setPathHolder(key, null);
+  }
+  async getCheckpoint(repo) {
+    const at = this.checkpoints.get(repoKeyString(repo));
     return at === void 0 ? null : new Date(at);
   }
-  async setCheckpoint(installationId, owner, repo, at) {
-    this.checkpoints.set(repoKey(installationId, owner, repo), at.getTime());
+  async setCheckpoint(repo, at) {
+    this.checkpoints.set(repoKeyString(repo), at.getTime());
   }
   async acquireLock(name, ttlMs) {
     assertTtl(ttlMs);
@@ -40905,9 +41352,12 @@ var MemoryStore = class {
     this.deliveryExpiry.reset([]);
     this.deadlines.clear();
     this.holders.clear();
+    this.gone.clear();
+    this.appAssigned.clear();
     this.deadlineHeap.reset([]);
     this.checkpoints.clear();
     this.locks.clear();
+    this.pathIndex.clear();
   }
   /** The lock named `name` if it is held now; an expired one is forgotten on the way. */
   heldLock(name) {
@@ -40936,6 +41386,22 @@ var MemoryStore = class {
     if (entry !== void 0 && this.deliveries.get(entry.id) === entry.expiresAt) {
       this.deliveries.delete(entry.id);
     }
+  }
+  async setPathHolder(key, holder) {
+    const repo = repoKeyString(key);
+    const holders = this.pathIndex.get(repo) ?? /* @__PURE__ */ new Map();
+    if (holder === null || holder.paths.length === 0) holders.delete(key.number);
+    else {
+      const heartbeat2 = new Date(holder.heartbeat.getTime());
+      holders.set(key.number, { ...holder, heartbeat: heartbeat2, paths: [...holder.paths] });
+    }
+    if (holders.size === 0) this.pathIndex.delete(repo);
+    else this.pathIndex.set(repo, holders);
+  }
+  async pathHolders(installationId, owner, repo) {
+    const holders = this.pathIndex.get(repoKeyString({ installationId, owner, repo }));
+    if (holders === void 0) return [];
+    return [...holders].map(([number4, holder]) => ({ number: number4, ...holder, heartbeat: new Date(holder.heartbeat) })).sort((a, b) => a.number - b.number);
   }
 };
 function earlierDeadline(a, b) {
@@ -47085,6 +47551,12 @@ function actionOctokit(token, baseUrl, log) {
 
 // src/app/events.ts
 function routeEvent(event, appLogin, now) {
+  if (!Object.hasOwn(PAYLOAD_SHAPES, event.name)) {
+    return {
+      kind: "malformed",
+      problem: `x-github-event: ${JSON.stringify(String(event.name).slice(0, 64))} is not an event name`
+    };
+  }
   const shape = PAYLOAD_SHAPES[event.name].safeParse(event.payload);
   if (!shape.success) return { kind: "malformed", problem: describeProblem(shape.error) };
   const { payload } = event;
@@ -47096,6 +47568,9 @@ function routeEvent(event, appLogin, now) {
   if (installationId === void 0) return { kind: "ignore", why: "no installation" };
   switch (event.name) {
     case "installation":
+      if (event.payload.action === "deleted" || event.payload.action === "suspend") {
+        return { kind: "uninstalled", installationId };
+      }
       return { kind: "resync", installationId };
     case "installation_repositories": {
       const repos = event.payload.repositories_added.map((r) => r.full_name);
@@ -47114,13 +47589,13 @@ function routeComment(event, installationId, at) {
   const author = comment.user?.login ?? "";
   const body = comment.body ?? "";
   const previous = payload.action === "edited" ? payload.changes.body?.from ?? null : null;
-  const marker = parseClaimMarker(body);
-  const before = previous === null ? null : parseClaimMarker(previous);
-  if (!marker && !before) return { kind: "ignore", why: "no marker" };
   const collaborator = isTrustedAuthor(author, comment.author_association, []);
   if (!collaborator && comment.user?.type !== "Bot") {
     return { kind: "ignore", why: "untrusted author" };
   }
+  const marker = parseClaimMarker(body);
+  const before = previous === null ? null : parseClaimMarker(previous);
+  if (!marker && !before) return { kind: "ignore", why: "no marker" };
   const hints = [];
   const gone = payload.action === "deleted" ? marker && body : before && !marker ? previous : null;
   if (gone) {
@@ -47151,12 +47626,16 @@ function routeComment(event, installationId, at) {
   return {
     ...route,
     ...collaborator ? {} : { bot: author },
-    ...marker && before && isHeartbeat(before, marker) ? { heartbeatOf: comment.id } : {}
+    // A changed path line is not a heartbeat: the paths it holds must be weighed again.
+    ...marker && before && isHeartbeat(before, marker) && samePaths(previous, body) ? { heartbeatOf: comment.id } : {}
   };
 }
 function isHeartbeat(before, after) {
   const quiet = (stage) => stage !== "released" && stage !== "blocked";
   return quiet(before.stage) && quiet(after.stage) && before.session === after.session && before.lane === after.lane && before.branch === after.branch && before.assignee === after.assignee && before.started.getTime() === after.started.getTime() && after.updated.getTime() >= before.updated.getTime();
+}
+function samePaths(before, after) {
+  return JSON.stringify(pathLineOf(before ?? "")) === JSON.stringify(pathLineOf(after));
 }
 function routeIssue(event, installationId, at) {
   const { payload } = event;
@@ -47228,37 +47707,37 @@ function reasonOf(event) {
 function issueKey(installationId, repository, number4) {
   return { installationId, owner: repository.owner.login, repo: repository.name, number: number4 };
 }
-var Login = external_exports.looseObject({ login: external_exports.string() });
-var Repository = external_exports.looseObject({ name: external_exports.string(), owner: Login });
+var Login = external_exports.object({ login: external_exports.string() });
+var Repository = external_exports.object({ name: external_exports.string(), owner: Login });
 var Common = {
   sender: Login.optional(),
-  installation: external_exports.looseObject({ id: external_exports.number().int() }).optional()
+  installation: external_exports.object({ id: external_exports.number().int() }).optional()
 };
 var PAYLOAD_SHAPES = {
-  installation: external_exports.looseObject({ ...Common }),
-  installation_repositories: external_exports.looseObject({
+  installation: external_exports.object({ ...Common }),
+  installation_repositories: external_exports.object({
     ...Common,
-    repositories_added: external_exports.array(external_exports.looseObject({ full_name: external_exports.string() }))
+    repositories_added: external_exports.array(external_exports.object({ full_name: external_exports.string() }))
   }),
-  issue_comment: external_exports.looseObject({
+  issue_comment: external_exports.object({
     ...Common,
     action: external_exports.string(),
     repository: Repository,
-    issue: external_exports.looseObject({ number: external_exports.number().int() }),
-    comment: external_exports.looseObject({
+    issue: external_exports.object({ number: external_exports.number().int() }),
+    comment: external_exports.object({
       id: external_exports.number().int(),
       body: external_exports.string().nullable(),
       author_association: external_exports.string(),
-      user: external_exports.looseObject({ login: external_exports.string(), type: external_exports.string().optional() }).nullable()
+      user: external_exports.object({ login: external_exports.string(), type: external_exports.string().optional() }).nullable()
     }),
-    changes: external_exports.looseObject({ body: external_exports.looseObject({ from: external_exports.string() }).optional() }).optional()
+    changes: external_exports.object({ body: external_exports.object({ from: external_exports.string() }).optional() }).optional()
   }),
-  issues: external_exports.looseObject({
+  issues: external_exports.object({
     ...Common,
     action: external_exports.string(),
     repository: Repository,
-    issue: external_exports.looseObject({ number: external_exports.number().int(), updated_at: external_exports.string().optional() }),
-    label: external_exports.looseObject({ name: external_exports.string() }).optional()
+    issue: external_exports.object({ number: external_exports.number().int(), updated_at: external_exports.string().optional() }),
+    label: external_exports.object({ name: external_exports.string() }).optional()
   })
 };
 function describeProblem(error62) {
@@ -47305,6 +47784,7 @@ function routeActionEvent(eventName, payload, repository, now) {
     case "forget":
       return { kind: "ignore", why: "the issue was deleted" };
     case "resync":
+    case "uninstalled":
       return { kind: "ignore", why: "installation events do not reach workflows" };
   }
 }

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { createHttpRoutes } from '../../src/app/http.js';
 import { createMetrics } from '../../src/app/metrics.js';
@@ -10,7 +11,7 @@ function routes() {
   const served: string[] = [];
   const http = createHttpRoutes({
     store: new MemoryStore(),
-    queue: new MemoryQueue(),
+    queue: new MemoryQueue({ logger: pino({ level: 'silent' }) }),
     metrics: createMetrics(async () => 0),
   });
   http.route('GET', '/claims', () => void served.push('board'));
