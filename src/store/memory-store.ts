@@ -1,5 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { type IssueKey, issueKeyString, type Store } from './store.js';
+import {
+  type IndexedClaim,
+  type IndexedEntry,
+  type IndexedIssue,
+  type IssueKey,
+  issueKeyString,
+  type RepoKey,
+  type Store,
+} from './store.js';
 
 /** Options of {@link MemoryStore}. */
 export interface MemoryStoreOptions {
@@ -132,6 +140,8 @@ export class MemoryStore implements Store {
 
   private readonly checkpoints = new Map<string, number>();
   private readonly locks = new Map<string, Lock>();
+  private readonly openIssueIndex = new Map<string, IndexedIssue>();
+  private readonly issueClaims = new Map<string, IndexedClaim>();
 
   constructor(options: MemoryStoreOptions = {}) {
     this.now = options.now ?? Date.now;
@@ -251,6 +261,50 @@ export class MemoryStore implements Store {
     this.deadlineHeap.reset([]);
     this.checkpoints.clear();
     this.locks.clear();
+    this.openIssueIndex.clear();
+    this.issueClaims.clear();
+  }
+
+  async putOpenIssue(issue: IndexedIssue): Promise<void> {
+    const id = issueKeyString(issue.key);
+    const indexed = this.openIssueIndex.get(id);
+    if (indexed !== undefined && indexed.updatedAt > issue.updatedAt) return;
+    this.openIssueIndex.set(id, issue);
+  }
+
+  async dropOpenIssue(key: IssueKey): Promise<void> {
+    const id = issueKeyString(key);
+    this.openIssueIndex.delete(id);
+    this.issueClaims.delete(id);
+  }
+
+  async replaceOpenIssues(
+    repo: RepoKey,
+    issues: readonly IndexedIssue[],
+    listedAt: Date,
+  ): Promise<void> {
+    const listed = new Set(issues.map((issue) => issueKeyString(issue.key)));
+    const prefix = repoPrefix(repo);
+    const cutoff = formatSeconds(listedAt);
+    for (const [id, issue] of this.openIssueIndex) {
+      if (!id.startsWith(prefix) || listed.has(id) || issue.updatedAt >= cutoff) continue;
+      this.openIssueIndex.delete(id);
+      this.issueClaims.delete(id);
+    }
+    for (const issue of issues) await this.putOpenIssue(issue);
+  }
+
+  async setIssueClaim(key: IssueKey, claim: IndexedClaim | null): Promise<void> {
+    if (claim === null) this.issueClaims.delete(issueKeyString(key));
+    else this.issueClaims.set(issueKeyString(key), claim);
+  }
+
+  async openIssues(): Promise<IndexedEntry[]> {
+    const entries: IndexedEntry[] = [];
+    for (const [id, issue] of this.openIssueIndex) {
+      entries.push({ issue, claim: this.issueClaims.get(id) ?? null });
+    }
+    return entries;
   }
 
   /** The lock named `name` if it is held now; an expired one is forgotten on the way. */
@@ -287,6 +341,16 @@ export class MemoryStore implements Store {
       this.deliveries.delete(entry.id);
     }
   }
+}
+
+/** The start of every issue key string of one repository (see issueKeyString). */
+export function repoPrefix(repo: RepoKey): string {
+  return `${repo.installationId}/${repo.owner}/${repo.repo}#`;
+}
+
+/** `YYYY-MM-DDTHH:MM:SSZ`: the form index times are kept in, so they compare as strings. */
+export function formatSeconds(at: Date): string {
+  return at.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
 /** Earliest first; ties by key string, the order Redis gives members of equal score. */

@@ -1,7 +1,16 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Redis, type RedisOptions } from 'ioredis';
-import { assertTtl } from './memory-store.js';
-import { type IssueKey, issueKeyString, parseIssueKeyString, type Store } from './store.js';
+import { assertTtl, formatSeconds, repoPrefix } from './memory-store.js';
+import {
+  type IndexedClaim,
+  type IndexedEntry,
+  type IndexedIssue,
+  type IssueKey,
+  issueKeyString,
+  parseIssueKeyString,
+  type RepoKey,
+  type Store,
+} from './store.js';
 
 /** Where a {@link RedisStore} gets its connection: the caller's client, or a URL it owns. */
 export type RedisStoreConnection =
@@ -78,6 +87,21 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then
   return redis.call('PEXPIRE', KEYS[1], ARGV[2])
 end
 return 0`);
+
+/**
+ * KEYS: open-issue hash. ARGV: member, JSON, updatedAt. Writes the snapshot unless the indexed
+ * one is newer: times are `YYYY-MM-DDTHH:MM:SSZ`, so they compare as strings.
+ */
+const putIssueScript = new RedisScript(`
+local old = redis.call('HGET', KEYS[1], ARGV[1])
+if old then
+  local ok, decoded = pcall(cjson.decode, old)
+  if ok and type(decoded) == 'table' and type(decoded.updatedAt) == 'string' and decoded.updatedAt > ARGV[3] then
+    return 0
+  end
+end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+return 1`);
 
 /**
  * The shared {@link Store}: every replica reads and writes the same Redis (SPEC §7,
@@ -256,6 +280,89 @@ export class RedisStore implements Store {
     await this.redis.quit().catch(() => this.redis.disconnect());
   }
 
+  async putOpenIssue(issue: IndexedIssue): Promise<void> {
+    await putIssueScript.run(
+      await this.client(),
+      [this.key('open-issues')],
+      [issueKeyString(issue.key), JSON.stringify(issue), issue.updatedAt],
+    );
+  }
+
+  async dropOpenIssue(key: IssueKey): Promise<void> {
+    const member = issueKeyString(key);
+    await (await this.client())
+      .multi()
+      .hdel(this.key('open-issues'), member)
+      .hdel(this.key('issue-claims'), member)
+      .exec();
+  }
+
+  /**
+   * Not one atomic step: an issue closed while the listing ran may be put back by it, and is
+   * dropped again by the next resync or event. The index is rebuilt by resyncs, never trusted
+   * for writes.
+   */
+  async replaceOpenIssues(
+    repo: RepoKey,
+    issues: readonly IndexedIssue[],
+    listedAt: Date,
+  ): Promise<void> {
+    const redis = await this.client();
+    const listed = new Set(issues.map((issue) => issueKeyString(issue.key)));
+    const prefix = repoPrefix(repo);
+    const cutoff = formatSeconds(listedAt);
+    const pattern = `${prefix.replace(/[*?[\]\\]/g, '\\$&')}*`;
+    let cursor = '0';
+    const gone: string[] = [];
+    do {
+      const [next, flat] = await redis.hscan(
+        this.key('open-issues'),
+        cursor,
+        'MATCH',
+        pattern,
+        'COUNT',
+        1000,
+      );
+      cursor = next;
+      for (let i = 0; i + 1 < flat.length; i += 2) {
+        const member = flat[i]!;
+        if (listed.has(member)) continue;
+        const indexed = parseEntry<IndexedIssue>(flat[i + 1]!);
+        if (indexed === null || indexed.updatedAt < cutoff) gone.push(member);
+      }
+    } while (cursor !== '0');
+    if (gone.length > 0) {
+      await redis
+        .multi()
+        .hdel(this.key('open-issues'), ...gone)
+        .hdel(this.key('issue-claims'), ...gone)
+        .exec();
+    }
+    for (const issue of issues) await this.putOpenIssue(issue);
+  }
+
+  async setIssueClaim(key: IssueKey, claim: IndexedClaim | null): Promise<void> {
+    const redis = await this.client();
+    if (claim === null) await redis.hdel(this.key('issue-claims'), issueKeyString(key));
+    else await redis.hset(this.key('issue-claims'), issueKeyString(key), JSON.stringify(claim));
+  }
+
+  async openIssues(): Promise<IndexedEntry[]> {
+    const redis = await this.client();
+    const [issues, claims] = await Promise.all([
+      redis.hgetall(this.key('open-issues')),
+      redis.hgetall(this.key('issue-claims')),
+    ]);
+    const entries: IndexedEntry[] = [];
+    for (const [member, json] of Object.entries(issues)) {
+      const issue = parseEntry<IndexedIssue>(json);
+      if (issue === null) continue;
+      const claim = claims[member] === undefined ? null : parseEntry<IndexedClaim>(claims[member]);
+      entries.push({ issue, claim });
+    }
+    return entries;
+  }
+
   private key(...parts: string[]): string {
     return this.prefix + parts.join(':');
   }
@@ -297,6 +404,15 @@ function waitForReady(redis: Redis, timeoutMs: number): Promise<void> {
     redis.on('ready', onReady);
     redis.on('end', onEnd);
   });
+}
+
+/** An index entry written by this store; null for one it cannot read (another version's). */
+function parseEntry<T>(json: string): T | null {
+  try {
+    return JSON.parse(json) as T;
+  } catch {
+    return null;
+  }
 }
 
 /** The checkpoint hash field of one repository. */
