@@ -4,6 +4,7 @@ import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { RedisScript } from '../store/redis-store.js';
 import { type IssueKey, issueKeyString, parseIssueKeyString } from '../store/store.js';
+import { exclusiveOnRedis } from './issue-lock.js';
 import {
   backoffDelay,
   canonicalJson,
@@ -399,6 +400,14 @@ export class BullQueue implements WorkQueue {
     // The producer side: a scrape of /metrics while Redis is away fails fast, not hangs.
     const counts = await this.producerQueue.getJobCounts('waiting', 'delayed', 'prioritized');
     return Object.values(counts).reduce((sum, count) => sum + count, 0);
+  }
+
+  /** Holds the issue's `lock:K` (see the top of this file) while `fn` runs; fails fast. */
+  async exclusive<T>(key: IssueKey, fn: () => Promise<T>): Promise<T> {
+    // As in enqueue: only the producer's very first connection is waited for.
+    await this.producerQueue.waitUntilReady();
+    const lock = this.records(issueKeyString(key)).lock;
+    return exclusiveOnRedis(this.producer, lock, fn, { ttlMs: this.lockDurationMs });
   }
 
   /** Stops taking jobs and waits for running handlers (BullMQ's graceful worker close). */

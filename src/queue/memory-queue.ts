@@ -1,5 +1,6 @@
 import { pino } from 'pino';
 import { type IssueKey, issueKeyString } from '../store/store.js';
+import { exclusiveInProcess } from './issue-lock.js';
 import type { Hint, ReconcileHandler, ReconcileRequest, WorkQueue } from './queue.js';
 
 /** The logger a queue reports retries and drops to; a pino logger fits. */
@@ -145,6 +146,13 @@ export class MemoryQueue implements WorkQueue {
     return this.waiting.size;
   }
 
+  exclusive<T>(key: IssueKey, fn: () => Promise<T>): Promise<T> {
+    return exclusiveInProcess(this.running, issueKeyString(key), fn, () => {
+      this.schedule(issueKeyString(key));
+      this.notifyIfIdle();
+    });
+  }
+
   /** Cancels waiting and delayed requests (the resync recovers them) and awaits running ones. */
   async close(): Promise<void> {
     this.closed = true;
@@ -181,7 +189,8 @@ export class MemoryQueue implements WorkQueue {
       const id = this.ready.values().next().value!;
       this.ready.delete(id);
       const batch = this.waiting.get(id);
-      if (batch === undefined) continue;
+      // An exclusive call holds the issue: it schedules the batch again when it ends.
+      if (batch === undefined || this.running.has(id)) continue;
       this.waiting.delete(id);
       // Started from a microtask so that even a handler throwing synchronously settles after
       // the run is registered; otherwise its clean-up would run before the registration.
