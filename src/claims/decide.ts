@@ -2,7 +2,7 @@ import { finaliseClaimBody, releasedClaim } from './comment.js';
 import { type ClaimComment, findHolder, heartbeat, isStale, staleAt } from './liveness.js';
 import { formatClaimTime, parseClaimMarker } from './marker.js';
 import { hasName, sameName } from './names.js';
-import type { Hint, Outcome, ThreadComment } from './types.js';
+import type { AssigneeMode, Hint, Outcome, ThreadComment } from './types.js';
 
 /** What decide() needs of the repository config (SPEC §7), already resolved. */
 export interface DecideConfig {
@@ -61,6 +61,14 @@ export interface HolderSummary {
   readonly author: string;
   readonly session: string;
   readonly stage: string;
+  /** The rest of the holder's marker and comment, for the work queue's index (§9). */
+  readonly lane: string;
+  readonly branch: string;
+  readonly started: Date;
+  readonly updated: Date;
+  readonly heartbeat: Date;
+  readonly assignee?: AssigneeMode;
+  readonly url?: string;
 }
 
 /** The result of decide(): what to write, and when to look at the issue again. */
@@ -217,6 +225,13 @@ export function decide(facts: IssueFacts, config: DecideConfig, now: Date): Plan
       author: holder.comment.author,
       session: holder.marker.session,
       stage: holder.marker.stage,
+      lane: holder.marker.lane,
+      branch: holder.marker.branch,
+      started: holder.marker.started,
+      updated: holder.marker.updated,
+      heartbeat: heartbeat(holder),
+      ...(holder.marker.assignee ? { assignee: holder.marker.assignee } : {}),
+      ...(holder.comment.url ? { url: holder.comment.url } : {}),
     },
     deadline: holder ? staleAt(holder, config.staleAfterMs) : null,
   };

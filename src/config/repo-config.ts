@@ -28,6 +28,7 @@ const LOGIN_MESSAGE = 'must be a GitHub login such as "my-agent[bot]" (no @, no 
 const GitHubLogin = z.string({ error: LOGIN_MESSAGE }).regex(LOGIN, { error: LOGIN_MESSAGE });
 
 const BOOLEAN_MESSAGE = 'must be true or false';
+const LABELS_MESSAGE = 'must be a list of label names such as ["good first issue"]';
 
 /**
  * `.github/claims.yml` as a repository writes it (SPEC §7). Strict: an unknown key is an error,
@@ -49,6 +50,15 @@ export const RepoConfig = z
     trustedBots: z
       .array(GitHubLogin, { error: 'must be a list of GitHub logins such as ["my-agent[bot]"]' })
       .optional(),
+    queue: z
+      .strictObject(
+        {
+          labels: z.array(LabelName, { error: LABELS_MESSAGE }).optional(),
+          exclude: z.array(LabelName, { error: LABELS_MESSAGE }).optional(),
+        },
+        { error: 'must be a mapping with labels and/or exclude' },
+      )
+      .optional(),
   })
   .superRefine((config, ctx) => {
     // One label for both states would be added and removed in turn: refuse it. GitHub
@@ -69,8 +79,27 @@ export const RepoConfig = z
 /** A repository's config as written, after validation. */
 export type RepoConfig = z.infer<typeof RepoConfig>;
 
-/** The config a reconcile works with: every field filled in, as decide() reads it. */
-export type ResolvedRepoConfig = DecideConfig;
+/**
+ * The config a reconcile works with: every field filled in, as decide() reads it; `queue`
+ * only when the file sets it (queueSettings fills in its defaults).
+ */
+export type ResolvedRepoConfig = DecideConfig & { readonly queue?: QueueSettings };
+
+/** Which open issues the work queue offers as claimable (docs/protocol.md §9). */
+export interface QueueSettings {
+  /** When not empty, an issue must carry one of these to be claimable. */
+  readonly labels: readonly string[];
+  /** An issue carrying one of these is not claimable. */
+  readonly exclude: readonly string[];
+}
+
+/** The queue settings of a resolved config; by default nothing is required and blocked is excluded. */
+export function queueSettings(config: ResolvedRepoConfig): QueueSettings {
+  return {
+    labels: config.queue?.labels ?? [],
+    exclude: config.queue?.exclude ?? [config.labels.blocked],
+  };
+}
 
 /** What the operator sets for repositories that do not: the stale window (SPEC §3). */
 export interface RepoConfigDefaults {
@@ -92,6 +121,14 @@ export function resolveRepoConfig(
     notifyOnExpiry: config.notifyOnExpiry ?? true,
     enforceLabels: config.enforceLabels ?? true,
     trustedBots: config.trustedBots ?? [],
+    ...(config.queue
+      ? {
+          queue: {
+            labels: config.queue.labels ?? [],
+            exclude: config.queue.exclude ?? [config.labels?.blocked ?? DEFAULT_LABELS.blocked],
+          },
+        }
+      : {}),
   };
 }
 
@@ -276,6 +313,7 @@ const TOP_KEYS = Object.keys(RepoConfig.shape);
 function knownKeys(path: readonly PropertyKey[]): string[] {
   if (path.length === 0) return TOP_KEYS;
   if (path.length === 1 && path[0] === 'labels') return Object.keys(DEFAULT_LABELS);
+  if (path.length === 1 && path[0] === 'queue') return ['labels', 'exclude'];
   return [];
 }
 

@@ -9,6 +9,15 @@ export const MAX_THREAD_COMMENTS = 1000;
 /** An issue and its whole thread, as GitHub reported them in one reconcile. */
 export type IssueThread = Omit<IssueFacts, 'appLogin' | 'hints'>;
 
+/** What the claims API and the work queue show of an issue besides its facts (§8, §9). */
+export interface IssueMeta {
+  readonly title: string;
+  readonly url: string;
+  /** GitHub's times, `YYYY-MM-DDTHH:MM:SSZ`. */
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
 /**
  * The thread could not be read whole. SPEC §6: nothing is written from partial facts; the
  * reconcile is retried with backoff.
@@ -38,7 +47,10 @@ export class IssueGoneError extends Error {
  * GitHub error, or a thread of more than 1,000 comments, throws UnverifiableError; a 404 or
  * 410 on the issue itself throws IssueGoneError.
  */
-export async function readThread(octokit: ProbotOctokit, key: IssueKey): Promise<IssueThread> {
+export async function readThread(
+  octokit: ProbotOctokit,
+  key: IssueKey,
+): Promise<IssueThread & { readonly meta: IssueMeta }> {
   const where = { owner: key.owner, repo: key.repo, issue_number: key.number };
   let issue: Awaited<ReturnType<ProbotOctokit['rest']['issues']['get']>>['data'];
   try {
@@ -96,6 +108,12 @@ export async function readThread(octokit: ProbotOctokit, key: IssueKey): Promise
     labels: issue.labels.map((l) => (typeof l === 'string' ? l : (l.name ?? ''))).filter(Boolean),
     assignees: (issue.assignees ?? []).map((a) => a.login),
     comments,
+    meta: {
+      title: issue.title,
+      url: issue.html_url,
+      createdAt: issue.created_at,
+      updatedAt: issue.updated_at,
+    },
   };
 }
 
