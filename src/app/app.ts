@@ -1,6 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Probot, ProbotOctokit } from 'probot';
+import { createClaimsApi } from '../api/claims-api.js';
+import { indexIssuesEvent, indexReconcile } from '../api/index-events.js';
 import type { Action } from '../claims/decide.js';
 import { hasName } from '../claims/names.js';
 import { loadRepoConfig, RepoConfigCache, type RepoConfigResult } from '../config/repo-config.js';
@@ -75,7 +77,7 @@ export interface ClaimWarden {
   readonly started: Promise<void>;
   sweep(): Promise<SweepResult>;
   resync(installationId: number, repos?: readonly string[]): Promise<unknown>;
-  /** `GET /health` and `GET /metrics`, for Probot's server (`addHandler`). */
+  /** `GET /health`, `GET /metrics` and the claims API, for Probot's server (`addHandler`). */
   handleHttp(req: IncomingMessage, res: ServerResponse): Promise<boolean>;
   /** Stops timers and the queue (finishing running reconciles); closes the store. */
   stop(): Promise<void>;
@@ -114,23 +116,22 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
   const configFor = async (octokit: ProbotOctokit, key: IssueKey): Promise<ConfigLookup> =>
     usable(await repoConfig(octokit, key));
 
+  const reconcileDeps = {
+    octokitFor,
+    configFor,
+    store,
+    log,
+    now,
+    appLogin,
+    knownLabels,
+    onWrite: (action: Action) => {
+      if (action.kind === 'finalise') metrics.finalisations.inc({ reason: action.reason });
+    },
+  };
   queue.start(async (request) => {
     try {
-      const result = await reconcileIssue(
-        {
-          octokitFor,
-          configFor,
-          store,
-          log,
-          now,
-          appLogin,
-          knownLabels,
-          onWrite: (action: Action) => {
-            if (action.kind === 'finalise') metrics.finalisations.inc({ reason: action.reason });
-          },
-        },
-        request,
-      );
+      const result = await reconcileIssue(reconcileDeps, request);
+      await indexReconcile(store, log, request.key, result);
       metrics.reconciles.inc({ outcome: result.outcome });
     } catch (error) {
       metrics.reconciles.inc({ outcome: 'failed' });
@@ -139,8 +140,24 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
   });
 
   const deliveries = recordDeliveries(store, log);
+  const claimsApi = createClaimsApi({
+    store,
+    queue,
+    log,
+    now,
+    appOctokit,
+    octokitFor,
+    config: repoConfig,
+    reconcile: async (request) => {
+      const result = await reconcileIssue(reconcileDeps, request);
+      await indexReconcile(store, log, request.key, result);
+      return result;
+    },
+  });
 
   app.on([...SUBSCRIBED_EVENTS], async (context) => {
+    // The work queue's index follows every issues event, own echoes too (§9): no API call.
+    if (context.name === 'issues') await indexIssuesEvent(store, log, context.payload);
     const route = routeEvent(context as Parameters<typeof routeEvent>[0], appLogin, now());
     const event = `${context.name}.${(context.payload as { action?: string }).action ?? ''}`;
     const delivery = context.id;
@@ -275,7 +292,8 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
     started: resyncer?.first ?? Promise.resolve(),
     sweep: () => sweepOnce(sweepDeps),
     resync,
-    handleHttp: (req, res) => handleHttp(req, res, { store, queue, metrics }),
+    handleHttp: async (req, res) =>
+      (await claimsApi(req, res)) || handleHttp(req, res, { store, queue, metrics }),
     async stop() {
       sweeper?.stop();
       await resyncer?.stop();

@@ -24,7 +24,12 @@ export async function main(
   options: { Octokit?: typeof ProbotOctokit } = {},
 ): Promise<RunningApp> {
   const settings = readSettings(env);
-  const log = pino({ level: settings.logLevel, name: 'claim-warden' });
+  // Probot's HTTP log writes request headers: the claims API's bearer tokens must not appear.
+  const log = pino({
+    level: settings.logLevel,
+    name: 'claim-warden',
+    redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
+  });
   const backends = createBackends(settings, log);
   if (backends.mode === 'redis') await waitForStore(backends.store, log);
   const server = probotServer(settings, log, options.Octokit);
