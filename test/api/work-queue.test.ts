@@ -4,9 +4,19 @@
  * `issues` events, reconciles and the resync.
  */
 import { describe, expect, it } from 'vitest';
-import { claimComment, HOUR, harnessFor } from '../e2e/e2e-helpers.js';
+import { claimComment, harnessFor } from '../e2e/e2e-helpers.js';
+import type { FakeGitHub } from '../fake-github/fake-github.js';
 import { REPO } from '../helpers/app-harness.js';
 import { callApi, caller, claimBody, claimPath } from './api-helpers.js';
+
+/** Moves the fake's clock one second on at every reading, from `start`. */
+function tick(fake: FakeGitHub, start: number): void {
+  let t = start;
+  fake.clock = () => {
+    t += 1000;
+    return new Date(t);
+  };
+}
 
 type Item = { issue: { repo: string; number: number }; claim: { author: string } | null };
 const numbers = (body: { items: Item[] }) =>
@@ -17,8 +27,7 @@ describe.concurrent('GET /api/claims/v1/issues', () => {
     onTestFinished,
   }) => {
     const { fake, appUrl, settle } = await harnessFor(onTestFinished);
-    let t = Date.parse('2026-01-01T00:00:00Z');
-    fake.clock = () => new Date((t += 1000));
+    tick(fake, Date.parse('2026-01-01T00:00:00Z'));
     const [a, b, c, d] = [1, 2, 3, 4].map(() => fake.createIssue(REPO, { title: 'work' }));
     fake.createIssue(REPO, { isPullRequest: true });
     await settle();
@@ -49,8 +58,7 @@ describe.concurrent('GET /api/claims/v1/issues', () => {
       seed: (f) => f.addRepo('acme/gears'),
     });
     // One second apart, so "oldest first" is one order.
-    let t = Date.now() - 60_000;
-    fake.clock = () => new Date((t += 1000));
+    tick(fake, Date.now() - 60_000);
     const free = fake.createIssue(REPO, { labels: ['bug'] });
     const mine = fake.createIssue(REPO, { labels: ['bug'] });
     const bobs = fake.createIssue(REPO);
@@ -133,8 +141,7 @@ describe.concurrent('GET /api/claims/v1/issues', () => {
     const { fake, appUrl, settle } = await harnessFor(onTestFinished, {
       seed: (f) => f.addRepo('acme/secret', { private: true }),
     });
-    let t = Date.now() - 60_000;
-    fake.clock = () => new Date((t += 1000));
+    tick(fake, Date.now() - 60_000);
     const open = fake.createIssue(REPO);
     const secret = fake.createIssue('acme/secret');
     await settle();
