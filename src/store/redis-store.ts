@@ -89,8 +89,9 @@ end
 return 0`);
 
 /**
- * KEYS: open-issue hash. ARGV: member, JSON, updatedAt. Writes the snapshot unless the indexed
- * one is newer: times are `YYYY-MM-DDTHH:MM:SSZ`, so they compare as strings.
+ * KEYS: open-issue hash, index version. ARGV: member, JSON, updatedAt. Writes the snapshot
+ * unless the indexed one is newer (times are `YYYY-MM-DDTHH:MM:SSZ`, so they compare as
+ * strings), and bumps the version.
  */
 const putIssueScript = new RedisScript(`
 local old = redis.call('HGET', KEYS[1], ARGV[1])
@@ -101,6 +102,7 @@ if old then
   end
 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('INCR', KEYS[2])
 return 1`);
 
 /**
@@ -113,6 +115,8 @@ export class RedisStore implements Store {
   private readonly ownsConnection: boolean;
   private readonly prefix: string;
   private readonly pingTimeoutMs: number;
+  /** The open-issue index as last read, and the version it was read at (see openIssues). */
+  private indexCache: { version: string; entries: IndexedEntry[] } | undefined;
   /** Resolves once the connection was up once; until then commands wait for it. */
   private firstConnection: Promise<void> | undefined;
 
@@ -283,7 +287,7 @@ export class RedisStore implements Store {
   async putOpenIssue(issue: IndexedIssue): Promise<void> {
     await putIssueScript.run(
       await this.client(),
-      [this.key('open-issues')],
+      [this.key('open-issues'), this.key('index-version')],
       [issueKeyString(issue.key), JSON.stringify(issue), issue.updatedAt],
     );
   }
@@ -294,6 +298,7 @@ export class RedisStore implements Store {
       .multi()
       .hdel(this.key('open-issues'), member)
       .hdel(this.key('issue-claims'), member)
+      .incr(this.key('index-version'))
       .exec();
   }
 
@@ -336,6 +341,7 @@ export class RedisStore implements Store {
         .multi()
         .hdel(this.key('open-issues'), ...gone)
         .hdel(this.key('issue-claims'), ...gone)
+        .incr(this.key('index-version'))
         .exec();
     }
     for (const issue of issues) await this.putOpenIssue(issue);
@@ -343,12 +349,23 @@ export class RedisStore implements Store {
 
   async setIssueClaim(key: IssueKey, claim: IndexedClaim | null): Promise<void> {
     const redis = await this.client();
-    if (claim === null) await redis.hdel(this.key('issue-claims'), issueKeyString(key));
-    else await redis.hset(this.key('issue-claims'), issueKeyString(key), JSON.stringify(claim));
+    const member = issueKeyString(key);
+    const write = redis.multi();
+    if (claim === null) write.hdel(this.key('issue-claims'), member);
+    else write.hset(this.key('issue-claims'), member, JSON.stringify(claim));
+    await write.incr(this.key('index-version')).exec();
   }
 
+  /**
+   * Every write of the index bumps its version in the same atomic step, so a replica keeps
+   * the last index it read and reads it again only once the version moved: a queue query
+   * over an unchanged index costs one GET, not the whole hash. Reading the version before
+   * the hash can only make the cache newer than its version, never older.
+   */
   async openIssues(): Promise<IndexedEntry[]> {
     const redis = await this.client();
+    const version = (await redis.get(this.key('index-version'))) ?? '0';
+    if (this.indexCache?.version === version) return this.indexCache.entries;
     const [issues, claims] = await Promise.all([
       redis.hgetall(this.key('open-issues')),
       redis.hgetall(this.key('issue-claims')),
@@ -360,6 +377,7 @@ export class RedisStore implements Store {
       const claim = claims[member] === undefined ? null : parseEntry<IndexedClaim>(claims[member]);
       entries.push({ issue, claim });
     }
+    this.indexCache = { version, entries };
     return entries;
   }
 
