@@ -1,5 +1,6 @@
 import { cpus, platform, release, totalmem } from 'node:os';
 import { benchAction } from './action-bench.js';
+import { benchApi } from './api-bench.js';
 import { benchCalls } from './calls-bench.js';
 import { benchConvergence } from './convergence-bench.js';
 import { benchDecide } from './decide-bench.js';
@@ -37,6 +38,7 @@ const BENCHES: ReadonlyArray<readonly [string, () => Promise<Section>]> = [
   ['door', benchDoor],
   ['paths', benchPaths],
   ['action', benchAction],
+  ['api', benchApi],
 ];
 
 /** The machine the figures come from: they mean nothing without it. */

@@ -1,6 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Probot, ProbotOctokit } from 'probot';
+import { createClaimsApi } from '../api/claims-api.js';
+import { indexIssuesEvent, indexReconcile } from '../api/index-events.js';
 import type { Action } from '../claims/decide.js';
 import { hasName } from '../claims/names.js';
 import {
@@ -14,7 +16,7 @@ import type { Settings } from '../config/settings.js';
 import { KnownLabels } from '../github/execute.js';
 import { InstallationOctokits } from '../github/octokit.js';
 import { keepDue } from '../queue/keep-due.js';
-import type { ReconcileHandler, WorkQueue } from '../queue/queue.js';
+import type { ReconcileHandler, ReconcileRequest, WorkQueue } from '../queue/queue.js';
 import { reconcileWithRollout } from '../rollout/reconcile-with-rollout.js';
 import type { IssueKey, Store } from '../store/store.js';
 import { resyncInstallation, startResync } from '../sweep/resync.js';
@@ -97,25 +99,30 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
       loadRepoConfig(octokit, where, { staleAfterMs: settings.staleAfterMs }),
     );
 
+  const reconcileDeps = {
+    octokitFor,
+    configFor: async (octokit: ProbotOctokit, key: IssueKey) =>
+      configForReconcile(await repoConfig(octokit, key)),
+    store,
+    log,
+    now,
+    appLogin,
+    knownLabels,
+    onWrite: (action: Action) => {
+      if (action.kind === 'finalise') metrics.finalisations.inc({ reason: action.reason });
+    },
+    requestReconcile: (key: IssueKey) => queue.enqueue({ key, hints: [], reason: 'paths' }),
+    onObserve: (action: Action) => metrics.observedWrites.inc({ kind: action.kind }),
+  };
+  // One reconcile, as the queue and the claims API run it: the work queue's index follows.
+  const reconcileOne = async (request: ReconcileRequest) => {
+    const result = await reconcileWithRollout(reconcileDeps, request);
+    await indexReconcile(store, log, request.key, result);
+    return result;
+  };
   const reconcile: ReconcileHandler = async (request) => {
     try {
-      const result = await reconcileWithRollout(
-        {
-          octokitFor,
-          configFor: async (octokit, key) => configForReconcile(await repoConfig(octokit, key)),
-          store,
-          log,
-          now,
-          appLogin,
-          knownLabels,
-          onWrite: (action: Action) => {
-            if (action.kind === 'finalise') metrics.finalisations.inc({ reason: action.reason });
-          },
-          requestReconcile: (key) => queue.enqueue({ key, hints: [], reason: 'paths' }),
-          onObserve: (action: Action) => metrics.observedWrites.inc({ kind: action.kind }),
-        },
-        request,
-      );
+      const result = await reconcileOne(request);
       metrics.reconciles.inc({ outcome: result.outcome });
     } catch (error) {
       metrics.reconciles.inc({ outcome: 'failed' });
@@ -125,6 +132,16 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
   // A reconcile that fails on every attempt is not dropped: the sweep retries it.
   const onExhausted = keepDue({ store, log, now, onKept: () => metrics.reconcilesKeptDue.inc() });
   queue.start(reconcile, { onExhausted });
+  const claimsApi = createClaimsApi({
+    store,
+    queue,
+    log,
+    now,
+    appOctokit,
+    octokitFor,
+    config: repoConfig,
+    reconcile: reconcileOne,
+  });
 
   const resyncDeps = {
     store,
@@ -169,6 +186,8 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
     },
   };
   app.on([...SUBSCRIBED_EVENTS], async (context) => {
+    // The work queue's index follows every issues event, own echoes too (§9): no API call.
+    if (context.name === 'issues') await indexIssuesEvent(store, log, context.payload);
     const outcome = await handleWebhook(webhookDeps, context as WebhookEvent);
     metrics.webhooks.inc({ event: outcome.event, result: outcome.result });
     if (outcome.error) throw outcome.error;
@@ -190,6 +209,11 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
     ? startResync({ ...resyncDeps, intervalMs: settings.resyncIntervalMs })
     : null;
   const http = createHttpRoutes({ store, queue, metrics });
+  for (const method of ['GET', 'POST', 'DELETE', 'PUT', 'PATCH']) {
+    http.route(method, '/api/claims/v1/', async (req, res) => {
+      if (!(await claimsApi(req, res))) res.writeHead(404).end();
+    });
+  }
 
   return {
     appLogin,

@@ -13,6 +13,11 @@ export const SUBSCRIBED_EVENTS = [
   'issue_comment.created',
   'issue_comment.edited',
   'issue_comment.deleted',
+  // opened, edited, assigned, unassigned: for the work queue's index only (§9).
+  'issues.opened',
+  'issues.edited',
+  'issues.assigned',
+  'issues.unassigned',
   'issues.labeled',
   'issues.unlabeled',
   'issues.closed',

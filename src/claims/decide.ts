@@ -10,7 +10,7 @@ import {
 import { formatClaimTime, parseClaimMarker } from './marker.js';
 import { hasName, sameName } from './names.js';
 import { overlaps, pathLineOf } from './paths.js';
-import type { Hint, Outcome, ThreadComment } from './types.js';
+import type { AssigneeMode, Hint, Outcome, ThreadComment } from './types.js';
 
 /** What decide() needs of the repository config (SPEC §7), already resolved. */
 export interface DecideConfig {
@@ -116,9 +116,15 @@ export interface HolderSummary {
   readonly author: string;
   readonly session: string;
   readonly stage: string;
+  /** The rest of the holder's marker and comment, for the work queue's index (§9). */
+  readonly lane: string;
   readonly branch: string;
+  readonly started: Date;
+  readonly updated: Date;
   /** The holder's heartbeat (docs/protocol.md §3). */
   readonly heartbeat: Date;
+  readonly assignee?: AssigneeMode;
+  readonly url?: string;
   /** The paths it holds (docs/protocol.md §10), canonical; empty without a valid path line. */
   readonly paths: readonly string[];
   /** Why its path line was refused, when it has one that breaks the grammar: log it. */
@@ -296,8 +302,13 @@ function holderSummary(holder: ClaimComment): HolderSummary {
     author: holder.comment.author,
     session: holder.marker.session,
     stage: holder.marker.stage,
+    lane: holder.marker.lane,
     branch: holder.marker.branch,
+    started: holder.marker.started,
+    updated: holder.marker.updated,
     heartbeat: heartbeat(holder),
+    ...(holder.marker.assignee ? { assignee: holder.marker.assignee } : {}),
+    ...(holder.comment.url ? { url: holder.comment.url } : {}),
     paths: line.kind === 'valid' ? line.paths : [],
     ...(line.kind === 'invalid' ? { pathProblem: line.problem } : {}),
   };

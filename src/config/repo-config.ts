@@ -28,6 +28,7 @@ const LOGIN_MESSAGE = 'must be a GitHub login such as "my-agent[bot]" (no @, no 
 const GitHubLogin = z.string({ error: LOGIN_MESSAGE }).regex(LOGIN, { error: LOGIN_MESSAGE });
 
 const BOOLEAN_MESSAGE = 'must be true or false';
+const LABELS_MESSAGE = 'must be a list of label names such as ["good first issue"]';
 
 /** `mode` in claims.yml: `observe` decides and logs what it would write, and writes nothing. */
 export const ROLLOUT_MODES = ['enforce', 'observe'] as const;
@@ -60,6 +61,15 @@ export const RepoConfig = z
       .enum(ROLLOUT_MODES, { error: 'must be enforce or observe (decide and log, write nothing)' })
       .optional(),
     enabled: z.boolean({ error: BOOLEAN_MESSAGE }).optional(),
+    queue: z
+      .strictObject(
+        {
+          labels: z.array(LabelName, { error: LABELS_MESSAGE }).optional(),
+          exclude: z.array(LabelName, { error: LABELS_MESSAGE }).optional(),
+        },
+        { error: 'must be a mapping with labels and/or exclude' },
+      )
+      .optional(),
   })
   .superRefine((config, ctx) => {
     // One label for both states would be added and removed in turn: refuse it. GitHub
@@ -86,6 +96,24 @@ export interface ResolvedRepoConfig extends DecideConfig {
   readonly mode: RolloutMode;
   /** False: the app leaves the repository alone (no reads beyond the config, no writes). */
   readonly enabled: boolean;
+  /** The work queue's keys (docs/protocol.md §9), only when the file sets them. */
+  readonly queue?: QueueSettings;
+}
+
+/** Which open issues the work queue offers as claimable (docs/protocol.md §9). */
+export interface QueueSettings {
+  /** When not empty, an issue must carry one of these to be claimable. */
+  readonly labels: readonly string[];
+  /** An issue carrying one of these is not claimable. */
+  readonly exclude: readonly string[];
+}
+
+/** The queue settings of a resolved config; by default nothing is required and blocked is excluded. */
+export function queueSettings(config: ResolvedRepoConfig): QueueSettings {
+  return {
+    labels: config.queue?.labels ?? [],
+    exclude: config.queue?.exclude ?? [config.labels.blocked],
+  };
 }
 
 /** What the operator sets for repositories that do not: the stale window (SPEC §3). */
@@ -110,6 +138,14 @@ export function resolveRepoConfig(
     trustedBots: config.trustedBots ?? [],
     mode: config.mode ?? 'enforce',
     enabled: config.enabled ?? true,
+    ...(config.queue
+      ? {
+          queue: {
+            labels: config.queue.labels ?? [],
+            exclude: config.queue.exclude ?? [config.labels?.blocked ?? DEFAULT_LABELS.blocked],
+          },
+        }
+      : {}),
   };
 }
 
@@ -294,6 +330,7 @@ const TOP_KEYS = Object.keys(RepoConfig.shape);
 function knownKeys(path: readonly PropertyKey[]): string[] {
   if (path.length === 0) return TOP_KEYS;
   if (path.length === 1 && path[0] === 'labels') return Object.keys(DEFAULT_LABELS);
+  if (path.length === 1 && path[0] === 'queue') return ['labels', 'exclude'];
   return [];
 }
 

@@ -14,6 +14,7 @@ import {
 } from './bullmq-scripts.js';
 import { canonicalJson } from './canonical-json.js';
 import { installationShare } from './fair-order.js';
+import { exclusiveOnRedis } from './issue-lock.js';
 import {
   type Hint,
   type QueueHooks,
@@ -381,6 +382,14 @@ export class BullQueue implements WorkQueue {
       parkedScript.run(this.producer, [this.shared('parked-index')], [this.namespace]),
     ]);
     return Object.values(counts).reduce((sum, count) => sum + count, Number(parked));
+  }
+
+  /** Holds the issue's `lock:K` (see the top of this file) while `fn` runs; fails fast. */
+  async exclusive<T>(key: IssueKey, fn: () => Promise<T>): Promise<T> {
+    // As in enqueue: only the producer's very first connection is waited for.
+    await this.producerQueue.waitUntilReady();
+    const lock = this.records(key).lock;
+    return exclusiveOnRedis(this.producer, lock, fn, { ttlMs: this.options.lockDurationMs });
   }
 
   /** Stops taking jobs and waits for running handlers (BullMQ's graceful worker close). */

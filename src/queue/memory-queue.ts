@@ -1,6 +1,7 @@
 import { type IssueKey, issueKeyString } from '../store/store.js';
 import { canonicalJson } from './canonical-json.js';
 import { FairOrder, installationShare } from './fair-order.js';
+import { exclusiveInProcess } from './issue-lock.js';
 import {
   type Hint,
   type QueueHooks,
@@ -129,6 +130,13 @@ export class MemoryQueue implements WorkQueue {
     return this.waiting.size;
   }
 
+  exclusive<T>(key: IssueKey, fn: () => Promise<T>): Promise<T> {
+    return exclusiveInProcess(this.running, issueKeyString(key), fn, () => {
+      this.schedule(issueKeyString(key));
+      this.notifyIfIdle();
+    });
+  }
+
   /** Cancels waiting and delayed requests (the resync recovers them) and awaits running ones. */
   async close(): Promise<void> {
     this.closed = true;
@@ -166,7 +174,13 @@ export class MemoryQueue implements WorkQueue {
     while (this.running.size < this.concurrency) {
       const id = this.ready.take((installationId) => this.held.has(installationId));
       if (id === undefined) return;
-      const batch = this.waiting.get(id)!;
+      const batch = this.waiting.get(id);
+      // An exclusive call took the issue after it became ready: the call schedules the batch
+      // again when it ends.
+      if (batch === undefined || this.running.has(id)) {
+        if (batch !== undefined) this.ready.finished(batch.key.installationId);
+        continue;
+      }
       this.waiting.delete(id);
       // Started from a microtask so that even a handler throwing synchronously settles after
       // the run is registered; otherwise its clean-up would run before the registration.

@@ -62,4 +62,10 @@ export interface WorkQueue {
   depth(): Promise<number>;
   /** Stops taking work; resolves once running handlers finished. */
   close(): Promise<void>;
+  /**
+   * Runs `fn` under the issue's lock, the one its reconciles run under (across every replica
+   * sharing the queue): no reconcile of the issue runs while `fn` does, and requests arriving
+   * meanwhile run after it. Throws IssueLockTimeoutError when the issue stays locked too long.
+   */
+  exclusive<T>(key: IssueKey, fn: () => Promise<T>): Promise<T>;
 }

@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { type IssueKey, issueKeyString, type RepoKey, repoKeyString } from '../keys.js';
+import { formatClaimTime } from '../claims/marker.js';
+import { type IssueKey, issueKeyString, type RepoKey, repoKeyString, repoPrefix } from '../keys.js';
 import { assertTtl } from './assert-ttl.js';
-import type { IndexedPathHolder, PathHolder, Store } from './store.js';
+import type {
+  IndexedClaim,
+  IndexedEntry,
+  IndexedIssue,
+  IndexedPathHolder,
+  PathHolder,
+  Store,
+} from './store.js';
 
 /** Options of {@link MemoryStore}. */
 export interface MemoryStoreOptions {
@@ -128,6 +136,8 @@ export class MemoryStore implements Store {
   private readonly locks = new Map<string, Lock>();
   /** Per repository (repoKey), the path holders by issue number. */
   private readonly pathIndex = new Map<string, Map<number, PathHolder>>();
+  private readonly openIssueIndex = new Map<string, IndexedIssue>();
+  private readonly issueClaims = new Map<string, IndexedClaim>();
 
   constructor(options: MemoryStoreOptions = {}) {
     this.now = options.now ?? Date.now;
@@ -277,6 +287,50 @@ export class MemoryStore implements Store {
     this.checkpoints.clear();
     this.locks.clear();
     this.pathIndex.clear();
+    this.openIssueIndex.clear();
+    this.issueClaims.clear();
+  }
+
+  async putOpenIssue(issue: IndexedIssue): Promise<void> {
+    const id = issueKeyString(issue.key);
+    const indexed = this.openIssueIndex.get(id);
+    if (indexed !== undefined && indexed.updatedAt > issue.updatedAt) return;
+    this.openIssueIndex.set(id, issue);
+  }
+
+  async dropOpenIssue(key: IssueKey): Promise<void> {
+    const id = issueKeyString(key);
+    this.openIssueIndex.delete(id);
+    this.issueClaims.delete(id);
+  }
+
+  async replaceOpenIssues(
+    repo: RepoKey,
+    issues: readonly IndexedIssue[],
+    listedAt: Date,
+  ): Promise<void> {
+    const listed = new Set(issues.map((issue) => issueKeyString(issue.key)));
+    const prefix = repoPrefix(repo);
+    const cutoff = formatClaimTime(listedAt);
+    for (const [id, issue] of this.openIssueIndex) {
+      if (!id.startsWith(prefix) || listed.has(id) || issue.updatedAt >= cutoff) continue;
+      this.openIssueIndex.delete(id);
+      this.issueClaims.delete(id);
+    }
+    for (const issue of issues) await this.putOpenIssue(issue);
+  }
+
+  async setIssueClaim(key: IssueKey, claim: IndexedClaim | null): Promise<void> {
+    if (claim === null) this.issueClaims.delete(issueKeyString(key));
+    else this.issueClaims.set(issueKeyString(key), claim);
+  }
+
+  async openIssues(): Promise<IndexedEntry[]> {
+    const entries: IndexedEntry[] = [];
+    for (const [id, issue] of this.openIssueIndex) {
+      entries.push({ issue, claim: this.issueClaims.get(id) ?? null });
+    }
+    return entries;
   }
 
   /** The lock named `name` if it is held now; an expired one is forgotten on the way. */

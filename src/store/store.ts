@@ -81,6 +81,66 @@ export interface Store {
   setPathHolder(key: IssueKey, holder: PathHolder | null): Promise<void>;
   /** The path holders of one repository as their reconciles recorded them, by issue number. */
   pathHolders(installationId: number, owner: string, repo: string): Promise<IndexedPathHolder[]>;
+
+  // ---- the open-issue index of the work queue (docs/protocol.md §9) --------------------
+
+  /**
+   * Records an open issue. A snapshot older than the one indexed (by `updatedAt`) is ignored,
+   * so webhooks delivered late or out of order never move the index backwards.
+   */
+  putOpenIssue(issue: IndexedIssue): Promise<void>;
+  /** Removes an issue (closed, deleted, transferred away) and its claim summary. */
+  dropOpenIssue(key: IssueKey): Promise<void>;
+  /**
+   * Makes the repository's part of the index the listed open issues (the resync): listed ones
+   * are put, indexed ones not listed are dropped unless updated at or after `listedAt` (an
+   * event indexed them while the listing ran).
+   */
+  replaceOpenIssues(repo: RepoKey, issues: readonly IndexedIssue[], listedAt: Date): Promise<void>;
+  /** Records the holder's claim as the last reconcile (or API call) found it; null: none. */
+  setIssueClaim(key: IssueKey, claim: IndexedClaim | null): Promise<void>;
+  /** Every indexed open issue with its claim summary, in no particular order. */
+  openIssues(): Promise<IndexedEntry[]>;
+}
+
+/**
+ * An open issue as the work queue lists it (docs/protocol.md §9). Times are
+ * `YYYY-MM-DDTHH:MM:SSZ`, so they compare as strings.
+ */
+export interface IndexedIssue {
+  readonly key: IssueKey;
+  readonly title: string;
+  readonly url: string;
+  readonly labels: readonly string[];
+  readonly assignees: readonly string[];
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+/**
+ * The holder's claim as last seen, JSON-safe; times `YYYY-MM-DDTHH:MM:SSZ`. Liveness is
+ * judged against `staleAt` when the index is read, so an expired claim counts as free at
+ * once, without waiting for the sweep.
+ */
+export interface IndexedClaim {
+  readonly commentId: number;
+  readonly url: string;
+  readonly author: string;
+  readonly session: string;
+  readonly lane: string;
+  readonly branch: string;
+  readonly stage: string;
+  readonly started: string;
+  readonly updated: string;
+  readonly heartbeat: string;
+  readonly staleAt: string;
+  readonly assignee?: string;
+}
+
+/** An indexed issue and its claim summary. */
+export interface IndexedEntry {
+  readonly issue: IndexedIssue;
+  readonly claim: IndexedClaim | null;
 }
 
 /** The holder of an issue that holds paths, as the path-holder index keeps it. */

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { ProbotOctokit } from 'probot';
+import { indexOpenIssues } from '../api/index-events.js';
 import { parseClaimMarker } from '../claims/marker.js';
 import type { WorkQueue } from '../queue/queue.js';
 import type { IssueKey, Store } from '../store/store.js';
@@ -105,6 +106,8 @@ export async function resyncRepo(
   for (const number of numbers) {
     await deps.queue.enqueue({ key: { ...repo, number }, hints: [], reason: 'resync' });
   }
+  // docs/protocol.md §12: the open issues too, for the work queue's index.
+  await indexOpenIssues(deps.store, octokit, repo, startedAt);
   await deps.store.setCheckpoint(repo, new Date(startedAt.getTime() - CHECKPOINT_OVERLAP_MS));
   return numbers.size;
 }

@@ -402,6 +402,8 @@ describe('SPEC §5: installation events resync', () => {
       restComment(alice, 1),
       restComment(chatter, 3),
     ]);
+    // docs/protocol.md §12: the resync lists the open issues for the work queue's index.
+    mock('GET', `/repos/${OWNER}/${REPO}/issues?state=open&per_page=100`, [200, []]);
     // The two reconciles run concurrently: their writes may interleave.
     mockThread({
       issue: 2,

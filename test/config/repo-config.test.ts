@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   loadRepoConfig,
   parseRepoConfig,
+  queueSettings,
   RepoConfigCache,
   type RepoConfigResult,
   type ResolvedRepoConfig,
@@ -441,5 +442,37 @@ describe('RepoConfigCache', () => {
       'boom',
     );
     expect(await cache.get(where, async () => loaded)).toBe(loaded);
+  });
+});
+
+describe('queue settings (docs/protocol.md §9)', () => {
+  it('without a queue key, nothing is required and the blocked label is excluded', () => {
+    expect(queueSettings(DEFAULT_CONFIG)).toEqual({ labels: [], exclude: ['status:blocked'] });
+  });
+
+  it('reads queue.labels and queue.exclude', () => {
+    const result = parseRepoConfig(
+      { queue: { labels: ['ready'], exclude: ['wontfix'] } },
+      defaults,
+    );
+    if (!result.ok) throw new Error(result.error);
+    expect(queueSettings(result.config)).toEqual({ labels: ['ready'], exclude: ['wontfix'] });
+  });
+
+  it('queue.exclude defaults to the repository’s blocked label', () => {
+    const result = parseRepoConfig(
+      { labels: { blocked: 'stuck' }, queue: { labels: ['ready'] } },
+      defaults,
+    );
+    if (!result.ok) throw new Error(result.error);
+    expect(queueSettings(result.config)).toEqual({ labels: ['ready'], exclude: ['stuck'] });
+  });
+
+  it.each([
+    [{ queue: { lables: [] } }, 'queue: unknown key "lables" (did you mean "labels"?)'],
+    [{ queue: { labels: 'ready' } }, 'queue.labels: must be a list of label names'],
+    [{ queue: ['ready'] }, 'queue: must be a mapping with labels and/or exclude'],
+  ])('%j is refused naming the field', (raw, message) => {
+    expect(errorOf(raw)).toContain(message);
   });
 });

@@ -278,6 +278,14 @@ export class FakeGitHub {
     this.state.addUser(login, options);
   }
 
+  /**
+   * Sets `login`'s role on `repo` as `GET /repos/{o}/{r}/collaborators/{login}/permission`
+   * reports it in `role_name` (default: derived from the association; see State.roleOf).
+   */
+  setRole(repo: string, login: string, role: string): void {
+    this.state.setRole(repo, login, role);
+  }
+
   /** Opens an issue (or pull request) and returns its number. */
   createIssue(repo: string, options: NewIssue = {}): number {
     return this.state.createIssue(repo, options).number;

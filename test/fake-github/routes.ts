@@ -103,6 +103,10 @@ export function routes(deps: RouteDeps): Route[] {
       if (write) throw new HttpError(403, 'Resource not accessible by integration');
     }
     if (ctx.auth.kind === 'anonymous' && repo.private) throw new HttpError(404, 'Not Found');
+    // A person's token sees a private repository only with a role on it.
+    if (ctx.auth.kind === 'user' && repo.private && state.roleOf(repo, ctx.auth.login) === 'none') {
+      throw new HttpError(404, 'Not Found');
+    }
     if (write) actor(ctx);
     return repo;
   }
@@ -456,6 +460,25 @@ export function routes(deps: RouteDeps): Route[] {
       const { repo, issue } = issueOf(ctx, true);
       state.removeLabel(repo, issue, ctx.params.name!, actor(ctx));
       return ok(issue.labels.map((name) => p.label(repo, state.findLabel(repo, name)!)));
+    }),
+
+    // ---- collaborators -----------------------------------------------------------------
+    route('GET', '/repos/:owner/:repo/collaborators/:login/permission', (ctx) => {
+      const repo = repoOf(ctx);
+      const login = ctx.params.login!;
+      if (!state.users.has(login.toLowerCase())) throw new HttpError(404, 'Not Found');
+      const role = state.roleOf(repo, login);
+      // GitHub's older `permission` reports maintain as write and triage as read; a custom
+      // role shows its base (the fake: write).
+      const legacy: Record<string, string> = {
+        admin: 'admin',
+        maintain: 'write',
+        write: 'write',
+        triage: 'read',
+        read: 'read',
+        none: 'none',
+      };
+      return ok({ permission: legacy[role] ?? 'write', role_name: role, user: p.user(login) });
     }),
 
     // ---- assignees ---------------------------------------------------------------------
