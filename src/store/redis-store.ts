@@ -511,15 +511,6 @@ function readPathHolder(number: number, value: string): IndexedPathHolder | null
   if (typeof heartbeat !== 'number' || !Array.isArray(paths)) return null;
   if (!paths.every((p): p is string => typeof p === 'string')) return null;
   return { number, commentId, session, author, branch, heartbeat: new Date(heartbeat), paths };
-
-  /** An index entry written by this store; null for one it cannot read (another version's). */
-  function parseEntry<T>(json: string): T | null {
-    try {
-      return JSON.parse(json) as T;
-    } catch {
-      return null;
-    }
-  }
 }
 
 /** An index entry written by this store; null for one it cannot read (another version's). */
