@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Redis, type RedisOptions } from 'ioredis';
+import { CLAIM_CHANGES_CAP, type ClaimChange, type LiveClaimSummary } from './board-records.js';
 import { assertTtl } from './memory-store.js';
 import { type IssueKey, issueKeyString, parseIssueKeyString, type Store } from './store.js';
 
@@ -78,6 +79,21 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then
   return redis.call('PEXPIRE', KEYS[1], ARGV[2])
 end
 return 0`);
+
+/**
+ * Records a claim change once (its id) and trims the history to the newest ARGV[4]: a sorted
+ * set of ids by time, and a hash of id -> JSON, trimmed together so neither grows unbounded.
+ */
+const recordChangeScript = new RedisScript(`
+if redis.call('HSETNX', KEYS[2], ARGV[1], ARGV[3]) == 0 then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+local extra = redis.call('ZCARD', KEYS[1]) - tonumber(ARGV[4])
+if extra > 0 then
+  local old = redis.call('ZRANGE', KEYS[1], 0, extra - 1)
+  redis.call('ZREMRANGEBYRANK', KEYS[1], 0, extra - 1)
+  redis.call('HDEL', KEYS[2], unpack(old))
+end
+return 1`);
 
 /**
  * The shared {@link Store}: every replica reads and writes the same Redis (SPEC §7,
@@ -256,6 +272,34 @@ export class RedisStore implements Store {
     await this.redis.quit().catch(() => this.redis.disconnect());
   }
 
+  async setLiveClaimSummary(key: IssueKey, summary: LiveClaimSummary | null): Promise<void> {
+    const redis = await this.client();
+    if (summary === null) await redis.hdel(this.key('board', 'live'), issueKeyString(key));
+    else await redis.hset(this.key('board', 'live'), issueKeyString(key), JSON.stringify(summary));
+  }
+
+  async liveClaimSummaries(): Promise<LiveClaimSummary[]> {
+    const rows = await (await this.client()).hvals(this.key('board', 'live'));
+    return rows.flatMap((row) => parseJson<LiveClaimSummary>(row));
+  }
+
+  async recordClaimChange(change: ClaimChange): Promise<void> {
+    await recordChangeScript.run(
+      await this.client(),
+      [this.key('board', 'changes'), this.key('board', 'change')],
+      [change.id, Date.parse(change.at), JSON.stringify(change), CLAIM_CHANGES_CAP],
+    );
+  }
+
+  async claimChanges(since: Date): Promise<ClaimChange[]> {
+    const redis = await this.client();
+    const ids = await redis.zrevrangebyscore(this.key('board', 'changes'), '+inf', since.getTime());
+    if (ids.length === 0) return [];
+    // An id trimmed between the two reads has no JSON any more: it is left out.
+    const rows = await redis.hmget(this.key('board', 'change'), ...ids);
+    return rows.flatMap((row) => (row === null ? [] : parseJson<ClaimChange>(row)));
+  }
+
   private key(...parts: string[]): string {
     return this.prefix + parts.join(':');
   }
@@ -297,6 +341,15 @@ function waitForReady(redis: Redis, timeoutMs: number): Promise<void> {
     redis.on('ready', onReady);
     redis.on('end', onEnd);
   });
+}
+
+/** A stored JSON value, or nothing when it does not parse (written by another version). */
+function parseJson<T>(text: string): T[] {
+  try {
+    return [JSON.parse(text) as T];
+  } catch {
+    return [];
+  }
 }
 
 /** The checkpoint hash field of one repository. */

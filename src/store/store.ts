@@ -1,3 +1,5 @@
+import type { ClaimChange, LiveClaimSummary } from './board-records.js';
+
 /** One issue of one installation: the unit the app reconciles, locks and indexes. */
 export interface IssueKey {
   readonly installationId: number;
@@ -68,4 +70,16 @@ export interface Store {
   /** Whether the backing service answers (always true in memory). */
   ping(): Promise<boolean>;
   close(): Promise<void>;
+
+  /** The claims board's row of the issue (its holder as last reconciled); null removes it. */
+  setLiveClaimSummary(key: IssueKey, summary: LiveClaimSummary | null): Promise<void>;
+  /** Every recorded board row, in no particular order. */
+  liveClaimSummaries(): Promise<LiveClaimSummary[]>;
+  /**
+   * Appends a claim change to the board's history, kept to the newest CLAIM_CHANGES_CAP; a
+   * change whose id is recorded already is not added twice.
+   */
+  recordClaimChange(change: ClaimChange): Promise<void>;
+  /** The recorded changes at or after `since`, newest first. */
+  claimChanges(since: Date): Promise<ClaimChange[]>;
 }
