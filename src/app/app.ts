@@ -215,6 +215,7 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
   async function forget(key: IssueKey): Promise<void> {
     await store.setDeadline(key, null);
     await store.setHolder(key, null);
+    await store.setLiveClaimSummary(key, null);
   }
 
   /**

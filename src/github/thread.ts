@@ -6,8 +6,14 @@ import type { IssueKey } from '../store/store.js';
 /** SPEC §6: a thread longer than this cannot be verified. */
 export const MAX_THREAD_COMMENTS = 1000;
 
-/** An issue and its whole thread, as GitHub reported them in one reconcile. */
-export type IssueThread = Omit<IssueFacts, 'appLogin' | 'hints'>;
+/**
+ * An issue and its whole thread, as GitHub reported them in one reconcile; `title` and `url`
+ * (the issue's page) are for display, e.g. on the claims board.
+ */
+export type IssueThread = Omit<IssueFacts, 'appLogin' | 'hints'> & {
+  readonly title?: string;
+  readonly url?: string;
+};
 
 /**
  * The thread could not be read whole. SPEC §6: nothing is written from partial facts; the
@@ -72,6 +78,7 @@ export async function readThread(octokit: ProbotOctokit, key: IssueKey): Promise
           createdAt: new Date(c.created_at),
           updatedAt: new Date(c.updated_at),
           url: c.html_url,
+          ...(c.user?.avatar_url ? { avatarUrl: c.user.avatar_url } : {}),
         });
       }
       // Comments may have been added since the issue was read.
@@ -96,6 +103,8 @@ export async function readThread(octokit: ProbotOctokit, key: IssueKey): Promise
     labels: issue.labels.map((l) => (typeof l === 'string' ? l : (l.name ?? ''))).filter(Boolean),
     assignees: (issue.assignees ?? []).map((a) => a.login),
     comments,
+    title: issue.title,
+    url: issue.html_url,
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { ProbotOctokit } from 'probot';
+import { recordForBoard } from '../board/record-for-board.js';
 import { type Action, type DecideConfig, decide, type Plan } from '../claims/decide.js';
 import { executePlan, type KnownLabels } from '../github/execute.js';
 import {
@@ -62,6 +63,7 @@ export async function reconcileIssue(
     if (error instanceof IssueGoneError) {
       await deps.store.setDeadline(key, null);
       await deps.store.setHolder(key, null);
+      await deps.store.setLiveClaimSummary(key, null);
       log.info('issue is gone: dropped from the index');
       return { outcome: 'gone' };
     }
@@ -94,6 +96,7 @@ export async function reconcileIssue(
   });
   await deps.store.setDeadline(key, plan.deadline);
   await deps.store.setHolder(key, plan.holder?.commentId ?? null);
+  await recordForBoard(deps.store, key, plan, thread, lookup.config.staleAfterMs, now);
   log.debug({ holder: plan.holder, writes: plan.actions.length }, 'issue reconciled');
   return { outcome: 'applied', plan };
 }
