@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
 import { type Logger, pino } from 'pino';
 import { Probot, type ProbotOctokit, Server } from 'probot';
+import { createBoardHandler } from '../board/board-http.js';
+import { storeBoardSource } from '../board/store-board-source.js';
 import { readSettings, type Settings, SettingsError, settingsForLog } from '../config/settings.js';
 import type { Store } from '../store/store.js';
 import { type ClaimWarden, createClaimWarden } from './app.js';
@@ -34,6 +36,8 @@ export async function main(
     warden = await createClaimWarden(app, { settings, ...backends });
     const running = warden;
     addHandler((req, res) => running.handleHttp(req, res));
+    // The claims board (docs/protocol.md §14): /claims, read from the store.
+    addHandler(createBoardHandler({ settings, source: storeBoardSource(backends.store), log }));
   });
   try {
     await server.start();
