@@ -1,4 +1,5 @@
 import { cpus, platform, release, totalmem } from 'node:os';
+import { benchBoard } from './board-bench.js';
 import { benchCalls } from './calls-bench.js';
 import { benchConvergence } from './convergence-bench.js';
 import { benchDecide } from './decide-bench.js';
@@ -29,6 +30,7 @@ const BENCHES: ReadonlyArray<readonly [string, () => Promise<Section>]> = [
   ['convergence', benchConvergence],
   ['sweep', benchSweep],
   ['memory', benchMemory],
+  ['board', benchBoard],
 ];
 
 /** The machine the figures come from: they mean nothing without it. */
