@@ -60,7 +60,9 @@ tbody tr:hover td { background: var(--subtle); }
 .stage-review, .stage-queued { color: var(--done); border-color: var(--done); }
 .stage-blocked { color: var(--danger); border-color: var(--danger); }
 .stage-fix-round { color: var(--attention); border-color: var(--attention); }
-meter { width: 96px; height: 10px; vertical-align: middle; }
+td[data-label="Session"], td[data-label="Started"], td[data-label="Last heartbeat"],
+td[data-label="Time to stale"] { white-space: nowrap; }
+meter { width: 72px; height: 10px; vertical-align: middle; }
 .changes { list-style: none; margin: 0; padding: 0; border: 1px solid var(--border); border-radius: 6px; }
 .changes li { padding: 8px 12px; border-top: 1px solid var(--border); }
 .changes li:first-child { border-top: 0; }

@@ -36,6 +36,7 @@ export const CLIENT_SCRIPT = `'use strict';
     var d = Math.floor(h / 24);
     return h % 24 ? d + ' d ' + (h % 24) + ' h' : d + ' d';
   }
+  function ago(ms) { return ms < 60000 ? 'just now' : dur(ms) + ' ago'; }
   function time(iso, text) {
     return el('time', { datetime: iso, title: iso.slice(0, 19).replace('T', ' ') + ' UTC' }, [text]);
   }
@@ -60,8 +61,8 @@ export const CLIENT_SCRIPT = `'use strict';
       [code(c.branch)],
       [el('span', { class: 'stage stage-' + stageClass(c.stage) }, [c.stage])],
       paths,
-      [time(c.started, dur(now - Date.parse(c.started)) + ' ago')],
-      [time(c.heartbeat, dur(now - hb) + ' ago')],
+      [time(c.started, ago(now - Date.parse(c.started)))],
+      [time(c.heartbeat, ago(now - hb))],
       [el('meter', { min: '0', max: String(win), low: String(Math.round(win / 4)), high: String(Math.round(win / 2)), optimum: String(win), value: String(left) }, [Math.round((100 * left) / win) + '%']), ' ', el('span', {}, [dur(left) + ' left'])],
     ];
     return el('tr', {}, cells.map(function (cell, i) { return el('td', { 'data-label': COLUMNS[i] }, cell); }));
@@ -70,8 +71,8 @@ export const CLIENT_SCRIPT = `'use strict';
     var parts = [el('span', { class: 'kind kind-' + c.kind }, [WORDS[c.kind] || c.kind]), ' ',
       el('strong', {}, [c.author]), ' (', code(c.session), ') on ',
       el('a', { href: safe(c.url) }, [c.repo + '#' + c.number]), ' ' + c.title];
-    if (c.by && c.kind !== 'expiry') parts.push(' by ', el('strong', {}, [c.by.login]), ' (', code(c.by.session), ')');
-    parts.push(' \\u00b7 ', time(c.at, dur(now - Date.parse(c.at)) + ' ago'));
+    if (c.by && c.kind !== 'expiry') parts.push(c.kind === 'loss' ? ' to ' : ' by ', el('strong', {}, [c.by.login]), ' (', code(c.by.session), ')');
+    parts.push(' \\u00b7 ', time(c.at, ago(now - Date.parse(c.at))));
     return el('li', {}, parts);
   }
   function fill(id, nodes, empty) {

@@ -11,3 +11,8 @@ export function formatDuration(ms: number): string {
   const days = Math.floor(hours / 24);
   return hours % 24 ? `${days} d ${hours % 24} h` : `${days} d`;
 }
+
+/** How long ago, as the board shows it: `just now` under a minute, else `12 min ago`. */
+export function formatAgo(ms: number): string {
+  return ms < 60_000 ? 'just now' : `${formatDuration(ms)} ago`;
+}

@@ -1,6 +1,6 @@
 import type { BoardView } from './board-view.js';
 import { escapeHtml as e } from './escape-html.js';
-import { formatDuration } from './format-duration.js';
+import { formatAgo, formatDuration } from './format-duration.js';
 
 /** The document shell every board page shares: the served stylesheet, no inline code (CSP). */
 export function pageShell(
@@ -142,8 +142,8 @@ export function claimRow(c: Claim, now: number): string {
     c.paths.length
       ? c.paths.map((p) => `<code>${e(p)}</code>`).join(' ')
       : '<span class="muted">—</span>',
-    time(c.started, `${formatDuration(now - Date.parse(c.started))} ago`),
-    time(c.heartbeat, `${formatDuration(now - heartbeat)} ago`),
+    time(c.started, formatAgo(now - Date.parse(c.started))),
+    time(c.heartbeat, formatAgo(now - heartbeat)),
     `<meter min="0" max="${windowMs}" low="${Math.round(windowMs / 4)}" high="${Math.round(windowMs / 2)}" optimum="${windowMs}" value="${left}">${Math.round((100 * left) / windowMs)}%</meter> <span>${e(formatDuration(left))} left</span>`,
   ];
   return `<tr>${cells.map((cell, i) => `<td data-label="${CLAIM_COLUMNS[i]}">${cell}</td>`).join('')}</tr>`;
@@ -164,8 +164,11 @@ function repoRow(r: BoardView['repos'][number]): string {
 const CHANGE_WORDS = { expiry: 'expired', loss: 'lost the race', takeover: 'taken over' } as const;
 
 function changeItem(c: Change, now: number): string {
-  const by = c.by ? ` by <strong>${e(c.by.login)}</strong> (<code>${e(c.by.session)}</code>)` : '';
-  return `<li><span class="kind kind-${c.kind}">${CHANGE_WORDS[c.kind]}</span> <strong>${e(c.author)}</strong> (<code>${e(c.session)}</code>) on <a href="${e(safeUrl(c.url))}">${e(c.repo)}#${c.number}</a> ${e(c.title)}${c.kind === 'expiry' ? '' : by} · ${time(c.at, `${formatDuration(now - Date.parse(c.at))} ago`)}</li>`;
+  // A loss is to the older holder; a takeover is by the claim that replaced the stale one.
+  const by = c.by
+    ? ` ${c.kind === 'loss' ? 'to' : 'by'} <strong>${e(c.by.login)}</strong> (<code>${e(c.by.session)}</code>)`
+    : '';
+  return `<li><span class="kind kind-${c.kind}">${CHANGE_WORDS[c.kind]}</span> <strong>${e(c.author)}</strong> (<code>${e(c.session)}</code>) on <a href="${e(safeUrl(c.url))}">${e(c.repo)}#${c.number}</a> ${e(c.title)}${c.kind === 'expiry' ? '' : by} · ${time(c.at, formatAgo(now - Date.parse(c.at)))}</li>`;
 }
 
 /** Links only to http(s) addresses: a URL from the store never becomes `javascript:`. */
