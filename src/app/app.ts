@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Probot, ProbotOctokit } from 'probot';
+import { noteHolderHeartbeat } from '../board/note-holder-heartbeat.js';
 import type { Action } from '../claims/decide.js';
 import { hasName } from '../claims/names.js';
 import { loadRepoConfig, RepoConfigCache, type RepoConfigResult } from '../config/repo-config.js';
@@ -165,6 +166,7 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
       const holder = await store.holderOf(route.request.key).catch(() => null);
       if (holder === route.heartbeatOf) {
         metrics.webhooks.inc({ event, result: 'deferred' });
+        await boardHeartbeat(route.request.key, context.payload);
         log.debug(
           { event, delivery, commentId: holder },
           'heartbeat of the holder: left to the sweep',
@@ -211,6 +213,16 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
     await deliveries.commit(delivery);
     metrics.webhooks.inc({ event, result: route.kind });
   });
+
+  /** The claims board's row follows a deferred heartbeat; a store error only logs. */
+  async function boardHeartbeat(key: IssueKey, payload: unknown): Promise<void> {
+    const c = (payload as { comment?: { id: number; body?: string; updated_at: string } }).comment;
+    if (!c) return;
+    const comment = { id: c.id, body: c.body ?? '', updatedAt: new Date(c.updated_at) };
+    await noteHolderHeartbeat(store, key, comment).catch((err: unknown) => {
+      log.warn({ err, commentId: c.id }, 'board heartbeat not recorded');
+    });
+  }
 
   async function forget(key: IssueKey): Promise<void> {
     await store.setDeadline(key, null);

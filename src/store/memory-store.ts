@@ -254,6 +254,10 @@ export class MemoryStore implements Store {
     else this.liveClaims.set(issueKeyString(key), summary);
   }
 
+  async liveClaimSummary(key: IssueKey): Promise<LiveClaimSummary | null> {
+    return this.liveClaims.get(issueKeyString(key)) ?? null;
+  }
+
   async liveClaimSummaries(): Promise<LiveClaimSummary[]> {
     return [...this.liveClaims.values()];
   }

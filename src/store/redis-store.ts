@@ -278,6 +278,11 @@ export class RedisStore implements Store {
     else await redis.hset(this.key('board', 'live'), issueKeyString(key), JSON.stringify(summary));
   }
 
+  async liveClaimSummary(key: IssueKey): Promise<LiveClaimSummary | null> {
+    const row = await (await this.client()).hget(this.key('board', 'live'), issueKeyString(key));
+    return row === null ? null : (parseJson<LiveClaimSummary>(row)[0] ?? null);
+  }
+
   async liveClaimSummaries(): Promise<LiveClaimSummary[]> {
     const rows = await (await this.client()).hvals(this.key('board', 'live'));
     return rows.flatMap((row) => parseJson<LiveClaimSummary>(row));

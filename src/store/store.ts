@@ -73,6 +73,8 @@ export interface Store {
 
   /** The claims board's row of the issue (its holder as last reconciled); null removes it. */
   setLiveClaimSummary(key: IssueKey, summary: LiveClaimSummary | null): Promise<void>;
+  /** The board row of one issue, or null. */
+  liveClaimSummary(key: IssueKey): Promise<LiveClaimSummary | null>;
   /** Every recorded board row, in no particular order. */
   liveClaimSummaries(): Promise<LiveClaimSummary[]>;
   /**

@@ -3,6 +3,7 @@
  * in through the fake's OAuth web flow. The browser tests drive the same routes in Chromium.
  */
 import { describe, expect, it } from 'vitest';
+import { renderClaimComment } from '../../src/claims/comment.js';
 import {
   beginSignIn,
   boardHarness,
@@ -238,5 +239,42 @@ describe.concurrent('the claims board over HTTP', () => {
         by: { login: 'alice', session: 's-first' },
       }),
     ]);
+  });
+
+  it('a heartbeat of the holder moves its row at once, though it costs no reconcile', async ({
+    onTestFinished,
+  }) => {
+    const harness = await boardHarness(onTestFinished);
+    const { fake } = harness;
+    const twoHoursAgo = new Date(Date.now() - 2 * 3_600_000);
+    const marker = {
+      session: 's-1',
+      lane: 'lane-1',
+      branch: 'feat/s-1',
+      started: twoHoursAgo,
+      updated: twoHoursAgo,
+      stage: 'implementing' as const,
+      assignee: 'claim' as const,
+    };
+    const n = fake.createIssue(REPO, { title: 'Busy' });
+    const comment = fake.addComment(REPO, n, {
+      author: 'alice',
+      body: renderClaimComment(marker),
+      createdAt: twoHoursAgo,
+      updatedAt: twoHoursAgo,
+    });
+    await harness.settle();
+    const alice = await signIn(harness, 'alice');
+    const before = (await (await get(`${harness.appUrl}/claims/data.json`, alice)).json())
+      .claims[0];
+    expect(Date.parse(before.heartbeat)).toBe(Math.floor(twoHoursAgo.getTime() / 1000) * 1000);
+
+    const beat = new Date();
+    fake.editComment(comment.id, renderClaimComment({ ...marker, updated: beat, stage: 'review' }));
+    await harness.settle();
+    const after = (await (await get(`${harness.appUrl}/claims/data.json`, alice)).json()).claims[0];
+    expect(after.stage).toBe('review');
+    expect(Date.parse(after.heartbeat)).toBe(Math.floor(beat.getTime() / 1000) * 1000);
+    expect(Date.parse(after.staleAt) - Date.parse(after.heartbeat)).toBe(6 * 3_600_000 + 1);
   });
 });

@@ -255,8 +255,10 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
         await store.setLiveClaimSummary(issue(1), summary(1, 'carol'));
         const rows = await store.liveClaimSummaries();
         expect(rows.map((r) => `${r.number}:${r.holder}`).sort()).toEqual(['1:carol', '2:bob']);
+        expect(await store.liveClaimSummary(issue(1))).toEqual(summary(1, 'carol'));
         await store.setLiveClaimSummary(issue(1), null);
         expect((await store.liveClaimSummaries()).map((r) => r.number)).toEqual([2]);
+        expect(await store.liveClaimSummary(issue(1))).toBeNull();
       });
 
       it('lists changes since a time, newest first, each id once', async () => {
