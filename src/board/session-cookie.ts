@@ -35,8 +35,11 @@ export function sealSession(secret: string, session: BoardSession): string {
 /** Opens a sealed session; null when it was altered, sealed with another key, or expired. */
 export function openSession(secret: string, value: string, now: Date): BoardSession | null {
   if (!value.startsWith(`${VERSION}.`)) return null;
-  const raw = Buffer.from(value.slice(VERSION.length + 1), 'base64url');
-  if (raw.length < 12 + 16 + 2) return null;
+  const text64 = value.slice(VERSION.length + 1);
+  const raw = Buffer.from(text64, 'base64url');
+  // base64 decoding skips stray characters and spare bits: only the exact encoding counts,
+  // so any change to the cookie is refused, not only those that change the bytes.
+  if (raw.length < 12 + 16 + 2 || raw.toString('base64url') !== text64) return null;
   try {
     const decipher = createDecipheriv(
       'aes-256-gcm',
