@@ -58,7 +58,7 @@ export function createBoardHandler(deps: BoardDeps): HttpHandler {
   // Avatars come from GitHub's avatar host, or from the GHES host itself.
   const imgSources = ['https://avatars.githubusercontent.com', new URL(webUrl).origin];
 
-  return async (req, res) => {
+  const handle: HttpHandler = async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://board.invalid');
     const path = url.pathname;
     if (path !== '/claims' && !path.startsWith('/claims/')) return false;
@@ -315,6 +315,26 @@ export function createBoardHandler(deps: BoardDeps): HttpHandler {
         html: '<p><a href="claims">Go to the claims board</a></p>',
       }),
     );
+  };
+
+  // A store that does not answer (Redis away) is a 503 the user can retry, not Probot's 500.
+  return async (req, res) => {
+    try {
+      return await handle(req, res);
+    } catch (error) {
+      log.error({ err: error, path: req.url?.split('?')[0] }, 'board request failed');
+      if (!res.headersSent) {
+        res.writeHead(503, {
+          'content-type': 'text/plain; charset=utf-8',
+          'retry-after': '15',
+          'cache-control': 'no-store',
+        });
+        res.end('The claims board could not read its store; try again shortly.\n');
+      } else {
+        res.end();
+      }
+      return true;
+    }
   };
 }
 
