@@ -15,10 +15,12 @@ const session = {
 describe('the sealed session cookie', () => {
   it('opens to the session it sealed, and never shows the token', () => {
     fc.assert(
-      fc.property(fc.string({ minLength: 1 }), fc.string({ minLength: 1 }), (login, token) => {
+      // Tokens of 8+ characters, so a chance match of a few bytes is not mistaken for a leak.
+      fc.property(fc.string({ minLength: 1 }), fc.string({ minLength: 8 }), (login, token) => {
         const sealed = sealSession(SECRET, { ...session, login, token });
         expect(openSession(SECRET, sealed, NOW)).toEqual({ ...session, login, token });
-        expect(sealed).not.toContain(Buffer.from(token).toString('base64url'));
+        expect(sealed).not.toContain(token);
+        expect(Buffer.from(sealed.slice(3), 'base64url').includes(Buffer.from(token))).toBe(false);
       }),
     );
   });
