@@ -39888,6 +39888,7 @@ var LOGIN = /^[a-z\d](?:[a-z\d]|-(?=[a-z\d])){0,38}(?:\[bot\])?$/i;
 var LOGIN_MESSAGE = 'must be a GitHub login such as "my-agent[bot]" (no @, no spaces)';
 var GitHubLogin = external_exports.string({ error: LOGIN_MESSAGE }).regex(LOGIN, { error: LOGIN_MESSAGE });
 var BOOLEAN_MESSAGE = "must be true or false";
+var LABELS_MESSAGE = 'must be a list of label names such as ["good first issue"]';
 var ROLLOUT_MODES = ["enforce", "observe"];
 var RepoConfig = external_exports.strictObject({
   staleAfter: durationSchema("10m", "720h", "6h").optional(),
@@ -39901,7 +39902,14 @@ var RepoConfig = external_exports.strictObject({
   trustedBots: external_exports.array(GitHubLogin, { error: 'must be a list of GitHub logins such as ["my-agent[bot]"]' }).optional(),
   // docs/protocol.md §15: roll out in observe mode first, or turn one repository off.
   mode: external_exports.enum(ROLLOUT_MODES, { error: "must be enforce or observe (decide and log, write nothing)" }).optional(),
-  enabled: external_exports.boolean({ error: BOOLEAN_MESSAGE }).optional()
+  enabled: external_exports.boolean({ error: BOOLEAN_MESSAGE }).optional(),
+  queue: external_exports.strictObject(
+    {
+      labels: external_exports.array(LabelName, { error: LABELS_MESSAGE }).optional(),
+      exclude: external_exports.array(LabelName, { error: LABELS_MESSAGE }).optional()
+    },
+    { error: "must be a mapping with labels and/or exclude" }
+  ).optional()
 }).superRefine((config3, ctx) => {
   const inProgress = config3.labels?.inProgress ?? DEFAULT_LABELS.inProgress;
   const blocked = config3.labels?.blocked ?? DEFAULT_LABELS.blocked;
@@ -39926,7 +39934,13 @@ function resolveRepoConfig(config3, defaults) {
     enforceLabels: config3.enforceLabels ?? true,
     trustedBots: config3.trustedBots ?? [],
     mode: config3.mode ?? "enforce",
-    enabled: config3.enabled ?? true
+    enabled: config3.enabled ?? true,
+    ...config3.queue ? {
+      queue: {
+        labels: config3.queue.labels ?? [],
+        exclude: config3.queue.exclude ?? [config3.labels?.blocked ?? DEFAULT_LABELS.blocked]
+      }
+    } : {}
   };
 }
 function parseRepoConfig(raw, defaults) {
@@ -39988,6 +40002,7 @@ var TOP_KEYS = Object.keys(RepoConfig.shape);
 function knownKeys(path) {
   if (path.length === 0) return TOP_KEYS;
   if (path.length === 1 && path[0] === "labels") return Object.keys(DEFAULT_LABELS);
+  if (path.length === 1 && path[0] === "queue") return ["labels", "exclude"];
   return [];
 }
 function closest(key, known) {
@@ -40593,8 +40608,13 @@ function holderSummary(holder) {
     author: holder.comment.author,
     session: holder.marker.session,
     stage: holder.marker.stage,
+    lane: holder.marker.lane,
     branch: holder.marker.branch,
+    started: holder.marker.started,
+    updated: holder.marker.updated,
     heartbeat: heartbeat(holder),
+    ...holder.marker.assignee ? { assignee: holder.marker.assignee } : {},
+    ...holder.comment.url ? { url: holder.comment.url } : {},
     paths: line.kind === "valid" ? line.paths : [],
     ...line.kind === "invalid" ? { pathProblem: line.problem } : {}
   };
@@ -40758,7 +40778,8 @@ function threadComment(c) {
     body: c.body ?? "",
     createdAt: new Date(c.created_at),
     updatedAt: new Date(c.updated_at),
-    url: c.html_url
+    url: c.html_url,
+    ...c.user?.avatar_url ? { avatarUrl: c.user.avatar_url } : {}
   };
 }
 async function readThread(octokit, key) {
@@ -40804,7 +40825,13 @@ async function readThread(octokit, key) {
     isPullRequest: issue2.pull_request !== void 0 && issue2.pull_request !== null,
     labels: issue2.labels.map((l) => typeof l === "string" ? l : l.name ?? "").filter(Boolean),
     assignees: (issue2.assignees ?? []).map((a) => a.login),
-    comments
+    comments,
+    meta: {
+      title: issue2.title,
+      url: issue2.html_url,
+      createdAt: issue2.created_at,
+      updatedAt: issue2.updated_at
+    }
   };
 }
 
@@ -40893,9 +40920,75 @@ async function ignoring(status, write) {
   }
 }
 
+// src/board/board-records-of.ts
+function boardRecordsOf(key, plan, thread, staleAfterMs, now) {
+  const repo = `${key.owner}/${key.repo}`;
+  const title = thread.meta?.title ?? "";
+  const url2 = thread.meta?.url ?? "";
+  const byId = new Map(thread.comments.map((c) => [c.id, c]));
+  const holder = plan.holder ? claimOf(byId.get(plan.holder.commentId)) : null;
+  const summary = holder === null ? null : {
+    installationId: key.installationId,
+    repo,
+    number: key.number,
+    title,
+    url: url2,
+    commentId: holder.comment.id,
+    commentUrl: holder.comment.url ?? url2,
+    holder: holder.comment.author,
+    avatarUrl: holder.comment.avatarUrl ?? "",
+    session: holder.marker.session,
+    branch: holder.marker.branch,
+    stage: holder.marker.stage,
+    // The plan's holder carries its paths as the core read them (docs/protocol.md §10).
+    paths: [...plan.holder?.paths ?? []],
+    started: holder.marker.started.toISOString(),
+    heartbeat: heartbeat(holder).toISOString(),
+    staleAt: staleAt(holder, staleAfterMs).toISOString()
+  };
+  const by = holder ? { login: holder.comment.author, session: holder.marker.session } : null;
+  const changes = [];
+  for (const action of plan.actions) {
+    if (action.kind !== "finalise") continue;
+    if (action.reason !== "stale" && action.reason !== "lost") continue;
+    const claim2 = claimOf(byId.get(action.commentId));
+    if (claim2 === null) continue;
+    const kind = action.reason === "lost" ? "loss" : by ? "takeover" : "expiry";
+    changes.push({
+      id: `${claim2.comment.id}:${kind}`,
+      kind,
+      at: now.toISOString(),
+      installationId: key.installationId,
+      repo,
+      number: key.number,
+      title,
+      url: url2,
+      commentId: claim2.comment.id,
+      author: claim2.comment.author,
+      session: claim2.marker.session,
+      ...by ? { by } : {}
+    });
+  }
+  return { summary, changes };
+}
+function claimOf(comment) {
+  const marker = comment ? parseClaimMarker(comment.body) : null;
+  return comment && marker ? { comment, marker } : null;
+}
+
+// src/board/record-for-board.ts
+async function recordForBoard(store, key, plan, thread, staleAfterMs, now) {
+  const { summary, changes } = boardRecordsOf(key, plan, thread, staleAfterMs, now);
+  await store.setLiveClaimSummary(key, summary);
+  for (const change of changes) await store.recordClaimChange(change);
+}
+
 // src/keys.ts
 function repoKeyString(key) {
   return `${key.installationId}/${key.owner}/${key.repo}`;
+}
+function repoPrefix(repo) {
+  return `${repoKeyString(repo)}#`;
 }
 function issueKeyString(key) {
   return `${repoKeyString(key)}#${key.number}`;
@@ -41094,6 +41187,7 @@ async function reconcileIssue(deps, request2) {
   await deps.store.setDeadline(key, plan.deadline);
   await deps.store.setHolder(key, plan.holder?.commentId ?? null);
   await recordPathHolder(pathDeps, key, plan, paths);
+  await recordForBoard(deps.store, key, plan, thread, lookup.config.staleAfterMs, now);
   log.debug({ holder: plan.holder, writes: plan.actions.length }, "issue reconciled");
   return { outcome: "applied", plan };
 }
@@ -41160,6 +41254,9 @@ function assertTtl(ttlMs) {
     throw new RangeError(`ttlMs must be a positive number of milliseconds, got ${ttlMs}`);
   }
 }
+
+// src/store/board-records.ts
+var CLAIM_CHANGES_CAP = 2e3;
 
 // src/store/memory-store.ts
 var MinHeap = class {
@@ -41234,6 +41331,12 @@ var MemoryStore = class {
   locks = /* @__PURE__ */ new Map();
   /** Per repository (repoKey), the path holders by issue number. */
   pathIndex = /* @__PURE__ */ new Map();
+  openIssueIndex = /* @__PURE__ */ new Map();
+  issueClaims = /* @__PURE__ */ new Map();
+  liveClaims = /* @__PURE__ */ new Map();
+  /** Oldest first; ids in `changeIds`. */
+  changes = [];
+  changeIds = /* @__PURE__ */ new Set();
   constructor(options2 = {}) {
     this.now = options2.now ?? Date.now;
     this.maxDeliveryIds = options2.maxDeliveryIds ?? 1e6;
@@ -41318,6 +41421,7 @@ var MemoryStore = class {
     this.gone.delete(id);
     this.appAssigned.delete(id);
     await this.setPathHolder(key, null);
+    await this.setLiveClaimSummary(key, null);
   }
   async getCheckpoint(repo) {
     const at = this.checkpoints.get(repoKeyString(repo));
@@ -41347,7 +41451,34 @@ var MemoryStore = class {
   async ping() {
     return true;
   }
+  async setLiveClaimSummary(key, summary) {
+    if (summary === null) this.liveClaims.delete(issueKeyString(key));
+    else this.liveClaims.set(issueKeyString(key), summary);
+  }
+  async liveClaimSummary(key) {
+    return this.liveClaims.get(issueKeyString(key)) ?? null;
+  }
+  async liveClaimSummaries() {
+    return [...this.liveClaims.values()];
+  }
+  async recordClaimChange(change) {
+    if (this.changeIds.has(change.id)) return;
+    this.changeIds.add(change.id);
+    let at = this.changes.length;
+    while (at > 0 && Date.parse(this.changes[at - 1].at) > Date.parse(change.at)) at--;
+    this.changes.splice(at, 0, change);
+    while (this.changes.length > CLAIM_CHANGES_CAP) {
+      this.changeIds.delete(this.changes.shift().id);
+    }
+  }
+  async claimChanges(since) {
+    const from = since.getTime();
+    return this.changes.filter((c) => Date.parse(c.at) >= from).reverse();
+  }
   async close() {
+    this.liveClaims.clear();
+    this.changes = [];
+    this.changeIds.clear();
     this.deliveries.clear();
     this.deliveryExpiry.reset([]);
     this.deadlines.clear();
@@ -41358,6 +41489,41 @@ var MemoryStore = class {
     this.checkpoints.clear();
     this.locks.clear();
     this.pathIndex.clear();
+    this.openIssueIndex.clear();
+    this.issueClaims.clear();
+  }
+  async putOpenIssue(issue2) {
+    const id = issueKeyString(issue2.key);
+    const indexed = this.openIssueIndex.get(id);
+    if (indexed !== void 0 && indexed.updatedAt > issue2.updatedAt) return;
+    this.openIssueIndex.set(id, issue2);
+  }
+  async dropOpenIssue(key) {
+    const id = issueKeyString(key);
+    this.openIssueIndex.delete(id);
+    this.issueClaims.delete(id);
+  }
+  async replaceOpenIssues(repo, issues, listedAt) {
+    const listed = new Set(issues.map((issue2) => issueKeyString(issue2.key)));
+    const prefix = repoPrefix(repo);
+    const cutoff = formatClaimTime(listedAt);
+    for (const [id, issue2] of this.openIssueIndex) {
+      if (!id.startsWith(prefix) || listed.has(id) || issue2.updatedAt >= cutoff) continue;
+      this.openIssueIndex.delete(id);
+      this.issueClaims.delete(id);
+    }
+    for (const issue2 of issues) await this.putOpenIssue(issue2);
+  }
+  async setIssueClaim(key, claim2) {
+    if (claim2 === null) this.issueClaims.delete(issueKeyString(key));
+    else this.issueClaims.set(issueKeyString(key), claim2);
+  }
+  async openIssues() {
+    const entries = [];
+    for (const [id, issue2] of this.openIssueIndex) {
+      entries.push({ issue: issue2, claim: this.issueClaims.get(id) ?? null });
+    }
+    return entries;
   }
   /** The lock named `name` if it is held now; an expired one is forgotten on the way. */
   heldLock(name) {

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Probot, ProbotOctokit } from 'probot';
 import { createClaimsApi } from '../api/claims-api.js';
 import { indexIssuesEvent, indexReconcile } from '../api/index-events.js';
+import { noteHolderHeartbeat } from '../board/note-holder-heartbeat.js';
 import type { Action } from '../claims/decide.js';
 import { hasName } from '../claims/names.js';
 import {
@@ -170,6 +171,16 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
     forget,
     resync: (installationId, repos) => void resync(installationId, repos),
     uninstalled: (installationId) => octokits.forget(installationId),
+    // The claims board's row follows a deferred heartbeat; a store error only logs.
+    async deferredHeartbeat(key, payload) {
+      const c = (payload as { comment?: { id: number; body?: string; updated_at: string } })
+        .comment;
+      if (!c) return;
+      const comment = { id: c.id, body: c.body ?? '', updatedAt: new Date(c.updated_at) };
+      await noteHolderHeartbeat(store, key, comment).catch((err: unknown) => {
+        log.warn({ err, commentId: c.id }, 'board heartbeat not recorded');
+      });
+    },
     // Label events matter only for status labels, and a bot's marker only when the bot is in
     // trustedBots: either costs a cached config read, never a reconcile.
     async concernsClaims(route) {

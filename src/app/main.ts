@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DestinationStream, Logger } from 'pino';
 import { Probot, type ProbotOctokit, Server } from 'probot';
+import { createBoardHandler } from '../board/board-http.js';
+import { storeBoardSource } from '../board/store-board-source.js';
 import { readSettings, type Settings, SettingsError, settingsForLog } from '../config/settings.js';
 import type { Store } from '../store/store.js';
 import { type ClaimWarden, createClaimWarden } from './app.js';
@@ -68,6 +70,15 @@ export async function main(
       log,
       options.startup,
     );
+    // The claims board (docs/protocol.md §14): /claims, read from the store.
+    const board = createBoardHandler({ settings, source: storeBoardSource(backends.store), log });
+    for (const method of ['GET', 'POST']) {
+      for (const path of ['/claims', '/claims/']) {
+        warden.http.route(method, path, async (req, res) => {
+          if (!(await board(req, res))) res.writeHead(404).end();
+        });
+      }
+    }
   } catch (error) {
     await server.stop();
     await backends.queue.close();

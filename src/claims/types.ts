@@ -38,6 +38,8 @@ export interface ThreadComment {
   readonly createdAt: Date;
   readonly updatedAt: Date;
   readonly url?: string;
+  /** The author's avatar, for display (the claims board); never read by decide(). */
+  readonly avatarUrl?: string;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { createPrivateKey } from 'node:crypto';
+import { createHmac, createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
@@ -65,6 +65,18 @@ export interface Settings {
    * the channel URL can read the webhooks.
    */
   readonly webhookProxyUrl: string | undefined;
+  /**
+   * `GITHUB_CLIENT_ID` and `GITHUB_CLIENT_SECRET`: the GitHub App's OAuth credentials for the
+   * claims board's sign-in (docs/protocol.md §14); undefined leaves the board off (404).
+   */
+  readonly boardOAuth: { readonly clientId: string; readonly clientSecret: string } | undefined;
+  /** `CLAIMS_PUBLIC_URL`: the app's address as browsers reach it (no trailing slash), if set. */
+  readonly publicUrl: string | undefined;
+  /**
+   * `CLAIMS_SESSION_SECRET`, else derived from `WEBHOOK_SECRET`: the key board session
+   * cookies are sealed with. Every replica derives the same one.
+   */
+  readonly sessionSecret: string;
 }
 
 /** One bad variable and what it should hold. */
@@ -97,6 +109,8 @@ const SECRET_VARIABLES = new Set([
   'WEBHOOK_SECRET',
   'CLAIMS_REDIS_URL',
   'WEBHOOK_PROXY_URL',
+  'GITHUB_CLIENT_SECRET',
+  'CLAIMS_SESSION_SECRET',
 ]);
 
 const required = (what: string) => (issue: { input: unknown }) =>
@@ -217,6 +231,25 @@ const gheHostSchema = z.string().refine(
   },
 );
 
+// The board's address as browsers reach it; a path prefix is kept (a proxy may mount the app).
+const publicUrlSchema = z
+  .string()
+  .refine(
+    (text) => {
+      try {
+        const url = new URL(text);
+        return (url.protocol === 'http:' || url.protocol === 'https:') && !url.search && !url.hash;
+      } catch {
+        return false;
+      }
+    },
+    {
+      error:
+        'must be the http:// or https:// address browsers use for the app, such as https://claims.example.com',
+    },
+  )
+  .transform((text) => text.replace(/\/+$/, ''));
+
 // Every variable the app or Probot reads, each validated on its own so that one bad value does
 // not hide the others. Empty strings count as unset (a `FOO=` line in a compose file).
 const SettingsEnv = z.object({
@@ -251,6 +284,21 @@ const SettingsEnv = z.object({
     .url({
       protocol: /^https?$/,
       error: 'must be the URL of a webhook proxy channel, such as https://smee.io/AbCd1234',
+    })
+    .optional(),
+  GITHUB_CLIENT_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,100}$/, {
+      error:
+        "must be the GitHub App's client ID, shown on its settings page, such as Iv1.0123456789abcdef",
+    })
+    .optional(),
+  GITHUB_CLIENT_SECRET: z.string().optional(),
+  CLAIMS_PUBLIC_URL: publicUrlSchema.optional(),
+  CLAIMS_SESSION_SECRET: z
+    .string()
+    .min(32, {
+      error: 'must be at least 32 characters of random text (unset: derived from WEBHOOK_SECRET)',
     })
     .optional(),
 });
@@ -290,6 +338,18 @@ export function readSettings(
         "is required: the GitHub App's private key (PEM), or set PRIVATE_KEY_PATH to the file that holds it",
     });
   }
+  // The board's sign-in needs both halves of the OAuth credentials (docs/protocol.md §14).
+  for (const [present, missing] of [
+    ['GITHUB_CLIENT_ID', 'GITHUB_CLIENT_SECRET'],
+    ['GITHUB_CLIENT_SECRET', 'GITHUB_CLIENT_ID'],
+  ] as const) {
+    if (input[present] !== undefined && input[missing] === undefined) {
+      problems.push({
+        variable: missing,
+        message: `is required with ${present}: the GitHub App's OAuth ${missing.endsWith('ID') ? 'client ID' : 'client secret'} from its settings page (or unset both to turn the claims board off)`,
+      });
+    }
+  }
   if (!parsed.success || problems.length > 0) {
     throw new SettingsError(problems);
   }
@@ -317,6 +377,15 @@ export function readSettings(
     gheProtocol: v.GHE_PROTOCOL,
     githubBaseUrl: v.GHE_HOST ? `${v.GHE_PROTOCOL}://${v.GHE_HOST}/api/v3` : undefined,
     webhookProxyUrl: v.WEBHOOK_PROXY_URL,
+    boardOAuth:
+      v.GITHUB_CLIENT_ID !== undefined && v.GITHUB_CLIENT_SECRET !== undefined
+        ? { clientId: v.GITHUB_CLIENT_ID, clientSecret: v.GITHUB_CLIENT_SECRET }
+        : undefined,
+    publicUrl: v.CLAIMS_PUBLIC_URL,
+    // Derived with a purpose label, so the cookie key never equals the webhook secret itself.
+    sessionSecret:
+      v.CLAIMS_SESSION_SECRET ??
+      createHmac('sha256', v.WEBHOOK_SECRET).update('claim-warden board session').digest('hex'),
   };
 }
 
@@ -325,11 +394,20 @@ export function readSettings(
  * (SPEC §6).
  */
 export function settingsForLog(settings: Settings): Record<string, unknown> {
-  const { privateKey: _key, webhookSecret: _secret, redisUrl, webhookProxyUrl, ...rest } = settings;
+  const {
+    privateKey: _key,
+    webhookSecret: _secret,
+    sessionSecret: _session,
+    boardOAuth,
+    redisUrl,
+    webhookProxyUrl,
+    ...rest
+  } = settings;
   return {
     ...rest,
     redisUrl: redisUrl === undefined ? undefined : redactUrl(redisUrl),
     webhookProxy: webhookProxyUrl !== undefined,
+    boardClientId: boardOAuth?.clientId,
   };
 }
 

@@ -25,7 +25,7 @@ export interface IssueMeta {
 /** The fields of an issue comment GitHub returns (list, create) that the thread keeps. */
 export interface GitHubComment {
   readonly id: number;
-  readonly user?: { readonly login: string } | null;
+  readonly user?: { readonly login: string; readonly avatar_url?: string } | null;
   readonly author_association: string;
   readonly body?: string;
   readonly created_at: string;
@@ -43,6 +43,7 @@ export function threadComment(c: GitHubComment): ThreadComment {
     createdAt: new Date(c.created_at),
     updatedAt: new Date(c.updated_at),
     url: c.html_url,
+    ...(c.user?.avatar_url ? { avatarUrl: c.user.avatar_url } : {}),
   };
 }
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { formatClaimTime } from '../claims/marker.js';
 import { type IssueKey, issueKeyString, type RepoKey, repoKeyString, repoPrefix } from '../keys.js';
 import { assertTtl } from './assert-ttl.js';
+import { CLAIM_CHANGES_CAP, type ClaimChange, type LiveClaimSummary } from './board-records.js';
 import type {
   IndexedClaim,
   IndexedEntry,
@@ -139,6 +140,11 @@ export class MemoryStore implements Store {
   private readonly openIssueIndex = new Map<string, IndexedIssue>();
   private readonly issueClaims = new Map<string, IndexedClaim>();
 
+  private readonly liveClaims = new Map<string, LiveClaimSummary>();
+  /** Oldest first; ids in `changeIds`. */
+  private changes: ClaimChange[] = [];
+  private readonly changeIds = new Set<string>();
+
   constructor(options: MemoryStoreOptions = {}) {
     this.now = options.now ?? Date.now;
     this.maxDeliveryIds = options.maxDeliveryIds ?? 1_000_000;
@@ -240,6 +246,7 @@ export class MemoryStore implements Store {
     this.gone.delete(id);
     this.appAssigned.delete(id);
     await this.setPathHolder(key, null);
+    await this.setLiveClaimSummary(key, null);
   }
 
   async getCheckpoint(repo: RepoKey): Promise<Date | null> {
@@ -276,7 +283,40 @@ export class MemoryStore implements Store {
     return true;
   }
 
+  async setLiveClaimSummary(key: IssueKey, summary: LiveClaimSummary | null): Promise<void> {
+    if (summary === null) this.liveClaims.delete(issueKeyString(key));
+    else this.liveClaims.set(issueKeyString(key), summary);
+  }
+
+  async liveClaimSummary(key: IssueKey): Promise<LiveClaimSummary | null> {
+    return this.liveClaims.get(issueKeyString(key)) ?? null;
+  }
+
+  async liveClaimSummaries(): Promise<LiveClaimSummary[]> {
+    return [...this.liveClaims.values()];
+  }
+
+  async recordClaimChange(change: ClaimChange): Promise<void> {
+    if (this.changeIds.has(change.id)) return;
+    this.changeIds.add(change.id);
+    // Kept in time order, as the Redis sorted set is; changes arrive almost in order.
+    let at = this.changes.length;
+    while (at > 0 && Date.parse(this.changes[at - 1]!.at) > Date.parse(change.at)) at--;
+    this.changes.splice(at, 0, change);
+    while (this.changes.length > CLAIM_CHANGES_CAP) {
+      this.changeIds.delete(this.changes.shift()!.id);
+    }
+  }
+
+  async claimChanges(since: Date): Promise<ClaimChange[]> {
+    const from = since.getTime();
+    return this.changes.filter((c) => Date.parse(c.at) >= from).reverse();
+  }
+
   async close(): Promise<void> {
+    this.liveClaims.clear();
+    this.changes = [];
+    this.changeIds.clear();
     this.deliveries.clear();
     this.deliveryExpiry.reset([]);
     this.deadlines.clear();

@@ -23,6 +23,8 @@ import type {
 // Re-exported: the queue imports the script helper from here; new code imports redis-script.js.
 export { RedisScript } from './redis-script.js';
 
+import { CLAIM_CHANGES_CAP, type ClaimChange, type LiveClaimSummary } from './board-records.js';
+
 /** Where a {@link RedisStore} gets its connection: the caller's client, or a URL it owns. */
 export type RedisStoreConnection =
   | { readonly redis: Redis }
@@ -87,6 +89,21 @@ if old then
 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 redis.call('INCR', KEYS[2])
+return 1`);
+
+/**
+ * Records a claim change once (its id) and trims the history to the newest ARGV[4]: a sorted
+ * set of ids by time, and a hash of id -> JSON, trimmed together so neither grows unbounded.
+ */
+const recordChangeScript = new RedisScript(`
+if redis.call('HSETNX', KEYS[2], ARGV[1], ARGV[3]) == 0 then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+local extra = redis.call('ZCARD', KEYS[1]) - tonumber(ARGV[4])
+if extra > 0 then
+  local old = redis.call('ZRANGE', KEYS[1], 0, extra - 1)
+  redis.call('ZREMRANGEBYRANK', KEYS[1], 0, extra - 1)
+  redis.call('HDEL', KEYS[2], unpack(old))
+end
 return 1`);
 
 /**
@@ -229,6 +246,7 @@ export class RedisStore implements Store {
       .hdel(this.key('assigned'), member)
       .del(this.key('gone', member))
       .hdel(this.key('paths', repoKeyString(key)), String(key.number))
+      .hdel(this.key('board', 'live'), member)
       .exec();
     for (const [error] of replies ?? []) if (error) throw error;
   }
@@ -395,6 +413,39 @@ export class RedisStore implements Store {
     return entries;
   }
 
+  async setLiveClaimSummary(key: IssueKey, summary: LiveClaimSummary | null): Promise<void> {
+    const redis = await this.client();
+    if (summary === null) await redis.hdel(this.key('board', 'live'), issueKeyString(key));
+    else await redis.hset(this.key('board', 'live'), issueKeyString(key), JSON.stringify(summary));
+  }
+
+  async liveClaimSummary(key: IssueKey): Promise<LiveClaimSummary | null> {
+    const row = await (await this.client()).hget(this.key('board', 'live'), issueKeyString(key));
+    return row === null ? null : (parseJson<LiveClaimSummary>(row)[0] ?? null);
+  }
+
+  async liveClaimSummaries(): Promise<LiveClaimSummary[]> {
+    const rows = await (await this.client()).hvals(this.key('board', 'live'));
+    return rows.flatMap((row) => parseJson<LiveClaimSummary>(row));
+  }
+
+  async recordClaimChange(change: ClaimChange): Promise<void> {
+    await recordChangeScript.run(
+      await this.client(),
+      [this.key('board', 'changes'), this.key('board', 'change')],
+      [change.id, Date.parse(change.at), JSON.stringify(change), CLAIM_CHANGES_CAP],
+    );
+  }
+
+  async claimChanges(since: Date): Promise<ClaimChange[]> {
+    const redis = await this.client();
+    const ids = await redis.zrevrangebyscore(this.key('board', 'changes'), '+inf', since.getTime());
+    if (ids.length === 0) return [];
+    // An id trimmed between the two reads has no JSON any more: it is left out.
+    const rows = await redis.hmget(this.key('board', 'change'), ...ids);
+    return rows.flatMap((row) => (row === null ? [] : parseJson<ClaimChange>(row)));
+  }
+
   private key(...parts: string[]): string {
     return this.prefix + parts.join(':');
   }
@@ -480,6 +531,15 @@ function parseLogins(value: string): readonly string[] {
   try {
     const parsed: unknown = JSON.parse(value);
     return Array.isArray(parsed) ? parsed.filter((v): v is string => typeof v === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/** A stored JSON value, or nothing when it does not parse (written by another version). */
+function parseJson<T>(text: string): T[] {
+  try {
+    return [JSON.parse(text) as T];
   } catch {
     return [];
   }

@@ -1,4 +1,5 @@
 import type { IssueKey, RepoKey } from '../keys.js';
+import type { ClaimChange, LiveClaimSummary } from './board-records.js';
 
 // Re-exported: the keys live in src/keys.ts, and code across the app imports them from here.
 export { type IssueKey, issueKeyString, parseIssueKeyString, type RepoKey } from '../keys.js';
@@ -50,7 +51,7 @@ export interface Store {
 
   /**
    * Forgets everything kept about an issue that no longer exists where it was (deleted, or
-   * transferred away): its deadline, holder, path holder, assignees and any 404 noted.
+   * transferred away): its deadline, holder, path holder, board row, assignees and any 404 noted.
    */
   forgetIssue(key: IssueKey): Promise<void>;
 
@@ -101,6 +102,19 @@ export interface Store {
   setIssueClaim(key: IssueKey, claim: IndexedClaim | null): Promise<void>;
   /** Every indexed open issue with its claim summary, in no particular order. */
   openIssues(): Promise<IndexedEntry[]>;
+  /** The claims board's row of the issue (its holder as last reconciled); null removes it. */
+  setLiveClaimSummary(key: IssueKey, summary: LiveClaimSummary | null): Promise<void>;
+  /** The board row of one issue, or null. */
+  liveClaimSummary(key: IssueKey): Promise<LiveClaimSummary | null>;
+  /** Every recorded board row, in no particular order. */
+  liveClaimSummaries(): Promise<LiveClaimSummary[]>;
+  /**
+   * Appends a claim change to the board's history, kept to the newest CLAIM_CHANGES_CAP; a
+   * change whose id is recorded already is not added twice.
+   */
+  recordClaimChange(change: ClaimChange): Promise<void>;
+  /** The recorded changes at or after `since`, newest first. */
+  claimChanges(since: Date): Promise<ClaimChange[]>;
 }
 
 /**

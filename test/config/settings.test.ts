@@ -73,6 +73,9 @@ describe('readSettings', () => {
       gheHost: undefined,
       gheProtocol: 'https',
       githubBaseUrl: undefined,
+      boardOAuth: undefined,
+      publicUrl: undefined,
+      sessionSecret: expect.stringMatching(/^[0-9a-f]{64}$/),
     });
   });
 
@@ -338,5 +341,52 @@ describe('readSettings: secrets stay secret (SPEC §6)', () => {
     ['not a url', '(unparseable URL)'],
   ])('redactUrl(%s)', (url, expected) => {
     expect(redactUrl(url)).toBe(expected);
+  });
+});
+
+describe('claims board settings (docs/protocol.md §14)', () => {
+  it('reads the OAuth credentials and the public address, without a trailing slash', () => {
+    const settings = readSettings(
+      env({
+        GITHUB_CLIENT_ID: 'Iv1.0123456789abcdef',
+        GITHUB_CLIENT_SECRET: 'oauth-hush',
+        CLAIMS_PUBLIC_URL: 'https://claims.example.com/',
+      }),
+    );
+    expect(settings.boardOAuth).toEqual({
+      clientId: 'Iv1.0123456789abcdef',
+      clientSecret: 'oauth-hush',
+    });
+    expect(settings.publicUrl).toBe('https://claims.example.com');
+  });
+
+  it.each([
+    [{ GITHUB_CLIENT_ID: 'Iv1.abc' }, 'GITHUB_CLIENT_SECRET'],
+    [{ GITHUB_CLIENT_SECRET: 'oauth-hush' }, 'GITHUB_CLIENT_ID'],
+    [{ CLAIMS_PUBLIC_URL: 'claims.example.com' }, 'CLAIMS_PUBLIC_URL'],
+    [{ CLAIMS_SESSION_SECRET: 'short' }, 'CLAIMS_SESSION_SECRET'],
+  ])('refuses %o naming %s', (values, variable) => {
+    const { problems, error } = problemsOf(env(values));
+    expect(problems.map((p) => p.variable)).toEqual([variable]);
+    expect(error.message).not.toContain('oauth-hush');
+  });
+
+  it('derives one session secret from the webhook secret, different from it, unless one is set', () => {
+    const a = readSettings(env()).sessionSecret;
+    expect(readSettings(env()).sessionSecret).toBe(a);
+    expect(a).not.toContain('hush-webhook');
+    expect(readSettings(env({ WEBHOOK_SECRET: 'other' })).sessionSecret).not.toBe(a);
+    const own = 'x'.repeat(40);
+    expect(readSettings(env({ CLAIMS_SESSION_SECRET: own })).sessionSecret).toBe(own);
+  });
+
+  it('settingsForLog leaves out the OAuth client secret and the session secret', () => {
+    const settings = readSettings(
+      env({ GITHUB_CLIENT_ID: 'Iv1.abc', GITHUB_CLIENT_SECRET: 'oauth-hush' }),
+    );
+    const logged = JSON.stringify(settingsForLog(settings));
+    expect(logged).not.toContain('oauth-hush');
+    expect(logged).not.toContain(settings.sessionSecret);
+    expect(settingsForLog(settings)).toMatchObject({ boardClientId: 'Iv1.abc' });
   });
 });

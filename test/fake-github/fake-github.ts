@@ -8,7 +8,7 @@
  *     const n = fake.createIssue('acme/widgets', { title: 'Fix it' });
  *     // run the app with GHE_HOST=fake.host GHE_PROTOCOL=http
  */
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import {
   createServer,
   type IncomingMessage,
@@ -17,6 +17,7 @@ import {
   STATUS_CODES,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { FakeOAuth, type OAuthClient } from './oauth.js';
 import { validateRequest } from './openapi.js';
 import {
   type AppIdentity,
@@ -45,6 +46,7 @@ import {
   type WebhookTarget,
 } from './webhooks.js';
 
+export type { OAuthClient } from './oauth.js';
 export type { CommentJson, IssueJson, LabelJson, UserJson } from './payloads.js';
 export type { Association, UserType } from './state.js';
 export type { WebhookDelivery, WebhookTarget } from './webhooks.js';
@@ -67,6 +69,8 @@ export interface FakeGitHubOptions {
    * access who have not commented on the issue are dropped silently from assignments.
    */
   readonly checkAssignable?: boolean;
+  /** The app's OAuth client secret for the web flow (default `fake-oauth-client-secret`). */
+  readonly oauthClientSecret?: string;
   /** Receives delivery failures and handler crashes (default `console.warn`). */
   readonly log?: (message: string, meta: Record<string, unknown>) => void;
 }
@@ -188,6 +192,11 @@ export class FakeGitHub {
    * The e2e harness fails a test that leaves one here (`assertValid`).
    */
   readonly invalidRequests: InvalidRequest[] = [];
+  /**
+   * GitHub's OAuth web flow on the web host (`url`, no `/api/v3`): the app's client id and
+   * secret are `oauth.client` (set GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET to them).
+   */
+  readonly oauth: FakeOAuth;
   /** The server clock; replace it to control `created_at`/`updated_at`. */
   clock: () => Date;
 
@@ -226,6 +235,16 @@ export class FakeGitHub {
       this.state,
       { apiUrl: this.apiUrl, htmlUrl: this.url },
       this.app,
+    );
+    this.oauth = new FakeOAuth(
+      this.state,
+      {
+        clientId: `Iv1.${this.app.id.toString(16).padStart(16, '0')}`,
+        clientSecret: options.oauthClientSecret ?? 'fake-oauth-client-secret',
+      } satisfies OAuthClient,
+      this.app.name,
+      () => this.clock(),
+      (login) => this.userAccessToken(login),
     );
     this.outbox = new WebhookOutbox({ appId: this.app.id, log: this.log });
     this.outbox.setTarget(options.webhook);
@@ -506,6 +525,33 @@ export class FakeGitHub {
     return code;
   }
 
+  /**
+   * A fresh GitHub App user access token (`ghu_`) for `login`, as the OAuth web flow's code
+   * exchange gives: it reads `/user` and `/user/installations`.
+   */
+  userAccessToken(login: string): string {
+    const token = `ghu_${randomBytes(18).toString('hex')}`;
+    this.tokens.set(token, {
+      kind: 'user',
+      login: this.state.user(login).login,
+      appUserToken: true,
+    });
+    return token;
+  }
+
+  /** Revokes every user access token of `login` (GitHub then answers 401 Bad credentials). */
+  revokeUserAccessTokens(login: string): void {
+    for (const [token, auth] of this.tokens) {
+      if (
+        auth.kind === 'user' &&
+        auth.appUserToken &&
+        auth.login.toLowerCase() === login.toLowerCase()
+      ) {
+        this.tokens.delete(token);
+      }
+    }
+  }
+
   /** A fresh installation access token, as `POST /app/installations/:id/access_tokens` gives. */
   installationToken(installationId: number): string {
     return this.mintInstallationToken(installationId).token;
@@ -757,7 +803,12 @@ export class FakeGitHub {
         headers,
       };
     } else {
-      reply = this.dispatch(method, path, prefixed, url.searchParams, body, parseError, auth, req);
+      // The web host serves the OAuth flow; everything else lives under /api/v3.
+      const web = prefixed
+        ? undefined
+        : this.oauth.handle(method, path, url.searchParams, text, req.headers);
+      reply =
+        web ?? this.dispatch(method, path, prefixed, url.searchParams, body, parseError, auth, req);
       if (injection?.headers)
         reply = { ...reply, headers: { ...reply.headers, ...injection.headers } };
     }

@@ -167,6 +167,22 @@ export function routes(deps: RouteDeps): Route[] {
     return installation;
   }
 
+  /** The login of a GitHub App user token; other credentials get GitHub's refusals. */
+  function appUser(ctx: RouteContext): string {
+    if (ctx.auth.kind === 'user' && ctx.auth.appUserToken) return ctx.auth.login;
+    if (ctx.auth.kind === 'anonymous') throw new HttpError(401, 'Requires authentication');
+    throw new HttpError(
+      403,
+      'You must authenticate with an access token authorized to a GitHub App in order to list installations',
+    );
+  }
+
+  /** Whether `login` has explicit access to `repo`: its owner, or a member or collaborator. */
+  function reaches(login: string, repo: RepoRecord): boolean {
+    if (repo.owner.toLowerCase() === login.toLowerCase()) return true;
+    return ['OWNER', 'MEMBER', 'COLLABORATOR'].includes(state.association(login, repo.fullName));
+  }
+
   return [
     // ---- the app and its installations (JWT) -------------------------------------------
     route('GET', '/app', () => ok(p.app()), 'jwt'),
@@ -239,6 +255,39 @@ export function routes(deps: RouteDeps): Route[] {
       }
       if (ctx.auth.kind !== 'user') throw new HttpError(401, 'Requires authentication');
       return ok(p.user(ctx.auth.login));
+    }),
+    // GitHub App user tokens only: the installations of this app, and their repositories,
+    // that the user has explicit access to (owner, member or collaborator).
+    route('GET', '/user/installations', (ctx) => {
+      const login = appUser(ctx);
+      const installations = [...state.installations.values()].filter((i) =>
+        state.reposOf(i.id).some((repo) => reaches(login, repo)),
+      );
+      const { items, link } = paginate(installations, ctx.query, `${deps.apiUrl()}${ctx.path}`);
+      return ok(
+        { total_count: installations.length, installations: items.map(p.installation) },
+        200,
+        link ? { link } : undefined,
+      );
+    }),
+    route('GET', '/user/installations/:id/repositories', (ctx) => {
+      const login = appUser(ctx);
+      const installation = state.installations.get(Number(ctx.params.id));
+      const repos = installation
+        ? state.reposOf(installation.id).filter((repo) => reaches(login, repo))
+        : [];
+      // GitHub answers 404 for an installation the user cannot reach at all.
+      if (repos.length === 0) throw new HttpError(404, 'Not Found');
+      const { items, link } = paginate(repos, ctx.query, `${deps.apiUrl()}${ctx.path}`);
+      return ok(
+        {
+          total_count: repos.length,
+          repository_selection: 'selected',
+          repositories: items.map(p.repository),
+        },
+        200,
+        link ? { link } : undefined,
+      );
     }),
     route('GET', '/users/:login', (ctx) => {
       if (!state.users.has(ctx.params.login!.toLowerCase())) throw new HttpError(404, 'Not Found');

@@ -1,4 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  CLAIM_CHANGES_CAP,
+  type ClaimChange,
+  type LiveClaimSummary,
+} from '../../src/store/board-records.js';
 import type { IndexedClaim, IndexedIssue, IssueKey, Store } from '../../src/store/store.js';
 import { sleep } from '../helpers/redis.js';
 
@@ -448,5 +453,77 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
         expect((await byNumber()).find((e) => e.issue.key.number === 2)?.claim).toBeNull();
       });
     });
+
+    describe('claims board records', () => {
+      it('keeps one row per issue, replaced by the next reconcile and removed with null', async () => {
+        await store.setLiveClaimSummary(issue(1), summary(1, 'alice'));
+        await store.setLiveClaimSummary(issue(2), summary(2, 'bob'));
+        await store.setLiveClaimSummary(issue(1), summary(1, 'carol'));
+        const rows = await store.liveClaimSummaries();
+        expect(rows.map((r) => `${r.number}:${r.holder}`).sort()).toEqual(['1:carol', '2:bob']);
+        expect(await store.liveClaimSummary(issue(1))).toEqual(summary(1, 'carol'));
+        await store.setLiveClaimSummary(issue(1), null);
+        expect((await store.liveClaimSummaries()).map((r) => r.number)).toEqual([2]);
+        expect(await store.liveClaimSummary(issue(1))).toBeNull();
+      });
+
+      it('lists changes since a time, newest first, each id once', async () => {
+        await store.recordClaimChange(change('a', 10));
+        await store.recordClaimChange(change('c', 30));
+        await store.recordClaimChange(change('b', 20));
+        await store.recordClaimChange(change('b', 20));
+        expect((await store.claimChanges(at(0))).map((c) => c.id)).toEqual(['c', 'b', 'a']);
+        expect((await store.claimChanges(at(20))).map((c) => c.id)).toEqual(['c', 'b']);
+        expect(await store.claimChanges(at(31))).toEqual([]);
+        expect((await store.claimChanges(at(0)))[0]).toEqual(change('c', 30));
+      });
+
+      it('keeps only the newest changes once the history is full', async () => {
+        for (let i = 0; i < CLAIM_CHANGES_CAP + 3; i++) {
+          await store.recordClaimChange(change(`c${i}`, i));
+        }
+        const kept = await store.claimChanges(at(0));
+        expect(kept).toHaveLength(CLAIM_CHANGES_CAP);
+        expect(kept[0]!.id).toBe(`c${CLAIM_CHANGES_CAP + 2}`);
+        expect(kept.at(-1)!.id).toBe('c3');
+      });
+    });
   });
+}
+
+function summary(number: number, holder: string): LiveClaimSummary {
+  return {
+    installationId: 7,
+    repo: 'acme/widgets',
+    number,
+    title: `Issue ${number}`,
+    url: `https://github.com/acme/widgets/issues/${number}`,
+    commentId: 100 + number,
+    commentUrl: `https://github.com/acme/widgets/issues/${number}#issuecomment-${100 + number}`,
+    holder,
+    avatarUrl: `https://avatars.githubusercontent.com/${holder}`,
+    session: 'h:5f4dcc3b5aa7',
+    branch: 'feat/x',
+    stage: 'implementing',
+    paths: ['src/a.ts'],
+    started: at(0).toISOString(),
+    heartbeat: at(1).toISOString(),
+    staleAt: at(3600).toISOString(),
+  };
+}
+
+function change(id: string, seconds: number): ClaimChange {
+  return {
+    id,
+    kind: 'expiry',
+    at: at(seconds).toISOString(),
+    installationId: 7,
+    repo: 'acme/widgets',
+    number: 1,
+    title: 'Issue 1',
+    url: 'https://github.com/acme/widgets/issues/1',
+    commentId: 101,
+    author: 'alice',
+    session: 'h:5f4dcc3b5aa7',
+  };
 }
