@@ -1,4 +1,7 @@
 import { cpus, platform, release, totalmem } from 'node:os';
+import { benchAction } from './action-bench.js';
+import { benchApi } from './api-bench.js';
+import { benchBoard } from './board-bench.js';
 import { benchCalls } from './calls-bench.js';
 import { benchConvergence } from './convergence-bench.js';
 import { benchDecide } from './decide-bench.js';
@@ -36,6 +39,9 @@ const BENCHES: ReadonlyArray<readonly [string, () => Promise<Section>]> = [
   ['memory', benchMemory],
   ['door', benchDoor],
   ['paths', benchPaths],
+  ['action', benchAction],
+  ['api', benchApi],
+  ['board', benchBoard],
   ['recovery', benchRecovery],
 ];
 

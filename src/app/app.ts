@@ -1,6 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Probot, ProbotOctokit } from 'probot';
+import { createClaimsApi } from '../api/claims-api.js';
+import { indexIssuesEvent, indexReconcile } from '../api/index-events.js';
+import { noteHolderHeartbeat } from '../board/note-holder-heartbeat.js';
 import type { Action } from '../claims/decide.js';
 import { hasName } from '../claims/names.js';
 import {
@@ -16,10 +19,12 @@ import { createEventOutbox } from '../events/create-event-outbox.js';
 import type { EventOutbox } from '../events/event-outbox.js';
 import { KnownLabels } from '../github/execute.js';
 import { InstallationOctokits } from '../github/octokit.js';
-import type { WorkQueue } from '../queue/queue.js';
-import { reconcileIssue } from '../reconcile/reconcile.js';
+import { keepDue } from '../queue/keep-due.js';
+import type { ReconcileHandler, ReconcileRequest, WorkQueue } from '../queue/queue.js';
+import type { Reconciled } from '../reconcile/reconcile.js';
 import type { RecoveryResult } from '../recovery/recover-deliveries.js';
 import { createRecovery } from '../recovery/start-recovery.js';
+import { reconcileWithRollout } from '../rollout/reconcile-with-rollout.js';
 import type { IssueKey, Store } from '../store/store.js';
 import { resyncInstallation, startResync } from '../sweep/resync.js';
 import { type SweepResult, startSweeper, sweepOnce } from '../sweep/sweep.js';
@@ -126,32 +131,52 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
 
   const events = createEventOutbox(settings, log);
 
-  queue.start(async (request) => {
+  const reconcileDeps = {
+    octokitFor,
+    configFor: async (octokit: ProbotOctokit, key: IssueKey) =>
+      configForReconcile(await repoConfig(octokit, key)),
+    store,
+    log,
+    now,
+    appLogin,
+    knownLabels,
+    onWrite: (action: Action) => {
+      if (action.kind === 'finalise') metrics.finalisations.inc({ reason: action.reason });
+    },
+    requestReconcile: (key: IssueKey) => queue.enqueue({ key, hints: [], reason: 'paths' }),
+    onObserve: (action: Action) => metrics.observedWrites.inc({ kind: action.kind }),
+    // Outgoing claim events (docs/protocol.md §13); not called for a plan only observed.
+    ...(events
+      ? { onReconciled: async (reconciled: Reconciled) => events.publish(claimEvents(reconciled)) }
+      : {}),
+  };
+  // One reconcile, as the queue and the claims API run it: the work queue's index follows.
+  const reconcileOne = async (request: ReconcileRequest) => {
+    const result = await reconcileWithRollout(reconcileDeps, request);
+    await indexReconcile(store, log, request.key, result);
+    return result;
+  };
+  const reconcile: ReconcileHandler = async (request) => {
     try {
-      const result = await reconcileIssue(
-        {
-          octokitFor,
-          configFor: async (octokit, key) => configForReconcile(await repoConfig(octokit, key)),
-          store,
-          log,
-          now,
-          appLogin,
-          knownLabels,
-          onWrite: (action: Action) => {
-            if (action.kind === 'finalise') metrics.finalisations.inc({ reason: action.reason });
-          },
-          requestReconcile: (key) => queue.enqueue({ key, hints: [], reason: 'paths' }),
-          ...(events
-            ? { onReconciled: async (reconciled) => events.publish(claimEvents(reconciled)) }
-            : {}),
-        },
-        request,
-      );
+      const result = await reconcileOne(request);
       metrics.reconciles.inc({ outcome: result.outcome });
     } catch (error) {
       metrics.reconciles.inc({ outcome: 'failed' });
       throw error;
     }
+  };
+  // A reconcile that fails on every attempt is not dropped: the sweep retries it.
+  const onExhausted = keepDue({ store, log, now, onKept: () => metrics.reconcilesKeptDue.inc() });
+  queue.start(reconcile, { onExhausted });
+  const claimsApi = createClaimsApi({
+    store,
+    queue,
+    log,
+    now,
+    appOctokit,
+    octokitFor,
+    config: repoConfig,
+    reconcile: reconcileOne,
   });
 
   const resyncDeps = {
@@ -181,6 +206,16 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
     forget,
     resync: (installationId, repos) => void resync(installationId, repos),
     uninstalled: (installationId) => octokits.forget(installationId),
+    // The claims board's row follows a deferred heartbeat; a store error only logs.
+    async deferredHeartbeat(key, payload) {
+      const c = (payload as { comment?: { id: number; body?: string; updated_at: string } })
+        .comment;
+      if (!c) return;
+      const comment = { id: c.id, body: c.body ?? '', updatedAt: new Date(c.updated_at) };
+      await noteHolderHeartbeat(store, key, comment).catch((err: unknown) => {
+        log.warn({ err, commentId: c.id }, 'board heartbeat not recorded');
+      });
+    },
     // Label events matter only for status labels, and a bot's marker only when the bot is in
     // trustedBots: either costs a cached config read, never a reconcile.
     async concernsClaims(route) {
@@ -197,6 +232,8 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
     },
   };
   app.on([...SUBSCRIBED_EVENTS], async (context) => {
+    // The work queue's index follows every issues event, own echoes too (§9): no API call.
+    if (context.name === 'issues') await indexIssuesEvent(store, log, context.payload);
     const outcome = await handleWebhook(webhookDeps, context as WebhookEvent);
     metrics.webhooks.inc({ event: outcome.event, result: outcome.result });
     if (outcome.error) throw outcome.error;
@@ -218,6 +255,12 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
     ? startResync({ ...resyncDeps, intervalMs: settings.resyncIntervalMs })
     : null;
   const http = createHttpRoutes({ store, queue, metrics });
+  for (const method of ['GET', 'POST', 'DELETE', 'PUT', 'PATCH']) {
+    http.route(method, '/api/claims/v1/', async (req, res) => {
+      if (!(await claimsApi(req, res))) res.writeHead(404).end();
+    });
+  }
+
   let openedDone: () => void = () => {};
   const recovered = timers
     ? new Promise<void>((resolve) => {

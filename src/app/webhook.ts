@@ -33,6 +33,8 @@ export interface WebhookDeps {
   resync(installationId: number, repos?: readonly string[]): void;
   /** Drops what the app keeps for an installation (the app was uninstalled or suspended). */
   uninstalled(installationId: number): void;
+  /** A heartbeat of the holder was left to the sweep (the claims board moves its row). */
+  deferredHeartbeat?(key: IssueKey, payload: unknown): Promise<void>;
 }
 
 /** What the app did with one delivery: counted once in `claims_webhooks_total`. */
@@ -81,6 +83,7 @@ export async function handleWebhook(
   if (route.kind === 'reconcile' && route.heartbeatOf !== undefined) {
     const holder = await deps.store.holderOf(route.request.key).catch(() => null);
     if (holder === route.heartbeatOf) {
+      await deps.deferredHeartbeat?.(route.request.key, delivery.payload);
       log.debug(
         { event, delivery: id, commentId: holder },
         'heartbeat of the holder: left to the sweep',

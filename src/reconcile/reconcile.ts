@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { ProbotOctokit } from 'probot';
+import { recordForBoard } from '../board/record-for-board.js';
 import { type Action, type DecideConfig, decide, type Plan } from '../claims/decide.js';
 import { hasName } from '../claims/names.js';
 import { executePlan, type KnownLabels } from '../github/execute.js';
@@ -41,10 +42,14 @@ export interface ReconcileDeps {
   onWrite?(action: Action, key: IssueKey): void;
   /** Asks for a reconcile of an issue whose claim overlaps paths (docs/protocol.md §10). */
   requestReconcile?(key: IssueKey): Promise<void>;
+  /** Applies the plan (default executePlan); observe mode passes one that only logs. */
+  readonly executePlan?: typeof executePlan;
+  /** Observe mode: nothing is sent, so nothing is remembered as assigned by the app. */
+  readonly observing?: boolean;
   /**
    * Called once a plan is applied, before the new holder is recorded, with the holder the
    * reconcile before recorded (outgoing events, docs/protocol.md §13). A throw fails the
-   * reconcile, so the queue retries it.
+   * reconcile, so the queue retries it. Not called while `observing`: nothing was written.
    */
   onReconciled?(reconciled: Reconciled): Promise<void>;
 }
@@ -115,7 +120,9 @@ export async function reconcileIssue(
   await deps.store.clearIssueGone(key);
 
   const appAssignees = await deps.store.appAssignees(key);
-  const previousHolder = deps.onReconciled ? await deps.store.holderOf(key) : null;
+  // Observe mode writes nothing, so it publishes no events of changes it did not make.
+  const onReconciled = deps.observing ? undefined : deps.onReconciled;
+  const previousHolder = onReconciled ? await deps.store.holderOf(key) : null;
 
   const now = deps.now();
   const pathDeps = { ...deps, readThread: (other: IssueKey) => readThread(octokit, other), log };
@@ -133,9 +140,12 @@ export async function reconcileIssue(
   );
   // Remembered before the assignment is sent: a reconcile that dies after it still knows
   // whom it assigned. One that GitHub refused is dropped below, on the next reconcile.
+  const remember = !deps.observing;
   const planned = rememberedAssignees(appAssignees, thread.assignees, plan.actions, false);
-  if (!sameLogins(planned, appAssignees)) await deps.store.setAppAssignees(key, planned);
-  await executePlan(octokit, key, plan, {
+  if (remember && !sameLogins(planned, appAssignees)) {
+    await deps.store.setAppAssignees(key, planned);
+  }
+  await (deps.executePlan ?? executePlan)(octokit, key, plan, {
     knownLabels: deps.knownLabels,
     onWrite: (action) => {
       if (action.kind === 'finalise') {
@@ -147,12 +157,13 @@ export async function reconcileIssue(
       deps.onWrite?.(action, key);
     },
   });
-  await deps.onReconciled?.({ key, comments: thread.comments, plan, previousHolder, now });
+  await onReconciled?.({ key, comments: thread.comments, plan, previousHolder, now });
   const applied = rememberedAssignees(appAssignees, thread.assignees, plan.actions, true);
-  if (!sameLogins(applied, planned)) await deps.store.setAppAssignees(key, applied);
+  if (remember && !sameLogins(applied, planned)) await deps.store.setAppAssignees(key, applied);
   await deps.store.setDeadline(key, plan.deadline);
   await deps.store.setHolder(key, plan.holder?.commentId ?? null);
   await recordPathHolder(pathDeps, key, plan, paths);
+  await recordForBoard(deps.store, key, plan, thread, lookup.config.staleAfterMs, now);
   log.debug({ holder: plan.holder, writes: plan.actions.length }, 'issue reconciled');
   return { outcome: 'applied', plan };
 }

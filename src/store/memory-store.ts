@@ -1,9 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { type IssueKey, issueKeyString, type RepoKey, repoKeyString } from '../keys.js';
+import { formatClaimTime } from '../claims/marker.js';
+import { type IssueKey, issueKeyString, type RepoKey, repoKeyString, repoPrefix } from '../keys.js';
 import { assertTtl } from './assert-ttl.js';
+import { CLAIM_CHANGES_CAP, type ClaimChange, type LiveClaimSummary } from './board-records.js';
 import type {
   CachedRead,
   DeliveryCheckpoint,
+  IndexedClaim,
+  IndexedEntry,
+  IndexedIssue,
   IndexedPathHolder,
   PathHolder,
   Store,
@@ -143,6 +148,13 @@ export class MemoryStore implements Store {
   private redeliverCheckpoint: DeliveryCheckpoint | null = null;
   /** `scope\nurl` -> the answer kept for conditional requests, in order of writing. */
   private readonly reads = new Map<string, { read: CachedRead; expiresAt: number }>();
+  private readonly openIssueIndex = new Map<string, IndexedIssue>();
+  private readonly issueClaims = new Map<string, IndexedClaim>();
+
+  private readonly liveClaims = new Map<string, LiveClaimSummary>();
+  /** Oldest first; ids in `changeIds`. */
+  private changes: ClaimChange[] = [];
+  private readonly changeIds = new Set<string>();
 
   constructor(options: MemoryStoreOptions = {}) {
     this.now = options.now ?? Date.now;
@@ -245,6 +257,7 @@ export class MemoryStore implements Store {
     this.gone.delete(id);
     this.appAssigned.delete(id);
     await this.setPathHolder(key, null);
+    await this.setLiveClaimSummary(key, null);
   }
 
   async getCheckpoint(repo: RepoKey): Promise<Date | null> {
@@ -281,7 +294,40 @@ export class MemoryStore implements Store {
     return true;
   }
 
+  async setLiveClaimSummary(key: IssueKey, summary: LiveClaimSummary | null): Promise<void> {
+    if (summary === null) this.liveClaims.delete(issueKeyString(key));
+    else this.liveClaims.set(issueKeyString(key), summary);
+  }
+
+  async liveClaimSummary(key: IssueKey): Promise<LiveClaimSummary | null> {
+    return this.liveClaims.get(issueKeyString(key)) ?? null;
+  }
+
+  async liveClaimSummaries(): Promise<LiveClaimSummary[]> {
+    return [...this.liveClaims.values()];
+  }
+
+  async recordClaimChange(change: ClaimChange): Promise<void> {
+    if (this.changeIds.has(change.id)) return;
+    this.changeIds.add(change.id);
+    // Kept in time order, as the Redis sorted set is; changes arrive almost in order.
+    let at = this.changes.length;
+    while (at > 0 && Date.parse(this.changes[at - 1]!.at) > Date.parse(change.at)) at--;
+    this.changes.splice(at, 0, change);
+    while (this.changes.length > CLAIM_CHANGES_CAP) {
+      this.changeIds.delete(this.changes.shift()!.id);
+    }
+  }
+
+  async claimChanges(since: Date): Promise<ClaimChange[]> {
+    const from = since.getTime();
+    return this.changes.filter((c) => Date.parse(c.at) >= from).reverse();
+  }
+
   async close(): Promise<void> {
+    this.liveClaims.clear();
+    this.changes = [];
+    this.changeIds.clear();
     this.deliveries.clear();
     this.deliveryExpiry.reset([]);
     this.deadlines.clear();
@@ -292,6 +338,50 @@ export class MemoryStore implements Store {
     this.checkpoints.clear();
     this.locks.clear();
     this.pathIndex.clear();
+    this.openIssueIndex.clear();
+    this.issueClaims.clear();
+  }
+
+  async putOpenIssue(issue: IndexedIssue): Promise<void> {
+    const id = issueKeyString(issue.key);
+    const indexed = this.openIssueIndex.get(id);
+    if (indexed !== undefined && indexed.updatedAt > issue.updatedAt) return;
+    this.openIssueIndex.set(id, issue);
+  }
+
+  async dropOpenIssue(key: IssueKey): Promise<void> {
+    const id = issueKeyString(key);
+    this.openIssueIndex.delete(id);
+    this.issueClaims.delete(id);
+  }
+
+  async replaceOpenIssues(
+    repo: RepoKey,
+    issues: readonly IndexedIssue[],
+    listedAt: Date,
+  ): Promise<void> {
+    const listed = new Set(issues.map((issue) => issueKeyString(issue.key)));
+    const prefix = repoPrefix(repo);
+    const cutoff = formatClaimTime(listedAt);
+    for (const [id, issue] of this.openIssueIndex) {
+      if (!id.startsWith(prefix) || listed.has(id) || issue.updatedAt >= cutoff) continue;
+      this.openIssueIndex.delete(id);
+      this.issueClaims.delete(id);
+    }
+    for (const issue of issues) await this.putOpenIssue(issue);
+  }
+
+  async setIssueClaim(key: IssueKey, claim: IndexedClaim | null): Promise<void> {
+    if (claim === null) this.issueClaims.delete(issueKeyString(key));
+    else this.issueClaims.set(issueKeyString(key), claim);
+  }
+
+  async openIssues(): Promise<IndexedEntry[]> {
+    const entries: IndexedEntry[] = [];
+    for (const [id, issue] of this.openIssueIndex) {
+      entries.push({ issue, claim: this.issueClaims.get(id) ?? null });
+    }
+    return entries;
   }
 
   /** The lock named `name` if it is held now; an expired one is forgotten on the way. */

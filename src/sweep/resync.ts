@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { ProbotOctokit } from 'probot';
+import { indexOpenIssues } from '../api/index-events.js';
 import { parseClaimMarker } from '../claims/marker.js';
 import { conditionalPages } from '../github/conditional.js';
 import type { WorkQueue } from '../queue/queue.js';
@@ -63,7 +64,7 @@ export async function resyncInstallation(
 }
 
 /**
- * SPEC §4: reads the repository's comments updated since its checkpoint (with none, since one
+ * docs/protocol.md §4: reads the repository's comments updated since its checkpoint (with none, since one
  * stale window ago: older claims cannot be live) and queues a reconcile of every issue with a
  * marker. The checkpoint moves only after every such issue is queued.
  */
@@ -115,6 +116,9 @@ export async function resyncRepo(
   for (const number of numbers) {
     await deps.queue.enqueue({ key: { ...repo, number }, hints: [], reason: 'resync' });
   }
+  // docs/protocol.md §9: the open issues too, for the work queue's index; conditional as
+  // well, so an unchanged listing costs no rate limit.
+  await indexOpenIssues(deps.store, octokit, repo, startedAt, tokenScope(repo.installationId));
   // Nothing since the checkpoint: it stays, so the next resync asks for the same URL and
   // GitHub can answer 304. Else it moves to shortly before this pass started.
   const next =
@@ -193,7 +197,7 @@ export async function resyncIfDue(
 }
 
 /**
- * SPEC §4: resyncs at start-up and then every interval, once per cluster. Failures wait for
+ * docs/protocol.md §4: resyncs at start-up and then every interval, once per cluster. Failures wait for
  * the next interval.
  *
  * The start-up resync finds claims posted while the app was down; with many replicas "the

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ClaimEvent } from '../../src/events/claim-event.js';
 import { signEvent } from '../../src/events/sign-event.js';
-import { claimComment, HOUR, harnessFor } from '../e2e/e2e-helpers.js';
+import { appWrites, claimComment, HOUR, harnessFor, scrape } from '../e2e/e2e-helpers.js';
 import { REPO, waitFor } from '../helpers/app-harness.js';
 import { startReceiver } from './receiver.js';
 
@@ -61,5 +61,37 @@ describe('outgoing claim events', () => {
       expect(headers['x-claims-delivery']).toBe(event.id);
     }
     expect(new Set(events().map((e) => e.id)).size).toBe(4);
+  });
+
+  it('a repository in observe mode publishes no event: nothing was written', async ({
+    onTestFinished,
+  }) => {
+    const receiver = await startReceiver();
+    onTestFinished(() => receiver.close());
+    const harness = await harnessFor(onTestFinished, {
+      env: { CLAIMS_EVENTS_URL: receiver.url, CLAIMS_EVENTS_SECRET: SECRET },
+      seed: (fake) => fake.setFile(REPO, '.github/claims.yml', 'mode: observe\n'),
+    });
+    const { fake } = harness;
+    fake.clearRequests();
+
+    // Enforced, these would be claim.held, claim.lost and claim.expired.
+    const n = fake.createIssue(REPO);
+    fake.addComment(REPO, n, { author: 'alice', body: claimComment('s-1') });
+    fake.addComment(REPO, n, { author: 'bob', body: claimComment('s-2') });
+    const old = new Date(Date.now() - 7 * HOUR);
+    const stale = fake.createIssue(REPO);
+    fake.addComment(REPO, stale, {
+      author: 'bob',
+      body: claimComment('s-3', { at: old }),
+      createdAt: old,
+      updatedAt: old,
+    });
+    await harness.settle();
+    await harness.app.warden.events?.idle();
+
+    expect(await scrape(harness)).toMatch(/claims_reconciles_total\{outcome="observed"\} [1-9]/);
+    expect(appWrites(fake)).toEqual([]);
+    expect(receiver.received).toEqual([]);
   });
 });

@@ -10,10 +10,13 @@ import type { FakeGitHub } from '../fake-github/fake-github.js';
 import { freePort, REPO, WEBHOOK_SECRET, waitFor } from '../helpers/app-harness.js';
 import { type Cluster, startCluster } from '../replicas/harness.js';
 
-/** The guids of the subscribed deliveries the fake failed to deliver, oldest first. */
+/**
+ * The guids of the subscribed deliveries the fake failed to deliver, oldest first: comments,
+ * and issues events (the work queue's index follows issues.opened, docs/protocol.md §9).
+ */
 function failedGuids(fake: FakeGitHub): string[] {
   return fake.hookAttempts
-    .filter((a) => a.statusCode === 0 && a.event === 'issue_comment')
+    .filter((a) => a.statusCode === 0 && (a.event === 'issue_comment' || a.event === 'issues'))
     .map((a) => a.guid);
 }
 
@@ -43,26 +46,26 @@ describe('delivery recovery (docs/protocol.md §12)', () => {
     fake.addComment(REPO, fresh, { author: 'bob', body: claimComment('s-2') });
     await fake.settled();
     const failed = failedGuids(fake);
-    expect(failed).toHaveLength(2);
-    // issues.opened failed too, but the app does not act on it.
+    // The deleted comment, the new claim, and issues.opened (for the work queue's index).
+    expect(failed).toHaveLength(3);
     expect(fake.hookAttempts.filter((a) => a.statusCode === 0)).toHaveLength(3);
 
     await harness.startApp();
-    await waitFor(() => redeliveredGuids(fake).length === 2, 'two redeliveries');
+    await waitFor(() => redeliveredGuids(fake).length === 3, 'three redeliveries');
     await harness.settle();
 
     expect(redeliveredGuids(fake)).toEqual(failed);
     expect(fake.hookAttempts.filter((a) => a.redelivery).map((a) => a.statusCode)).toEqual([
-      200, 200,
+      200, 200, 200,
     ]);
     expect(redeliveredGuids(fake).filter((guid) => deliveredBefore.includes(guid))).toEqual([]);
-    expect(fake.count('POST', /^\/app\/hook\/deliveries\/\d+\/attempts$/)).toBe(2);
+    expect(fake.count('POST', /^\/app\/hook\/deliveries\/\d+\/attempts$/)).toBe(3);
     // The resync cannot see a deleted comment: only the redelivery frees the issue.
     expect(fake.issue(REPO, held)).toMatchObject({ labels: [], assignees: [] });
     expect(fake.issue(REPO, fresh)).toMatchObject({ labels: [IN_PROGRESS], assignees: ['bob'] });
     const metrics = await scrape(harness);
-    expect(metrics).toContain('claims_redeliveries_total{result="found"} 2');
-    expect(metrics).toContain('claims_redeliveries_total{result="redelivered"} 2');
+    expect(metrics).toContain('claims_redeliveries_total{result="found"} 3');
+    expect(metrics).toContain('claims_redeliveries_total{result="redelivered"} 3');
     expect(metrics).toContain('claims_redeliveries_total{result="failed"} 0');
   });
 });
@@ -112,11 +115,12 @@ describe('delivery recovery across replicas', () => {
     fake.addComment(REPO, n, { author: 'alice', body: claimComment('s-1') });
     await fake.settled();
     const failed = failedGuids(fake);
-    expect(failed).toHaveLength(1);
+    // The claim and issues.opened (for the work queue's index).
+    expect(failed).toHaveLength(2);
     fake.setWebhookTarget({ url, secret: WEBHOOK_SECRET });
 
     await Promise.all([started.startReplica(), started.startReplica(), started.startReplica()]);
-    await waitFor(() => redeliveredGuids(fake).length === 1, 'the redelivery');
+    await waitFor(() => redeliveredGuids(fake).length === 2, 'the redeliveries');
     await waitFor(() => fake.issue(REPO, n).assignees.includes('alice'), 'alice assigned');
     // Asked again at once, every replica finds the interval's lease taken.
     const again = await Promise.all(started.replicas.map((r) => r.app?.warden.recoverDeliveries()));
@@ -124,7 +128,7 @@ describe('delivery recovery across replicas', () => {
     await fake.settled();
 
     expect(redeliveredGuids(fake)).toEqual(failed);
-    expect(fake.count('POST', /^\/app\/hook\/deliveries\/\d+\/attempts$/)).toBe(1);
+    expect(fake.count('POST', /^\/app\/hook\/deliveries\/\d+\/attempts$/)).toBe(2);
     const redelivered = await Promise.all(
       started.replicas.map(
         async (r) =>
@@ -133,7 +137,7 @@ describe('delivery recovery across replicas', () => {
           )?.value ?? 0,
       ),
     );
-    expect(redelivered.sort()).toEqual([0, 0, 1]);
+    expect(redelivered.sort()).toEqual([0, 0, 2]);
     expect(fake.issue(REPO, n)).toMatchObject({ labels: [IN_PROGRESS], assignees: ['alice'] });
   });
 });
