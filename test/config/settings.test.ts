@@ -421,4 +421,33 @@ describe('claims board settings (docs/protocol.md §14)', () => {
     expect(logged).not.toContain(settings.sessionSecret);
     expect(settingsForLog(settings)).toMatchObject({ boardClientId: 'Iv1.abc' });
   });
+
+  it('settingsForLog leaves out every secret when all are set at once', () => {
+    const settings = readSettings(
+      env({
+        GITHUB_CLIENT_ID: 'Iv1.abc',
+        GITHUB_CLIENT_SECRET: 'oauth-hush',
+        CLAIMS_SESSION_SECRET: 'session-hush-'.padEnd(40, 'x'),
+        CLAIMS_EVENTS_URL: 'https://hooks.example.com/claims',
+        CLAIMS_EVENTS_SECRET: 'events-hush',
+        WEBHOOK_PROXY_URL: 'https://smee.io/ProxyHush1234',
+      }),
+    );
+    const logged = JSON.stringify(settingsForLog(settings));
+    for (const secret of [
+      'oauth-hush',
+      'session-hush-',
+      'events-hush',
+      'ProxyHush1234',
+      'hush-webhook',
+      'PRIVATE KEY',
+    ]) {
+      expect(logged).not.toContain(secret);
+    }
+    expect(settingsForLog(settings)).toMatchObject({
+      eventsUrl: 'https://hooks.example.com/claims',
+      webhookProxy: true,
+      boardClientId: 'Iv1.abc',
+    });
+  });
 });
