@@ -50,7 +50,9 @@ export const Paths = z.array(z.unknown(), { error: PATHS_RULE }).transform((entr
     // The whole line is capped too (1024 bytes): refused here, never cut when written.
     renderPathLine(checked.paths);
   } catch (error) {
-    return refuse((error as Error).message.replace(/^cannot write the path line: /, ''));
+    return refuse(
+      (error as Error).message.replace(/^cannot write the path line: it/, 'the path line'),
+    );
   }
   return [...checked.paths];
 });
