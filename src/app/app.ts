@@ -138,6 +138,7 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
     queue,
     log,
     now,
+    appLogin,
     appOctokit,
     octokitFor,
     config: repoConfig,
