@@ -40238,7 +40238,9 @@ function assertWritable(claim2) {
     }
   }
   if (typeof claim2.stage !== "string" || !isStage(claim2.stage)) {
-    throw new Error(`claim stage ${JSON.stringify(claim2.stage)} is not a stage of SPEC \xA71`);
+    throw new Error(
+      `claim stage ${JSON.stringify(claim2.stage)} is not a stage of docs/protocol.md \xA71`
+    );
   }
   if (claim2.assignee !== void 0 && !isAssigneeMode(claim2.assignee)) {
     throw new Error(
