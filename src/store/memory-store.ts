@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { type IssueKey, issueKeyString, type RepoKey, repoKeyString } from '../keys.js';
 import { assertTtl } from './assert-ttl.js';
-import type { IndexedPathHolder, PathHolder, Store } from './store.js';
+import type {
+  BranchHolder,
+  IndexedBranchHolder,
+  IndexedPathHolder,
+  PathHolder,
+  Store,
+} from './store.js';
 
 /** Options of {@link MemoryStore}. */
 export interface MemoryStoreOptions {
@@ -128,6 +134,10 @@ export class MemoryStore implements Store {
   private readonly locks = new Map<string, Lock>();
   /** Per repository (repoKey), the path holders by issue number. */
   private readonly pathIndex = new Map<string, Map<number, PathHolder>>();
+  /** Per repository (repoKey), the holders by issue number, for their branches. */
+  private readonly branchIndex = new Map<string, Map<number, BranchHolder>>();
+  /** Issue key -> pull request number -> the holder comment that flagged it. */
+  private readonly flagged = new Map<string, Map<number, number>>();
 
   constructor(options: MemoryStoreOptions = {}) {
     this.now = options.now ?? Date.now;
@@ -230,6 +240,8 @@ export class MemoryStore implements Store {
     this.gone.delete(id);
     this.appAssigned.delete(id);
     await this.setPathHolder(key, null);
+    await this.setBranchHolder(key, null);
+    this.flagged.delete(id);
   }
 
   async getCheckpoint(repo: RepoKey): Promise<Date | null> {
@@ -336,6 +348,45 @@ export class MemoryStore implements Store {
     return [...holders]
       .map(([number, holder]) => ({ number, ...holder, heartbeat: new Date(holder.heartbeat) }))
       .sort((a, b) => a.number - b.number);
+  }
+
+  async setBranchHolder(key: IssueKey, holder: BranchHolder | null): Promise<void> {
+    const repo = repoKeyString(key);
+    const holders = this.branchIndex.get(repo) ?? new Map<number, BranchHolder>();
+    if (holder === null) holders.delete(key.number);
+    else holders.set(key.number, { ...holder, heartbeat: new Date(holder.heartbeat) });
+    if (holders.size === 0) this.branchIndex.delete(repo);
+    else this.branchIndex.set(repo, holders);
+  }
+
+  async branchHolders(repo: RepoKey, branch: string): Promise<IndexedBranchHolder[]> {
+    const holders = this.branchIndex.get(repoKeyString(repo));
+    if (holders === undefined) return [];
+    return [...holders]
+      .filter(([, holder]) => holder.branch === branch)
+      .map(([number, holder]) => ({ number, ...holder, heartbeat: new Date(holder.heartbeat) }))
+      .sort((a, b) => a.number - b.number);
+  }
+
+  async flagPull(key: IssueKey, commentId: number, pull: number): Promise<void> {
+    const id = issueKeyString(key);
+    const pulls = this.flagged.get(id) ?? new Map<number, number>();
+    pulls.set(pull, commentId);
+    this.flagged.set(id, pulls);
+  }
+
+  async takeFlaggedPulls(key: IssueKey, keep: number | null): Promise<number[]> {
+    const id = issueKeyString(key);
+    const pulls = this.flagged.get(id);
+    if (pulls === undefined) return [];
+    const taken: number[] = [];
+    for (const [pull, commentId] of pulls) {
+      if (commentId === keep) continue;
+      taken.push(pull);
+      pulls.delete(pull);
+    }
+    if (pulls.size === 0) this.flagged.delete(id);
+    return taken.sort((a, b) => a - b);
   }
 }
 
