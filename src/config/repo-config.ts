@@ -29,6 +29,12 @@ const GitHubLogin = z.string({ error: LOGIN_MESSAGE }).regex(LOGIN, { error: LOG
 
 const BOOLEAN_MESSAGE = 'must be true or false';
 
+/** What a pull request's check run concludes when it touches held paths (docs/protocol.md §11). */
+export const PATH_GUARDS = ['fail', 'warn', 'off'] as const;
+
+/** `pathGuard`: `failure`, `neutral`, or no check run at all. */
+export type PathGuard = (typeof PATH_GUARDS)[number];
+
 /**
  * `.github/claims.yml` as a repository writes it (SPEC §7). Strict: an unknown key is an error,
  * so a typo such as `stalAfter` is reported instead of silently ignored. Every field is
@@ -49,6 +55,9 @@ export const RepoConfig = z
     trustedBots: z
       .array(GitHubLogin, { error: 'must be a list of GitHub logins such as ["my-agent[bot]"]' })
       .optional(),
+    // docs/protocol.md §11: the pull-request guard and branch heartbeats.
+    pathGuard: z.enum(PATH_GUARDS, { error: 'must be one of fail, warn or off' }).optional(),
+    heartbeatOnPush: z.boolean({ error: BOOLEAN_MESSAGE }).optional(),
   })
   .superRefine((config, ctx) => {
     // One label for both states would be added and removed in turn: refuse it. GitHub
@@ -69,8 +78,14 @@ export const RepoConfig = z
 /** A repository's config as written, after validation. */
 export type RepoConfig = z.infer<typeof RepoConfig>;
 
-/** The config a reconcile works with: every field filled in, as decide() reads it. */
-export type ResolvedRepoConfig = DecideConfig;
+/** The settings of the pull-request guard and branch heartbeats (docs/protocol.md §11). */
+export interface GuardConfig {
+  readonly pathGuard: PathGuard;
+  readonly heartbeatOnPush: boolean;
+}
+
+/** The config the app works with: every field filled in, as decide() and the guard read it. */
+export type ResolvedRepoConfig = DecideConfig & GuardConfig;
 
 /** What the operator sets for repositories that do not: the stale window (SPEC §3). */
 export interface RepoConfigDefaults {
@@ -92,6 +107,8 @@ export function resolveRepoConfig(
     notifyOnExpiry: config.notifyOnExpiry ?? true,
     enforceLabels: config.enforceLabels ?? true,
     trustedBots: config.trustedBots ?? [],
+    pathGuard: config.pathGuard ?? 'fail',
+    heartbeatOnPush: config.heartbeatOnPush ?? true,
   };
 }
 

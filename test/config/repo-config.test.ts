@@ -20,6 +20,8 @@ const DEFAULT_CONFIG: ResolvedRepoConfig = {
   notifyOnExpiry: true,
   enforceLabels: true,
   trustedBots: [],
+  pathGuard: 'fail',
+  heartbeatOnPush: true,
 };
 
 function errorOf(raw: unknown): string {
@@ -44,6 +46,8 @@ describe('parseRepoConfig', () => {
       notifyOnExpiry: false,
       enforceLabels: false,
       trustedBots: ['my-agent[bot]', 'machine-user'],
+      pathGuard: 'warn',
+      heartbeatOnPush: false,
     };
     expect(parseRepoConfig(raw, defaults)).toEqual({
       ok: true,
@@ -54,6 +58,8 @@ describe('parseRepoConfig', () => {
         notifyOnExpiry: false,
         enforceLabels: false,
         trustedBots: ['my-agent[bot]', 'machine-user'],
+        pathGuard: 'warn',
+        heartbeatOnPush: false,
       },
     });
   });
@@ -91,6 +97,13 @@ describe('parseRepoConfig', () => {
     ['trustedbots', [], 'unknown key "trustedbots" (did you mean "trustedBots"?)'],
     ['version', 1, 'unknown key "version"'],
   ])('refuses the unknown key %s', (key, value, error) => {
+    expect(errorOf({ [key]: value })).toBe(error);
+  });
+
+  it.each([
+    ['pathGuard', 'strict', 'pathGuard: must be one of fail, warn or off (got "strict")'],
+    ['heartbeatOnPush', 'yes', 'heartbeatOnPush: must be true or false (got "yes")'],
+  ])('refuses a bad %s naming what it should hold', (key, value, error) => {
     expect(errorOf({ [key]: value })).toBe(error);
   });
 
