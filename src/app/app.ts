@@ -13,6 +13,11 @@ import {
 import type { Settings } from '../config/settings.js';
 import { KnownLabels } from '../github/execute.js';
 import { InstallationOctokits } from '../github/octokit.js';
+import { checkConfig } from '../guard/check-config.js';
+import type { GuardDeps } from '../guard/guard-deps.js';
+import { checkPullRequestOf, needsReconcile } from '../guard/guard-request.js';
+import { guardWork } from '../guard/guard-work.js';
+import { runGuardJobs } from '../guard/run-guard-jobs.js';
 import type { WorkQueue } from '../queue/queue.js';
 import { reconcileIssue } from '../reconcile/reconcile.js';
 import type { IssueKey, Store } from '../store/store.js';
@@ -96,7 +101,21 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
       loadRepoConfig(octokit, where, { staleAfterMs: settings.staleAfterMs }),
     );
 
+  const guardDeps: GuardDeps = {
+    octokitFor,
+    configOf: (octokit, repo) => repoConfig(octokit, repo),
+    store,
+    log,
+    now,
+    appLogin,
+    knownLabels,
+  };
+
   queue.start(async (request) => {
+    // docs/protocol.md §11: pull-request checks and branch heartbeats ride the same queue,
+    // so each runs under its issue's (or pull request's) mutual exclusion.
+    await runGuardJobs(guardDeps, request);
+    if (!needsReconcile(request)) return;
     try {
       const result = await reconcileIssue(
         {
@@ -111,6 +130,8 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
             if (action.kind === 'finalise') metrics.finalisations.inc({ reason: action.reason });
           },
           requestReconcile: (key) => queue.enqueue({ key, hints: [], reason: 'paths' }),
+          requestPullCheck: (key) =>
+            queue.enqueue(checkPullRequestOf(key, undefined, 'recheck', now())),
         },
         request,
       );
@@ -162,6 +183,21 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
         return hasName([labels.inProgress, labels.blocked], route.label);
       return hasName(trustedBots, route.bot ?? '');
     },
+    guardWork: (event) =>
+      guardWork(
+        {
+          store,
+          now,
+          configFor: async (repo) =>
+            configForFilter(await repoConfig(await octokitFor(repo.installationId), repo)),
+          dropConfig: (repo) => configCache.invalidate(repo),
+        },
+        event,
+      ),
+    checkConfig: (repo, sha) =>
+      void checkConfig(guardDeps, repo, sha).catch((err: unknown) => {
+        log.error({ err, repo: `${repo.owner}/${repo.repo}`, sha }, 'config check failed');
+      }),
   };
   app.on([...SUBSCRIBED_EVENTS], async (context) => {
     const outcome = await handleWebhook(webhookDeps, context as WebhookEvent);

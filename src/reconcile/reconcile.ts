@@ -9,6 +9,7 @@ import {
   readThread,
   UnverifiableError,
 } from '../github/thread.js';
+import { indexForGuard } from '../guard/index-for-guard.js';
 import { type IssueKey, issueKeyString } from '../keys.js';
 import { pathHoldersFor } from '../paths/path-holders-for.js';
 import { recordPathHolder } from '../paths/record-path-holder.js';
@@ -41,6 +42,8 @@ export interface ReconcileDeps {
   onWrite?(action: Action, key: IssueKey): void;
   /** Asks for a reconcile of an issue whose claim overlaps paths (docs/protocol.md §10). */
   requestReconcile?(key: IssueKey): Promise<void>;
+  /** Asks for a re-check of a pull request the holder's paths flagged (docs/protocol.md §11). */
+  requestPullCheck?(key: IssueKey): Promise<void>;
 }
 
 /** How one reconcile ended. */
@@ -135,6 +138,7 @@ export async function reconcileIssue(
   await deps.store.setDeadline(key, plan.deadline);
   await deps.store.setHolder(key, plan.holder?.commentId ?? null);
   await recordPathHolder(pathDeps, key, plan, paths);
+  await indexForGuard(deps, key, plan);
   log.debug({ holder: plan.holder, writes: plan.actions.length }, 'issue reconciled');
   return { outcome: 'applied', plan };
 }
