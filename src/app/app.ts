@@ -13,7 +13,6 @@ import {
 import type { Settings } from '../config/settings.js';
 import { KnownLabels } from '../github/execute.js';
 import { InstallationOctokits } from '../github/octokit.js';
-import { checkConfig } from '../guard/check-config.js';
 import type { GuardDeps } from '../guard/guard-deps.js';
 import { checkPullRequestOf, needsReconcile } from '../guard/guard-request.js';
 import { guardWork } from '../guard/guard-work.js';
@@ -194,10 +193,6 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
         },
         event,
       ),
-    checkConfig: (repo, sha) =>
-      void checkConfig(guardDeps, repo, sha).catch((err: unknown) => {
-        log.error({ err, repo: `${repo.owner}/${repo.repo}`, sha }, 'config check failed');
-      }),
   };
   app.on([...SUBSCRIBED_EVENTS], async (context) => {
     const outcome = await handleWebhook(webhookDeps, context as WebhookEvent);

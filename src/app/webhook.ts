@@ -1,7 +1,6 @@
 import type { Logger } from 'pino';
 import type { GuardEvent } from '../guard/guard-event.js';
 import type { GuardWork } from '../guard/guard-work.js';
-import type { RepoKey } from '../keys.js';
 import type { WorkQueue } from '../queue/queue.js';
 import type { IssueKey, Store } from '../store/store.js';
 import type { DeliveryRecorder } from './deliveries.js';
@@ -38,8 +37,6 @@ export interface WebhookDeps {
   uninstalled(installationId: number): void;
   /** The work of a `pull_request` or `push` delivery, from the store's indexes (§11). */
   guardWork(event: GuardEvent): Promise<GuardWork>;
-  /** Starts a `claim-warden/config` check run on a pushed commit, detached. */
-  checkConfig(repo: RepoKey, sha: string): void;
 }
 
 /** What the app did with one delivery: counted once in `claims_webhooks_total`. */
@@ -92,7 +89,7 @@ export async function handleWebhook(
       log.error({ err: error, event, delivery: id }, 'delivery not weighed: answered 503');
       return { event, result: 'failed', error: new DeliveryNotQueuedError(event, id, error) };
     }
-    if (guard.requests.length === 0 && guard.checkConfig === undefined) {
+    if (guard.requests.length === 0) {
       log.debug({ event, delivery: id }, 'nothing for the guard to do');
       return { event, result: 'ignored' };
     }
@@ -138,7 +135,6 @@ export async function handleWebhook(
         break;
       case 'guard':
         for (const request of guard?.requests ?? []) await deps.queue.enqueue(request);
-        if (guard?.checkConfig) deps.checkConfig(guard.checkConfig.repo, guard.checkConfig.sha);
         break;
     }
   } catch (error) {

@@ -91,6 +91,14 @@ export type Hint =
       readonly pusher: string;
       /** When GitHub took the push (ISO). */
       readonly at: string;
+    }
+  | {
+      /**
+       * Not about an issue (its request names issue 0 of the repository): set the
+       * `claim-warden/config` check run on a commit that changed `.github/claims.yml`.
+       */
+      readonly kind: 'check-config';
+      readonly sha: string;
     };
 
 /** A pull request's head commit, as its `pull_request` event reports it. */

@@ -1,5 +1,5 @@
 import type { Hint, PullHead } from '../claims/types.js';
-import type { IssueKey } from '../keys.js';
+import type { IssueKey, RepoKey } from '../keys.js';
 import { REASON_SEPARATOR, type ReconcileRequest } from '../queue/queue.js';
 
 /** Starts the reason of every request the guard queues, so the queue's runner tells them apart. */
@@ -7,6 +7,21 @@ export const GUARD_REASON_PREFIX = 'guard:';
 
 type CheckPullHint = Extract<Hint, { kind: 'check-pull' }>;
 type HeartbeatHint = Extract<Hint, { kind: 'push-heartbeat' }>;
+
+/**
+ * The issue number a repository's config check is queued under: no issue has it, so checks of
+ * one repository's config run one at a time and never beside a reconcile.
+ */
+export const CONFIG_CHECK_NUMBER = 0;
+
+/** A request to set the `claim-warden/config` check run on commit `sha` (docs/protocol.md §11). */
+export function configCheckRequestOf(repo: RepoKey, sha: string): ReconcileRequest {
+  return {
+    key: { ...repo, number: CONFIG_CHECK_NUMBER },
+    hints: [{ kind: 'check-config', sha }],
+    reason: `${GUARD_REASON_PREFIX}config`,
+  };
+}
 
 /** A request to set a pull request's paths check (docs/protocol.md §11). */
 export function checkPullRequestOf(
@@ -37,13 +52,17 @@ export interface GuardJobs {
   /** Set when the pull request is to be checked; `head` the newest one an event gave. */
   readonly checkPull?: { readonly head?: PullHead };
   readonly heartbeat?: HeartbeatHint;
+  /** The commits whose config check is due. */
+  readonly configShas: readonly string[];
 }
 
 /** Reads the guard's hints of a request; coalesced requests keep the newest head and push. */
 export function guardJobsOf(request: ReconcileRequest): GuardJobs {
   let check: CheckPullHint | undefined;
   let heartbeat: HeartbeatHint | undefined;
+  const configShas: string[] = [];
   for (const hint of request.hints) {
+    if (hint.kind === 'check-config' && !configShas.includes(hint.sha)) configShas.push(hint.sha);
     if (hint.kind === 'check-pull') {
       // A head an event reported beats none; of two, the later one.
       if (check === undefined || (hint.head !== undefined && !(check.head && check.at > hint.at)))
@@ -56,6 +75,7 @@ export function guardJobsOf(request: ReconcileRequest): GuardJobs {
   return {
     ...(check === undefined ? {} : { checkPull: check.head ? { head: check.head } : {} }),
     ...(heartbeat === undefined ? {} : { heartbeat }),
+    configShas,
   };
 }
 

@@ -4,7 +4,7 @@ import type { RepoKey } from '../keys.js';
 import type { ReconcileRequest } from '../queue/queue.js';
 import type { Store } from '../store/store.js';
 import type { GuardEvent } from './guard-event.js';
-import { checkPullRequestOf, heartbeatRequestOf } from './guard-request.js';
+import { checkPullRequestOf, configCheckRequestOf, heartbeatRequestOf } from './guard-request.js';
 
 /** What the webhook path needs to weigh a guard event. */
 export interface GuardWorkDeps {
@@ -19,11 +19,9 @@ export interface GuardWorkDeps {
   dropConfig(repo: RepoKey): void;
 }
 
-/** The work a guard event comes to: queued requests, and a config check to run. */
+/** The work a guard event comes to: the requests to queue (none: nothing to do). */
 export interface GuardWork {
   readonly requests: readonly ReconcileRequest[];
-  /** The pushed commit of a default-branch push that changed `.github/claims.yml`. */
-  readonly checkConfig?: { readonly repo: RepoKey; readonly sha: string };
 }
 
 /**
@@ -42,18 +40,17 @@ export async function guardWork(deps: GuardWorkDeps, event: GuardEvent): Promise
     const reason = `pull_request.${event.action}`;
     return { requests: [checkPullRequestOf(event.key, event.head, reason, deps.now())] };
   }
-  const checkConfig = event.configChanged ? { repo: event.repo, sha: event.sha } : undefined;
-  // Dropped before the heartbeat below reads it: the new file decides.
-  if (checkConfig) deps.dropConfig(event.repo);
-  const extra = checkConfig ? { checkConfig } : {};
-  const holders = await deps.store.branchHolders(event.repo, event.branch);
-  if (holders.length === 0) return { requests: [], ...extra };
-  const config = await deps.configFor(event.repo);
-  if (config === null || (config !== 'unknown' && !config.heartbeatOnPush)) {
-    return { requests: [], ...extra };
-  }
-  const at = Date.parse(event.at);
   const requests: ReconcileRequest[] = [];
+  if (event.configChanged) {
+    // Dropped before the heartbeat below reads it: the new file decides.
+    deps.dropConfig(event.repo);
+    requests.push(configCheckRequestOf(event.repo, event.sha));
+  }
+  const holders = await deps.store.branchHolders(event.repo, event.branch);
+  if (holders.length === 0) return { requests };
+  const config = await deps.configFor(event.repo);
+  if (config === null || (config !== 'unknown' && !config.heartbeatOnPush)) return { requests };
+  const at = Date.parse(event.at);
   for (const holder of holders) {
     if (config !== 'unknown') {
       const trusted =
@@ -69,5 +66,5 @@ export async function guardWork(deps: GuardWorkDeps, event: GuardEvent): Promise
       ),
     );
   }
-  return { requests, ...extra };
+  return { requests };
 }
