@@ -4,6 +4,7 @@ import { benchConvergence } from './convergence-bench.js';
 import { benchDecide } from './decide-bench.js';
 import { benchDoor } from './door-bench.js';
 import { benchFairness } from './fairness-bench.js';
+import { benchGuard } from './guard-bench.js';
 import { benchMarkers } from './marker-bench.js';
 import { benchMemory } from './memory-bench.js';
 import { benchPaths } from './paths-bench.js';
@@ -35,6 +36,7 @@ const BENCHES: ReadonlyArray<readonly [string, () => Promise<Section>]> = [
   ['memory', benchMemory],
   ['door', benchDoor],
   ['paths', benchPaths],
+  ['guard', benchGuard],
 ];
 
 /** The machine the figures come from: they mean nothing without it. */
