@@ -3,6 +3,7 @@ import type { PullHead } from '../claims/types.js';
 import { configForReconcile, type ResolvedRepoConfig } from '../config/repo-config.js';
 import { statusOf } from '../github/thread.js';
 import { type IssueKey, issueKeyString, repoOf } from '../keys.js';
+import { flagger } from './flagger.js';
 import type { GuardDeps } from './guard-deps.js';
 import { PATHS_CHECK_NAME, pullCheck } from './pull-check.js';
 import { readPullFiles } from './read-pull-files.js';
@@ -67,7 +68,7 @@ export async function checkPullRequest(
   );
   // Remembered so that the pull request is checked again when the claim stops holding.
   for (const by of verdict.flaggedBy) {
-    await deps.store.flagPull({ ...repo, number: by.number }, by.holder.commentId, key.number);
+    await deps.store.flagPull({ ...repo, number: by.number }, flagger(by.holder), key.number);
   }
   deps.log.info(
     {

@@ -1,6 +1,7 @@
 import type { Plan } from '../claims/decide.js';
 import type { IssueKey } from '../keys.js';
 import type { Store } from '../store/store.js';
+import { flagger } from './flagger.js';
 
 /** What keeping the guard's indexes needs from the reconcile. */
 export interface GuardIndexDeps {
@@ -12,8 +13,8 @@ export interface GuardIndexDeps {
 /**
  * Keeps the guard's indexes true to the holder a reconcile settled on (docs/protocol.md §11):
  * the branch index (pushes to that branch renew it), and the pull requests its paths flagged.
- * Those flagged by a claim that no longer holds them (released, finalised, stale, or another
- * comment now holds) are checked again, so their check turns green without a push.
+ * Those flagged by a claim that no longer holds them (released, finalised, stale, another
+ * comment now holds, or its path line changed) are checked again, so their check turns green without a push.
  */
 export async function indexForGuard(
   deps: GuardIndexDeps,
@@ -33,7 +34,7 @@ export async function indexForGuard(
         },
   );
   if (deps.requestPullCheck === undefined) return;
-  const keep = holder !== null && holder.paths.length > 0 ? holder.commentId : null;
+  const keep = holder !== null && holder.paths.length > 0 ? flagger(holder) : null;
   for (const pull of await deps.store.takeFlaggedPulls(key, keep)) {
     await deps.requestPullCheck({ ...key, number: pull });
   }

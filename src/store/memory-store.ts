@@ -136,8 +136,8 @@ export class MemoryStore implements Store {
   private readonly pathIndex = new Map<string, Map<number, PathHolder>>();
   /** Per repository (repoKey), the holders by issue number, for their branches. */
   private readonly branchIndex = new Map<string, Map<number, BranchHolder>>();
-  /** Issue key -> pull request number -> the holder comment that flagged it. */
-  private readonly flagged = new Map<string, Map<number, number>>();
+  /** Issue key -> pull request number -> the holder (comment and paths) that flagged it. */
+  private readonly flagged = new Map<string, Map<number, string>>();
 
   constructor(options: MemoryStoreOptions = {}) {
     this.now = options.now ?? Date.now;
@@ -368,20 +368,20 @@ export class MemoryStore implements Store {
       .sort((a, b) => a.number - b.number);
   }
 
-  async flagPull(key: IssueKey, commentId: number, pull: number): Promise<void> {
+  async flagPull(key: IssueKey, by: string, pull: number): Promise<void> {
     const id = issueKeyString(key);
-    const pulls = this.flagged.get(id) ?? new Map<number, number>();
-    pulls.set(pull, commentId);
+    const pulls = this.flagged.get(id) ?? new Map<number, string>();
+    pulls.set(pull, by);
     this.flagged.set(id, pulls);
   }
 
-  async takeFlaggedPulls(key: IssueKey, keep: number | null): Promise<number[]> {
+  async takeFlaggedPulls(key: IssueKey, keep: string | null): Promise<number[]> {
     const id = issueKeyString(key);
     const pulls = this.flagged.get(id);
     if (pulls === undefined) return [];
     const taken: number[] = [];
-    for (const [pull, commentId] of pulls) {
-      if (commentId === keep) continue;
+    for (const [pull, by] of pulls) {
+      if (by === keep) continue;
       taken.push(pull);
       pulls.delete(pull);
     }

@@ -359,27 +359,24 @@ export class RedisStore implements Store {
     return holders.sort((a, b) => a.number - b.number);
   }
 
-  /** One hash per issue, field = pull request number, value = the flagging comment id. */
-  async flagPull(key: IssueKey, commentId: number, pull: number): Promise<void> {
-    await (await this.client()).hset(
-      this.key('flagged', issueKeyString(key)),
-      String(pull),
-      String(commentId),
-    );
+  /** One hash per issue, field = pull request number, value = the flagging holder's tag. */
+  async flagPull(key: IssueKey, by: string, pull: number): Promise<void> {
+    await (await this.client()).hset(this.key('flagged', issueKeyString(key)), String(pull), by);
   }
 
-  async takeFlaggedPulls(key: IssueKey, keep: number | null): Promise<number[]> {
+  async takeFlaggedPulls(key: IssueKey, keep: string | null): Promise<number[]> {
+    // A tag is never empty, so '' keeps nothing.
     const reply = (await takeFlaggedScript.run(
       await this.client(),
       [this.key('flagged', issueKeyString(key))],
-      [keep === null ? '' : String(keep)],
+      [keep ?? ''],
     )) as string[];
     return reply.map(Number).sort((a, b) => a - b);
   }
 }
 
 /**
- * Removes and returns the fields of a flagged-pulls hash whose comment id is not ARGV[1], in
+ * Removes and returns the fields of a flagged-pulls hash whose holder tag is not ARGV[1], in
  * one step, so two replicas re-checking one issue's pulls never both take one pull.
  */
 const takeFlaggedScript = new RedisScript(`

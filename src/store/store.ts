@@ -93,16 +93,17 @@ export interface Store {
   branchHolders(repo: RepoKey, branch: string): Promise<IndexedBranchHolder[]>;
 
   /**
-   * Records that the holder comment `commentId` of issue `key` flagged pull request `pull`
-   * of the same repository (docs/protocol.md §11), so the pull request is checked again once
-   * that claim stops holding.
+   * Records that the holder of issue `key` named by `by` (a non-empty tag of its comment and
+   * paths, src/guard/flagger.ts) flagged pull request `pull` of the same repository
+   * (docs/protocol.md §11), so the pull request is checked again once that claim stops
+   * holding those paths.
    */
-  flagPull(key: IssueKey, commentId: number, pull: number): Promise<void>;
+  flagPull(key: IssueKey, by: string, pull: number): Promise<void>;
   /**
    * Removes and returns the pull requests that holders of `key` flagged, except those flagged
-   * by comment `keep` (the holder that still holds); ascending.
+   * by `keep` (the holder that still holds the same paths); ascending.
    */
-  takeFlaggedPulls(key: IssueKey, keep: number | null): Promise<number[]>;
+  takeFlaggedPulls(key: IssueKey, keep: string | null): Promise<number[]>;
 }
 
 /** The holder of an issue as the branch index keeps it. */

@@ -214,7 +214,12 @@ describe.concurrent('the pull-request guard (docs/protocol.md §11)', () => {
     expect(run.output.summary).toContain('GitHub lists only the first 3000 changed files');
   });
 
-  it.for(['released by its session', 'finalised when its issue closes', 'gone stale'] as const)(
+  it.for([
+    'released by its session',
+    'finalised when its issue closes',
+    'gone stale',
+    'moved off the file by its path line',
+  ] as const)(
     'a flagged pull request turns green without a push when the holder is %s',
     async (how, { onTestFinished }) => {
       const harness = await harnessFor(onTestFinished);
@@ -242,6 +247,9 @@ describe.concurrent('the pull-request guard (docs/protocol.md §11)', () => {
             { paths: ['src/a.ts', 'docs/'] },
           ),
         );
+      } else if (how === 'moved off the file by its path line') {
+        const marker = parseClaimMarker(fake.comment(claim.id)!.body)!;
+        fake.editComment(claim.id, renderClaimComment(marker, { paths: ['docs/'] }));
       } else if (how === 'finalised when its issue closes') {
         fake.closeIssue(REPO, issue);
       } else {

@@ -402,25 +402,25 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
 
     describe('pull requests a holder flagged (docs/protocol.md §11)', () => {
       it('takes the pulls flagged by other comments than the one that still holds, once', async () => {
-        await store.flagPull(issue(1), 10, 40);
-        await store.flagPull(issue(1), 10, 41);
-        await store.flagPull(issue(1), 12, 42);
-        await store.flagPull(issue(2), 20, 43);
-        expect(await store.takeFlaggedPulls(issue(1), 12)).toEqual([40, 41]);
-        expect(await store.takeFlaggedPulls(issue(1), 12)).toEqual([]);
+        await store.flagPull(issue(1), 'c10', 40);
+        await store.flagPull(issue(1), 'c10', 41);
+        await store.flagPull(issue(1), 'c12', 42);
+        await store.flagPull(issue(2), 'c20', 43);
+        expect(await store.takeFlaggedPulls(issue(1), 'c12')).toEqual([40, 41]);
+        expect(await store.takeFlaggedPulls(issue(1), 'c12')).toEqual([]);
         expect(await store.takeFlaggedPulls(issue(1), null)).toEqual([42]);
-        expect(await store.takeFlaggedPulls(issue(2), 20)).toEqual([]);
+        expect(await store.takeFlaggedPulls(issue(2), 'c20')).toEqual([]);
       });
 
       it('a pull flagged again by the new holder is kept for it', async () => {
-        await store.flagPull(issue(1), 10, 40);
-        await store.flagPull(issue(1), 11, 40);
-        expect(await store.takeFlaggedPulls(issue(1), 11)).toEqual([]);
+        await store.flagPull(issue(1), 'c10', 40);
+        await store.flagPull(issue(1), 'c11', 40);
+        expect(await store.takeFlaggedPulls(issue(1), 'c11')).toEqual([]);
         expect(await store.takeFlaggedPulls(issue(1), null)).toEqual([40]);
       });
 
       it('forgetting the issue forgets what it flagged', async () => {
-        await store.flagPull(issue(1), 10, 40);
+        await store.flagPull(issue(1), 'c10', 40);
         await store.forgetIssue(issue(1));
         expect(await store.takeFlaggedPulls(issue(1), null)).toEqual([]);
       });
