@@ -16,6 +16,7 @@ import { InstallationOctokits } from '../github/octokit.js';
 import type { GuardDeps } from '../guard/guard-deps.js';
 import { checkPullRequestOf, needsReconcile } from '../guard/guard-request.js';
 import { guardWork } from '../guard/guard-work.js';
+import { indexForGuard } from '../guard/index-for-guard.js';
 import { runGuardJobs } from '../guard/run-guard-jobs.js';
 import type { WorkQueue } from '../queue/queue.js';
 import { reconcileIssue } from '../reconcile/reconcile.js';
@@ -100,6 +101,8 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
       loadRepoConfig(octokit, where, { staleAfterMs: settings.staleAfterMs }),
     );
 
+  const requestPullCheckOf = (key: IssueKey) =>
+    queue.enqueue(checkPullRequestOf(key, undefined, 'recheck', now()));
   const guardDeps: GuardDeps = {
     octokitFor,
     configOf: (octokit, repo) => repoConfig(octokit, repo),
@@ -129,8 +132,7 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
             if (action.kind === 'finalise') metrics.finalisations.inc({ reason: action.reason });
           },
           requestReconcile: (key) => queue.enqueue({ key, hints: [], reason: 'paths' }),
-          requestPullCheck: (key) =>
-            queue.enqueue(checkPullRequestOf(key, undefined, 'recheck', now())),
+          requestPullCheck: requestPullCheckOf,
         },
         request,
       );
@@ -157,7 +159,15 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
     });
 
   // issues.deleted / transferred: GitHub said the issue is gone, so everything kept on it goes.
-  const forget = (key: IssueKey): Promise<void> => store.forgetIssue(key);
+  // The pull requests its claims flagged are checked again first (docs/protocol.md §11).
+  const forget = async (key: IssueKey): Promise<void> => {
+    await indexForGuard({ store, requestPullCheck: requestPullCheckOf }, key, {
+      actions: [],
+      holder: null,
+      deadline: null,
+    });
+    await store.forgetIssue(key);
+  };
   const webhookDeps: WebhookDeps = {
     appLogin,
     now,

@@ -80,6 +80,8 @@ export async function reconcileIssue(
       // then), and taking it for a deletion would drop a live claim for good. Gone only when
       // the next reconcile hears it too; until then fail closed, so the queue retries.
       if (await deps.store.noteIssueGone(key, GONE_MEMORY_MS)) {
+        // Its claims hold nothing now: the pull requests they flagged are checked again.
+        await indexForGuard(deps, key, { actions: [], holder: null, deadline: null });
         await deps.store.forgetIssue(key);
         log.info({ status: error.status }, 'issue is gone: dropped from the index');
         return { outcome: 'gone' };

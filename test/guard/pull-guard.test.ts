@@ -219,6 +219,7 @@ describe.concurrent('the pull-request guard (docs/protocol.md §11)', () => {
     'finalised when its issue closes',
     'gone stale',
     'moved off the file by its path line',
+    'deleted with its issue',
   ] as const)(
     'a flagged pull request turns green without a push when the holder is %s',
     async (how, { onTestFinished }) => {
@@ -250,6 +251,8 @@ describe.concurrent('the pull-request guard (docs/protocol.md §11)', () => {
       } else if (how === 'moved off the file by its path line') {
         const marker = parseClaimMarker(fake.comment(claim.id)!.body)!;
         fake.editComment(claim.id, renderClaimComment(marker, { paths: ['docs/'] }));
+      } else if (how === 'deleted with its issue') {
+        fake.deleteIssue(REPO, issue);
       } else if (how === 'finalised when its issue closes') {
         fake.closeIssue(REPO, issue);
       } else {
