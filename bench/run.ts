@@ -1,4 +1,7 @@
 import { cpus, platform, release, totalmem } from 'node:os';
+import { benchAction } from './action-bench.js';
+import { benchApi } from './api-bench.js';
+import { benchBoard } from './board-bench.js';
 import { benchCalls } from './calls-bench.js';
 import { benchConvergence } from './convergence-bench.js';
 import { benchDecide } from './decide-bench.js';
@@ -37,6 +40,9 @@ const BENCHES: ReadonlyArray<readonly [string, () => Promise<Section>]> = [
   ['door', benchDoor],
   ['paths', benchPaths],
   ['guard', benchGuard],
+  ['action', benchAction],
+  ['api', benchApi],
+  ['board', benchBoard],
 ];
 
 /** The machine the figures come from: they mean nothing without it. */

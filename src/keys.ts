@@ -20,6 +20,11 @@ export function repoKeyString(key: RepoKey): string {
   return `${key.installationId}/${key.owner}/${key.repo}`;
 }
 
+/** The start of every issue key string of one repository (see issueKeyString). */
+export function repoPrefix(repo: RepoKey): string {
+  return `${repoKeyString(repo)}#`;
+}
+
 /** A stable string form of an issue key, used for locks, job ids and index members. */
 export function issueKeyString(key: IssueKey): string {
   return `${repoKeyString(key)}#${key.number}`;

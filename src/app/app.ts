@@ -1,6 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Probot, ProbotOctokit } from 'probot';
+import { createClaimsApi } from '../api/claims-api.js';
+import { indexIssuesEvent, indexReconcile } from '../api/index-events.js';
+import { noteHolderHeartbeat } from '../board/note-holder-heartbeat.js';
 import type { Action } from '../claims/decide.js';
 import { hasName } from '../claims/names.js';
 import {
@@ -18,9 +21,15 @@ import { checkPullRequestOf, needsReconcile } from '../guard/guard-request.js';
 import { guardWork } from '../guard/guard-work.js';
 import { indexForGuard } from '../guard/index-for-guard.js';
 import { runGuardJobs } from '../guard/run-guard-jobs.js';
-import type { WorkQueue } from '../queue/queue.js';
-import { reconcileIssue } from '../reconcile/reconcile.js';
-import type { IssueKey, Store } from '../store/store.js';
+import { keepDue } from '../queue/keep-due.js';
+import type {
+  ExhaustedHandler,
+  ReconcileHandler,
+  ReconcileRequest,
+  WorkQueue,
+} from '../queue/queue.js';
+import { reconcileWithRollout } from '../rollout/reconcile-with-rollout.js';
+import { type IssueKey, issueKeyString, type Store } from '../store/store.js';
 import { resyncInstallation, startResync } from '../sweep/resync.js';
 import { type SweepResult, startSweeper, sweepOnce } from '../sweep/sweep.js';
 import { countCalls } from './count-calls.js';
@@ -111,36 +120,70 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
     now,
     appLogin,
     knownLabels,
+    onObserve: (kind) => metrics.observedWrites.inc({ kind }),
   };
 
-  queue.start(async (request) => {
+  const reconcileDeps = {
+    octokitFor,
+    configFor: async (octokit: ProbotOctokit, key: IssueKey) =>
+      configForReconcile(await repoConfig(octokit, key)),
+    store,
+    log,
+    now,
+    appLogin,
+    knownLabels,
+    onWrite: (action: Action) => {
+      if (action.kind === 'finalise') metrics.finalisations.inc({ reason: action.reason });
+    },
+    requestReconcile: (key: IssueKey) => queue.enqueue({ key, hints: [], reason: 'paths' }),
+    requestPullCheck: requestPullCheckOf,
+    onObserve: (action: Action) => metrics.observedWrites.inc({ kind: action.kind }),
+  };
+  // One reconcile, as the queue and the claims API run it: the work queue's index follows.
+  const reconcileOne = async (request: ReconcileRequest) => {
+    const result = await reconcileWithRollout(reconcileDeps, request);
+    await indexReconcile(store, log, request.key, result);
+    return result;
+  };
+  const reconcile: ReconcileHandler = async (request) => {
     // docs/protocol.md §11: pull-request checks and branch heartbeats ride the same queue,
     // so each runs under its issue's (or pull request's) mutual exclusion.
     await runGuardJobs(guardDeps, request);
     if (!needsReconcile(request)) return;
     try {
-      const result = await reconcileIssue(
-        {
-          octokitFor,
-          configFor: async (octokit, key) => configForReconcile(await repoConfig(octokit, key)),
-          store,
-          log,
-          now,
-          appLogin,
-          knownLabels,
-          onWrite: (action: Action) => {
-            if (action.kind === 'finalise') metrics.finalisations.inc({ reason: action.reason });
-          },
-          requestReconcile: (key) => queue.enqueue({ key, hints: [], reason: 'paths' }),
-          requestPullCheck: requestPullCheckOf,
-        },
-        request,
-      );
+      const result = await reconcileOne(request);
       metrics.reconciles.inc({ outcome: result.outcome });
     } catch (error) {
       metrics.reconciles.inc({ outcome: 'failed' });
       throw error;
     }
+  };
+  // A reconcile that fails on every attempt is not dropped: the sweep retries it. The guard's
+  // own work is not an issue the sweep could reconcile (docs/protocol.md §11): it is dropped,
+  // and the next pull_request or push event asks for it again.
+  const keepReconcileDue = keepDue({
+    store,
+    log,
+    now,
+    onKept: () => metrics.reconcilesKeptDue.inc(),
+  });
+  const onExhausted: ExhaustedHandler = async (request, error, attempts) => {
+    if (needsReconcile(request)) return keepReconcileDue(request, error, attempts);
+    log.warn(
+      { issue: issueKeyString(request.key), reason: request.reason, attempts, err: error },
+      'guard work failed on every attempt: dropped',
+    );
+  };
+  queue.start(reconcile, { onExhausted });
+  const claimsApi = createClaimsApi({
+    store,
+    queue,
+    log,
+    now,
+    appOctokit,
+    octokitFor,
+    config: repoConfig,
+    reconcile: reconcileOne,
   });
 
   const resyncDeps = {
@@ -178,6 +221,16 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
     forget,
     resync: (installationId, repos) => void resync(installationId, repos),
     uninstalled: (installationId) => octokits.forget(installationId),
+    // The claims board's row follows a deferred heartbeat; a store error only logs.
+    async deferredHeartbeat(key, payload) {
+      const c = (payload as { comment?: { id: number; body?: string; updated_at: string } })
+        .comment;
+      if (!c) return;
+      const comment = { id: c.id, body: c.body ?? '', updatedAt: new Date(c.updated_at) };
+      await noteHolderHeartbeat(store, key, comment).catch((err: unknown) => {
+        log.warn({ err, commentId: c.id }, 'board heartbeat not recorded');
+      });
+    },
     // Label events matter only for status labels, and a bot's marker only when the bot is in
     // trustedBots: either costs a cached config read, never a reconcile.
     async concernsClaims(route) {
@@ -205,6 +258,8 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
       ),
   };
   app.on([...SUBSCRIBED_EVENTS], async (context) => {
+    // The work queue's index follows every issues event, own echoes too (§9): no API call.
+    if (context.name === 'issues') await indexIssuesEvent(store, log, context.payload);
     const outcome = await handleWebhook(webhookDeps, context as WebhookEvent);
     metrics.webhooks.inc({ event: outcome.event, result: outcome.result });
     if (outcome.error) throw outcome.error;
@@ -226,6 +281,11 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
     ? startResync({ ...resyncDeps, intervalMs: settings.resyncIntervalMs })
     : null;
   const http = createHttpRoutes({ store, queue, metrics });
+  for (const method of ['GET', 'POST', 'DELETE', 'PUT', 'PATCH']) {
+    http.route(method, '/api/claims/v1/', async (req, res) => {
+      if (!(await claimsApi(req, res))) res.writeHead(404).end();
+    });
+  }
 
   return {
     appLogin,

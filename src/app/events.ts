@@ -15,11 +15,16 @@ import {
 import type { ReconcileRequest } from '../queue/queue.js';
 import type { IssueKey } from '../store/store.js';
 
-/** The events of SPEC §5 this app subscribes to. */
+/** The events of docs/protocol.md §5 this app subscribes to. */
 export const SUBSCRIBED_EVENTS = [
   'issue_comment.created',
   'issue_comment.edited',
   'issue_comment.deleted',
+  // opened, edited, assigned, unassigned: for the work queue's index only (§9).
+  'issues.opened',
+  'issues.edited',
+  'issues.assigned',
+  'issues.unassigned',
   'issues.labeled',
   'issues.unlabeled',
   'issues.closed',
@@ -81,7 +86,7 @@ interface RepoRef {
 
 /**
  * Routes a webhook to the work it asks for. Pure, and cheap: it runs in the webhook's
- * 10-second window, and SPEC §5 says the app's own echoes make no API call, so the sender
+ * 10-second window, and docs/protocol.md §5 says the app's own echoes make no API call, so the sender
  * check comes first.
  */
 export function routeEvent(event: Subscribed, appLogin: string, now: Date): EventRoute {
@@ -137,26 +142,27 @@ function routeComment(
   at: string,
 ): EventRoute {
   const { payload } = event;
-  // SPEC §2: a marker in a pull request's conversation is not a claim.
+  // docs/protocol.md §2: a marker in a pull request's conversation is not a claim.
   if (payload.issue.pull_request) return { kind: 'ignore', why: 'pull request' };
   const { comment } = payload;
   const author = comment.user?.login ?? '';
   const body = comment.body ?? '';
   const previous = payload.action === 'edited' ? (payload.changes.body?.from ?? null) : null;
-  const marker = parseClaimMarker(body);
-  const before = previous === null ? null : parseClaimMarker(previous);
-  // A comment that neither is nor was a claim cannot change who holds the issue.
-  if (!marker && !before) return { kind: 'ignore', why: 'no marker' };
-  // Forged markers must cost nothing. A bot may be listed in the repository's trustedBots,
-  // which only the reconcile reads, so bots pass on to it.
+  // Forged markers must cost nothing: the author is checked before any marker is read (a
+  // comment of an untrusted author is nothing, marker or not). A bot may be listed in the
+  // repository's trustedBots, which only the reconcile reads, so bots pass on to it.
   const collaborator = isTrustedAuthor(author, comment.author_association, []);
   if (!collaborator && comment.user?.type !== 'Bot') {
     return { kind: 'ignore', why: 'untrusted author' };
   }
+  const marker = parseClaimMarker(body);
+  const before = previous === null ? null : parseClaimMarker(previous);
+  // A comment that neither is nor was a claim cannot change who holds the issue.
+  if (!marker && !before) return { kind: 'ignore', why: 'no marker' };
 
   const hints: Hint[] = [];
   // A deleted claim, or one whose marker was edited away, is gone from the thread; only the
-  // event still tells whose assignment it made (SPEC §4 row 6).
+  // event still tells whose assignment it made (docs/protocol.md §4 row 6).
   const gone = payload.action === 'deleted' ? marker && body : before && !marker ? previous : null;
   if (gone) {
     hints.push({

@@ -20,6 +20,9 @@ export async function createLog(
     name: 'claim-warden',
     serializers: { err: errorWithoutPayload },
     onChild: keepOneName,
+    // Probot's HTTP log writes request headers: the claims API's bearer tokens and the
+    // board's session cookie must not appear.
+    redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
   };
   if (settings.logFormat === 'pretty') {
     const transform = await getTransformStream({ logFormat: 'pretty' });
@@ -30,20 +33,34 @@ export async function createLog(
 }
 
 const { chindingsSym } = pino.symbols;
-const NAME_BINDING = /,"name":"(?:[^"\\]|\\.)*"/g;
+const NAME_KEY = ',"name":"';
 
 // pino writes a child's bindings after its parent's as one string, so a second `name` is a
 // second key in every line. Keep the last (the most specific, as JSON.parse would read it).
+// Runs for every child (Probot makes one per delivery), so it scans rather than matches a
+// regular expression: a parent's bindings hold one name at most, the child adds one.
 function keepOneName(child: Logger): void {
-  const bindings = (child as unknown as Record<symbol, string>)[chindingsSym];
+  const holder = child as unknown as Record<symbol, string>;
+  let bindings = holder[chindingsSym];
   if (typeof bindings !== 'string') return;
-  const names = bindings.match(NAME_BINDING);
-  if (!names || names.length < 2) return;
-  let seen = 0;
-  (child as unknown as Record<symbol, string>)[chindingsSym] = bindings.replace(
-    NAME_BINDING,
-    (match) => (++seen === names.length ? match : ''),
-  );
+  const last = bindings.lastIndexOf(NAME_KEY);
+  let first = bindings.indexOf(NAME_KEY);
+  if (first === last) return;
+  while (first !== -1 && first < bindings.lastIndexOf(NAME_KEY)) {
+    bindings =
+      bindings.slice(0, first) + bindings.slice(endOfString(bindings, first + NAME_KEY.length));
+    first = bindings.indexOf(NAME_KEY);
+  }
+  holder[chindingsSym] = bindings;
+}
+
+/** The index just past the closing quote of the JSON string whose text starts at `from`. */
+function endOfString(text: string, from: number): number {
+  for (let i = from; i < text.length; i++) {
+    if (text[i] === '\\') i++;
+    else if (text[i] === '"') return i + 1;
+  }
+  return text.length;
 }
 
 /** pino's error serializer, minus the delivery @octokit/webhooks attaches as `event`. */

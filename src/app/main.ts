@@ -2,13 +2,18 @@ import { existsSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DestinationStream, Logger } from 'pino';
 import { Probot, type ProbotOctokit, Server } from 'probot';
+import { createBoardHandler } from '../board/board-http.js';
+import { storeBoardSource } from '../board/store-board-source.js';
 import { readSettings, type Settings, SettingsError, settingsForLog } from '../config/settings.js';
+import type { WorkQueue } from '../queue/queue.js';
 import type { Store } from '../store/store.js';
 import { type ClaimWarden, createClaimWarden } from './app.js';
 import { createBackends } from './backends.js';
 import { connectToGitHub, type StartupBackoff, StartupError } from './connect-to-github.js';
+import { answers } from './http.js';
 import { isEntry } from './is-entry.js';
 import { createLog } from './log.js';
+import { needsSetup, startSetup } from './setup.js';
 import { type NodeMiddleware, webhookDoor } from './webhook-door.js';
 
 /** The app started by main(). */
@@ -44,7 +49,7 @@ export async function main(
   const settings = readSettings(env);
   const log = await createLog(settings, options.logDestination);
   const backends = createBackends(settings, log);
-  if (backends.mode === 'redis') await waitForStore(backends.store, log);
+  if (backends.mode === 'redis') await waitForStore(backends, log);
 
   let warden: ClaimWarden | undefined;
   const server = probotServer(settings, log, {
@@ -67,6 +72,15 @@ export async function main(
       log,
       options.startup,
     );
+    // The claims board (docs/protocol.md §14): /claims, read from the store.
+    const board = createBoardHandler({ settings, source: storeBoardSource(backends.store), log });
+    for (const method of ['GET', 'POST']) {
+      for (const path of ['/claims', '/claims/']) {
+        warden.http.route(method, path, async (req, res) => {
+          if (!(await board(req, res))) res.writeHead(404).end();
+        });
+      }
+    }
   } catch (error) {
     await server.stop();
     await backends.queue.close();
@@ -133,6 +147,7 @@ export function probotServer(
     // node's listen() reads it as the number 0: any free port.
     port: (settings.port === 0 ? '0' : settings.port) as number,
     log,
+    ...(settings.webhookProxyUrl ? { webhookProxy: settings.webhookProxyUrl } : {}),
     Probot: WardenProbot,
   });
 }
@@ -144,9 +159,14 @@ export const STORE_START_TIMEOUT_MS = 30_000;
  * Waits until the store answers, so no webhook is taken before Redis can record it: the
  * store fails fast once started, and a webhook must be answered within GitHub's 10 seconds.
  */
-async function waitForStore(store: Store, log: Logger): Promise<void> {
+async function waitForStore(
+  { store, queue }: { store: Store; queue: WorkQueue },
+  log: Logger,
+): Promise<void> {
   const deadline = Date.now() + STORE_START_TIMEOUT_MS;
-  for (let attempt = 1; !(await store.ping()); attempt++) {
+  // The queue has connections of its own: /health asks both, so start-up waits for both.
+  const ready = async () => (await store.ping()) && (await answers(queue.depth(), 2000));
+  for (let attempt = 1; !(await ready()); attempt++) {
     if (Date.now() >= deadline) {
       await store.close();
       throw new Error(
@@ -161,7 +181,11 @@ async function waitForStore(store: Store, log: Logger): Promise<void> {
 if (isEntry(import.meta.url, process.argv[1])) {
   // Probot's own CLI loads .env; so do we, before the settings are read.
   if (existsSync('.env')) process.loadEnvFile('.env');
-  main().then(
+  // docs/protocol.md §15: the first start, with no APP_ID, serves Probot's setup page.
+  const started: Promise<{ stop(): Promise<void> }> = needsSetup(process.env)
+    ? startSetup(process.env)
+    : main();
+  started.then(
     (app) => {
       let stopping = false;
       const onSignal = (signal: string) => {

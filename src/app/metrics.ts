@@ -5,7 +5,11 @@ export interface Metrics {
   readonly registry: Registry;
   readonly webhooks: Counter<'event' | 'result'>;
   readonly reconciles: Counter<'outcome'>;
+  /** Reconciles that failed on every attempt and were kept due for the sweep. */
+  readonly reconcilesKeptDue: Counter;
   readonly finalisations: Counter<'reason'>;
+  /** Writes that observe mode decided and did not send (docs/protocol.md §15). */
+  readonly observedWrites: Counter<'kind'>;
   readonly githubCalls: Counter<'method' | 'route' | 'status'>;
   readonly queueDepth: Gauge;
   readonly sweepSeconds: Histogram;
@@ -28,10 +32,21 @@ export function createMetrics(queueDepth: () => Promise<number>): Metrics {
       labelNames: ['outcome'],
       registers: [registry],
     }),
+    reconcilesKeptDue: new Counter({
+      name: 'claims_reconciles_kept_due_total',
+      help: 'Reconciles that failed on every attempt and were kept due for the sweep to retry',
+      registers: [registry],
+    }),
     finalisations: new Counter({
       name: 'claims_finalisations_total',
       help: 'Claim comments finalised, by reason',
       labelNames: ['reason'],
+      registers: [registry],
+    }),
+    observedWrites: new Counter({
+      name: 'claims_observed_writes_total',
+      help: 'Writes a repository in observe mode would have sent, by action kind',
+      labelNames: ['kind'],
       registers: [registry],
     }),
     githubCalls: new Counter({

@@ -37,6 +37,8 @@ export interface WebhookDeps {
   uninstalled(installationId: number): void;
   /** The work of a `pull_request` or `push` delivery, from the store's indexes (§11). */
   guardWork(event: GuardEvent): Promise<GuardWork>;
+  /** A heartbeat of the holder was left to the sweep (the claims board moves its row). */
+  deferredHeartbeat?(key: IssueKey, payload: unknown): Promise<void>;
 }
 
 /** What the app did with one delivery: counted once in `claims_webhooks_total`. */
@@ -99,6 +101,7 @@ export async function handleWebhook(
   if (route.kind === 'reconcile' && route.heartbeatOf !== undefined) {
     const holder = await deps.store.holderOf(route.request.key).catch(() => null);
     if (holder === route.heartbeatOf) {
+      await deps.deferredHeartbeat?.(route.request.key, delivery.payload);
       log.debug(
         { event, delivery: id, commentId: holder },
         'heartbeat of the holder: left to the sweep',

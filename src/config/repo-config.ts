@@ -5,7 +5,7 @@ import { durationSchema } from './duration.js';
 /** Where a repository's config lives; the org's `.github` repository holds org-wide defaults. */
 export const REPO_CONFIG_PATH = '.github/claims.yml';
 
-/** The labels used when the config names none (SPEC §4). */
+/** The labels used when the config names none (docs/protocol.md §4). */
 export const DEFAULT_LABELS = {
   inProgress: 'status:in-progress',
   blocked: 'status:blocked',
@@ -22,12 +22,19 @@ const LabelName = z
   });
 
 // A user login (1..39 letters, digits, single inner hyphens) or an app's bot account,
-// `slug[bot]` (SPEC §2: agents that post as an app show up with that login).
+// `slug[bot]` (docs/protocol.md §2: agents that post as an app show up with that login).
 const LOGIN = /^[a-z\d](?:[a-z\d]|-(?=[a-z\d])){0,38}(?:\[bot\])?$/i;
 const LOGIN_MESSAGE = 'must be a GitHub login such as "my-agent[bot]" (no @, no spaces)';
 const GitHubLogin = z.string({ error: LOGIN_MESSAGE }).regex(LOGIN, { error: LOGIN_MESSAGE });
 
 const BOOLEAN_MESSAGE = 'must be true or false';
+const LABELS_MESSAGE = 'must be a list of label names such as ["good first issue"]';
+
+/** `mode` in claims.yml: `observe` decides and logs what it would write, and writes nothing. */
+export const ROLLOUT_MODES = ['enforce', 'observe'] as const;
+
+/** A value of `mode` in claims.yml. */
+export type RolloutMode = (typeof ROLLOUT_MODES)[number];
 
 /** What a pull request's check run concludes when it touches held paths (docs/protocol.md §11). */
 export const PATH_GUARDS = ['fail', 'warn', 'off'] as const;
@@ -36,7 +43,7 @@ export const PATH_GUARDS = ['fail', 'warn', 'off'] as const;
 export type PathGuard = (typeof PATH_GUARDS)[number];
 
 /**
- * `.github/claims.yml` as a repository writes it (SPEC §7). Strict: an unknown key is an error,
+ * `.github/claims.yml` as a repository writes it (docs/protocol.md §7). Strict: an unknown key is an error,
  * so a typo such as `stalAfter` is reported instead of silently ignored. Every field is
  * optional; resolveRepoConfig fills in the defaults.
  */
@@ -58,6 +65,20 @@ export const RepoConfig = z
     // docs/protocol.md §11: the pull-request guard and branch heartbeats.
     pathGuard: z.enum(PATH_GUARDS, { error: 'must be one of fail, warn or off' }).optional(),
     heartbeatOnPush: z.boolean({ error: BOOLEAN_MESSAGE }).optional(),
+    // docs/protocol.md §15: roll out in observe mode first, or turn one repository off.
+    mode: z
+      .enum(ROLLOUT_MODES, { error: 'must be enforce or observe (decide and log, write nothing)' })
+      .optional(),
+    enabled: z.boolean({ error: BOOLEAN_MESSAGE }).optional(),
+    queue: z
+      .strictObject(
+        {
+          labels: z.array(LabelName, { error: LABELS_MESSAGE }).optional(),
+          exclude: z.array(LabelName, { error: LABELS_MESSAGE }).optional(),
+        },
+        { error: 'must be a mapping with labels and/or exclude' },
+      )
+      .optional(),
   })
   .superRefine((config, ctx) => {
     // One label for both states would be added and removed in turn: refuse it. GitHub
@@ -84,10 +105,36 @@ export interface GuardConfig {
   readonly heartbeatOnPush: boolean;
 }
 
-/** The config the app works with: every field filled in, as decide() and the guard read it. */
-export type ResolvedRepoConfig = DecideConfig & GuardConfig;
+/**
+ * The config the app works with: every field filled in, as decide(), the rollout and the
+ * guard read it.
+ */
+export interface ResolvedRepoConfig extends DecideConfig, GuardConfig {
+  /** `enforce` writes the plan; `observe` only logs and counts it (docs/protocol.md §15). */
+  readonly mode: RolloutMode;
+  /** False: the app leaves the repository alone (no reads beyond the config, no writes). */
+  readonly enabled: boolean;
+  /** The work queue's keys (docs/protocol.md §9), only when the file sets them. */
+  readonly queue?: QueueSettings;
+}
 
-/** What the operator sets for repositories that do not: the stale window (SPEC §3). */
+/** Which open issues the work queue offers as claimable (docs/protocol.md §9). */
+export interface QueueSettings {
+  /** When not empty, an issue must carry one of these to be claimable. */
+  readonly labels: readonly string[];
+  /** An issue carrying one of these is not claimable. */
+  readonly exclude: readonly string[];
+}
+
+/** The queue settings of a resolved config; by default nothing is required and blocked is excluded. */
+export function queueSettings(config: ResolvedRepoConfig): QueueSettings {
+  return {
+    labels: config.queue?.labels ?? [],
+    exclude: config.queue?.exclude ?? [config.labels.blocked],
+  };
+}
+
+/** What the operator sets for repositories that do not: the stale window (docs/protocol.md §3). */
 export interface RepoConfigDefaults {
   readonly staleAfterMs: number;
 }
@@ -109,13 +156,23 @@ export function resolveRepoConfig(
     trustedBots: config.trustedBots ?? [],
     pathGuard: config.pathGuard ?? 'fail',
     heartbeatOnPush: config.heartbeatOnPush ?? true,
+    mode: config.mode ?? 'enforce',
+    enabled: config.enabled ?? true,
+    ...(config.queue
+      ? {
+          queue: {
+            labels: config.queue.labels ?? [],
+            exclude: config.queue.exclude ?? [config.labels?.blocked ?? DEFAULT_LABELS.blocked],
+          },
+        }
+      : {}),
   };
 }
 
 /**
  * Validates a parsed claims.yml and fills in the defaults. On failure, `error` names every bad
  * field by its path (`labels.inProgress: must be ...`, `unknown key "stalAfter" (did you mean
- * "staleAfter"?)`) so the maintainer can fix the file from the log line (SPEC §6).
+ * "staleAfter"?)`) so the maintainer can fix the file from the log line (docs/protocol.md §6).
  */
 export function parseRepoConfig(
   raw: unknown,
@@ -163,7 +220,7 @@ export interface ConfigReader {
 }
 
 /**
- * The outcome of loading a repository's config, three failure-aware ways apart (SPEC §6, as
+ * The outcome of loading a repository's config, three failure-aware ways apart (docs/protocol.md §6, as
  * bulldozer's loader does):
  * - `absent`: no claims.yml in the repository nor in the org's `.github`: the defaults apply;
  * - `loaded`: found and valid;
@@ -293,6 +350,7 @@ const TOP_KEYS = Object.keys(RepoConfig.shape);
 function knownKeys(path: readonly PropertyKey[]): string[] {
   if (path.length === 0) return TOP_KEYS;
   if (path.length === 1 && path[0] === 'labels') return Object.keys(DEFAULT_LABELS);
+  if (path.length === 1 && path[0] === 'queue') return ['labels', 'exclude'];
   return [];
 }
 
@@ -385,14 +443,15 @@ export function configForFilter(result: RepoConfigResult): ResolvedRepoConfig | 
 
 /**
  * The resync's reading: the repository's stale window, or null when its config is invalid
- * (the repository is left alone). Unreadable throws, so the resync of that repository is
+ * or the repository is disabled (it is left alone). Unreadable throws, so the resync of that repository is
  * retried rather than run with a guessed window.
  */
 export function staleWindowOf(result: RepoConfigResult): number | null {
   switch (result.kind) {
     case 'absent':
     case 'loaded':
-      return result.config.staleAfterMs;
+      // A disabled repository (docs/protocol.md §15) is not listed either.
+      return result.config.enabled ? result.config.staleAfterMs : null;
     case 'invalid':
       return null;
     case 'unreadable':

@@ -1,4 +1,4 @@
-import { createPrivateKey } from 'node:crypto';
+import { createHmac, createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
@@ -11,22 +11,22 @@ export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] a
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /**
- * The operator's settings, read once at start-up by readSettings (SPEC §7). Durations are in
+ * The operator's settings, read once at start-up by readSettings (docs/protocol.md §7). Durations are in
  * milliseconds. `privateKey`, `webhookSecret` and `redisUrl` are secrets: log settingsForLog()
  * instead of this object.
  */
 export interface Settings {
-  /** `CLAIMS_STALE_AFTER`: the operator's default stale window (SPEC §3). */
+  /** `CLAIMS_STALE_AFTER`: the operator's default stale window (docs/protocol.md §3). */
   readonly staleAfterMs: number;
-  /** `CLAIMS_SWEEP_INTERVAL`: how often the sweep looks for claims past their deadline (SPEC §4). */
+  /** `CLAIMS_SWEEP_INTERVAL`: how often the sweep looks for claims past their deadline (docs/protocol.md §4). */
   readonly sweepIntervalMs: number;
-  /** `CLAIMS_RESYNC_INTERVAL`: how often every installed repository is resynced (SPEC §4). */
+  /** `CLAIMS_RESYNC_INTERVAL`: how often every installed repository is resynced (docs/protocol.md §4). */
   readonly resyncIntervalMs: number;
   /** `CLAIMS_CONFIG_CACHE`: how long a repository's claims.yml is cached; 0 reads it every time. */
   readonly configCacheMs: number;
   /** `CLAIMS_QUEUE_CONCURRENCY`: reconciles run at the same time by this process. */
   readonly queueConcurrency: number;
-  /** `CLAIMS_REDIS_URL`: shared state for many replicas; undefined runs in-process (SPEC §7). */
+  /** `CLAIMS_REDIS_URL`: shared state for many replicas; undefined runs in-process (docs/protocol.md §7). */
   readonly redisUrl: string | undefined;
   /**
    * `CLAIMS_REDIS_PREFIX`: the first part of every Redis key the app writes (default `claims`).
@@ -59,6 +59,24 @@ export interface Settings {
   readonly gheProtocol: 'http' | 'https';
   /** The REST API base URL for `GHE_HOST`, built as Probot does (create-probot.js); else undefined. */
   readonly githubBaseUrl: string | undefined;
+  /**
+   * `WEBHOOK_PROXY_URL`: a smee.io channel that forwards webhooks to this server, for
+   * development without a public URL (Probot's Server connects to it). A secret: anyone with
+   * the channel URL can read the webhooks.
+   */
+  readonly webhookProxyUrl: string | undefined;
+  /**
+   * `GITHUB_CLIENT_ID` and `GITHUB_CLIENT_SECRET`: the GitHub App's OAuth credentials for the
+   * claims board's sign-in (docs/protocol.md §14); undefined leaves the board off (404).
+   */
+  readonly boardOAuth: { readonly clientId: string; readonly clientSecret: string } | undefined;
+  /** `CLAIMS_PUBLIC_URL`: the app's address as browsers reach it (no trailing slash), if set. */
+  readonly publicUrl: string | undefined;
+  /**
+   * `CLAIMS_SESSION_SECRET`, else derived from `WEBHOOK_SECRET`: the key board session
+   * cookies are sealed with. Every replica derives the same one.
+   */
+  readonly sessionSecret: string;
 }
 
 /** One bad variable and what it should hold. */
@@ -68,7 +86,7 @@ export interface SettingsProblem {
 }
 
 /**
- * Thrown by readSettings when any variable is bad (SPEC §6: the process refuses to start with
+ * Thrown by readSettings when any variable is bad (docs/protocol.md §6: the process refuses to start with
  * a message naming the variable). Lists every problem at once so one restart fixes them all;
  * secret values are never quoted.
  */
@@ -84,9 +102,16 @@ export class SettingsError extends Error {
   }
 }
 
-// Values that may hold secrets: never quoted in an error (SPEC §6). A Redis URL can carry a
+// Values that may hold secrets: never quoted in an error (docs/protocol.md §6). A Redis URL can carry a
 // password (`redis://:secret@host`), so it is treated as one.
-const SECRET_VARIABLES = new Set(['PRIVATE_KEY', 'WEBHOOK_SECRET', 'CLAIMS_REDIS_URL']);
+const SECRET_VARIABLES = new Set([
+  'PRIVATE_KEY',
+  'WEBHOOK_SECRET',
+  'CLAIMS_REDIS_URL',
+  'WEBHOOK_PROXY_URL',
+  'GITHUB_CLIENT_SECRET',
+  'CLAIMS_SESSION_SECRET',
+]);
 
 const required = (what: string) => (issue: { input: unknown }) =>
   issue.input === undefined ? `is required: ${what}` : `must be ${what}`;
@@ -206,6 +231,25 @@ const gheHostSchema = z.string().refine(
   },
 );
 
+// The board's address as browsers reach it; a path prefix is kept (a proxy may mount the app).
+const publicUrlSchema = z
+  .string()
+  .refine(
+    (text) => {
+      try {
+        const url = new URL(text);
+        return (url.protocol === 'http:' || url.protocol === 'https:') && !url.search && !url.hash;
+      } catch {
+        return false;
+      }
+    },
+    {
+      error:
+        'must be the http:// or https:// address browsers use for the app, such as https://claims.example.com',
+    },
+  )
+  .transform((text) => text.replace(/\/+$/, ''));
+
 // Every variable the app or Probot reads, each validated on its own so that one bad value does
 // not hide the others. Empty strings count as unset (a `FOO=` line in a compose file).
 const SettingsEnv = z.object({
@@ -236,10 +280,31 @@ const SettingsEnv = z.object({
   LOG_FORMAT: z.enum(['json', 'pretty'], { error: 'must be json or pretty' }).default('json'),
   GHE_HOST: gheHostSchema.optional(),
   GHE_PROTOCOL: z.enum(['http', 'https'], { error: 'must be http or https' }).default('https'),
+  WEBHOOK_PROXY_URL: z
+    .url({
+      protocol: /^https?$/,
+      error: 'must be the URL of a webhook proxy channel, such as https://smee.io/AbCd1234',
+    })
+    .optional(),
+  GITHUB_CLIENT_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,100}$/, {
+      error:
+        "must be the GitHub App's client ID, shown on its settings page, such as Iv1.0123456789abcdef",
+    })
+    .optional(),
+  GITHUB_CLIENT_SECRET: z.string().optional(),
+  CLAIMS_PUBLIC_URL: publicUrlSchema.optional(),
+  CLAIMS_SESSION_SECRET: z
+    .string()
+    .min(32, {
+      error: 'must be at least 32 characters of random text (unset: derived from WEBHOOK_SECRET)',
+    })
+    .optional(),
 });
 
 /**
- * Reads and checks the operator's settings (SPEC §7) from `env`, once, at start-up. Throws a
+ * Reads and checks the operator's settings (docs/protocol.md §7) from `env`, once, at start-up. Throws a
  * SettingsError naming every bad variable and what it should hold, without quoting secrets.
  * `PRIVATE_KEY` wins over `PRIVATE_KEY_PATH` when both are set, as in Probot.
  */
@@ -273,6 +338,18 @@ export function readSettings(
         "is required: the GitHub App's private key (PEM), or set PRIVATE_KEY_PATH to the file that holds it",
     });
   }
+  // The board's sign-in needs both halves of the OAuth credentials (docs/protocol.md §14).
+  for (const [present, missing] of [
+    ['GITHUB_CLIENT_ID', 'GITHUB_CLIENT_SECRET'],
+    ['GITHUB_CLIENT_SECRET', 'GITHUB_CLIENT_ID'],
+  ] as const) {
+    if (input[present] !== undefined && input[missing] === undefined) {
+      problems.push({
+        variable: missing,
+        message: `is required with ${present}: the GitHub App's OAuth ${missing.endsWith('ID') ? 'client ID' : 'client secret'} from its settings page (or unset both to turn the claims board off)`,
+      });
+    }
+  }
   if (!parsed.success || problems.length > 0) {
     throw new SettingsError(problems);
   }
@@ -299,16 +376,39 @@ export function readSettings(
     gheHost: v.GHE_HOST,
     gheProtocol: v.GHE_PROTOCOL,
     githubBaseUrl: v.GHE_HOST ? `${v.GHE_PROTOCOL}://${v.GHE_HOST}/api/v3` : undefined,
+    webhookProxyUrl: v.WEBHOOK_PROXY_URL,
+    boardOAuth:
+      v.GITHUB_CLIENT_ID !== undefined && v.GITHUB_CLIENT_SECRET !== undefined
+        ? { clientId: v.GITHUB_CLIENT_ID, clientSecret: v.GITHUB_CLIENT_SECRET }
+        : undefined,
+    publicUrl: v.CLAIMS_PUBLIC_URL,
+    // Derived with a purpose label, so the cookie key never equals the webhook secret itself.
+    sessionSecret:
+      v.CLAIMS_SESSION_SECRET ??
+      createHmac('sha256', v.WEBHOOK_SECRET).update('claim-warden board session').digest('hex'),
   };
 }
 
 /**
  * The settings as they may be logged: secrets left out, the Redis URL without its credentials
- * (SPEC §6).
+ * (docs/protocol.md §6).
  */
 export function settingsForLog(settings: Settings): Record<string, unknown> {
-  const { privateKey: _key, webhookSecret: _secret, redisUrl, ...rest } = settings;
-  return { ...rest, redisUrl: redisUrl === undefined ? undefined : redactUrl(redisUrl) };
+  const {
+    privateKey: _key,
+    webhookSecret: _secret,
+    sessionSecret: _session,
+    boardOAuth,
+    redisUrl,
+    webhookProxyUrl,
+    ...rest
+  } = settings;
+  return {
+    ...rest,
+    redisUrl: redisUrl === undefined ? undefined : redactUrl(redisUrl),
+    webhookProxy: webhookProxyUrl !== undefined,
+    boardClientId: boardOAuth?.clientId,
+  };
 }
 
 /** A URL with any user name and password replaced by `***`, for logs. */

@@ -1,7 +1,7 @@
 import type { Probot, ProbotOctokit } from 'probot';
 
 /*
- * Why this file exists — what the Probot 14.3.2 sources show (SPEC §6: "writes of different
+ * Why this file exists — what the Probot 14.3.2 sources show (docs/protocol.md §6: "writes of different
  * installations never wait on each other"):
  *
  * - @octokit/plugin-throttling 11 (dist-bundle/index.js) keeps its Bottleneck groups in a
@@ -78,7 +78,7 @@ interface LimitedRequest {
 
 /**
  * An octokit authenticated as one installation, with throttle groups of its own: its writes
- * never wait on another installation's (SPEC §6), and rate limits are honoured as GitHub asks
+ * never wait on another installation's (docs/protocol.md §6), and rate limits are honoured as GitHub asks
  * (retry-after, x-ratelimit-reset). Same class, plugins, base URL and token cache as
  * `context.octokit`.
  */
@@ -136,7 +136,8 @@ export class InstallationOctokits {
  * How long GitHub asked to wait, in ms, before repeating a request that failed on a rate
  * limit: `retry-after` (secondary limits), else `x-ratelimit-reset` when
  * `x-ratelimit-remaining` is 0 (primary limit), plus a second as GitHub's docs advise.
- * Undefined when the error is no rate limit. For the queue's backoff after a request gave up.
+ * Undefined when the error is no rate limit. Installation octokits put it on the error they
+ * throw as `retryAfterMs` (see {@link RateLimitedError}), which the work queue honours.
  */
 export function rateLimitRetryAfterMs(
   error: unknown,
@@ -155,6 +156,14 @@ export function rateLimitRetryAfterMs(
   }
   return undefined;
 }
+
+/**
+ * What a request of an installation octokit throws once it gave up on a rate limit: GitHub's
+ * error, plus the wait GitHub asked for. The work queue reads `retryAfterMs` (also through
+ * a wrapping error's `cause`) to retry no sooner and to hold the installation's other work
+ * as long (docs/protocol.md §6).
+ */
+export type RateLimitedError = Error & { status: number; retryAfterMs: number };
 
 function buildInstallationOctokit(
   { octokit, octokitOptions }: FactoryOptions,
@@ -201,11 +210,19 @@ function buildInstallationOctokit(
   // The same class as the app octokit: Probot's ProbotOctokit with its defaults (base URL,
   // token cache, throttling connection), exactly as get-authenticated-octokit.js does.
   const Octokit = octokit.constructor as new (options: object) => ProbotOctokit;
-  return new Octokit({
+  const built = new Octokit({
     ...octokitOptions,
     log,
     throttle,
     retry: { ...octokitOptions.retry, doNotRetry: DO_NOT_RETRY },
     auth: { ...octokitOptions.auth, installationId },
   });
+  // Registered after the plugins' hooks, so it wraps them: it sees the error only once the
+  // throttling plugin gave up (a wait too long, or retries spent, or a 429 it does not know).
+  built.hook.error('request', (error) => {
+    const retryAfterMs = rateLimitRetryAfterMs(error);
+    if (retryAfterMs !== undefined) (error as RateLimitedError).retryAfterMs = retryAfterMs;
+    throw error;
+  });
+  return built;
 }

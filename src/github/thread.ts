@@ -13,10 +13,19 @@ export const MAX_THREAD_COMMENTS = 1000;
 /** An issue and its whole thread, as GitHub reported them in one reconcile. */
 export type IssueThread = Omit<IssueFacts, 'appLogin' | 'hints' | 'appAssignees'>;
 
+/** What the claims API and the work queue show of an issue besides its facts (§8, §9). */
+export interface IssueMeta {
+  readonly title: string;
+  readonly url: string;
+  /** GitHub's times, `YYYY-MM-DDTHH:MM:SSZ`. */
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
 /** The fields of an issue comment GitHub returns (list, create) that the thread keeps. */
 export interface GitHubComment {
   readonly id: number;
-  readonly user?: { readonly login: string } | null;
+  readonly user?: { readonly login: string; readonly avatar_url?: string } | null;
   readonly author_association: string;
   readonly body?: string;
   readonly created_at: string;
@@ -34,6 +43,7 @@ export function threadComment(c: GitHubComment): ThreadComment {
     createdAt: new Date(c.created_at),
     updatedAt: new Date(c.updated_at),
     url: c.html_url,
+    ...(c.user?.avatar_url ? { avatarUrl: c.user.avatar_url } : {}),
   };
 }
 
@@ -42,7 +52,10 @@ export function threadComment(c: GitHubComment): ThreadComment {
  * GitHub error, or a thread of more than 1,000 comments, throws UnverifiableError; a 404 or
  * 410 on the issue itself throws IssueGoneError (which may be transient: the caller decides).
  */
-export async function readThread(octokit: ProbotOctokit, key: IssueKey): Promise<IssueThread> {
+export async function readThread(
+  octokit: ProbotOctokit,
+  key: IssueKey,
+): Promise<IssueThread & { readonly meta: IssueMeta }> {
   const where = { owner: key.owner, repo: key.repo, issue_number: key.number };
   let issue: Awaited<ReturnType<ProbotOctokit['rest']['issues']['get']>>['data'];
   try {
@@ -90,5 +103,11 @@ export async function readThread(octokit: ProbotOctokit, key: IssueKey): Promise
     labels: issue.labels.map((l) => (typeof l === 'string' ? l : (l.name ?? ''))).filter(Boolean),
     assignees: (issue.assignees ?? []).map((a) => a.login),
     comments,
+    meta: {
+      title: issue.title,
+      url: issue.html_url,
+      createdAt: issue.created_at,
+      updatedAt: issue.updated_at,
+    },
   };
 }

@@ -13,8 +13,15 @@ export const CONFIG_CHECK_NAME = 'claim-warden/config';
  * `failure` listing each bad field and what it should hold, `success` when the file is valid
  * (or gone: the defaults apply). The caller dropped the cached config first, so this reads
  * the pushed file. A GitHub failure reading it throws: no verdict on a file not read.
+ * A valid file's rollout keys hold (docs/protocol.md §11): `enabled: false` writes nothing,
+ * `mode: observe` logs the check run and sends none. An invalid file's keys are not trusted,
+ * so its failure is reported: it is what the maintainers must fix.
  */
-export async function checkConfig(deps: GuardDeps, repo: RepoKey, sha: string): Promise<void> {
+export async function checkConfig(
+  deps: GuardDeps,
+  repo: RepoKey,
+  sha: string,
+): Promise<'checked' | 'observed' | 'disabled'> {
   const octokit = await deps.octokitFor(repo.installationId);
   const result = await deps.configOf(octokit, repo);
   const outcome = configOutcome(result);
@@ -23,11 +30,32 @@ export async function checkConfig(deps: GuardDeps, repo: RepoKey, sha: string): 
       cause: result.kind === 'unreadable' ? result.error : undefined,
     });
   }
+  const config = result.kind === 'loaded' || result.kind === 'absent' ? result.config : null;
+  if (config !== null && !config.enabled) {
+    deps.log.debug(
+      { repo: `${repo.owner}/${repo.repo}`, sha },
+      'repository disabled (enabled: false): config check not set',
+    );
+    return 'disabled';
+  }
+  if (config?.mode === 'observe') {
+    deps.log.info(
+      {
+        repo: `${repo.owner}/${repo.repo}`,
+        mode: 'observe',
+        checkRun: { name: CONFIG_CHECK_NAME, sha, ...outcome },
+      },
+      'observe mode: this write was decided and not sent',
+    );
+    deps.onObserve?.('check-run', repo);
+    return 'observed';
+  }
   const write = await setCheckRun(octokit, repo, sha, CONFIG_CHECK_NAME, deps.appLogin, outcome);
   deps.log.info(
     { repo: `${repo.owner}/${repo.repo}`, sha, conclusion: outcome.conclusion, write },
     'config checked',
   );
+  return 'checked';
 }
 
 /** The check a config outcome comes to; null when GitHub failed to give the file. */

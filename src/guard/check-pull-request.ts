@@ -13,7 +13,8 @@ import { verifiedHolders } from './verified-holders.js';
 /** What checking a pull request came to, for logs and tests. */
 export type PullCheckResult =
   | { readonly outcome: 'skipped'; readonly why: string }
-  | { readonly outcome: 'checked'; readonly conclusion: string; readonly write: CheckRunWrite };
+  | { readonly outcome: 'checked'; readonly conclusion: string; readonly write: CheckRunWrite }
+  | { readonly outcome: 'observed'; readonly conclusion: string };
 
 /**
  * Sets the `claim-warden/paths` check run of a pull request (docs/protocol.md §11), run by the
@@ -21,7 +22,10 @@ export type PullCheckResult =
  * two runs. `head` comes from the event; a re-check without one reads the pull request (and
  * leaves a closed one alone). A repository whose indexes hold no path claim and no holder of
  * the head branch costs no GitHub call, unless this is a re-check of a flagged pull request,
- * which must turn green. Throws on any GitHub failure, so the queue retries.
+ * which must turn green. Under the repository's rollout keys (docs/protocol.md §11):
+ * `enabled: false` reads nothing beyond the config and writes nothing; `mode: observe` reads
+ * and decides as usual, logs the check run it would set and sends none. Throws on any GitHub
+ * failure, so the queue retries.
  */
 export async function checkPullRequest(
   deps: GuardDeps,
@@ -39,6 +43,7 @@ export async function checkPullRequest(
   // docs/protocol.md §6: bad repository config means nothing is written on the repository.
   if (!lookup.ok) return { outcome: 'skipped', why: 'invalid config' };
   const config: ResolvedRepoConfig = lookup.config;
+  if (!config.enabled) return { outcome: 'skipped', why: 'disabled' };
   if (config.pathGuard === 'off') return { outcome: 'skipped', why: 'pathGuard off' };
 
   let head = given;
@@ -58,6 +63,27 @@ export async function checkPullRequest(
   const now = deps.now();
   const holders = await verifiedHolders(octokit, repo, candidates, config, deps.appLogin, now);
   const verdict = pullCheck({ files, holders, head, pathGuard: config.pathGuard, truncated, now });
+  // Remembered in observe mode too (the store only), so a re-check is decided and logged.
+  const flag = async () => {
+    for (const by of verdict.flaggedBy) {
+      await deps.store.flagPull({ ...repo, number: by.number }, flagger(by.holder), key.number);
+    }
+  };
+  const flaggedBy = verdict.flaggedBy.map((h) => h.issue);
+  if (config.mode === 'observe') {
+    await flag();
+    deps.log.info(
+      {
+        pull: issueKeyString(key),
+        mode: 'observe',
+        checkRun: { name: PATHS_CHECK_NAME, sha: head.sha, ...verdict.outcome },
+        flaggedBy,
+      },
+      'observe mode: this write was decided and not sent',
+    );
+    deps.onObserve?.('check-run', repo);
+    return { outcome: 'observed', conclusion: verdict.outcome.conclusion };
+  }
   const write = await setCheckRun(
     octokit,
     repo,
@@ -67,16 +93,14 @@ export async function checkPullRequest(
     verdict.outcome,
   );
   // Remembered so that the pull request is checked again when the claim stops holding.
-  for (const by of verdict.flaggedBy) {
-    await deps.store.flagPull({ ...repo, number: by.number }, flagger(by.holder), key.number);
-  }
+  await flag();
   deps.log.info(
     {
       pull: issueKeyString(key),
       sha: head.sha,
       conclusion: verdict.outcome.conclusion,
       write,
-      flaggedBy: verdict.flaggedBy.map((h) => h.issue),
+      flaggedBy,
     },
     'pull request checked',
   );

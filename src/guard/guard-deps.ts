@@ -15,4 +15,9 @@ export interface GuardDeps {
   readonly now: () => Date;
   readonly appLogin: string;
   readonly knownLabels: KnownLabels;
+  /**
+   * Called for each write that `mode: observe` decided and did not send (docs/protocol.md
+   * §11): `check-run` for a check run, `edit-claim` for a branch heartbeat.
+   */
+  onObserve?(kind: 'check-run' | 'edit-claim', repo: RepoKey): void;
 }

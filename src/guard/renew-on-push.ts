@@ -12,6 +12,8 @@ import type { GuardDeps } from './guard-deps.js';
 /** What a push came to for the claim it named. */
 export type RenewResult =
   | 'renewed'
+  | 'observed'
+  | 'disabled'
   | 'fresh'
   | 'not-holder-branch'
   | 'not-the-author'
@@ -26,6 +28,9 @@ export type RenewResult =
  * the one executor. No write while the marker's `updated` is less than a tenth of the stale
  * window older than the push, so a burst of pushes costs one write. Runs in the queue under
  * the issue's mutual exclusion, on the thread as it is now (never on the index's word).
+ * Under the repository's rollout keys (docs/protocol.md §11): `enabled: false` reads nothing
+ * beyond the config and writes nothing; `mode: observe` decides as usual and logs the edit it
+ * would send, sends none and moves no deadline (the claim on GitHub was not renewed).
  * Throws on any GitHub failure, so the queue retries.
  */
 export async function renewOnPush(
@@ -37,6 +42,7 @@ export async function renewOnPush(
   const lookup = configForReconcile(await deps.configOf(octokit, repoOf(key)));
   if (!lookup.ok) return 'invalid-config';
   const config = lookup.config;
+  if (!config.enabled) return 'disabled';
   if (!config.heartbeatOnPush) return 'off';
   let thread: Awaited<ReturnType<typeof readThread>>;
   try {
@@ -59,6 +65,20 @@ export async function renewOnPush(
   const at = new Date(Math.floor(Math.min(Date.parse(push.at), now.getTime()) / 1000) * 1000);
   if (at.getTime() - marker.updated.getTime() < config.staleAfterMs / 10) return 'fresh';
   const body = renewedClaimBody(comment.body, marker, at);
+  if (config.mode === 'observe') {
+    deps.log.info(
+      {
+        issue: issueKeyString(key),
+        mode: 'observe',
+        action: { kind: 'edit-claim', commentId: comment.id, body },
+        branch: push.branch,
+        at,
+      },
+      'observe mode: this write was decided and not sent',
+    );
+    deps.onObserve?.('edit-claim', repoOf(key));
+    return 'observed';
+  }
   await executePlan(
     octokit,
     key,

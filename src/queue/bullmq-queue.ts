@@ -7,21 +7,24 @@ import {
   ensureScript,
   extendScript,
   finishScript,
+  holdScript,
   parkedScript,
   releaseScript,
   takeScript,
 } from './bullmq-scripts.js';
 import { canonicalJson } from './canonical-json.js';
 import { installationShare } from './fair-order.js';
+import { exclusiveOnRedis } from './issue-lock.js';
 import {
   type Hint,
+  type QueueHooks,
   type QueueLogger,
   REASON_SEPARATOR,
   type ReconcileHandler,
   type ReconcileRequest,
   type WorkQueue,
 } from './queue.js';
-import { backoffDelay, type RetryOptions, resolveRetry } from './retry.js';
+import { type RetryOptions, resolveRetry, retryAfterOf, retryDelay } from './retry.js';
 
 /*
  * How the guarantees of WorkQueue hold across replicas
@@ -76,7 +79,7 @@ import { backoffDelay, type RetryOptions, resolveRetry } from './retry.js';
  * - A worker dies mid-run (kill -9): the job lock lapses, BullMQ's stalled check puts K.g back
  *   in wait, lock:K expires (same duration), and the rerun's TAKE merges running:K (the dead
  *   run's hints) with pending:K. Reconciles are idempotent, so re-running a half-done one is
- *   safe (SPEC §6).
+ *   safe (docs/protocol.md §6).
  * - Two jobs of K (the re-created one above, or a stalled rerun beside K.(g+1)): whichever
  *   takes lock:K runs; the other waits in delayed. A job whose gen is not current never bumps
  *   gen:K, so it cannot make a later job's id reusable while that job exists.
@@ -219,8 +222,9 @@ function requestFromMembers(key: IssueKey, members: readonly string[]): Reconcil
   return { key, hints, reason: reasons.join(REASON_SEPARATOR) };
 }
 
+/** An Error for BullMQ; anything else thrown is kept as its cause (with its `retryAfterMs`). */
 function asError(error: unknown): Error {
-  return error instanceof Error ? error : new Error(String(error));
+  return error instanceof Error ? error : new Error(String(error), { cause: error });
 }
 
 /** Closes a connection (QUIT); one that Redis does not answer is dropped instead. */
@@ -235,7 +239,7 @@ function sleep(ms: number): Promise<void> {
 }
 
 /**
- * The shared {@link WorkQueue} (SPEC §7, `CLAIMS_REDIS_URL` set): BullMQ jobs plus per-issue
+ * The shared {@link WorkQueue} (docs/protocol.md §7, `CLAIMS_REDIS_URL` set): BullMQ jobs plus per-issue
  * records in Redis, so that any number of replicas, each with its own worker, never reconcile
  * one issue at once, coalesce bursts, and run once more for an event that arrives mid-run.
  * The design and its races are written down at the top of this file.
@@ -250,6 +254,7 @@ export class BullQueue implements WorkQueue {
   private readonly producerQueue: Queue<JobData>;
   private worker: Worker<JobData> | undefined;
   private handler: ReconcileHandler | undefined;
+  private hooks: QueueHooks = {};
   private repairTimer: NodeJS.Timeout | undefined;
   private repairing: Promise<void> = Promise.resolve();
   private closed = false;
@@ -331,9 +336,10 @@ export class BullQueue implements WorkQueue {
     await this.addJobs(jobsToAdd(jobs), this.producerQueue);
   }
 
-  start(handler: ReconcileHandler): void {
+  start(handler: ReconcileHandler, hooks: QueueHooks = {}): void {
     if (this.handler) throw new Error('the work queue was started already');
     this.handler = handler;
+    this.hooks = hooks;
     this.worker = new Worker<JobData>(
       this.options.queueName,
       (job, token) => this.process(job, token),
@@ -345,8 +351,9 @@ export class BullQueue implements WorkQueue {
         stalledInterval: this.options.stalledIntervalMs,
         maxStalledCount: this.options.maxStalledCount,
         settings: {
-          backoffStrategy: (attemptsMade: number) =>
-            backoffDelay(attemptsMade, this.options.baseDelayMs, this.options.maxDelayMs),
+          // BullMQ passes the error the processor threw: a rate limit's wait lengthens it.
+          backoffStrategy: (attemptsMade: number, _type?: string, err?: Error) =>
+            retryDelay(attemptsMade, this.options, err),
         },
       },
     );
@@ -375,6 +382,14 @@ export class BullQueue implements WorkQueue {
       parkedScript.run(this.producer, [this.shared('parked-index')], [this.namespace]),
     ]);
     return Object.values(counts).reduce((sum, count) => sum + count, Number(parked));
+  }
+
+  /** Holds the issue's `lock:K` (see the top of this file) while `fn` runs; fails fast. */
+  async exclusive<T>(key: IssueKey, fn: () => Promise<T>): Promise<T> {
+    // As in enqueue: only the producer's very first connection is waited for.
+    await this.producerQueue.waitUntilReady();
+    const lock = this.records(key).lock;
+    return exclusiveOnRedis(this.producer, lock, fn, { ttlMs: this.options.lockDurationMs });
   }
 
   /** Stops taking jobs and waits for running handlers (BullMQ's graceful worker close). */
@@ -450,21 +465,61 @@ export class BullQueue implements WorkQueue {
     // Empty: another job of this issue served every request already; nothing to reconcile.
     if (taken.length === 0) return this.finish(job, key, lockToken);
 
-    const error = await this.runHandler(requestFromMembers(key, taken), records.lock, lockToken);
+    const request = requestFromMembers(key, taken);
+    const error = await this.runHandler(request, records.lock, lockToken);
     if (error === undefined) return this.finish(job, key, lockToken);
 
+    const retryAfterMs = retryAfterOf(error);
+    if (retryAfterMs !== undefined) await this.hold(key.installationId, records.held, retryAfterMs);
     const attempt = job.attemptsMade + 1;
     if (attempt >= (job.opts.attempts ?? this.options.maxAttempts)) {
-      this.logger.error(
-        { issue: id, attempts: attempt, err: error },
-        'reconcile failed on every attempt; request dropped',
-      );
+      await this.exhausted(request, error, attempt);
       return this.finish(job, key, lockToken);
     }
-    this.logger.warn({ issue: id, attempt, err: error }, 'reconcile failed; will retry');
+    // The delay BullMQ's backoffStrategy below computes for this attempt.
+    const delayMs = retryDelay(attempt, this.options, error);
+    this.logger.warn({ issue: id, attempt, delayMs, err: error }, 'reconcile failed; will retry');
     // running:K stays: the retry's TAKE merges it with whatever arrives meanwhile.
     await releaseScript.run(this.redis, [records.lock], [lockToken]);
     throw asError(error);
+  }
+
+  /** Hands a request that failed on every attempt to `onExhausted`; logged if nobody takes it. */
+  private async exhausted(
+    request: ReconcileRequest,
+    error: unknown,
+    attempts: number,
+  ): Promise<void> {
+    const issue = issueKeyString(request.key);
+    if (this.hooks.onExhausted) {
+      try {
+        await this.hooks.onExhausted(request, error, attempts);
+        return;
+      } catch (hookError) {
+        this.logger.error({ issue, err: hookError }, 'work queue: onExhausted failed');
+      }
+    }
+    this.logger.error(
+      { issue, attempts, err: error },
+      'reconcile failed on every attempt; request dropped',
+    );
+  }
+
+  /**
+   * GitHub asked this installation to wait (docs/protocol.md §6): on every replica, none of its
+   * jobs takes its issue for `ms` (TAKE moves them to delayed); other installations' run on.
+   */
+  private async hold(installationId: number, held: string, ms: number): Promise<void> {
+    this.logger.warn(
+      { installationId, waitMs: ms },
+      'GitHub rate limit: holding the installation’s reconciles for the wait it asked for',
+    );
+    try {
+      await holdScript.run(this.redis, [held], [Math.max(1, Math.ceil(ms))]);
+    } catch (err) {
+      // The failed job still waits (its backoff); only the installation's others may not.
+      this.logger.warn({ err, installationId }, 'work queue: could not hold the installation');
+    }
   }
 
   /** Runs the handler while renewing the issue lock; resolves the error it threw, if any. */

@@ -1,15 +1,23 @@
 import { type IssueKey, issueKeyString } from '../store/store.js';
 import { canonicalJson } from './canonical-json.js';
 import { FairOrder, installationShare } from './fair-order.js';
+import { exclusiveInProcess } from './issue-lock.js';
 import {
   type Hint,
+  type QueueHooks,
   type QueueLogger,
   REASON_SEPARATOR,
   type ReconcileHandler,
   type ReconcileRequest,
   type WorkQueue,
 } from './queue.js';
-import { backoffDelay, type ResolvedRetry, type RetryOptions, resolveRetry } from './retry.js';
+import {
+  type ResolvedRetry,
+  type RetryOptions,
+  resolveRetry,
+  retryAfterOf,
+  retryDelay,
+} from './retry.js';
 
 /** Options of {@link MemoryQueue}. */
 export interface MemoryQueueOptions extends RetryOptions {
@@ -64,10 +72,10 @@ function toRequest(batch: Batch): ReconcileRequest {
 }
 
 /**
- * The embedded {@link WorkQueue} (one replica, SPEC §7). Per issue, one batch waits while at
+ * The embedded {@link WorkQueue} (one replica, docs/protocol.md §7). Per issue, one batch waits while at
  * most one runs: requests arriving meanwhile join the waiting batch, so a burst coalesces and
- * an event during a run causes exactly one more run (SPEC §5). Nothing survives the process:
- * the start-up resync (SPEC §4) re-finds claims whose events were queued when it stopped.
+ * an event during a run causes exactly one more run (docs/protocol.md §5). Nothing survives the process:
+ * the start-up resync (docs/protocol.md §4) re-finds claims whose events were queued when it stopped.
  */
 export class MemoryQueue implements WorkQueue {
   private readonly concurrency: number;
@@ -75,7 +83,10 @@ export class MemoryQueue implements WorkQueue {
   private readonly logger: QueueLogger;
 
   private handler: ReconcileHandler | undefined;
+  private hooks: QueueHooks = {};
   private closed = false;
+  /** Installations waiting out a rate limit: until when, and the timer that ends the wait. */
+  private readonly held = new Map<number, { until: number; timer: NodeJS.Timeout }>();
   /** The next batch of each issue: ready, waiting for the issue's run, or delayed for retry. */
   private readonly waiting = new Map<string, Batch>();
   /** Issues whose batch may start now, in turns across installations. */
@@ -103,9 +114,10 @@ export class MemoryQueue implements WorkQueue {
     this.schedule(id);
   }
 
-  start(handler: ReconcileHandler): void {
+  start(handler: ReconcileHandler, hooks: QueueHooks = {}): void {
     if (this.handler) throw new Error('the work queue was started already');
     this.handler = handler;
+    this.hooks = hooks;
     for (const id of this.waiting.keys()) this.schedule(id);
   }
 
@@ -118,11 +130,20 @@ export class MemoryQueue implements WorkQueue {
     return this.waiting.size;
   }
 
+  exclusive<T>(key: IssueKey, fn: () => Promise<T>): Promise<T> {
+    return exclusiveInProcess(this.running, issueKeyString(key), fn, () => {
+      this.schedule(issueKeyString(key));
+      this.notifyIfIdle();
+    });
+  }
+
   /** Cancels waiting and delayed requests (the resync recovers them) and awaits running ones. */
   async close(): Promise<void> {
     this.closed = true;
     for (const timer of this.delayed.values()) clearTimeout(timer);
     this.delayed.clear();
+    for (const { timer } of this.held.values()) clearTimeout(timer);
+    this.held.clear();
     this.ready.clear();
     this.waiting.clear();
     await Promise.allSettled([...this.running.values()]);
@@ -151,9 +172,15 @@ export class MemoryQueue implements WorkQueue {
   /** Starts ready batches while the concurrency allows, taking installations in turns. */
   private pump(): void {
     while (this.running.size < this.concurrency) {
-      const id = this.ready.take();
+      const id = this.ready.take((installationId) => this.held.has(installationId));
       if (id === undefined) return;
-      const batch = this.waiting.get(id)!;
+      const batch = this.waiting.get(id);
+      // An exclusive call took the issue after it became ready: the call schedules the batch
+      // again when it ends.
+      if (batch === undefined || this.running.has(id)) {
+        if (batch !== undefined) this.ready.finished(batch.key.installationId);
+        continue;
+      }
       this.waiting.delete(id);
       // Started from a microtask so that even a handler throwing synchronously settles after
       // the run is registered; otherwise its clean-up would run before the registration.
@@ -168,7 +195,7 @@ export class MemoryQueue implements WorkQueue {
     try {
       await this.handler!(toRequest(batch));
     } catch (error) {
-      this.retryLater(id, batch, error);
+      await this.retryLater(id, batch, error);
     } finally {
       this.running.delete(id);
       this.ready.finished(batch.key.installationId);
@@ -179,18 +206,17 @@ export class MemoryQueue implements WorkQueue {
     }
   }
 
-  private retryLater(id: string, batch: Batch, error: unknown): void {
+  private async retryLater(id: string, batch: Batch, error: unknown): Promise<void> {
     const failures = batch.failures + 1;
     const issue = id;
     // After close() nothing would run a retry, so a failure then is final too.
     if (failures >= this.retry.maxAttempts || this.closed) {
-      this.logger.error(
-        { issue, attempts: failures, err: error, hints: batch.hints.size },
-        'reconcile failed on every attempt; request dropped',
-      );
+      await this.exhausted(batch, error, failures);
       return;
     }
-    const delayMs = backoffDelay(failures, this.retry.baseDelayMs, this.retry.maxDelayMs);
+    const retryAfterMs = retryAfterOf(error);
+    if (retryAfterMs !== undefined) this.hold(batch.key.installationId, retryAfterMs);
+    const delayMs = retryDelay(failures, this.retry, error);
     this.logger.warn(
       { issue, attempt: failures, delayMs, err: error },
       'reconcile failed; will retry',
@@ -206,5 +232,42 @@ export class MemoryQueue implements WorkQueue {
         this.schedule(id);
       }, delayMs),
     );
+  }
+
+  /** Hands a request that failed on every attempt to `onExhausted`; logged if nobody takes it. */
+  private async exhausted(batch: Batch, error: unknown, attempts: number): Promise<void> {
+    const issue = issueKeyString(batch.key);
+    if (this.hooks.onExhausted) {
+      try {
+        await this.hooks.onExhausted(toRequest(batch), error, attempts);
+        return;
+      } catch (hookError) {
+        this.logger.error({ issue, err: hookError }, 'work queue: onExhausted failed');
+      }
+    }
+    this.logger.error(
+      { issue, attempts, err: error, hints: batch.hints.size },
+      'reconcile failed on every attempt; request dropped',
+    );
+  }
+
+  /**
+   * GitHub asked this installation to wait (docs/protocol.md §6): none of its work starts for
+   * `ms`; other installations' goes on. A longer hold already in force is kept.
+   */
+  private hold(installationId: number, ms: number): void {
+    const until = Date.now() + ms;
+    const current = this.held.get(installationId);
+    if (current && current.until >= until) return;
+    if (current) clearTimeout(current.timer);
+    this.logger.warn(
+      { installationId, waitMs: ms },
+      'GitHub rate limit: holding the installation’s reconciles for the wait it asked for',
+    );
+    const timer = setTimeout(() => {
+      this.held.delete(installationId);
+      this.pump();
+    }, ms);
+    this.held.set(installationId, { until, timer });
   }
 }

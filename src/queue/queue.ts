@@ -20,24 +20,52 @@ export interface ReconcileRequest {
   readonly reason: string;
 }
 
-/** Runs one reconcile. Throwing asks the queue to retry the request with backoff. */
+/**
+ * Runs one reconcile. Throwing asks the queue to retry the request with backoff; an error
+ * (or one in its `cause` chain) with a `retryAfterMs` also holds the request's installation
+ * that long: none of its work starts before then, other installations' goes on.
+ */
 export type ReconcileHandler = (request: ReconcileRequest) => Promise<void>;
 
 /**
- * The work queue. Its guarantees are what SPEC §5 asks of reconciles:
+ * Called once a request failed on its last attempt, instead of dropping it: the app keeps
+ * the issue due so that the sweep tries again (keep-due.ts). If it throws, the request is
+ * logged as dropped.
+ */
+export type ExhaustedHandler = (
+  request: ReconcileRequest,
+  error: unknown,
+  attempts: number,
+) => Promise<void>;
+
+/** What else the app wants to hear from the queue. */
+export interface QueueHooks {
+  readonly onExhausted?: ExhaustedHandler;
+}
+
+/**
+ * The work queue. Its guarantees are what docs/protocol.md §5 asks of reconciles:
  * - requests for one issue never run at the same time (across every replica sharing it);
  * - requests for one issue that wait together coalesce into one run, their hints merged;
  * - a request that arrives while its issue runs causes exactly one more run after it, never zero;
- * - a handler that throws is retried with exponential backoff, its hints kept.
+ * - a handler that throws is retried with exponential backoff, its hints kept, and no sooner
+ *   than its error's `retryAfterMs`, which holds the installation's other work as long;
+ * - a request that fails on every attempt goes to `onExhausted` (else it is logged and dropped).
  */
 export interface WorkQueue {
   enqueue(request: ReconcileRequest): Promise<void>;
   /** Starts running requests with `handler`. Called once. */
-  start(handler: ReconcileHandler): void;
+  start(handler: ReconcileHandler, hooks?: QueueHooks): void;
   /** Resolves when nothing is queued, delayed for retry or running (tests and shutdown). */
   idle(): Promise<void>;
   /** Requests waiting or delayed (for metrics). */
   depth(): Promise<number>;
   /** Stops taking work; resolves once running handlers finished. */
   close(): Promise<void>;
+  /**
+   * Runs `fn` under the issue's lock, the one its reconciles run under (across every replica
+   * sharing the queue): no reconcile of the issue runs while `fn` does, and requests arriving
+   * meanwhile run after it. Throws IssueLockTimeoutError when the issue stays locked too long.
+   */
+  exclusive<T>(key: IssueKey, fn: () => Promise<T>): Promise<T>;
 }

@@ -24,3 +24,28 @@ export function resolveRetry(options: RetryOptions): ResolvedRetry {
 export function backoffDelay(failures: number, baseDelayMs: number, maxDelayMs: number): number {
   return Math.min(maxDelayMs, baseDelayMs * 2 ** Math.max(0, failures - 1));
 }
+
+/**
+ * How long the failed work asked to wait before it is tried again, in ms: the `retryAfterMs`
+ * of the error or of any error in its `cause` chain (src/github/octokit.ts sets it on GitHub's
+ * rate-limit refusals, from `retry-after` or `x-ratelimit-reset`). Undefined when none says.
+ */
+export function retryAfterOf(error: unknown): number | undefined {
+  const seen = new Set<unknown>();
+  for (let at = error; at !== null && typeof at === 'object' && !seen.has(at); ) {
+    seen.add(at);
+    const ms = (at as { retryAfterMs?: unknown }).retryAfterMs;
+    if (typeof ms === 'number' && Number.isFinite(ms) && ms >= 0) return ms;
+    at = (at as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/**
+ * The delay before retry number `failures`: the backoff, or longer when the error says how
+ * long to wait (a rate limit: waiting less only spends the installation's budget again).
+ */
+export function retryDelay(failures: number, retry: ResolvedRetry, error: unknown): number {
+  const backoff = backoffDelay(failures, retry.baseDelayMs, retry.maxDelayMs);
+  return Math.max(backoff, retryAfterOf(error) ?? 0);
+}

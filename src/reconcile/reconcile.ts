@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { ProbotOctokit } from 'probot';
+import { recordForBoard } from '../board/record-for-board.js';
 import { type Action, type DecideConfig, decide, type Plan } from '../claims/decide.js';
 import { hasName } from '../claims/names.js';
 import { executePlan, type KnownLabels } from '../github/execute.js';
@@ -44,6 +45,10 @@ export interface ReconcileDeps {
   requestReconcile?(key: IssueKey): Promise<void>;
   /** Asks for a re-check of a pull request the holder's paths flagged (docs/protocol.md §11). */
   requestPullCheck?(key: IssueKey): Promise<void>;
+  /** Applies the plan (default executePlan); observe mode passes one that only logs. */
+  readonly executePlan?: typeof executePlan;
+  /** Observe mode: nothing is sent, so nothing is remembered as assigned by the app. */
+  readonly observing?: boolean;
 }
 
 /** How one reconcile ended. */
@@ -121,9 +126,12 @@ export async function reconcileIssue(
   );
   // Remembered before the assignment is sent: a reconcile that dies after it still knows
   // whom it assigned. One that GitHub refused is dropped below, on the next reconcile.
+  const remember = !deps.observing;
   const planned = rememberedAssignees(appAssignees, thread.assignees, plan.actions, false);
-  if (!sameLogins(planned, appAssignees)) await deps.store.setAppAssignees(key, planned);
-  await executePlan(octokit, key, plan, {
+  if (remember && !sameLogins(planned, appAssignees)) {
+    await deps.store.setAppAssignees(key, planned);
+  }
+  await (deps.executePlan ?? executePlan)(octokit, key, plan, {
     knownLabels: deps.knownLabels,
     onWrite: (action) => {
       if (action.kind === 'finalise') {
@@ -136,10 +144,11 @@ export async function reconcileIssue(
     },
   });
   const applied = rememberedAssignees(appAssignees, thread.assignees, plan.actions, true);
-  if (!sameLogins(applied, planned)) await deps.store.setAppAssignees(key, applied);
+  if (remember && !sameLogins(applied, planned)) await deps.store.setAppAssignees(key, applied);
   await deps.store.setDeadline(key, plan.deadline);
   await deps.store.setHolder(key, plan.holder?.commentId ?? null);
   await recordPathHolder(pathDeps, key, plan, paths);
+  await recordForBoard(deps.store, key, plan, thread, lookup.config.staleAfterMs, now);
   await indexForGuard(deps, key, plan);
   log.debug({ holder: plan.holder, writes: plan.actions.length }, 'issue reconciled');
   return { outcome: 'applied', plan };

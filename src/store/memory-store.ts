@@ -1,9 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { type IssueKey, issueKeyString, type RepoKey, repoKeyString } from '../keys.js';
+import { formatClaimTime } from '../claims/marker.js';
+import { type IssueKey, issueKeyString, type RepoKey, repoKeyString, repoPrefix } from '../keys.js';
 import { assertTtl } from './assert-ttl.js';
+import { CLAIM_CHANGES_CAP, type ClaimChange, type LiveClaimSummary } from './board-records.js';
 import type {
   BranchHolder,
   IndexedBranchHolder,
+  IndexedClaim,
+  IndexedEntry,
+  IndexedIssue,
   IndexedPathHolder,
   PathHolder,
   Store,
@@ -134,6 +139,13 @@ export class MemoryStore implements Store {
   private readonly locks = new Map<string, Lock>();
   /** Per repository (repoKey), the path holders by issue number. */
   private readonly pathIndex = new Map<string, Map<number, PathHolder>>();
+  private readonly openIssueIndex = new Map<string, IndexedIssue>();
+  private readonly issueClaims = new Map<string, IndexedClaim>();
+
+  private readonly liveClaims = new Map<string, LiveClaimSummary>();
+  /** Oldest first; ids in `changeIds`. */
+  private changes: ClaimChange[] = [];
+  private readonly changeIds = new Set<string>();
   /** Per repository (repoKey), the holders by issue number, for their branches. */
   private readonly branchIndex = new Map<string, Map<number, BranchHolder>>();
   /** Issue key -> pull request number -> the holder (comment and paths) that flagged it. */
@@ -242,6 +254,7 @@ export class MemoryStore implements Store {
     await this.setPathHolder(key, null);
     await this.setBranchHolder(key, null);
     this.flagged.delete(id);
+    await this.setLiveClaimSummary(key, null);
   }
 
   async getCheckpoint(repo: RepoKey): Promise<Date | null> {
@@ -278,7 +291,40 @@ export class MemoryStore implements Store {
     return true;
   }
 
+  async setLiveClaimSummary(key: IssueKey, summary: LiveClaimSummary | null): Promise<void> {
+    if (summary === null) this.liveClaims.delete(issueKeyString(key));
+    else this.liveClaims.set(issueKeyString(key), summary);
+  }
+
+  async liveClaimSummary(key: IssueKey): Promise<LiveClaimSummary | null> {
+    return this.liveClaims.get(issueKeyString(key)) ?? null;
+  }
+
+  async liveClaimSummaries(): Promise<LiveClaimSummary[]> {
+    return [...this.liveClaims.values()];
+  }
+
+  async recordClaimChange(change: ClaimChange): Promise<void> {
+    if (this.changeIds.has(change.id)) return;
+    this.changeIds.add(change.id);
+    // Kept in time order, as the Redis sorted set is; changes arrive almost in order.
+    let at = this.changes.length;
+    while (at > 0 && Date.parse(this.changes[at - 1]!.at) > Date.parse(change.at)) at--;
+    this.changes.splice(at, 0, change);
+    while (this.changes.length > CLAIM_CHANGES_CAP) {
+      this.changeIds.delete(this.changes.shift()!.id);
+    }
+  }
+
+  async claimChanges(since: Date): Promise<ClaimChange[]> {
+    const from = since.getTime();
+    return this.changes.filter((c) => Date.parse(c.at) >= from).reverse();
+  }
+
   async close(): Promise<void> {
+    this.liveClaims.clear();
+    this.changes = [];
+    this.changeIds.clear();
     this.deliveries.clear();
     this.deliveryExpiry.reset([]);
     this.deadlines.clear();
@@ -289,6 +335,50 @@ export class MemoryStore implements Store {
     this.checkpoints.clear();
     this.locks.clear();
     this.pathIndex.clear();
+    this.openIssueIndex.clear();
+    this.issueClaims.clear();
+  }
+
+  async putOpenIssue(issue: IndexedIssue): Promise<void> {
+    const id = issueKeyString(issue.key);
+    const indexed = this.openIssueIndex.get(id);
+    if (indexed !== undefined && indexed.updatedAt > issue.updatedAt) return;
+    this.openIssueIndex.set(id, issue);
+  }
+
+  async dropOpenIssue(key: IssueKey): Promise<void> {
+    const id = issueKeyString(key);
+    this.openIssueIndex.delete(id);
+    this.issueClaims.delete(id);
+  }
+
+  async replaceOpenIssues(
+    repo: RepoKey,
+    issues: readonly IndexedIssue[],
+    listedAt: Date,
+  ): Promise<void> {
+    const listed = new Set(issues.map((issue) => issueKeyString(issue.key)));
+    const prefix = repoPrefix(repo);
+    const cutoff = formatClaimTime(listedAt);
+    for (const [id, issue] of this.openIssueIndex) {
+      if (!id.startsWith(prefix) || listed.has(id) || issue.updatedAt >= cutoff) continue;
+      this.openIssueIndex.delete(id);
+      this.issueClaims.delete(id);
+    }
+    for (const issue of issues) await this.putOpenIssue(issue);
+  }
+
+  async setIssueClaim(key: IssueKey, claim: IndexedClaim | null): Promise<void> {
+    if (claim === null) this.issueClaims.delete(issueKeyString(key));
+    else this.issueClaims.set(issueKeyString(key), claim);
+  }
+
+  async openIssues(): Promise<IndexedEntry[]> {
+    const entries: IndexedEntry[] = [];
+    for (const [id, issue] of this.openIssueIndex) {
+      entries.push({ issue, claim: this.issueClaims.get(id) ?? null });
+    }
+    return entries;
   }
 
   /** The lock named `name` if it is held now; an expired one is forgotten on the way. */

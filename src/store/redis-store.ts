@@ -1,17 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import { Redis, type RedisOptions } from 'ioredis';
+import { formatClaimTime } from '../claims/marker.js';
 import {
   type IssueKey,
   issueKeyString,
   parseIssueKeyString,
   type RepoKey,
   repoKeyString,
+  repoPrefix,
 } from '../keys.js';
 import { assertTtl } from './assert-ttl.js';
 import { RedisScript } from './redis-script.js';
 import type {
   BranchHolder,
   IndexedBranchHolder,
+  IndexedClaim,
+  IndexedEntry,
+  IndexedIssue,
   IndexedPathHolder,
   PathHolder,
   Store,
@@ -19,6 +24,8 @@ import type {
 
 // Re-exported: the queue imports the script helper from here; new code imports redis-script.js.
 export { RedisScript } from './redis-script.js';
+
+import { CLAIM_CHANGES_CAP, type ClaimChange, type LiveClaimSummary } from './board-records.js';
 
 /** Where a {@link RedisStore} gets its connection: the caller's client, or a URL it owns. */
 export type RedisStoreConnection =
@@ -70,6 +77,38 @@ end
 return 0`);
 
 /**
+ * KEYS: open-issue hash, index version. ARGV: member, JSON, updatedAt. Writes the snapshot
+ * unless the indexed one is newer (times are `YYYY-MM-DDTHH:MM:SSZ`, so they compare as
+ * strings), and bumps the version.
+ */
+const putIssueScript = new RedisScript(`
+local old = redis.call('HGET', KEYS[1], ARGV[1])
+if old then
+  local ok, decoded = pcall(cjson.decode, old)
+  if ok and type(decoded) == 'table' and type(decoded.updatedAt) == 'string' and decoded.updatedAt > ARGV[3] then
+    return 0
+  end
+end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('INCR', KEYS[2])
+return 1`);
+
+/**
+ * Records a claim change once (its id) and trims the history to the newest ARGV[4]: a sorted
+ * set of ids by time, and a hash of id -> JSON, trimmed together so neither grows unbounded.
+ */
+const recordChangeScript = new RedisScript(`
+if redis.call('HSETNX', KEYS[2], ARGV[1], ARGV[3]) == 0 then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+local extra = redis.call('ZCARD', KEYS[1]) - tonumber(ARGV[4])
+if extra > 0 then
+  local old = redis.call('ZRANGE', KEYS[1], 0, extra - 1)
+  redis.call('ZREMRANGEBYRANK', KEYS[1], 0, extra - 1)
+  redis.call('HDEL', KEYS[2], unpack(old))
+end
+return 1`);
+
+/**
  * The shared {@link Store}: every replica reads and writes the same Redis (docs/protocol.md §7,
  * `CLAIMS_REDIS_URL` set). Each operation is one atomic command or script, so replicas never
  * see half an update. Deadlines live in one sorted set scored by epoch ms.
@@ -79,6 +118,8 @@ export class RedisStore implements Store {
   private readonly ownsConnection: boolean;
   private readonly prefix: string;
   private readonly pingTimeoutMs: number;
+  /** The open-issue index as last read, and the version it was read at (see openIssues). */
+  private indexCache: { version: string; entries: IndexedEntry[] } | undefined;
   /** Resolves once the connection was up once; until then commands wait for it. */
   private firstConnection: Promise<void> | undefined;
 
@@ -209,6 +250,7 @@ export class RedisStore implements Store {
       .hdel(this.key('paths', repoKeyString(key)), String(key.number))
       .hdel(this.key('branches', repoKeyString(key)), String(key.number))
       .del(this.key('flagged', member))
+      .hdel(this.key('board', 'live'), member)
       .exec();
     for (const [error] of replies ?? []) if (error) throw error;
   }
@@ -276,6 +318,136 @@ export class RedisStore implements Store {
     if (this.redis.status !== 'ready') return this.redis.disconnect();
     // QUIT lets replies in flight arrive; a Redis that does not answer it is just dropped.
     await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+
+  async putOpenIssue(issue: IndexedIssue): Promise<void> {
+    await putIssueScript.run(
+      await this.client(),
+      [this.key('open-issues'), this.key('index-version')],
+      [issueKeyString(issue.key), JSON.stringify(issue), issue.updatedAt],
+    );
+  }
+
+  async dropOpenIssue(key: IssueKey): Promise<void> {
+    const member = issueKeyString(key);
+    await (await this.client())
+      .multi()
+      .hdel(this.key('open-issues'), member)
+      .hdel(this.key('issue-claims'), member)
+      .incr(this.key('index-version'))
+      .exec();
+  }
+
+  /**
+   * Not one atomic step: an issue closed while the listing ran may be put back by it, and is
+   * dropped again by the next resync or event. The index is rebuilt by resyncs, never trusted
+   * for writes.
+   */
+  async replaceOpenIssues(
+    repo: RepoKey,
+    issues: readonly IndexedIssue[],
+    listedAt: Date,
+  ): Promise<void> {
+    const redis = await this.client();
+    const listed = new Set(issues.map((issue) => issueKeyString(issue.key)));
+    const prefix = repoPrefix(repo);
+    const cutoff = formatClaimTime(listedAt);
+    const pattern = `${prefix.replace(/[*?[\]\\]/g, '\\$&')}*`;
+    let cursor = '0';
+    const gone: string[] = [];
+    do {
+      const [next, flat] = await redis.hscan(
+        this.key('open-issues'),
+        cursor,
+        'MATCH',
+        pattern,
+        'COUNT',
+        1000,
+      );
+      cursor = next;
+      for (let i = 0; i + 1 < flat.length; i += 2) {
+        const member = flat[i]!;
+        if (listed.has(member)) continue;
+        const indexed = parseEntry<IndexedIssue>(flat[i + 1]!);
+        if (indexed === null || indexed.updatedAt < cutoff) gone.push(member);
+      }
+    } while (cursor !== '0');
+    if (gone.length > 0) {
+      await redis
+        .multi()
+        .hdel(this.key('open-issues'), ...gone)
+        .hdel(this.key('issue-claims'), ...gone)
+        .incr(this.key('index-version'))
+        .exec();
+    }
+    for (const issue of issues) await this.putOpenIssue(issue);
+  }
+
+  async setIssueClaim(key: IssueKey, claim: IndexedClaim | null): Promise<void> {
+    const redis = await this.client();
+    const member = issueKeyString(key);
+    const write = redis.multi();
+    if (claim === null) write.hdel(this.key('issue-claims'), member);
+    else write.hset(this.key('issue-claims'), member, JSON.stringify(claim));
+    await write.incr(this.key('index-version')).exec();
+  }
+
+  /**
+   * Every write of the index bumps its version in the same atomic step, so a replica keeps
+   * the last index it read and reads it again only once the version moved: a queue query
+   * over an unchanged index costs one GET, not the whole hash. Reading the version before
+   * the hash can only make the cache newer than its version, never older.
+   */
+  async openIssues(): Promise<IndexedEntry[]> {
+    const redis = await this.client();
+    const version = (await redis.get(this.key('index-version'))) ?? '0';
+    if (this.indexCache?.version === version) return this.indexCache.entries;
+    const [issues, claims] = await Promise.all([
+      redis.hgetall(this.key('open-issues')),
+      redis.hgetall(this.key('issue-claims')),
+    ]);
+    const entries: IndexedEntry[] = [];
+    for (const [member, json] of Object.entries(issues)) {
+      const issue = parseEntry<IndexedIssue>(json);
+      if (issue === null) continue;
+      const claim = claims[member] === undefined ? null : parseEntry<IndexedClaim>(claims[member]);
+      entries.push({ issue, claim });
+    }
+    this.indexCache = { version, entries };
+    return entries;
+  }
+
+  async setLiveClaimSummary(key: IssueKey, summary: LiveClaimSummary | null): Promise<void> {
+    const redis = await this.client();
+    if (summary === null) await redis.hdel(this.key('board', 'live'), issueKeyString(key));
+    else await redis.hset(this.key('board', 'live'), issueKeyString(key), JSON.stringify(summary));
+  }
+
+  async liveClaimSummary(key: IssueKey): Promise<LiveClaimSummary | null> {
+    const row = await (await this.client()).hget(this.key('board', 'live'), issueKeyString(key));
+    return row === null ? null : (parseJson<LiveClaimSummary>(row)[0] ?? null);
+  }
+
+  async liveClaimSummaries(): Promise<LiveClaimSummary[]> {
+    const rows = await (await this.client()).hvals(this.key('board', 'live'));
+    return rows.flatMap((row) => parseJson<LiveClaimSummary>(row));
+  }
+
+  async recordClaimChange(change: ClaimChange): Promise<void> {
+    await recordChangeScript.run(
+      await this.client(),
+      [this.key('board', 'changes'), this.key('board', 'change')],
+      [change.id, Date.parse(change.at), JSON.stringify(change), CLAIM_CHANGES_CAP],
+    );
+  }
+
+  async claimChanges(since: Date): Promise<ClaimChange[]> {
+    const redis = await this.client();
+    const ids = await redis.zrevrangebyscore(this.key('board', 'changes'), '+inf', since.getTime());
+    if (ids.length === 0) return [];
+    // An id trimmed between the two reads has no JSON any more: it is left out.
+    const rows = await redis.hmget(this.key('board', 'change'), ...ids);
+    return rows.flatMap((row) => (row === null ? [] : parseJson<ClaimChange>(row)));
   }
 
   private key(...parts: string[]): string {
@@ -445,6 +617,15 @@ function parseLogins(value: string): readonly string[] {
   }
 }
 
+/** A stored JSON value, or nothing when it does not parse (written by another version). */
+function parseJson<T>(text: string): T[] {
+  try {
+    return [JSON.parse(text) as T];
+  } catch {
+    return [];
+  }
+}
+
 /** A path holder as the Redis index stores it (JSON; heartbeat in epoch ms). */
 interface StoredPathHolder {
   readonly commentId: number;
@@ -471,4 +652,13 @@ function readPathHolder(number: number, value: string): IndexedPathHolder | null
   if (typeof heartbeat !== 'number' || !Array.isArray(paths)) return null;
   if (!paths.every((p): p is string => typeof p === 'string')) return null;
   return { number, commentId, session, author, branch, heartbeat: new Date(heartbeat), paths };
+}
+
+/** An index entry written by this store; null for one it cannot read (another version's). */
+function parseEntry<T>(json: string): T | null {
+  try {
+    return JSON.parse(json) as T;
+  } catch {
+    return null;
+  }
 }

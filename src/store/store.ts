@@ -1,4 +1,5 @@
 import type { IssueKey, RepoKey } from '../keys.js';
+import type { ClaimChange, LiveClaimSummary } from './board-records.js';
 
 // Re-exported: the keys live in src/keys.ts, and code across the app imports them from here.
 export { type IssueKey, issueKeyString, parseIssueKeyString, type RepoKey } from '../keys.js';
@@ -51,7 +52,7 @@ export interface Store {
   /**
    * Forgets everything kept about an issue that no longer exists where it was (deleted, or
    * transferred away): its deadline, holder, path holder, branch holder, flagged pull
-   * requests, assignees and any 404 noted.
+   * requests, board row, assignees and any 404 noted.
    */
   forgetIssue(key: IssueKey): Promise<void>;
 
@@ -104,6 +105,79 @@ export interface Store {
    * by `keep` (the holder that still holds the same paths); ascending.
    */
   takeFlaggedPulls(key: IssueKey, keep: string | null): Promise<number[]>;
+
+  // ---- the open-issue index of the work queue (docs/protocol.md §9) --------------------
+
+  /**
+   * Records an open issue. A snapshot older than the one indexed (by `updatedAt`) is ignored,
+   * so webhooks delivered late or out of order never move the index backwards.
+   */
+  putOpenIssue(issue: IndexedIssue): Promise<void>;
+  /** Removes an issue (closed, deleted, transferred away) and its claim summary. */
+  dropOpenIssue(key: IssueKey): Promise<void>;
+  /**
+   * Makes the repository's part of the index the listed open issues (the resync): listed ones
+   * are put, indexed ones not listed are dropped unless updated at or after `listedAt` (an
+   * event indexed them while the listing ran).
+   */
+  replaceOpenIssues(repo: RepoKey, issues: readonly IndexedIssue[], listedAt: Date): Promise<void>;
+  /** Records the holder's claim as the last reconcile (or API call) found it; null: none. */
+  setIssueClaim(key: IssueKey, claim: IndexedClaim | null): Promise<void>;
+  /** Every indexed open issue with its claim summary, in no particular order. */
+  openIssues(): Promise<IndexedEntry[]>;
+  /** The claims board's row of the issue (its holder as last reconciled); null removes it. */
+  setLiveClaimSummary(key: IssueKey, summary: LiveClaimSummary | null): Promise<void>;
+  /** The board row of one issue, or null. */
+  liveClaimSummary(key: IssueKey): Promise<LiveClaimSummary | null>;
+  /** Every recorded board row, in no particular order. */
+  liveClaimSummaries(): Promise<LiveClaimSummary[]>;
+  /**
+   * Appends a claim change to the board's history, kept to the newest CLAIM_CHANGES_CAP; a
+   * change whose id is recorded already is not added twice.
+   */
+  recordClaimChange(change: ClaimChange): Promise<void>;
+  /** The recorded changes at or after `since`, newest first. */
+  claimChanges(since: Date): Promise<ClaimChange[]>;
+}
+
+/**
+ * An open issue as the work queue lists it (docs/protocol.md §9). Times are
+ * `YYYY-MM-DDTHH:MM:SSZ`, so they compare as strings.
+ */
+export interface IndexedIssue {
+  readonly key: IssueKey;
+  readonly title: string;
+  readonly url: string;
+  readonly labels: readonly string[];
+  readonly assignees: readonly string[];
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+/**
+ * The holder's claim as last seen, JSON-safe; times `YYYY-MM-DDTHH:MM:SSZ`. Liveness is
+ * judged against `staleAt` when the index is read, so an expired claim counts as free at
+ * once, without waiting for the sweep.
+ */
+export interface IndexedClaim {
+  readonly commentId: number;
+  readonly url: string;
+  readonly author: string;
+  readonly session: string;
+  readonly lane: string;
+  readonly branch: string;
+  readonly stage: string;
+  readonly started: string;
+  readonly updated: string;
+  readonly heartbeat: string;
+  readonly staleAt: string;
+  readonly assignee?: string;
+}
+
+/** An indexed issue and its claim summary. */
+export interface IndexedEntry {
+  readonly issue: IndexedIssue;
+  readonly claim: IndexedClaim | null;
 }
 
 /** The holder of an issue as the branch index keeps it. */

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { ProbotOctokit } from 'probot';
+import { indexOpenIssues } from '../api/index-events.js';
 import { parseClaimMarker } from '../claims/marker.js';
 import type { WorkQueue } from '../queue/queue.js';
 import type { IssueKey, Store } from '../store/store.js';
@@ -66,7 +67,7 @@ export async function resyncInstallation(
 }
 
 /**
- * SPEC §4: reads the repository's comments updated since its checkpoint (with none, since one
+ * docs/protocol.md §4: reads the repository's comments updated since its checkpoint (with none, since one
  * stale window ago: older claims cannot be live) and queues a reconcile of every issue with a
  * marker. The checkpoint moves only after every such issue is queued.
  */
@@ -105,6 +106,8 @@ export async function resyncRepo(
   for (const number of numbers) {
     await deps.queue.enqueue({ key: { ...repo, number }, hints: [], reason: 'resync' });
   }
+  // docs/protocol.md §12: the open issues too, for the work queue's index.
+  await indexOpenIssues(deps.store, octokit, repo, startedAt);
   await deps.store.setCheckpoint(repo, new Date(startedAt.getTime() - CHECKPOINT_OVERLAP_MS));
   return numbers.size;
 }
@@ -143,7 +146,7 @@ export async function resyncIfDue(
 }
 
 /**
- * SPEC §4: resyncs at start-up and then every interval, once per cluster. Failures wait for
+ * docs/protocol.md §4: resyncs at start-up and then every interval, once per cluster. Failures wait for
  * the next interval.
  *
  * The start-up resync finds claims posted while the app was down; with many replicas "the

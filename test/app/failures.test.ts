@@ -30,7 +30,7 @@ import {
   writes,
 } from './harness.js';
 
-// SPEC §6: fail closed. Octokit's own retry (plugin-retry) re-sends a 5xx three times before a
+// docs/protocol.md §6: fail closed. Octokit's own retry (plugin-retry) re-sends a 5xx three times before a
 // request fails; the harness shortens its waits to milliseconds, so "fails for good" below
 // means four 5xx answers in a row.
 const OCTOKIT_ATTEMPTS = 4;
@@ -90,8 +90,10 @@ describe('a GitHub failure while reading the thread', () => {
         err: expect.objectContaining({ message: 'the thread has 1001 comments, more than 1000' }),
       }),
     );
+    // Not dropped until the next resync: due again a minute later, for the sweep.
+    expect(await app().store.dueIssues(new Date(NOW.getTime() + 60_000), 10)).toEqual([key]);
     expect(app().logs).toContainEqual(
-      expect.objectContaining({ msg: 'reconcile failed on every attempt; request dropped' }),
+      expect.objectContaining({ msg: 'reconcile failed on every attempt; kept due for the sweep' }),
     );
   });
 });

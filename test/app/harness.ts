@@ -7,6 +7,8 @@ import { type ClaimWarden, createClaimWarden } from '../../src/app/app.js';
 import type { ThreadComment } from '../../src/claims/types.js';
 import { MemoryQueue } from '../../src/queue/memory-queue.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
+import { createPayloads } from '../fake-github/payloads.js';
+import { type Association, isoSeconds, State } from '../fake-github/state.js';
 import { HOUR, NOW } from '../helpers/thread-builder.js';
 import {
   API,
@@ -179,21 +181,7 @@ export async function startApp(): Promise<TestApp> {
 
 /** `GET /app` as GitHub answers it for a JWT. */
 function appPayload() {
-  return {
-    id: 1,
-    slug: APP_SLUG,
-    node_id: 'A_kwHOAAABc84AAAAB',
-    owner: user('o'),
-    name: 'Claim Warden',
-    description: 'Enforces issue claims',
-    external_url: 'https://example.com',
-    html_url: `https://github.com/apps/${APP_SLUG}`,
-    created_at: '2026-01-01T00:00:00Z',
-    updated_at: '2026-01-01T00:00:00Z',
-    permissions: { issues: 'write', metadata: 'read', contents: 'read' },
-    events: ['issue_comment', 'issues'],
-    installations_count: 1,
-  };
+  return render.app();
 }
 
 // ---------------------------------------------------------------------------------------
@@ -336,7 +324,7 @@ export const write = {
   }),
 };
 
-/** The labels the app creates (SPEC §4 row 1), with its colours and descriptions. */
+/** The labels the app creates (docs/protocol.md §4 row 1), with its colours and descriptions. */
 export const createInProgress = write.createLabel(
   IN_PROGRESS,
   '1d76db',
@@ -385,7 +373,7 @@ export function labelLookup(name: string, exists: boolean): void {
 }
 
 /**
- * A claim comment as the app must finalise it (SPEC §1, §4), derived by plain string edits:
+ * A claim comment as the app must finalise it (docs/protocol.md §1, §4), derived by plain string edits:
  * marker `stage=released`, `updated` = now, `outcome=` appended, other keys kept; the human
  * text's `- Stage:` line reads `released`; `- Outcome:` and `- Reason:` lines end it.
  */
@@ -408,147 +396,87 @@ export function finalised(
 }
 
 // ---------------------------------------------------------------------------------------
-// GitHub shapes (REST and webhook), after @octokit/openapi-webhooks-types.
+// GitHub shapes (REST and webhook): rendered by the fake GitHub's payloads, the one set of
+// builders, from records made of what a test says.
 // ---------------------------------------------------------------------------------------
 
-const userIds = new Map<string, number>();
+const FULL_NAME = `${OWNER}/${REPO}`;
+const shapes = new State(
+  () => NOW,
+  () => {},
+);
+shapes.addInstallation({
+  id: INSTALLATION,
+  account: OWNER,
+  repos: [FULL_NAME, `${OWNER}/old-home`],
+});
+shapes.addUser('maria', { association: 'MEMBER' });
+const render = createPayloads(
+  shapes,
+  { apiUrl: API, htmlUrl: 'https://github.com' },
+  { id: 1, slug: APP_SLUG, name: 'Claim Warden', owner: OWNER },
+);
+const shapesRepo = shapes.repo(FULL_NAME);
 
 /** A user (or bot) as GitHub embeds it in payloads. */
 export function user(login: string) {
-  if (!userIds.has(login)) userIds.set(login, 1000 + userIds.size);
-  const id = userIds.get(login)!;
-  return {
-    login,
-    id,
-    node_id: `U_${id}`,
-    avatar_url: `https://avatars.githubusercontent.com/u/${id}?v=4`,
-    gravatar_id: '',
-    url: `${API}/users/${encodeURIComponent(login)}`,
-    html_url: `https://github.com/${login}`,
-    type: login.endsWith('[bot]') ? 'Bot' : 'User',
-    site_admin: false,
-  };
+  return render.user(login);
 }
 
 function labelPayload(name: string) {
-  return {
-    id: 2000 + name.length,
-    node_id: `LA_${name}`,
-    url: `${API}${repoPath}/labels/${encodeURIComponent(name)}`,
-    name,
-    color: name === BLOCKED ? 'd93f0b' : '1d76db',
-    default: false,
-    description: null,
-  };
+  const label =
+    shapes.findLabel(shapesRepo, name) ??
+    shapes.createLabel(shapesRepo, { name, color: name === BLOCKED ? 'd93f0b' : '1d76db' });
+  return render.label(shapesRepo, label);
 }
 
 /** An issue as `GET /repos/o/r/issues/n` and the webhooks carry it. */
 export function issuePayload(spec: ThreadSpec & { pullRequest?: boolean } = {}) {
   const number = spec.issue ?? 1;
   const state = spec.state ?? 'open';
-  return {
-    url: `${API}${repoPath}/issues/${number}`,
-    repository_url: `${API}${repoPath}`,
-    labels_url: `${API}${repoPath}/issues/${number}/labels{/name}`,
-    comments_url: `${API}${repoPath}/issues/${number}/comments`,
-    events_url: `${API}${repoPath}/issues/${number}/events`,
-    html_url: `https://github.com/${OWNER}/${REPO}/issues/${number}`,
+  for (const name of spec.labels ?? []) labelPayload(name);
+  const count = spec.commentCount ?? spec.comments?.length ?? 0;
+  return render.issue({
     id: 500_000 + number,
-    node_id: `I_${number}`,
     number,
+    repo: FULL_NAME,
     title: `Issue ${number}`,
-    user: user('maria'),
-    labels: (spec.labels ?? []).map(labelPayload),
-    state,
-    state_reason: spec.state_reason ?? null,
-    locked: false,
-    assignee: spec.assignees?.[0] ? user(spec.assignees[0]) : null,
-    assignees: (spec.assignees ?? []).map(user),
-    milestone: null,
-    comments: spec.commentCount ?? spec.comments?.length ?? 0,
-    created_at: '2026-11-01T09:00:00Z',
-    updated_at: githubTime(spec.updatedAt ?? NOW),
-    closed_at: state === 'closed' ? githubTime(NOW) : null,
-    author_association: 'MEMBER',
-    active_lock_reason: null,
     body: 'Something to do.',
-    reactions: reactions(`${repoPath}/issues/${number}`),
-    timeline_url: `${API}${repoPath}/issues/${number}/timeline`,
-    performed_via_github_app: null,
-    ...(spec.pullRequest
-      ? {
-          pull_request: {
-            url: `${API}${repoPath}/pulls/${number}`,
-            html_url: `https://github.com/${OWNER}/${REPO}/pull/${number}`,
-            diff_url: `https://github.com/${OWNER}/${REPO}/pull/${number}.diff`,
-            patch_url: `https://github.com/${OWNER}/${REPO}/pull/${number}.patch`,
-            merged_at: null,
-          },
-        }
-      : {}),
-  };
-}
-
-function reactions(path: string) {
-  return {
-    url: `${API}${path}/reactions`,
-    total_count: 0,
-    '+1': 0,
-    '-1': 0,
-    laugh: 0,
-    hooray: 0,
-    confused: 0,
-    heart: 0,
-    rocket: 0,
-    eyes: 0,
-  };
+    author: 'maria',
+    state,
+    stateReason: spec.state_reason ?? null,
+    labels: [...(spec.labels ?? [])],
+    assignees: [...(spec.assignees ?? [])],
+    isPullRequest: spec.pullRequest ?? false,
+    createdAt: '2026-11-01T09:00:00Z',
+    updatedAt: isoSeconds(spec.updatedAt ?? NOW),
+    closedAt: state === 'closed' ? isoSeconds(NOW) : null,
+    closedBy: null,
+    // Only its length is rendered (`comments`).
+    commentIds: Array.from({ length: count }, (_, i) => i + 1),
+    fate: null,
+  });
 }
 
 /** A comment as `GET .../comments` and the issue_comment webhooks carry it. */
 export function restComment(c: ThreadComment, issue = 1) {
-  return {
-    url: `${API}${repoPath}/issues/comments/${c.id}`,
-    html_url: `https://github.com/${OWNER}/${REPO}/issues/${issue}#issuecomment-${c.id}`,
-    issue_url: `${API}${repoPath}/issues/${issue}`,
+  // The fake renders `author_association` from its users: this comment's, as the test says.
+  shapes.user(c.author).repoAssociation.set(FULL_NAME, c.authorAssociation as Association);
+  return render.comment({
     id: c.id,
-    node_id: `IC_${c.id}`,
-    user: user(c.author),
-    created_at: githubTime(c.createdAt),
-    updated_at: githubTime(c.updatedAt),
-    author_association: c.authorAssociation,
+    repo: FULL_NAME,
+    issueNumber: issue,
+    author: c.author,
     body: c.body,
-    reactions: reactions(`${repoPath}/issues/comments/${c.id}`),
-    performed_via_github_app: null,
-  };
-}
-
-/** A time as GitHub writes it: `2026-11-30T12:00:00Z`. */
-function githubTime(at: Date): string {
-  return at.toISOString().replace(/\.\d{3}Z$/, 'Z');
+    createdAt: isoSeconds(c.createdAt),
+    updatedAt: isoSeconds(c.updatedAt),
+    viaApp: false,
+  });
 }
 
 /** A repository as webhooks carry it. */
 export function repositoryPayload(name = REPO) {
-  return {
-    id: 9000,
-    node_id: 'R_9000',
-    name,
-    full_name: `${OWNER}/${name}`,
-    private: false,
-    owner: { ...user(OWNER), type: 'Organization' },
-    html_url: `https://github.com/${OWNER}/${name}`,
-    description: null,
-    fork: false,
-    url: `${API}/repos/${OWNER}/${name}`,
-    created_at: '2026-01-01T00:00:00Z',
-    updated_at: '2026-11-01T00:00:00Z',
-    pushed_at: '2026-11-01T00:00:00Z',
-    default_branch: 'main',
-    has_issues: true,
-    archived: false,
-    disabled: false,
-    visibility: 'public',
-  };
+  return render.repository(shapes.repo(`${OWNER}/${name}`));
 }
 
 function installationRef(id = INSTALLATION) {
@@ -664,29 +592,17 @@ export function issueTransferred(spec: IssueEventSpec & { to: number }): Webhook
 }
 
 function installationPayload() {
-  return {
-    ...installationRef(),
-    account: { ...user(OWNER), type: 'Organization' },
-    repository_selection: 'selected',
-    access_tokens_url: `${API}/app/installations/${INSTALLATION}/access_tokens`,
-    repositories_url: `${API}/installation/repositories`,
-    html_url: `https://github.com/organizations/${OWNER}/settings/installations/${INSTALLATION}`,
-    app_id: 1,
-    app_slug: APP_SLUG,
-    target_id: 77,
-    target_type: 'Organization',
-    permissions: { issues: 'write', metadata: 'read', contents: 'read' },
-    events: ['issue_comment', 'issues'],
-    created_at: '2026-11-30T11:59:00Z',
-    updated_at: '2026-11-30T11:59:00Z',
-    single_file_name: null,
-    suspended_at: null,
-    suspended_by: null,
-  };
+  return render.installation(shapes.installations.get(INSTALLATION)!);
 }
 
 function repoRef(name: string) {
-  return { id: 9000, node_id: 'R_9000', name, full_name: `${OWNER}/${name}`, private: false };
+  const {
+    id,
+    node_id,
+    full_name,
+    private: secret,
+  } = repositoryPayload(name) as Record<string, unknown>;
+  return { id, node_id, name, full_name, private: secret };
 }
 
 /** `installation.created` for the given repositories. */
@@ -746,7 +662,7 @@ export function useTestApp(): () => TestApp {
   });
   afterEach(async () => {
     await app?.stop();
-    // SPEC §6: secrets never appear in logs, whatever failed.
+    // docs/protocol.md §6: secrets never appear in logs, whatever failed.
     const logged = JSON.stringify(app?.logs ?? []);
     checkNock();
     expect(logged).not.toMatch(/ghs_test|PRIVATE KEY/);

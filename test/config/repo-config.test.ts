@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   loadRepoConfig,
   parseRepoConfig,
+  queueSettings,
   RepoConfigCache,
   type RepoConfigResult,
   type ResolvedRepoConfig,
@@ -22,6 +23,8 @@ const DEFAULT_CONFIG: ResolvedRepoConfig = {
   trustedBots: [],
   pathGuard: 'fail',
   heartbeatOnPush: true,
+  mode: 'enforce',
+  enabled: true,
 };
 
 function errorOf(raw: unknown): string {
@@ -38,7 +41,7 @@ describe('parseRepoConfig', () => {
     });
   });
 
-  it('reads every field of SPEC §7', () => {
+  it('reads every field of docs/protocol.md §7', () => {
     const raw = {
       staleAfter: '1h30m',
       labels: { inProgress: 'claimed', blocked: 'claimed: blocked 🚧' },
@@ -48,6 +51,8 @@ describe('parseRepoConfig', () => {
       trustedBots: ['my-agent[bot]', 'machine-user'],
       pathGuard: 'warn',
       heartbeatOnPush: false,
+      mode: 'observe',
+      enabled: false,
     };
     expect(parseRepoConfig(raw, defaults)).toEqual({
       ok: true,
@@ -60,8 +65,21 @@ describe('parseRepoConfig', () => {
         trustedBots: ['my-agent[bot]', 'machine-user'],
         pathGuard: 'warn',
         heartbeatOnPush: false,
+        mode: 'observe',
+        enabled: false,
       },
     });
+  });
+
+  it.each([
+    [
+      { mode: 'dry-run' },
+      'mode: must be enforce or observe (decide and log, write nothing) (got "dry-run")',
+    ],
+    [{ enabled: 'no' }, 'enabled: must be true or false (got "no")'],
+    [{ mod: 'observe' }, 'unknown key "mod" (did you mean "mode"?)'],
+  ])('a bad rollout key %j is named with what it must hold', (raw, message) => {
+    expect(errorOf(raw)).toBe(message);
   });
 
   it('a partial labels mapping keeps the default for the other label', () => {
@@ -437,5 +455,37 @@ describe('RepoConfigCache', () => {
       'boom',
     );
     expect(await cache.get(where, async () => loaded)).toBe(loaded);
+  });
+});
+
+describe('queue settings (docs/protocol.md §9)', () => {
+  it('without a queue key, nothing is required and the blocked label is excluded', () => {
+    expect(queueSettings(DEFAULT_CONFIG)).toEqual({ labels: [], exclude: ['status:blocked'] });
+  });
+
+  it('reads queue.labels and queue.exclude', () => {
+    const result = parseRepoConfig(
+      { queue: { labels: ['ready'], exclude: ['wontfix'] } },
+      defaults,
+    );
+    if (!result.ok) throw new Error(result.error);
+    expect(queueSettings(result.config)).toEqual({ labels: ['ready'], exclude: ['wontfix'] });
+  });
+
+  it('queue.exclude defaults to the repository’s blocked label', () => {
+    const result = parseRepoConfig(
+      { labels: { blocked: 'stuck' }, queue: { labels: ['ready'] } },
+      defaults,
+    );
+    if (!result.ok) throw new Error(result.error);
+    expect(queueSettings(result.config)).toEqual({ labels: ['ready'], exclude: ['stuck'] });
+  });
+
+  it.each([
+    [{ queue: { lables: [] } }, 'queue: unknown key "lables" (did you mean "labels"?)'],
+    [{ queue: { labels: 'ready' } }, 'queue.labels: must be a list of label names'],
+    [{ queue: ['ready'] }, 'queue: must be a mapping with labels and/or exclude'],
+  ])('%j is refused naming the field', (raw, message) => {
+    expect(errorOf(raw)).toContain(message);
   });
 });

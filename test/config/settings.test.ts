@@ -53,7 +53,7 @@ function problemsOf(values: Record<string, string | undefined>) {
 }
 
 describe('readSettings', () => {
-  it('applies the defaults of SPEC §3, §4 and §7', () => {
+  it('applies the defaults of docs/protocol.md §3, §4 and §7', () => {
     expect(readSettings(env())).toEqual({
       staleAfterMs: 6 * h,
       sweepIntervalMs: 60 * s,
@@ -73,6 +73,9 @@ describe('readSettings', () => {
       gheHost: undefined,
       gheProtocol: 'https',
       githubBaseUrl: undefined,
+      boardOAuth: undefined,
+      publicUrl: undefined,
+      sessionSecret: expect.stringMatching(/^[0-9a-f]{64}$/),
     });
   });
 
@@ -286,12 +289,30 @@ describe('readSettings: the private key', () => {
   });
 });
 
-describe('readSettings: secrets stay secret (SPEC §6)', () => {
+describe('readSettings: secrets stay secret (docs/protocol.md §6)', () => {
   it('never quotes a bad CLAIMS_REDIS_URL, which may hold a password', () => {
     const url = 'http://:sup3r-secret@redis:6379';
     const { error } = problemsOf(env({ CLAIMS_REDIS_URL: url }));
     expect(error.message).not.toContain('sup3r-secret');
     expect(error.message).toContain('value not shown');
+  });
+
+  it('reads WEBHOOK_PROXY_URL for Probot to connect to, and logs only that it is set', () => {
+    const channel = 'https://smee.io/AbCd1234secret';
+    const settings = readSettings(env({ WEBHOOK_PROXY_URL: channel }));
+    expect(settings.webhookProxyUrl).toBe(channel);
+    expect(JSON.stringify(settingsForLog(settings))).not.toContain('AbCd1234secret');
+    expect(settingsForLog(settings)).toMatchObject({ webhookProxy: true });
+  });
+
+  it('a WEBHOOK_PROXY_URL that is no URL is named, its value not shown', () => {
+    const { problems } = problemsOf(env({ WEBHOOK_PROXY_URL: 'smee.io/AbCd1234secret' }));
+    expect(problems).toEqual([
+      {
+        variable: 'WEBHOOK_PROXY_URL',
+        message: 'must be the URL of a webhook proxy channel, such as https://smee.io/AbCd1234',
+      },
+    ]);
   });
 
   it('never quotes secrets when other variables are bad', () => {
@@ -320,5 +341,52 @@ describe('readSettings: secrets stay secret (SPEC §6)', () => {
     ['not a url', '(unparseable URL)'],
   ])('redactUrl(%s)', (url, expected) => {
     expect(redactUrl(url)).toBe(expected);
+  });
+});
+
+describe('claims board settings (docs/protocol.md §14)', () => {
+  it('reads the OAuth credentials and the public address, without a trailing slash', () => {
+    const settings = readSettings(
+      env({
+        GITHUB_CLIENT_ID: 'Iv1.0123456789abcdef',
+        GITHUB_CLIENT_SECRET: 'oauth-hush',
+        CLAIMS_PUBLIC_URL: 'https://claims.example.com/',
+      }),
+    );
+    expect(settings.boardOAuth).toEqual({
+      clientId: 'Iv1.0123456789abcdef',
+      clientSecret: 'oauth-hush',
+    });
+    expect(settings.publicUrl).toBe('https://claims.example.com');
+  });
+
+  it.each([
+    [{ GITHUB_CLIENT_ID: 'Iv1.abc' }, 'GITHUB_CLIENT_SECRET'],
+    [{ GITHUB_CLIENT_SECRET: 'oauth-hush' }, 'GITHUB_CLIENT_ID'],
+    [{ CLAIMS_PUBLIC_URL: 'claims.example.com' }, 'CLAIMS_PUBLIC_URL'],
+    [{ CLAIMS_SESSION_SECRET: 'short' }, 'CLAIMS_SESSION_SECRET'],
+  ])('refuses %o naming %s', (values, variable) => {
+    const { problems, error } = problemsOf(env(values));
+    expect(problems.map((p) => p.variable)).toEqual([variable]);
+    expect(error.message).not.toContain('oauth-hush');
+  });
+
+  it('derives one session secret from the webhook secret, different from it, unless one is set', () => {
+    const a = readSettings(env()).sessionSecret;
+    expect(readSettings(env()).sessionSecret).toBe(a);
+    expect(a).not.toContain('hush-webhook');
+    expect(readSettings(env({ WEBHOOK_SECRET: 'other' })).sessionSecret).not.toBe(a);
+    const own = 'x'.repeat(40);
+    expect(readSettings(env({ CLAIMS_SESSION_SECRET: own })).sessionSecret).toBe(own);
+  });
+
+  it('settingsForLog leaves out the OAuth client secret and the session secret', () => {
+    const settings = readSettings(
+      env({ GITHUB_CLIENT_ID: 'Iv1.abc', GITHUB_CLIENT_SECRET: 'oauth-hush' }),
+    );
+    const logged = JSON.stringify(settingsForLog(settings));
+    expect(logged).not.toContain('oauth-hush');
+    expect(logged).not.toContain(settings.sessionSecret);
+    expect(settingsForLog(settings)).toMatchObject({ boardClientId: 'Iv1.abc' });
   });
 });

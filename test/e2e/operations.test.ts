@@ -1,6 +1,6 @@
 /**
  * What an operator meets: `/health` and `/metrics`, the webhook path's neighbours, and start-up
- * refusing bad settings (SPEC §6, §7). The app as `npm start` runs it.
+ * refusing bad settings (docs/protocol.md §6, §7). The app as `npm start` runs it.
  */
 import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -102,16 +102,19 @@ describe.concurrent('operating the app', () => {
       },
     });
     expect(result.code).toBe(1);
-    // The one bad variable is named, with what it should hold (SPEC §3: 10m .. 720h).
+    // The one bad variable is named, with what it should hold (docs/protocol.md §3: 10m .. 720h).
     expect([...result.stderr.matchAll(/^\s+([A-Z_]+):/gm)].map((m) => m[1])).toEqual([
       'CLAIMS_STALE_AFTER',
     ]);
-    // SPEC §6: secrets never appear in errors.
+    // docs/protocol.md §6: secrets never appear in errors.
     expect(result.stderr + result.stdout).not.toContain(WEBHOOK_SECRET);
     expect(result.stderr + result.stdout).not.toContain('PRIVATE KEY');
   });
 
-  it('npm start with no settings at all fails naming APP_ID', async ({ onTestFinished }) => {
+  // Outside production the same start serves the setup page instead (test/app/setup.test.ts).
+  it('npm start in production with no settings at all fails naming APP_ID', async ({
+    onTestFinished,
+  }) => {
     // A checkout of its own without .env: package.json and src as they are, node_modules shared.
     const checkout = tempDir(onTestFinished);
     writeFileSync(join(checkout, 'package.json'), readFileSync(join(ROOT, 'package.json')));
@@ -120,7 +123,7 @@ describe.concurrent('operating the app', () => {
 
     const result = await run('npm', ['start'], {
       cwd: checkout,
-      env: { HOME: checkout, npm_config_update_notifier: 'false' },
+      env: { HOME: checkout, npm_config_update_notifier: 'false', NODE_ENV: 'production' },
     });
     expect(result.code).not.toBe(0);
     expect(result.stderr).toContain('APP_ID');

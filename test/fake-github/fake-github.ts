@@ -8,7 +8,7 @@
  *     const n = fake.createIssue('acme/widgets', { title: 'Fix it' });
  *     // run the app with GHE_HOST=fake.host GHE_PROTOCOL=http
  */
-import { randomUUID } from 'node:crypto';
+import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import {
   createServer,
   type IncomingMessage,
@@ -17,6 +17,7 @@ import {
   STATUS_CODES,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { FakeOAuth, type OAuthClient } from './oauth.js';
 import { validateRequest } from './openapi.js';
 import {
   type AppIdentity,
@@ -55,6 +56,7 @@ import {
   type WebhookTarget,
 } from './webhooks.js';
 
+export type { OAuthClient } from './oauth.js';
 export type { CommentJson, IssueJson, LabelJson, UserJson } from './payloads.js';
 export type { CheckRunRecord, PullRecord, PushInput } from './pulls.js';
 export type { Association, UserType } from './state.js';
@@ -78,6 +80,8 @@ export interface FakeGitHubOptions {
    * access who have not commented on the issue are dropped silently from assignments.
    */
   readonly checkAssignable?: boolean;
+  /** The app's OAuth client secret for the web flow (default `fake-oauth-client-secret`). */
+  readonly oauthClientSecret?: string;
   /** Receives delivery failures and handler crashes (default `console.warn`). */
   readonly log?: (message: string, meta: Record<string, unknown>) => void;
 }
@@ -199,6 +203,11 @@ export class FakeGitHub {
    * The e2e harness fails a test that leaves one here (`assertValid`).
    */
   readonly invalidRequests: InvalidRequest[] = [];
+  /**
+   * GitHub's OAuth web flow on the web host (`url`, no `/api/v3`): the app's client id and
+   * secret are `oauth.client` (set GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET to them).
+   */
+  readonly oauth: FakeOAuth;
   /** The server clock; replace it to control `created_at`/`updated_at`. */
   clock: () => Date;
 
@@ -209,6 +218,7 @@ export class FakeGitHub {
   private readonly pullDeps: PullRouteDeps;
   private readonly outbox: WebhookOutbox;
   private readonly tokens = new Map<string, Auth>();
+  private readonly manifests = new Map<string, Record<string, unknown>>();
   private readonly userTokens = new Map<string, string>();
   private injections: Injection[] = [];
   private tokenCount = 0;
@@ -240,6 +250,16 @@ export class FakeGitHub {
       { apiUrl: this.apiUrl, htmlUrl: this.url },
       this.app,
     );
+    this.oauth = new FakeOAuth(
+      this.state,
+      {
+        clientId: `Iv1.${this.app.id.toString(16).padStart(16, '0')}`,
+        clientSecret: options.oauthClientSecret ?? 'fake-oauth-client-secret',
+      } satisfies OAuthClient,
+      this.app.name,
+      () => this.clock(),
+      (login) => this.userAccessToken(login),
+    );
     this.outbox = new WebhookOutbox({ appId: this.app.id, log: this.log });
     this.outbox.setTarget(options.webhook);
     this.routes = routes({
@@ -248,6 +268,7 @@ export class FakeGitHub {
       app: this.app,
       apiUrl: () => this.apiUrl,
       mintInstallationToken: (id) => this.mintInstallationToken(id),
+      convertManifest: (code) => this.convertManifest(code),
     });
     this.pullDeps = {
       state: this.state,
@@ -297,6 +318,14 @@ export class FakeGitHub {
     } = {},
   ): void {
     this.state.addUser(login, options);
+  }
+
+  /**
+   * Sets `login`'s role on `repo` as `GET /repos/{o}/{r}/collaborators/{login}/permission`
+   * reports it in `role_name` (default: derived from the association; see State.roleOf).
+   */
+  setRole(repo: string, login: string, role: string): void {
+    this.state.setRole(repo, login, role);
   }
 
   /** Opens an issue (or pull request) and returns its number. */
@@ -639,6 +668,45 @@ export class FakeGitHub {
     return token;
   }
 
+  /**
+   * What GitHub does when a person confirms the manifest form of Probot's setup page: keeps
+   * the manifest and returns the code it redirects to `redirect_url` with. The code converts
+   * once (`POST /app-manifests/:code/conversions`) into this fake's app, with a new private
+   * key and webhook secret.
+   */
+  registerManifest(manifest: Record<string, unknown>): string {
+    const code = `manifest-${randomUUID()}`;
+    this.manifests.set(code, manifest);
+    return code;
+  }
+
+  /**
+   * A fresh GitHub App user access token (`ghu_`) for `login`, as the OAuth web flow's code
+   * exchange gives: it reads `/user` and `/user/installations`.
+   */
+  userAccessToken(login: string): string {
+    const token = `ghu_${randomBytes(18).toString('hex')}`;
+    this.tokens.set(token, {
+      kind: 'user',
+      login: this.state.user(login).login,
+      appUserToken: true,
+    });
+    return token;
+  }
+
+  /** Revokes every user access token of `login` (GitHub then answers 401 Bad credentials). */
+  revokeUserAccessTokens(login: string): void {
+    for (const [token, auth] of this.tokens) {
+      if (
+        auth.kind === 'user' &&
+        auth.appUserToken &&
+        auth.login.toLowerCase() === login.toLowerCase()
+      ) {
+        this.tokens.delete(token);
+      }
+    }
+  }
+
   /** A fresh installation access token, as `POST /app/installations/:id/access_tokens` gives. */
   installationToken(installationId: number): string {
     return this.mintInstallationToken(installationId).token;
@@ -738,6 +806,27 @@ export class FakeGitHub {
     const comment = this.state.comments.get(id);
     if (!comment) throw new Error(`unknown comment ${id}`);
     return comment;
+  }
+
+  private convertManifest(code: string): Record<string, unknown> | undefined {
+    const manifest = this.manifests.get(code);
+    if (!manifest) return undefined;
+    // GitHub's codes work once.
+    this.manifests.delete(code);
+    const { privateKey } = generateKeyPairSync('rsa', {
+      modulusLength: 2048,
+      privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+    });
+    return {
+      ...this.payloads.app(),
+      // The app keeps this fake's id and slug, so the rest of the fake knows it.
+      ...(typeof manifest.name === 'string' ? { name: manifest.name } : {}),
+      client_id: `Iv1.${this.app.id.toString(16).padStart(16, '0')}`,
+      client_secret: randomUUID().replace(/-/g, ''),
+      webhook_secret: randomUUID().replace(/-/g, ''),
+      pem: privateKey,
+    };
   }
 
   private mintInstallationToken(installationId: number): { token: string; expiresAt: string } {
@@ -869,7 +958,12 @@ export class FakeGitHub {
         headers,
       };
     } else {
-      reply = this.dispatch(method, path, prefixed, url.searchParams, body, parseError, auth, req);
+      // The web host serves the OAuth flow; everything else lives under /api/v3.
+      const web = prefixed
+        ? undefined
+        : this.oauth.handle(method, path, url.searchParams, text, req.headers);
+      reply =
+        web ?? this.dispatch(method, path, prefixed, url.searchParams, body, parseError, auth, req);
       if (injection?.headers)
         reply = { ...reply, headers: { ...reply.headers, ...injection.headers } };
     }

@@ -8,7 +8,12 @@ import type { IncomingHttpHeaders } from 'node:http';
 export type Auth =
   | { readonly kind: 'app' }
   | { readonly kind: 'installation'; readonly installationId: number; readonly login: string }
-  | { readonly kind: 'user'; readonly login: string }
+  | {
+      readonly kind: 'user';
+      readonly login: string;
+      /** A GitHub App user token (`ghu_`, from the OAuth web flow) rather than a PAT. */
+      readonly appUserToken?: boolean;
+    }
   | { readonly kind: 'anonymous' };
 
 /** What a handler sees. `path` has no `/api/v3` prefix and no query. */

@@ -23,6 +23,8 @@ export interface RouteDeps {
   readonly apiUrl: () => string;
   /** Issues a new installation access token. */
   readonly mintInstallationToken: (installationId: number) => { token: string; expiresAt: string };
+  /** The app and its credentials for a manifest-flow code, once; undefined for unknown codes. */
+  readonly convertManifest: (code: string) => Json | undefined;
 }
 
 /** GitHub's limit on a comment body (docs: "body is too long (maximum is 65536 characters)"). */
@@ -101,6 +103,10 @@ export function routes(deps: RouteDeps): Route[] {
       if (write) throw new HttpError(403, 'Resource not accessible by integration');
     }
     if (ctx.auth.kind === 'anonymous' && repo.private) throw new HttpError(404, 'Not Found');
+    // A person's token sees a private repository only with a role on it.
+    if (ctx.auth.kind === 'user' && repo.private && state.roleOf(repo, ctx.auth.login) === 'none') {
+      throw new HttpError(404, 'Not Found');
+    }
     if (write) actor(ctx);
     return repo;
   }
@@ -161,6 +167,22 @@ export function routes(deps: RouteDeps): Route[] {
     return installation;
   }
 
+  /** The login of a GitHub App user token; other credentials get GitHub's refusals. */
+  function appUser(ctx: RouteContext): string {
+    if (ctx.auth.kind === 'user' && ctx.auth.appUserToken) return ctx.auth.login;
+    if (ctx.auth.kind === 'anonymous') throw new HttpError(401, 'Requires authentication');
+    throw new HttpError(
+      403,
+      'You must authenticate with an access token authorized to a GitHub App in order to list installations',
+    );
+  }
+
+  /** Whether `login` has explicit access to `repo`: its owner, or a member or collaborator. */
+  function reaches(login: string, repo: RepoRecord): boolean {
+    if (repo.owner.toLowerCase() === login.toLowerCase()) return true;
+    return ['OWNER', 'MEMBER', 'COLLABORATOR'].includes(state.association(login, repo.fullName));
+  }
+
   return [
     // ---- the app and its installations (JWT) -------------------------------------------
     route('GET', '/app', () => ok(p.app()), 'jwt'),
@@ -208,6 +230,13 @@ export function routes(deps: RouteDeps): Route[] {
       'jwt',
     ),
 
+    // The manifest flow's last step (no authentication): the code GitHub redirected with.
+    route('POST', '/app-manifests/:code/conversions', (ctx) => {
+      const converted = deps.convertManifest(ctx.params.code!);
+      if (!converted) throw new HttpError(404, 'Not Found');
+      return ok(converted, 201);
+    }),
+
     // ---- the authenticated identity ----------------------------------------------------
     route('GET', '/installation/repositories', (ctx) => {
       if (ctx.auth.kind !== 'installation') {
@@ -232,6 +261,39 @@ export function routes(deps: RouteDeps): Route[] {
       }
       if (ctx.auth.kind !== 'user') throw new HttpError(401, 'Requires authentication');
       return ok(p.user(ctx.auth.login));
+    }),
+    // GitHub App user tokens only: the installations of this app, and their repositories,
+    // that the user has explicit access to (owner, member or collaborator).
+    route('GET', '/user/installations', (ctx) => {
+      const login = appUser(ctx);
+      const installations = [...state.installations.values()].filter((i) =>
+        state.reposOf(i.id).some((repo) => reaches(login, repo)),
+      );
+      const { items, link } = paginate(installations, ctx.query, `${deps.apiUrl()}${ctx.path}`);
+      return ok(
+        { total_count: installations.length, installations: items.map(p.installation) },
+        200,
+        link ? { link } : undefined,
+      );
+    }),
+    route('GET', '/user/installations/:id/repositories', (ctx) => {
+      const login = appUser(ctx);
+      const installation = state.installations.get(Number(ctx.params.id));
+      const repos = installation
+        ? state.reposOf(installation.id).filter((repo) => reaches(login, repo))
+        : [];
+      // GitHub answers 404 for an installation the user cannot reach at all.
+      if (repos.length === 0) throw new HttpError(404, 'Not Found');
+      const { items, link } = paginate(repos, ctx.query, `${deps.apiUrl()}${ctx.path}`);
+      return ok(
+        {
+          total_count: repos.length,
+          repository_selection: 'selected',
+          repositories: items.map(p.repository),
+        },
+        200,
+        link ? { link } : undefined,
+      );
     }),
     route('GET', '/users/:login', (ctx) => {
       if (!state.users.has(ctx.params.login!.toLowerCase())) throw new HttpError(404, 'Not Found');
@@ -453,6 +515,25 @@ export function routes(deps: RouteDeps): Route[] {
       const { repo, issue } = issueOf(ctx, true);
       state.removeLabel(repo, issue, ctx.params.name!, actor(ctx));
       return ok(issue.labels.map((name) => p.label(repo, state.findLabel(repo, name)!)));
+    }),
+
+    // ---- collaborators -----------------------------------------------------------------
+    route('GET', '/repos/:owner/:repo/collaborators/:login/permission', (ctx) => {
+      const repo = repoOf(ctx);
+      const login = ctx.params.login!;
+      if (!state.users.has(login.toLowerCase())) throw new HttpError(404, 'Not Found');
+      const role = state.roleOf(repo, login);
+      // GitHub's older `permission` reports maintain as write and triage as read; a custom
+      // role shows its base (the fake: write).
+      const legacy: Record<string, string> = {
+        admin: 'admin',
+        maintain: 'write',
+        write: 'write',
+        triage: 'read',
+        read: 'read',
+        none: 'none',
+      };
+      return ok({ permission: legacy[role] ?? 'write', role_name: role, user: p.user(login) });
     }),
 
     // ---- assignees ---------------------------------------------------------------------

@@ -229,6 +229,8 @@ export class State {
   readonly repos = new Map<string, RepoRecord>();
   readonly installations = new Map<number, InstallationRecord>();
   readonly comments = new Map<number, CommentRecord>();
+  /** Roles set by `setRole`, keyed by lower-case `owner/name:login`. */
+  readonly roles = new Map<string, string>();
   /** When false, assigning anyone sticks; when true, GitHub's assignability rule applies. */
   checkAssignable = true;
 
@@ -747,6 +749,26 @@ export class State {
     issue.commentIds = issue.commentIds.filter((id) => id !== comment.id);
     this.touch(issue);
     this.emit({ kind: 'issue_comment', action: 'deleted', issue, comment, actor });
+  }
+
+  /**
+   * The account's role on the repository, as `role_name` of the collaborator permission
+   * endpoint reports it: set by `setRole`, else derived from the association (OWNER admin,
+   * MEMBER and COLLABORATOR write, anyone else read on a public repository, none on a private).
+   */
+  roleOf(repo: RepoRecord, login: string): string {
+    const explicit = this.roles.get(`${repo.fullName}:${login}`.toLowerCase());
+    if (explicit !== undefined) return explicit;
+    const association = this.association(login, repo.fullName);
+    if (association === 'OWNER') return 'admin';
+    if (association === 'MEMBER' || association === 'COLLABORATOR') return 'write';
+    return repo.private ? 'none' : 'read';
+  }
+
+  /** Gives the account a role on the repository (`admin`, `maintain`, `write`, `triage`, `read`, `none`, or a custom role's name). */
+  setRole(fullName: string, login: string, role: string): void {
+    this.user(login);
+    this.roles.set(`${this.repo(fullName).fullName}:${login}`.toLowerCase(), role);
   }
 
   /** Whether `actor` may edit or delete `comment`: its author or a collaborator. */

@@ -17,7 +17,10 @@ function holder(number: number, paths: string[], branch = `feat/${number}`): Ver
     author: `user${number}`,
     session: `s-${number}`,
     stage: 'implementing',
+    lane: 'default',
     branch,
+    started: new Date(now.getTime() - 125 * MIN),
+    updated: new Date(now.getTime() - 5 * MIN),
     heartbeat: new Date(now.getTime() - 5 * MIN),
     paths,
   };

@@ -144,7 +144,7 @@ export function labels(run: Run): string[] {
 }
 
 /**
- * The guarantees of {@link WorkQueue} (SPEC §5): no overlap per issue, coalescing, exactly
+ * The guarantees of {@link WorkQueue} (docs/protocol.md §5): no overlap per issue, coalescing, exactly
  * one more run for a request that arrives mid-run, retries with backoff that keep hints.
  */
 export function describeQueueContract(
@@ -378,6 +378,82 @@ export function describeQueueContract(
       await queue.idle();
       expect(state.runs).toHaveLength(4);
       expect(labels(state.runs[3]!)).toEqual(['fresh']);
+    });
+
+    it('a rate-limited run is retried no sooner than GitHub asked; its installation waits, another does not', async () => {
+      const { logger, entries } = memoryLogger();
+      const queue = await make({ baseDelayMs: 10, logger });
+      const { handler, state } = recorder(async (_request, run) => {
+        if (state.runs.indexOf(run) === 0) {
+          // What src/github/octokit.ts makes of a 429 with `retry-after`, wrapped as the
+          // reconcile wraps a failed thread read.
+          const limited = Object.assign(new Error('rate limited'), { retryAfterMs: 400 });
+          throw new Error('thread unverifiable', { cause: limited });
+        }
+      });
+      queue.start(handler);
+      await queue.enqueue(request(1, [hint('limited')], 'limited'));
+      await waitFor(() => entries.some((entry) => 'waitMs' in entry.meta));
+      await queue.enqueue(request(2, [], 'same installation'));
+      await queue.enqueue(requestIn(8, 1, 'other installation'));
+      await queue.idle();
+
+      const reasons = state.runs.map((run) => run.reason);
+      expect(reasons).toHaveLength(4);
+      expect(reasons[1]).toBe('other installation');
+      const startOf = (i: number) => state.runs[i]!.startedAt - state.runs[0]!.startedAt;
+      // The retry and the installation's other issue, both after the wait (timer slack allowed).
+      expect(startOf(2)).toBeGreaterThanOrEqual(395);
+      expect(startOf(3)).toBeGreaterThanOrEqual(395);
+      expect(reasons.slice(2).sort()).toEqual(['limited', 'same installation']);
+      expect(entries).toContainEqual(
+        expect.objectContaining({ level: 'warn', meta: { installationId: 7, waitMs: 400 } }),
+      );
+    });
+
+    it('a request that fails on every attempt goes to onExhausted once, with its hints', async () => {
+      const { logger, entries } = memoryLogger();
+      const queue = await make({ baseDelayMs: 5, maxAttempts: 3, logger });
+      const handed: Array<{ request: ReconcileRequest; attempts: number; error: unknown }> = [];
+      const { handler, state } = recorder(async () => {
+        throw new Error('GitHub is down');
+      });
+      queue.start(handler, {
+        onExhausted: async (request, error, attempts) => {
+          handed.push({ request, attempts, error });
+        },
+      });
+      await queue.enqueue(request(1, [hint('kept')], 'kept'));
+      await queue.idle();
+
+      expect(state.runs).toHaveLength(3);
+      expect(handed).toHaveLength(1);
+      expect(handed[0]).toMatchObject({ attempts: 3, request: { key: issue(1), reason: 'kept' } });
+      expect(handed[0]!.request.hints).toEqual([hint('kept')]);
+      expect(String(handed[0]!.error)).toMatch(/GitHub is down/);
+      expect(entries.filter((entry) => entry.level === 'error')).toEqual([]);
+    });
+
+    it('a request onExhausted cannot take is logged as dropped', async () => {
+      const { logger, entries } = memoryLogger();
+      const queue = await make({ baseDelayMs: 5, maxAttempts: 1, logger });
+      queue.start(
+        async () => {
+          throw new Error('GitHub is down');
+        },
+        {
+          onExhausted: async () => {
+            throw new Error('Redis is down too');
+          },
+        },
+      );
+      await queue.enqueue(request(1));
+      await queue.idle();
+      const errors = entries.filter((entry) => entry.level === 'error').map((e) => e.message);
+      expect(errors).toEqual([
+        'work queue: onExhausted failed',
+        'reconcile failed on every attempt; request dropped',
+      ]);
     });
 
     it('close() waits for running handlers', async () => {

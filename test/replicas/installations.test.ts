@@ -158,3 +158,84 @@ describe('one installation’s burst does not stop another’s work', () => {
     );
   });
 });
+
+/** Requests to a repository (token minting is auth, not the repository's). */
+function requestsTo(requests: readonly RecordedRequest[], repo: string): RecordedRequest[] {
+  return requests.filter((r) => r.path.startsWith(`/repos/${repo}/`));
+}
+
+/**
+ * GitHub answers acme's first thread read with a 429 and `retry-after: 3`, a refusal the
+ * throttling plugin does not retry by itself; globex posts a claim meanwhile. Returns the
+ * 429's time, acme's next request's, and when globex's claim was enforced.
+ */
+async function rateLimitedInstallation(
+  fake: FakeGitHub,
+  send: (delivery: WebhookDelivery, index: number) => Promise<number>,
+) {
+  const a = fake.createIssue(REPO);
+  const b = fake.createIssue(OTHER_REPO);
+  const [acme, globex] = createdDeliveries(fake, [
+    fake.addComment(REPO, a, { author: 'alice', body: claim('s-acme') }).id,
+    fake.addComment(OTHER_REPO, b, { author: 'carol', body: claim('s-globex') }).id,
+  ]);
+  const refusal = fake.inject({
+    method: 'GET',
+    path: `/repos/${REPO}/issues/${a}/comments`,
+    status: 429,
+    headers: { 'retry-after': '3' },
+    body: { message: 'Too many requests' },
+  });
+  fake.clearRequests();
+
+  expect(await send(acme!, 0)).toBe(200);
+  await waitFor(() => refusal.hits === 1, 'the 429');
+  expect(await send(globex!, 1)).toBe(200);
+  const enforced = (repo: string, n: number, login: string) => () => {
+    const issue = fake.issue(repo, n);
+    return issue.labels.includes('status:in-progress') && issue.assignees.includes(login);
+  };
+  await waitFor(enforced(OTHER_REPO, b, 'carol'), 'globex’s claim');
+  const globexDone = Date.now();
+  await waitFor(enforced(REPO, a, 'alice'), 'acme’s claim after the wait', { timeoutMs: 15_000 });
+
+  const acmeRequests = requestsTo(fake.requests, REPO);
+  const refused = acmeRequests.findIndex((r) => r.status === 429);
+  expect(refused).toBeGreaterThanOrEqual(0);
+  return {
+    refusedAt: acmeRequests[refused]!.at.getTime(),
+    nextAt: acmeRequests[refused + 1]!.at.getTime(),
+    globexDone,
+  };
+}
+
+describe('a rate-limited installation waits what GitHub said; others do not', () => {
+  it('embedded: after a 429 with retry-after: 3, the next request comes no earlier', async () => {
+    cluster = await startCluster({ replicas: 0, seed: seedSecondInstallation });
+    const { fake } = cluster;
+    const port = await freePort();
+    embedded = await main(appEnv(fake, port));
+    await embedded.warden.started;
+    const replica = { webhookUrl: `http://127.0.0.1:${port}/api/github/webhooks` } as Replica;
+
+    const { refusedAt, nextAt, globexDone } = await rateLimitedInstallation(fake, (d) =>
+      cluster!.send(d, replica),
+    );
+
+    // Before: retried after the queue's 1 s backoff.
+    expect(nextAt - refusedAt).toBeGreaterThanOrEqual(3000);
+    expect(globexDone).toBeLessThan(nextAt);
+  });
+
+  it('three replicas on Redis: after a 429 with retry-after: 3, the next request comes no earlier', async () => {
+    cluster = await startCluster({ replicas: 3, seed: seedSecondInstallation });
+    const { fake, replicas } = cluster;
+
+    const { refusedAt, nextAt, globexDone } = await rateLimitedInstallation(fake, (d, i) =>
+      cluster!.send(d, replicas[i % 3]!),
+    );
+
+    expect(nextAt - refusedAt).toBeGreaterThanOrEqual(3000);
+    expect(globexDone).toBeLessThan(nextAt);
+  });
+});

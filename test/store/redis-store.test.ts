@@ -33,6 +33,34 @@ describeStoreContract('RedisStore', async () => {
 });
 
 describe('RedisStore', () => {
+  it('a replica reading the open-issue index sees every other replica’s writes', async () => {
+    const prefix = `${runPrefix}${uniquePrefix('index')}:`;
+    const a = new RedisStore({ url: redisUrl(DB), prefix });
+    const b = new RedisStore({ url: redisUrl(DB), prefix });
+    const key = { installationId: 1, owner: 'acme', repo: 'widgets', number: 5 };
+    const issue = {
+      key,
+      title: 't',
+      url: 'u',
+      labels: [],
+      assignees: [],
+      createdAt: '2030-01-01T00:00:00Z',
+      updatedAt: '2030-01-01T00:00:00Z',
+    };
+    try {
+      expect(await a.openIssues()).toEqual([]);
+      await b.putOpenIssue(issue);
+      expect(await a.openIssues()).toEqual([{ issue, claim: null }]);
+      await b.putOpenIssue({ ...issue, title: 'renamed', updatedAt: '2030-01-01T00:01:00Z' });
+      expect((await a.openIssues())[0]?.issue.title).toBe('renamed');
+      await b.dropOpenIssue(key);
+      expect(await a.openIssues()).toEqual([]);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
   it('replicas sharing a prefix share deliveries, deadlines and locks', async () => {
     const prefix = `${runPrefix}${uniquePrefix('shared')}:`;
     const a = new RedisStore({ url: redisUrl(DB), prefix });

@@ -1,5 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { IssueKey, Store } from '../../src/store/store.js';
+import {
+  CLAIM_CHANGES_CAP,
+  type ClaimChange,
+  type LiveClaimSummary,
+} from '../../src/store/board-records.js';
+import type { IndexedClaim, IndexedIssue, IssueKey, Store } from '../../src/store/store.js';
 import { sleep } from '../helpers/redis.js';
 
 /** One store under test; `advance` moves its clock, else expiry tests wait in real time. */
@@ -429,5 +434,159 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
     it('answers a ping', async () => {
       expect(await store.ping()).toBe(true);
     });
+
+    describe('open-issue index', () => {
+      const open = (number: number, updatedAt: string, overrides: Partial<IndexedIssue> = {}) => ({
+        key: issue(number),
+        title: `Issue ${number}`,
+        url: `https://github.com/acme/widgets/issues/${number}`,
+        labels: ['bug'],
+        assignees: [],
+        createdAt: '2030-01-01T00:00:00Z',
+        updatedAt,
+        ...overrides,
+      });
+      const claim: IndexedClaim = {
+        commentId: 3_000_000_001,
+        url: 'https://github.com/acme/widgets/issues/1#issuecomment-3000000001',
+        author: 'alice',
+        session: 'h:5f4dcc3b5aa7',
+        lane: 'h:098f6bcd4621',
+        branch: 'feat/x',
+        stage: 'claimed',
+        started: '2030-01-01T00:00:00Z',
+        updated: '2030-01-01T00:00:00Z',
+        heartbeat: '2030-01-01T00:00:00Z',
+        staleAt: '2030-01-01T06:00:01Z',
+        assignee: 'claim',
+      };
+      const byNumber = async () =>
+        (await store.openIssues()).sort((a, b) => a.issue.key.number - b.issue.key.number);
+
+      it('lists the open issues put, each with its claim summary', async () => {
+        await store.putOpenIssue(open(1, '2030-01-01T00:00:00Z'));
+        await store.putOpenIssue(open(2, '2030-01-01T00:00:00Z'));
+        await store.setIssueClaim(issue(1), claim);
+        expect(await byNumber()).toEqual([
+          { issue: open(1, '2030-01-01T00:00:00Z'), claim },
+          { issue: open(2, '2030-01-01T00:00:00Z'), claim: null },
+        ]);
+        await store.setIssueClaim(issue(1), null);
+        expect((await byNumber())[0]?.claim).toBeNull();
+      });
+
+      it('an older snapshot of an issue never replaces a newer one', async () => {
+        await store.putOpenIssue(open(1, '2030-01-01T00:05:00Z', { title: 'new' }));
+        await store.putOpenIssue(open(1, '2030-01-01T00:01:00Z', { title: 'old' }));
+        expect((await byNumber())[0]?.issue.title).toBe('new');
+        await store.putOpenIssue(open(1, '2030-01-01T00:05:00Z', { title: 'same time' }));
+        expect((await byNumber())[0]?.issue.title).toBe('same time');
+      });
+
+      it('a dropped issue leaves the index with its claim', async () => {
+        await store.putOpenIssue(open(1, '2030-01-01T00:00:00Z'));
+        await store.setIssueClaim(issue(1), claim);
+        await store.dropOpenIssue(issue(1));
+        expect(await store.openIssues()).toEqual([]);
+        await store.putOpenIssue(open(1, '2030-01-01T00:00:00Z'));
+        expect((await byNumber())[0]?.claim).toBeNull();
+      });
+
+      it('replacing a repository keeps the listed issues, other repositories and fresh events', async () => {
+        const elsewhere = { ...open(9, '2030-01-01T00:00:00Z'), key: issue(9, { repo: 'gears' }) };
+        await store.putOpenIssue(open(1, '2030-01-01T00:00:00Z'));
+        await store.putOpenIssue(open(2, '2030-01-01T00:00:00Z'));
+        // Indexed by an event while the listing ran: kept although the listing missed it.
+        await store.putOpenIssue(open(3, '2030-01-01T01:00:00Z'));
+        await store.putOpenIssue(elsewhere);
+        await store.setIssueClaim(issue(2), claim);
+        await store.replaceOpenIssues(
+          { installationId: 7, owner: 'acme', repo: 'widgets' },
+          [open(1, '2030-01-01T00:30:00Z', { title: 'renamed' })],
+          new Date('2030-01-01T01:00:00Z'),
+        );
+        const entries = await byNumber();
+        expect(entries.map((e) => [e.issue.key.repo, e.issue.key.number, e.issue.title])).toEqual([
+          ['widgets', 1, 'renamed'],
+          ['widgets', 3, 'Issue 3'],
+          ['gears', 9, 'Issue 9'],
+        ]);
+        // The closed issue's claim went with it.
+        await store.putOpenIssue(open(2, '2030-01-01T02:00:00Z'));
+        expect((await byNumber()).find((e) => e.issue.key.number === 2)?.claim).toBeNull();
+      });
+    });
+
+    describe('claims board records', () => {
+      it('keeps one row per issue, replaced by the next reconcile and removed with null', async () => {
+        await store.setLiveClaimSummary(issue(1), summary(1, 'alice'));
+        await store.setLiveClaimSummary(issue(2), summary(2, 'bob'));
+        await store.setLiveClaimSummary(issue(1), summary(1, 'carol'));
+        const rows = await store.liveClaimSummaries();
+        expect(rows.map((r) => `${r.number}:${r.holder}`).sort()).toEqual(['1:carol', '2:bob']);
+        expect(await store.liveClaimSummary(issue(1))).toEqual(summary(1, 'carol'));
+        await store.setLiveClaimSummary(issue(1), null);
+        expect((await store.liveClaimSummaries()).map((r) => r.number)).toEqual([2]);
+        expect(await store.liveClaimSummary(issue(1))).toBeNull();
+      });
+
+      it('lists changes since a time, newest first, each id once', async () => {
+        await store.recordClaimChange(change('a', 10));
+        await store.recordClaimChange(change('c', 30));
+        await store.recordClaimChange(change('b', 20));
+        await store.recordClaimChange(change('b', 20));
+        expect((await store.claimChanges(at(0))).map((c) => c.id)).toEqual(['c', 'b', 'a']);
+        expect((await store.claimChanges(at(20))).map((c) => c.id)).toEqual(['c', 'b']);
+        expect(await store.claimChanges(at(31))).toEqual([]);
+        expect((await store.claimChanges(at(0)))[0]).toEqual(change('c', 30));
+      });
+
+      it('keeps only the newest changes once the history is full', async () => {
+        for (let i = 0; i < CLAIM_CHANGES_CAP + 3; i++) {
+          await store.recordClaimChange(change(`c${i}`, i));
+        }
+        const kept = await store.claimChanges(at(0));
+        expect(kept).toHaveLength(CLAIM_CHANGES_CAP);
+        expect(kept[0]!.id).toBe(`c${CLAIM_CHANGES_CAP + 2}`);
+        expect(kept.at(-1)!.id).toBe('c3');
+      });
+    });
   });
+}
+
+function summary(number: number, holder: string): LiveClaimSummary {
+  return {
+    installationId: 7,
+    repo: 'acme/widgets',
+    number,
+    title: `Issue ${number}`,
+    url: `https://github.com/acme/widgets/issues/${number}`,
+    commentId: 100 + number,
+    commentUrl: `https://github.com/acme/widgets/issues/${number}#issuecomment-${100 + number}`,
+    holder,
+    avatarUrl: `https://avatars.githubusercontent.com/${holder}`,
+    session: 'h:5f4dcc3b5aa7',
+    branch: 'feat/x',
+    stage: 'implementing',
+    paths: ['src/a.ts'],
+    started: at(0).toISOString(),
+    heartbeat: at(1).toISOString(),
+    staleAt: at(3600).toISOString(),
+  };
+}
+
+function change(id: string, seconds: number): ClaimChange {
+  return {
+    id,
+    kind: 'expiry',
+    at: at(seconds).toISOString(),
+    installationId: 7,
+    repo: 'acme/widgets',
+    number: 1,
+    title: 'Issue 1',
+    url: 'https://github.com/acme/widgets/issues/1',
+    commentId: 101,
+    author: 'alice',
+    session: 'h:5f4dcc3b5aa7',
+  };
 }

@@ -1,0 +1,291 @@
+import { freePort, STACK_SECRET, stackEnv } from '../sandbox/stack.js';
+import { main, type RunningApp } from '../src/app/main.js';
+import type { IndexedClaim, IndexedIssue } from '../src/store/store.js';
+import { type FakeGitHub, startFakeGitHub } from '../test/fake-github/fake-github.js';
+import { flushPrefix, redisUrl, requireRedis, uniquePrefix } from '../test/helpers/redis.js';
+import { fmt, type Section } from './section.js';
+
+const REPO = 'acme/widgets';
+const INSTALLATION = 1;
+const CALLERS = 20;
+/** The Redis database of the benchmark's replicas (the test suites use 5, 6 and 8). */
+const DB = 9;
+
+interface Cluster {
+  readonly fake: FakeGitHub;
+  readonly apps: RunningApp[];
+  readonly urls: string[];
+  close(): Promise<void>;
+}
+
+/** A fake GitHub and `replicas` apps: embedded for one, on a shared Redis prefix for more. */
+async function startCluster(replicas: number): Promise<Cluster> {
+  const fake = await startFakeGitHub({ log: () => {} });
+  fake.addInstallation({ id: INSTALLATION, account: 'acme', repos: [REPO] });
+  fake.createLabel(REPO, { name: 'status:in-progress' });
+  for (let i = 0; i < CALLERS; i++) fake.addUser(agent(i), { association: 'COLLABORATOR' });
+  const prefix = uniquePrefix('cw-api-bench');
+  const redis = replicas > 1 ? await requireRedis(DB) : undefined;
+  const apps: RunningApp[] = [];
+  const urls: string[] = [];
+  for (let i = 0; i < replicas; i++) {
+    const port = await freePort();
+    const env = stackEnv(fake, port, {
+      CLAIMS_SWEEP_INTERVAL: '24h',
+      ...(redis ? { CLAIMS_REDIS_URL: redisUrl(DB), CLAIMS_REDIS_PREFIX: prefix } : {}),
+    });
+    apps.push(await main(env));
+    urls.push(`http://127.0.0.1:${port}`);
+  }
+  await Promise.all(apps.map((a) => a.warden.started));
+  fake.setWebhookTarget({ url: `${urls[0]}/api/github/webhooks`, secret: STACK_SECRET });
+  return {
+    fake,
+    apps,
+    urls,
+    async close() {
+      fake.setWebhookTarget(undefined);
+      await fake.settled();
+      for (const app of apps) await app.stop();
+      await fake.close();
+      if (redis) {
+        await flushPrefix(redis, `${prefix}:`);
+        await redis.quit();
+      }
+    },
+  };
+}
+
+function agent(i: number): string {
+  return `agent-${String(i + 1).padStart(2, '0')}`;
+}
+
+async function post(url: string, token: string, path: string, body: unknown) {
+  const started = performance.now();
+  const response = await fetch(`${url}/api/claims/v1${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  await response.text();
+  return { status: response.status, ms: performance.now() - started };
+}
+
+function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+}
+
+interface LatencyRow {
+  readonly scenario: string;
+  readonly replicas: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly statuses: Record<string, number>;
+}
+
+/** 20 callers at once, on one issue or one issue each, spread over the replicas. */
+async function latency(replicas: number, sameIssue: boolean): Promise<LatencyRow> {
+  const cluster = await startCluster(replicas);
+  try {
+    const { fake, urls } = cluster;
+    const shared = fake.createIssue(REPO, { title: 'contested' });
+    const issues = Array.from({ length: CALLERS }, (_, i) =>
+      sameIssue ? shared : fake.createIssue(REPO, { title: `issue ${i}` }),
+    );
+    // Identity and permission cached, as for a loop that has called before.
+    await Promise.all(
+      Array.from({ length: CALLERS }, (_, i) =>
+        fetch(`${urls[i % urls.length]}/api/claims/v1/issues?limit=1`, {
+          headers: { authorization: `Bearer ${fake.tokenFor(agent(i))}` },
+        }).then((r) => r.text()),
+      ),
+    );
+    const answers = await Promise.all(
+      issues.map((n, i) =>
+        post(urls[i % urls.length]!, fake.tokenFor(agent(i)), `/repos/${REPO}/issues/${n}/claim`, {
+          session: `s-${i}`,
+          lane: 'main',
+          branch: `feat/s-${i}`,
+        }),
+      ),
+    );
+    const statuses: Record<string, number> = {};
+    for (const a of answers) statuses[a.status] = (statuses[a.status] ?? 0) + 1;
+    const ms = answers.map((a) => a.ms);
+    return {
+      scenario: sameIssue ? '20 callers, one issue' : '20 callers, 20 issues',
+      replicas,
+      p50: percentile(ms, 50),
+      p99: percentile(ms, 99),
+      statuses,
+    };
+  } finally {
+    await cluster.close();
+  }
+}
+
+/** GitHub calls of one API claim (warm caches, its own webhook echoes included) and one comment claim. */
+async function callsPerClaim(): Promise<
+  Array<{ scenario: string; calls: number; writes: number }>
+> {
+  const cluster = await startCluster(1);
+  try {
+    const { fake, apps, urls } = cluster;
+    const settle = async () => {
+      for (let i = 0; i < 2; i++) {
+        await fake.settled();
+        await apps[0]!.warden.queue.idle();
+      }
+    };
+    const token = fake.tokenFor(agent(0));
+    const warm = fake.createIssue(REPO);
+    await post(urls[0]!, token, `/repos/${REPO}/issues/${warm}/claim`, {
+      session: 'warm',
+      lane: 'm',
+      branch: 'b',
+    });
+    await settle();
+    const rows: Array<{ scenario: string; calls: number; writes: number }> = [];
+    const measure = async (scenario: string, act: () => Promise<unknown>) => {
+      await settle();
+      const mark = fake.requests.length;
+      await act();
+      await settle();
+      const requests = fake.requests.slice(mark).filter((r) => !r.path.startsWith('/app/'));
+      rows.push({
+        scenario,
+        calls: requests.length,
+        writes: requests.filter((r) => r.method !== 'GET').length,
+      });
+    };
+    const a = fake.createIssue(REPO);
+    await measure('API claim (caller and app, with its webhook echoes)', () =>
+      post(urls[0]!, token, `/repos/${REPO}/issues/${a}/claim`, {
+        session: 's-a',
+        lane: 'm',
+        branch: 'b',
+      }),
+    );
+    const b = fake.createIssue(REPO);
+    await measure('comment claim (the app’s reconcile of the comment)', async () => {
+      fake.addComment(REPO, b, {
+        author: agent(1),
+        body: `<!-- praetor-claim v=1 session=s-b lane=m branch=b started=${iso()} updated=${iso()} stage=claimed assignee=claim -->`,
+      });
+    });
+    return rows;
+  } finally {
+    await cluster.close();
+  }
+}
+
+function iso(): string {
+  return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** A queue query over 10,000 indexed issues, identity and visibility cached. */
+async function queueQuery(
+  replicas: number,
+): Promise<{ replicas: number; issues: number; p50: number; p99: number; calls: number }> {
+  const cluster = await startCluster(replicas);
+  try {
+    const { fake, apps, urls } = cluster;
+    const store = apps[0]!.warden.store;
+    const count = 10_000;
+    const base = Date.parse('2026-01-01T00:00:00Z');
+    const stamp = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const puts: Promise<void>[] = [];
+    for (let n = 1; n <= count; n++) {
+      const issue: IndexedIssue = {
+        key: { installationId: INSTALLATION, owner: 'acme', repo: 'widgets', number: n },
+        title: `issue ${n}`,
+        url: `https://github.com/${REPO}/issues/${n}`,
+        labels: n % 3 === 0 ? ['bug'] : [],
+        assignees: [],
+        createdAt: stamp(base + n * 1000),
+        updatedAt: stamp(base + n * 1000),
+      };
+      puts.push(store.putOpenIssue(issue));
+      if (n % 4 === 0) {
+        const claim: IndexedClaim = {
+          commentId: n,
+          url: '',
+          author: agent(n % CALLERS),
+          session: `s-${n}`,
+          lane: 'm',
+          branch: 'b',
+          stage: 'claimed',
+          started: stamp(Date.now()),
+          updated: stamp(Date.now()),
+          heartbeat: stamp(Date.now()),
+          staleAt: stamp(Date.now() + 3_600_000),
+        };
+        puts.push(store.setIssueClaim(issue.key, claim));
+      }
+      if (puts.length >= 500) await Promise.all(puts.splice(0));
+    }
+    await Promise.all(puts);
+    const token = fake.tokenFor(agent(0));
+    const query = () =>
+      fetch(`${urls[0]}/api/claims/v1/issues?claimable=true&label=bug&limit=50`, {
+        headers: { authorization: `Bearer ${token}` },
+      }).then((r) => r.json());
+    await query();
+    const mark = fake.requests.length;
+    const ms: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      const started = performance.now();
+      const body = (await query()) as { items: unknown[] };
+      ms.push(performance.now() - started);
+      if (body.items.length !== 50)
+        throw new Error('api bench: the queue query returned a short page');
+    }
+    return {
+      replicas,
+      issues: count,
+      p50: percentile(ms, 50),
+      p99: percentile(ms, 99),
+      calls: fake.requests.length - mark,
+    };
+  } finally {
+    await cluster.close();
+  }
+}
+
+/** The claims API (§8) and the work queue (§9): latency, GitHub calls, and query cost. */
+export async function benchApi(): Promise<Section> {
+  const latencies: LatencyRow[] = [];
+  for (const replicas of [1, 3]) {
+    latencies.push(await latency(replicas, true));
+    latencies.push(await latency(replicas, false));
+  }
+  const calls = await callsPerClaim();
+  const queries = [await queueQuery(1), await queueQuery(3)];
+  const rows: string[][] = [
+    ...latencies.map((r) => [
+      `API claim latency: ${r.scenario}, ${r.replicas} replica${r.replicas > 1 ? 's (Redis)' : ''}`,
+      `p50 ${fmt(r.p50)} ms, p99 ${fmt(r.p99)} ms`,
+      Object.entries(r.statuses)
+        .map(([status, n]) => `${n}× ${status}`)
+        .join(', '),
+    ]),
+    ...calls.map((r) => [`GitHub calls: ${r.scenario}`, `${r.calls} calls`, `${r.writes} writes`]),
+    ...queries.map((q) => [
+      `queue query over ${fmt(q.issues)} indexed issues, ${q.replicas === 1 ? 'memory store' : 'Redis store'}`,
+      `p50 ${fmt(q.p50, 1)} ms, p99 ${fmt(q.p99, 1)} ms`,
+      `${q.calls} GitHub calls`,
+    ]),
+  ];
+  return {
+    id: 'api',
+    title: 'The claims API and the work queue',
+    notes: [
+      'Replicas in this process; writes are paced by octokit’s throttling per installation, as in production.',
+      'Queue queries: claimable=true&label=bug&limit=50, identity and visibility cached, 30 runs.',
+    ],
+    columns: ['measure', 'figure', 'detail'],
+    rows,
+    data: { latencies, calls, queries },
+  };
+}

@@ -1,0 +1,26 @@
+import type { Logger } from 'pino';
+import type { ProbotOctokit } from 'probot';
+import type { RepoConfigResult } from '../config/repo-config.js';
+import type { ReconcileRequest, WorkQueue } from '../queue/queue.js';
+import type { RolloutResult } from '../rollout/reconcile-with-rollout.js';
+import type { Store } from '../store/store.js';
+import type { RepoAccess } from './repo-access.js';
+import type { TtlCache } from './ttl-cache.js';
+
+/** What the claims API needs from the app. */
+export interface ApiDeps {
+  readonly store: Store;
+  readonly queue: WorkQueue;
+  readonly log: Logger;
+  readonly now: () => Date;
+  /** GitHub's REST API root, e.g. `https://api.github.com`; the caller's calls go there. */
+  readonly baseUrl: string;
+  readonly access: RepoAccess;
+  /** `GET /user` answers by token hash (docs/protocol.md §8: at most 5 minutes). */
+  readonly logins: TtlCache<string>;
+  octokitFor(installationId: number): Promise<ProbotOctokit>;
+  /** The repository's claims.yml, through the app's config cache. */
+  config(octokit: ProbotOctokit, where: { owner: string; repo: string }): Promise<RepoConfigResult>;
+  /** One reconcile of the issue with the app's token (labels, assignees, finalising losers). */
+  reconcile(request: ReconcileRequest): Promise<RolloutResult>;
+}

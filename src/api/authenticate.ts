@@ -1,0 +1,71 @@
+import { createHash } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { ApiError, unverifiable } from './api-error.js';
+import { type CallerGitHub, callerGitHub, isGitHubFailure, retryAfterOf } from './caller-github.js';
+import type { TtlCache } from './ttl-cache.js';
+
+/** Who is calling: the login GitHub names for the token, and GitHub as that caller. */
+export interface Caller {
+  readonly login: string;
+  /** A hash of the token: the key of every per-caller cache (the token itself is kept nowhere). */
+  readonly tokenHash: string;
+  readonly github: CallerGitHub;
+}
+
+/**
+ * docs/protocol.md §8 "Caller": the login of `GET /user` with the request's bearer token,
+ * cached under a hash of the token. A missing or refused token is 401 UNAUTHENTICATED; an
+ * installation token, which `GET /user` refuses, is 401 saying that such bots post claim
+ * comments directly. GitHub failing is 503.
+ */
+export async function authenticate(
+  req: IncomingMessage,
+  deps: { baseUrl: string; logins: TtlCache<string>; now: () => Date },
+): Promise<Caller> {
+  const token = bearerToken(req);
+  const tokenHash = createHash('sha256').update(token).digest('hex');
+  const github = callerGitHub(deps.baseUrl, token);
+  const login = await deps.logins.get(tokenHash, async () => {
+    let answer: Awaited<ReturnType<CallerGitHub>>;
+    try {
+      answer = await github('GET', '/user');
+    } catch {
+      throw unverifiable('GitHub did not answer GET /user');
+    }
+    const login = (answer.data as { login?: unknown } | null)?.login;
+    if (answer.status === 200 && typeof login === 'string') return login;
+    if (isGitHubFailure(answer.status, answer.headers)) {
+      throw unverifiable(
+        `GitHub failed GET /user (${answer.status})`,
+        retryAfterOf(answer.headers, deps.now().getTime()),
+      );
+    }
+    if (answer.status === 403 || token.startsWith('ghs_')) {
+      throw new ApiError(
+        401,
+        'UNAUTHENTICATED',
+        'a GitHub App installation token cannot name its account (GET /user refuses it): a bot posts its claim comment directly and the app enforces it, or call with a user token',
+      );
+    }
+    throw new ApiError(
+      401,
+      'UNAUTHENTICATED',
+      'GitHub refused the token: send a valid personal access token or GitHub user token as "Authorization: Bearer <token>"',
+    );
+  });
+  return { login, tokenHash, github };
+}
+
+/** The token of `Authorization: Bearer T` (or GitHub's `token T`); 401 when there is none. */
+function bearerToken(req: IncomingMessage): string {
+  const header = req.headers.authorization ?? '';
+  const match = /^(?:bearer|token)\s+(\S+)\s*$/i.exec(header);
+  if (!match) {
+    throw new ApiError(
+      401,
+      'UNAUTHENTICATED',
+      'send your GitHub token as "Authorization: Bearer <token>"',
+    );
+  }
+  return match[1]!;
+}

@@ -1,0 +1,78 @@
+import { statusOf } from '../github/thread.js';
+import { ApiError, DEFAULT_RETRY_AFTER_S, unverifiable } from './api-error.js';
+
+/** A GitHub answer to a call made with the caller's token. */
+export interface GitHubAnswer {
+  readonly status: number;
+  readonly data: unknown;
+  readonly headers: Headers;
+}
+
+/**
+ * GitHub's REST API as the caller: the calls the API makes with the caller's own token
+ * (`GET /user`, reading a repository, posting and editing the caller's claim comment). A
+ * plain `fetch`, so the token lives only in this closure: never logged, stored or echoed.
+ */
+export type CallerGitHub = (
+  method: 'GET' | 'POST' | 'PATCH',
+  path: string,
+  body?: unknown,
+) => Promise<GitHubAnswer>;
+
+/** A {@link CallerGitHub} for `token` against the API at `baseUrl`. Network errors throw. */
+export function callerGitHub(baseUrl: string, token: string): CallerGitHub {
+  return async (method, path, body) => {
+    const response = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: {
+        accept: 'application/vnd.github+json',
+        authorization: `Bearer ${token}`,
+        'x-github-api-version': '2022-11-28',
+        'user-agent': 'claim-warden-api',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      signal: AbortSignal.timeout(10_000),
+    });
+    const text = await response.text();
+    let data: unknown = null;
+    try {
+      data = text === '' ? null : JSON.parse(text);
+    } catch {
+      data = text;
+    }
+    return { status: response.status, data, headers: response.headers };
+  };
+}
+
+/**
+ * Whether a GitHub answer (or an octokit error) is GitHub failing rather than refusing: a
+ * network error, a 5xx, or a rate limit (429, or 403 with no budget left).
+ */
+export function isGitHubFailure(status: number | undefined, headers?: Headers): boolean {
+  if (status === undefined) return true;
+  if (status >= 500 || status === 429) return true;
+  return status === 403 && headers?.get('x-ratelimit-remaining') === '0';
+}
+
+/** The seconds GitHub asked to wait (`retry-after`, `x-ratelimit-reset`), if any. */
+export function retryAfterOf(headers: Headers | undefined, nowMs: number): number {
+  const after = Number(headers?.get('retry-after'));
+  if (Number.isFinite(after) && after > 0) return after;
+  const reset = Number(headers?.get('x-ratelimit-reset'));
+  if (Number.isFinite(reset) && reset > 0 && headers?.get('x-ratelimit-remaining') === '0') {
+    return Math.max(1, reset - Math.floor(nowMs / 1000));
+  }
+  return DEFAULT_RETRY_AFTER_S;
+}
+
+/** An octokit error (app or installation token) as the API answers it: 503 when GitHub failed. */
+export function githubFailure(error: unknown, what: string, nowMs: number): ApiError {
+  if (error instanceof ApiError) return error;
+  const response = (error as { response?: { headers?: Record<string, string> } })?.response;
+  const headers = new Headers(response?.headers ?? {});
+  return unverifiable(
+    `${what} (GitHub answered ${statusOf(error) ?? 'nothing'})`,
+    retryAfterOf(headers, nowMs),
+  );
+}

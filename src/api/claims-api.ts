@@ -1,0 +1,182 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import type { ProbotOctokit } from 'probot';
+import type { RepoConfigResult } from '../config/repo-config.js';
+import type { ReconcileRequest, WorkQueue } from '../queue/queue.js';
+import type { RolloutResult } from '../rollout/reconcile-with-rollout.js';
+import type { Store } from '../store/store.js';
+import type { ApiDeps } from './api-deps.js';
+import { ApiError, invalidInput, unverifiable } from './api-error.js';
+import { authenticate } from './authenticate.js';
+import { getClaim } from './get-claim.js';
+import { heartbeatClaim } from './heartbeat-claim.js';
+import { listIssues } from './list-issues.js';
+import { type ApiAnswer, postClaim } from './post-claim.js';
+import { releaseClaim } from './release-claim.js';
+import { repoAccess } from './repo-access.js';
+import { ClaimBody, HeartbeatBody, parseBody, ReleaseBody } from './request-bodies.js';
+import { TtlCache } from './ttl-cache.js';
+
+/** Where the claims API is served on the app's server (docs/protocol.md §8). */
+export const API_PREFIX = '/api/claims/v1';
+
+/** The largest request body read; a claim request is a few hundred bytes. */
+const MAX_BODY_BYTES = 64 * 1024;
+
+const CLAIM_PATH = /^\/repos\/([^/]+)\/([^/]+)\/issues\/([1-9]\d{0,9})\/claim(\/heartbeat)?$/;
+
+/** docs/protocol.md §8, §9: identity, permission and visibility answers are kept at most this long. */
+export const API_CACHE_MS = 5 * 60_000;
+
+/** What the app hands the claims API. */
+export interface ClaimsApiOptions {
+  readonly store: Store;
+  readonly queue: WorkQueue;
+  readonly log: Logger;
+  readonly now: () => Date;
+  /** The app's JWT octokit: which installation a repository has. */
+  readonly appOctokit: ProbotOctokit;
+  octokitFor(installationId: number): Promise<ProbotOctokit>;
+  config(octokit: ProbotOctokit, where: { owner: string; repo: string }): Promise<RepoConfigResult>;
+  reconcile(request: ReconcileRequest): Promise<RolloutResult>;
+  /** Cache lifetime of identity, permission and visibility (default and maximum 5 minutes). */
+  readonly cacheMs?: number;
+}
+
+/** Builds the claims API's dependencies (caches included) from what the app has. */
+export function claimsApiDeps(options: ClaimsApiOptions): ApiDeps {
+  const ttlMs = Math.min(options.cacheMs ?? API_CACHE_MS, API_CACHE_MS);
+  const clock = () => options.now().getTime();
+  return {
+    ...options,
+    log: options.log.child({ name: 'claims-api' }),
+    baseUrl: String(options.appOctokit.request.endpoint.DEFAULTS.baseUrl).replace(/\/$/, ''),
+    access: repoAccess({ ...options, ttlMs }),
+    logins: new TtlCache<string>(ttlMs, clock),
+  };
+}
+
+/**
+ * The claims API as a handler for Probot's server (`addHandler`): answers requests under
+ * `/api/claims/v1` and resolves true; resolves false for every other path. Each route
+ * authenticates the caller by the bearer token, validates its input before anything is
+ * read or written, and answers JSON; errors are `{ error: { code, message, details? } }`.
+ */
+export function createClaimsApi(
+  options: ClaimsApiOptions,
+): (req: IncomingMessage, res: ServerResponse) => Promise<boolean> {
+  const deps = claimsApiDeps(options);
+  return async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname !== API_PREFIX && !url.pathname.startsWith(`${API_PREFIX}/`)) return false;
+    const path = url.pathname.slice(API_PREFIX.length);
+    let answer: ApiAnswer;
+    try {
+      answer = await route(deps, req, path, url.searchParams);
+    } catch (error) {
+      answer = errorAnswer(deps, error, req.method ?? 'GET', path);
+      if (error instanceof ApiError) {
+        for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
+      } else {
+        res.setHeader('retry-after', '5');
+      }
+    }
+    res.writeHead(answer.status, { 'content-type': 'application/json; charset=utf-8' });
+    res.end(JSON.stringify(answer.body));
+    return true;
+  };
+}
+
+async function route(
+  deps: ApiDeps,
+  req: IncomingMessage,
+  path: string,
+  params: URLSearchParams,
+): Promise<ApiAnswer> {
+  const method = req.method ?? 'GET';
+  if (path === '/issues') {
+    allow(method, ['GET']);
+    const caller = await authenticate(req, deps);
+    return listIssues(deps, caller, params);
+  }
+  const match = CLAIM_PATH.exec(path);
+  if (!match) {
+    throw new ApiError(
+      404,
+      'NOT_FOUND',
+      `no route ${path}: see the README for the routes of ${API_PREFIX}`,
+    );
+  }
+  const target = {
+    owner: decodeURIComponent(match[1]!),
+    repo: decodeURIComponent(match[2]!),
+    number: Number(match[3]),
+  };
+  if (match[4]) {
+    allow(method, ['POST']);
+    const caller = await authenticate(req, deps);
+    return heartbeatClaim(deps, caller, target, parseBody(HeartbeatBody, await readJson(req)));
+  }
+  allow(method, ['GET', 'POST', 'DELETE']);
+  const caller = await authenticate(req, deps);
+  switch (method) {
+    case 'GET':
+      return getClaim(deps, caller, target);
+    case 'POST':
+      return postClaim(deps, caller, target, parseBody(ClaimBody, await readJson(req)));
+    default:
+      return releaseClaim(deps, caller, target, parseBody(ReleaseBody, await readJson(req)));
+  }
+}
+
+function allow(method: string, methods: readonly string[]): void {
+  if (methods.includes(method)) return;
+  throw new ApiError(
+    405,
+    'METHOD_NOT_ALLOWED',
+    `use ${methods.join(' or ')} on this route`,
+    undefined,
+    {
+      allow: methods.join(', '),
+    },
+  );
+}
+
+/** The request's JSON body; an empty body is `{}` (DELETE may send none). */
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES)
+      throw invalidInput({ body: `at most ${MAX_BODY_BYTES} bytes of JSON` });
+    chunks.push(chunk as Buffer);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw invalidInput({ body: 'a JSON object' });
+  }
+}
+
+function errorAnswer(deps: ApiDeps, error: unknown, method: string, path: string): ApiAnswer {
+  // Fail closed (docs/protocol.md §6): anything unexpected (the store away, a bug) is never
+  // reported as held or free.
+  const known =
+    error instanceof ApiError ? error : unverifiable('the request could not be completed');
+  if (!(error instanceof ApiError)) {
+    deps.log.error({ err: error, method, path }, 'claims API: request failed');
+  }
+  return {
+    status: known.status,
+    body: {
+      error: {
+        code: known.code,
+        message: known.message,
+        ...(known.details ? { details: known.details } : {}),
+      },
+    },
+  };
+}

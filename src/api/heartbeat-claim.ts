@@ -1,0 +1,89 @@
+import { trustedClaims } from '../claims/decide.js';
+import { findHolder } from '../claims/liveness.js';
+import { sameName } from '../claims/names.js';
+import type { ClaimMarker } from '../claims/types.js';
+import type { ApiDeps } from './api-deps.js';
+import { ApiError } from './api-error.js';
+import type { Caller } from './authenticate.js';
+import { editAsCaller } from './caller-writes.js';
+import { renewedBody } from './claim-body.js';
+import { indexIssue } from './index-issue.js';
+import { onIssue } from './on-issue.js';
+import { type ApiAnswer, alreadyClaimed, settle } from './post-claim.js';
+import type { HeartbeatBody } from './request-bodies.js';
+import { claimObject, issueObject, issueRef } from './serialise.js';
+
+/**
+ * `POST …/claim/heartbeat` (docs/protocol.md §8): the caller's live claim gets `updated` =
+ * now (and the stage asked for). It never revives a stale or released claim: 409
+ * CLAIM_NOT_HELD. A stage change that moves a label is reconciled at once; a plain heartbeat
+ * costs one edit, as a comment heartbeat does.
+ */
+export async function heartbeatClaim(
+  deps: ApiDeps,
+  caller: Caller,
+  target: { owner: string; repo: string; number: number },
+  body: HeartbeatBody,
+): Promise<ApiAnswer> {
+  const repo = await deps.access.installed(target.owner, target.repo);
+  return onIssue(deps, repo, target.number, async (at) => {
+    const { key, thread, config } = at;
+    const now = deps.now();
+    const claims = trustedClaims(thread.comments, config.trustedBots);
+    const holder = findHolder(claims, thread.open, config.staleAfterMs, now);
+    const mine =
+      holder &&
+      sameName(holder.comment.author, caller.login) &&
+      holder.marker.session === body.session;
+    if (holder && !mine) throw alreadyClaimed(at, holder);
+    if (!holder) {
+      throw new ApiError(
+        409,
+        'CLAIM_NOT_HELD',
+        `session ${body.session} holds no live claim on ${issueRef(key)} (it is stale, released, or never was): claim the issue again instead`,
+      );
+    }
+    const marker: ClaimMarker = {
+      ...holder.marker,
+      updated: now,
+      ...(body.stage ? { stage: body.stage } : {}),
+    };
+    const edited = await editAsCaller(
+      caller,
+      key,
+      holder.comment.id,
+      renewedBody(holder.comment.body, marker, body.note),
+      now.getTime(),
+    );
+    const renewed = {
+      comment: { ...holder.comment, body: edited.body, updatedAt: edited.updatedAt },
+      marker,
+    };
+    if (marker.stage !== holder.marker.stage) {
+      const readback = await settle(deps, at, 'api.heartbeat');
+      const winner = readback.holder;
+      if (winner?.comment.id === holder.comment.id) {
+        return {
+          status: 200,
+          body: {
+            issue: issueObject(key, readback.thread),
+            claim: claimObject(key, winner, config.staleAfterMs),
+          },
+        };
+      }
+      throw new ApiError(
+        409,
+        'CLAIM_NOT_HELD',
+        `the claim on ${issueRef(key)} no longer holds it: claim again`,
+      );
+    }
+    await indexIssue(deps, key, thread, renewed, config.staleAfterMs);
+    return {
+      status: 200,
+      body: {
+        issue: issueObject(key, thread),
+        claim: claimObject(key, renewed, config.staleAfterMs),
+      },
+    };
+  });
+}

@@ -1,0 +1,140 @@
+import type { Logger } from 'pino';
+import type { ProbotOctokit } from 'probot';
+import { formatClaimTime } from '../claims/marker.js';
+import type { RolloutResult } from '../rollout/reconcile-with-rollout.js';
+import type { IndexedIssue, IssueKey, RepoKey, Store } from '../store/store.js';
+import { indexedClaimOfHolder } from './serialise.js';
+
+/** The fields of a webhook's or the REST API's issue the index keeps. */
+interface IssuePayload {
+  readonly number: number;
+  readonly title: string;
+  readonly html_url: string;
+  readonly state?: string;
+  readonly labels?: ReadonlyArray<string | { readonly name?: string }>;
+  readonly assignees?: ReadonlyArray<{ readonly login: string } | null> | null;
+  readonly created_at: string;
+  readonly updated_at: string;
+  readonly pull_request?: unknown;
+}
+
+/** An issue as GitHub renders it, as the index keeps it; null for a pull request. */
+export function indexedIssueFromPayload(where: RepoKey, issue: IssuePayload): IndexedIssue | null {
+  if (issue.pull_request !== undefined && issue.pull_request !== null) return null;
+  return {
+    key: { ...where, number: issue.number },
+    title: issue.title,
+    url: issue.html_url,
+    labels: (issue.labels ?? [])
+      .map((l) => (typeof l === 'string' ? l : (l.name ?? '')))
+      .filter(Boolean),
+    assignees: (issue.assignees ?? []).flatMap((a) => (a ? [a.login] : [])),
+    createdAt: formatClaimTime(new Date(issue.created_at)),
+    updatedAt: formatClaimTime(new Date(issue.updated_at)),
+  };
+}
+
+interface IssuesEvent {
+  readonly action: string;
+  readonly installation?: { readonly id: number };
+  readonly repository: { readonly name: string; readonly owner: { readonly login: string } };
+  readonly issue: IssuePayload;
+  readonly changes?: {
+    readonly new_issue?: IssuePayload;
+    readonly new_repository?: {
+      readonly name: string;
+      readonly owner?: { readonly login: string };
+    };
+  };
+}
+
+/**
+ * Keeps the work queue's index true to an `issues` event (docs/protocol.md §9), from the
+ * payload alone: no GitHub call, the app's own echoes included (its label and assignee writes
+ * change what the queue shows). Late deliveries cannot move an issue backwards (the store
+ * keeps the newest `updated_at`). Errors are logged: the resync rebuilds the index.
+ */
+export async function indexIssuesEvent(store: Store, log: Logger, payload: unknown): Promise<void> {
+  const event = payload as IssuesEvent;
+  const installationId = event.installation?.id;
+  const owner = event.repository?.owner?.login;
+  if (installationId === undefined || typeof event.issue?.number !== 'number' || !owner) return;
+  const where: RepoKey = { installationId, owner, repo: event.repository.name };
+  const key: IssueKey = { ...where, number: event.issue.number };
+  try {
+    if (event.action === 'transferred') {
+      await store.dropOpenIssue(key);
+      const moved = event.changes?.new_issue;
+      const to = event.changes?.new_repository;
+      const toOwner = to?.owner?.login;
+      if (moved && to && toOwner && moved.state === 'open') {
+        const entry = indexedIssueFromPayload(
+          { installationId, owner: toOwner, repo: to.name },
+          moved,
+        );
+        if (entry) await store.putOpenIssue(entry);
+      }
+      return;
+    }
+    if (event.action === 'deleted' || event.issue.state !== 'open') {
+      await store.dropOpenIssue(key);
+      return;
+    }
+    const entry = indexedIssueFromPayload(where, event.issue);
+    if (entry) await store.putOpenIssue(entry);
+  } catch (err) {
+    log.warn(
+      { err, issue: `${where.owner}/${where.repo}#${key.number}` },
+      'work queue index not updated',
+    );
+  }
+}
+
+/** Records the holder a reconcile settled on in the index (an expired one is judged at query time). */
+export async function indexReconcile(
+  store: Store,
+  log: Logger,
+  key: IssueKey,
+  result: RolloutResult,
+): Promise<void> {
+  try {
+    if (result.outcome === 'gone') await store.dropOpenIssue(key);
+    if (result.outcome !== 'applied') return;
+    const { holder, deadline } = result.plan;
+    const windowMs = holder && deadline ? deadline.getTime() - holder.heartbeat.getTime() - 1 : 0;
+    await store.setIssueClaim(key, holder ? indexedClaimOfHolder(holder, windowMs) : null);
+  } catch (err) {
+    log.warn(
+      { err, issue: `${key.owner}/${key.repo}#${key.number}` },
+      'work queue index not updated',
+    );
+  }
+}
+
+/**
+ * docs/protocol.md §12: the resync lists the repository's open issues for the index, 100 a
+ * page; issues closed while the app was away leave it. Throws when GitHub fails (the
+ * repository's resync is retried next time).
+ */
+export async function indexOpenIssues(
+  store: Store,
+  octokit: ProbotOctokit,
+  repo: RepoKey,
+  listedAt: Date,
+): Promise<number> {
+  const entries: IndexedIssue[] = [];
+  const pages = octokit.paginate.iterator(octokit.rest.issues.listForRepo, {
+    owner: repo.owner,
+    repo: repo.repo,
+    state: 'open',
+    per_page: 100,
+  });
+  for await (const page of pages) {
+    for (const issue of page.data) {
+      const entry = indexedIssueFromPayload(repo, issue as IssuePayload);
+      if (entry) entries.push(entry);
+    }
+  }
+  await store.replaceOpenIssues(repo, entries, listedAt);
+  return entries.length;
+}

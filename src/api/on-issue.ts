@@ -1,0 +1,113 @@
+import type { DecideConfig } from '../claims/decide.js';
+import {
+  IssueGoneError,
+  type IssueMeta,
+  type IssueThread,
+  readThread,
+  UnverifiableError,
+} from '../github/thread.js';
+import { IssueLockTimeoutError } from '../queue/issue-lock.js';
+import type { IssueKey } from '../store/store.js';
+import type { ApiDeps } from './api-deps.js';
+import { ApiError, unverifiable } from './api-error.js';
+import { githubFailure } from './caller-github.js';
+import type { InstalledRepo } from './repo-access.js';
+
+/** An issue the API works on, read inside its lock. */
+export interface IssueAtHand {
+  readonly key: IssueKey;
+  readonly repo: InstalledRepo;
+  readonly config: DecideConfig;
+  readonly thread: IssueThread & { readonly meta: IssueMeta };
+}
+
+/** Where an API call points: `owner/repo#number` as the caller wrote it. */
+export interface IssueTarget {
+  readonly owner: string;
+  readonly repo: string;
+  readonly number: number;
+}
+
+/**
+ * Runs `fn` on an issue inside the per-issue lock its reconciles run under, across replicas
+ * (docs/protocol.md §8 "Serialised"), with its config and whole thread read first (fail
+ * closed, §6): GitHub failing is 503, a missing issue or a pull request is 404.
+ */
+export async function onIssue<T>(
+  deps: ApiDeps,
+  repo: InstalledRepo,
+  number: number,
+  fn: (issue: IssueAtHand) => Promise<T>,
+): Promise<T> {
+  const key: IssueKey = {
+    installationId: repo.installationId,
+    owner: repo.owner,
+    repo: repo.repo,
+    number,
+  };
+  try {
+    return await deps.queue.exclusive(key, async () => {
+      const config = await configOf(deps, repo);
+      const thread = await readIssue(deps, repo, key);
+      return fn({ key, repo, config, thread });
+    });
+  } catch (error) {
+    if (error instanceof IssueLockTimeoutError) {
+      throw unverifiable('the issue is being reconciled and stayed busy', 1);
+    }
+    throw error;
+  }
+}
+
+/** The issue's thread; 404 for an issue that is gone or a pull request, 503 when unverifiable. */
+export async function readIssue(
+  deps: ApiDeps,
+  repo: InstalledRepo,
+  key: IssueKey,
+): Promise<IssueThread & { readonly meta: IssueMeta }> {
+  try {
+    const thread = await readThread(repo.octokit, key);
+    // docs/protocol.md §2: claims live on issues only.
+    if (thread.isPullRequest) throw notFound(key);
+    return thread;
+  } catch (error) {
+    if (error instanceof IssueGoneError) throw notFound(key);
+    if (error instanceof UnverifiableError) {
+      deps.log.warn(
+        { issue: `${key.owner}/${key.repo}#${key.number}`, status: error.status },
+        'claims API: thread unverifiable',
+      );
+      throw githubFailure(
+        error.cause ?? error,
+        `could not read the whole thread: ${error.message}`,
+        deps.now().getTime(),
+      );
+    }
+    throw error;
+  }
+}
+
+async function configOf(deps: ApiDeps, repo: InstalledRepo): Promise<DecideConfig> {
+  const result = await deps.config(repo.octokit, repo);
+  switch (result.kind) {
+    case 'absent':
+    case 'loaded':
+      return result.config;
+    case 'invalid':
+      throw new ApiError(
+        409,
+        'CONFIG_INVALID',
+        `${repo.owner}/${repo.repo}/.github/claims.yml is invalid, so the app writes nothing there: ${result.error}; a maintainer must fix it`,
+      );
+    case 'unreadable':
+      throw unverifiable('the repository config could not be read');
+  }
+}
+
+function notFound(key: IssueKey): ApiError {
+  return new ApiError(
+    404,
+    'NOT_FOUND',
+    `${key.owner}/${key.repo}#${key.number} is not an issue of that repository (it does not exist, or it is a pull request): check the number`,
+  );
+}

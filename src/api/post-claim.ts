@@ -1,0 +1,205 @@
+import { isTrustedAuthor, trustedClaims } from '../claims/decide.js';
+import { type ClaimComment, findHolder, isStale } from '../claims/liveness.js';
+import { hasName, sameName } from '../claims/names.js';
+import type { AssigneeMode, ClaimMarker } from '../claims/types.js';
+import type { ApiDeps } from './api-deps.js';
+import { ApiError, unverifiable } from './api-error.js';
+import type { Caller } from './authenticate.js';
+import { editAsCaller, postAsCaller } from './caller-writes.js';
+import { newClaimBody, renewedBody } from './claim-body.js';
+import { indexIssue } from './index-issue.js';
+import { type IssueAtHand, onIssue, readIssue } from './on-issue.js';
+import { reconcileNow } from './reconcile-now.js';
+import { mayClaim } from './repo-access.js';
+import type { ClaimBody } from './request-bodies.js';
+import { claimObject, issueObject, issueRef } from './serialise.js';
+
+/** An answer of the API: status and JSON body. */
+export interface ApiAnswer {
+  readonly status: number;
+  readonly body: unknown;
+}
+
+/**
+ * `POST …/claim` (docs/protocol.md §8), under the issue's lock: refuse while another session
+ * holds it; renew when this session of this caller does (200, `alreadyHeld`); otherwise post
+ * the claim comment with the caller's token, reconcile with the app's, read back, and answer
+ * 201 only when the read-back shows the caller's comment as the holder. If a lower id won,
+ * the reconcile finalised the caller's comment and the answer is 409 naming the winner.
+ */
+export async function postClaim(
+  deps: ApiDeps,
+  caller: Caller,
+  target: { owner: string; repo: string; number: number },
+  body: ClaimBody,
+): Promise<ApiAnswer> {
+  const repo = await deps.access.installed(target.owner, target.repo);
+  const role = await deps.access.roleOf(repo, caller.login);
+  if (!mayClaim(role)) {
+    throw new ApiError(
+      403,
+      'NOT_TRUSTED',
+      `@${caller.login} has the role ${role.roleName} on ${repo.owner}/${repo.repo}; claiming needs write, maintain or admin: ask a maintainer for access`,
+    );
+  }
+  return onIssue(deps, repo, target.number, async (at) => {
+    const { key, thread, config } = at;
+    const now = deps.now();
+    if (!thread.open) {
+      throw new ApiError(
+        409,
+        'ISSUE_NOT_OPEN',
+        `${issueRef(key)} is closed${thread.stateReason ? ` (${thread.stateReason})` : ''}; only an open issue can be claimed: reopen it first`,
+        { state: 'closed', stateReason: thread.stateReason },
+      );
+    }
+    const claims = trustedClaims(thread.comments, config.trustedBots);
+    const holder = findHolder(claims, true, config.staleAfterMs, now);
+    const own = (c: ClaimComment) =>
+      sameName(c.comment.author, caller.login) && c.marker.session === body.session;
+    if (holder && own(holder)) return renew(deps, caller, at, holder, body);
+    if (holder) throw alreadyClaimed(at, holder);
+
+    // No holder on an open issue: every unreleased claim is stale (docs/protocol.md §3). The
+    // reconcile finalises them; the oldest is named as the one taken over.
+    const stale = claims.filter(
+      (c) => c.marker.stage !== 'released' && isStale(c, config.staleAfterMs, now),
+    );
+    const replaced = stale[0];
+    const wasAssigned = hasName(thread.assignees, caller.login);
+    const inherits = stale.some(
+      (c) => sameName(c.comment.author, caller.login) && c.marker.assignee === 'claim',
+    );
+    const mode: AssigneeMode | undefined = config.assign
+      ? !wasAssigned || inherits
+        ? 'claim'
+        : 'before'
+      : undefined;
+    const marker: ClaimMarker = {
+      session: body.session,
+      lane: body.lane,
+      branch: body.branch,
+      started: now,
+      updated: now,
+      stage: 'claimed',
+      ...(mode ? { assignee: mode } : {}),
+    };
+    const text = newClaimBody(marker, {
+      note: body.note,
+      client: body.client,
+      takeover: replaced && { commentId: replaced.comment.id, session: replaced.marker.session },
+    });
+    const posted = await postAsCaller(caller, key, text, now.getTime());
+    deps.log.info(
+      { issue: issueRef(key), commentId: posted.id, caller: caller.login },
+      'claims API: claim comment posted',
+    );
+    const readback = await settle(deps, at, 'api.claim');
+    const mine = readback.claims.find((c) => c.comment.id === posted.id);
+    const winner = readback.holder;
+    if (winner && winner.comment.id === posted.id) {
+      return {
+        status: 201,
+        body: {
+          issue: issueObject(key, readback.thread),
+          claim: claimObject(key, winner, config.staleAfterMs),
+          alreadyHeld: false,
+          assigned: hasName(readback.thread.assignees, caller.login),
+          replaced: stale.map((c) =>
+            claimObject(
+              key,
+              readback.claims.find((r) => r.comment.id === c.comment.id) ?? c,
+              config.staleAfterMs,
+            ),
+          ),
+        },
+      };
+    }
+    if (winner)
+      throw alreadyClaimed(
+        { ...at, thread: readback.thread },
+        winner,
+        mine?.comment.id ?? posted.id,
+      );
+    const comment = readback.thread.comments.find((c) => c.id === posted.id);
+    if (
+      comment &&
+      !isTrustedAuthor(comment.author, comment.authorAssociation, config.trustedBots)
+    ) {
+      // docs/protocol.md §2: every reader skips this marker, so it holds nothing.
+      throw new ApiError(
+        403,
+        'NOT_TRUSTED',
+        `your comment ${posted.id} shows author_association ${comment.authorAssociation}, which readers do not trust; it claims nothing: delete it, and ask to be added as a collaborator`,
+        { commentId: posted.id },
+      );
+    }
+    throw unverifiable(
+      `comment ${posted.id} did not read back as the holder of ${issueRef(key)} (deleted, or the issue was closed meanwhile)`,
+    );
+  });
+}
+
+/** This session of this caller holds the issue already: move its heartbeat, nothing else. */
+async function renew(
+  deps: ApiDeps,
+  caller: Caller,
+  at: IssueAtHand,
+  holder: ClaimComment,
+  body: ClaimBody,
+): Promise<ApiAnswer> {
+  const now = deps.now();
+  const marker: ClaimMarker = { ...holder.marker, updated: now };
+  await editAsCaller(
+    caller,
+    at.key,
+    holder.comment.id,
+    renewedBody(holder.comment.body, marker, body.note),
+    now.getTime(),
+  );
+  const readback = await settle(deps, at, 'api.claim');
+  const winner = readback.holder;
+  if (!winner || winner.comment.id !== holder.comment.id) {
+    throw unverifiable(`the renewed claim of ${issueRef(at.key)} did not read back as the holder`);
+  }
+  return {
+    status: 200,
+    body: {
+      issue: issueObject(at.key, readback.thread),
+      claim: claimObject(at.key, winner, at.config.staleAfterMs),
+      alreadyHeld: true,
+      assigned: hasName(readback.thread.assignees, caller.login),
+      replaced: [],
+    },
+  };
+}
+
+/** What GitHub shows after a write: reconciled with the app's token, then read again. */
+export async function settle(deps: ApiDeps, at: IssueAtHand, reason: string) {
+  await reconcileNow(deps, at.key, reason);
+  const thread = await readIssue(deps, at.repo, at.key);
+  const now = deps.now();
+  const claims = trustedClaims(thread.comments, at.config.trustedBots);
+  const holder = findHolder(claims, thread.open, at.config.staleAfterMs, now);
+  await indexIssue(deps, at.key, thread, holder, at.config.staleAfterMs);
+  return { thread, claims, holder };
+}
+
+/** 409 ISSUE_ALREADY_CLAIMED naming the holder and when to come back (docs/protocol.md §8). */
+export function alreadyClaimed(
+  at: IssueAtHand,
+  holder: ClaimComment,
+  finalised?: number,
+): ApiError {
+  const claim = claimObject(at.key, holder, at.config.staleAfterMs);
+  return new ApiError(
+    409,
+    'ISSUE_ALREADY_CLAIMED',
+    `${issueRef(at.key)} is held by @${claim.author} (comment ${claim.commentId}, session ${claim.session}); wait until ${claim.staleAt} or pick another issue${finalised ? `; your comment ${finalised} was finalised as abandoned` : ''}`,
+    {
+      holder: claim,
+      recovery: { action: 'wait', retryAt: claim.staleAt },
+      ...(finalised ? { finalised } : {}),
+    },
+  );
+}

@@ -1,0 +1,22 @@
+import type { IssueKey } from '../store/store.js';
+import type { ApiDeps } from './api-deps.js';
+import { unverifiable } from './api-error.js';
+import { issueRef } from './serialise.js';
+
+/**
+ * Reconciles the issue at once with the app's token (the caller holds its lock, so the queue
+ * cannot). When it fails, the reconcile is queued so the issue still converges, and the
+ * answer is 503: the claim was written but not verified (docs/protocol.md §8 "Never a guess").
+ */
+export async function reconcileNow(deps: ApiDeps, key: IssueKey, reason: string): Promise<void> {
+  try {
+    await deps.reconcile({ key, hints: [], reason });
+  } catch (err) {
+    deps.log.warn({ err, issue: issueRef(key) }, 'claims API: reconcile failed; queued for retry');
+    // Queued now, run once the lock is released; a failure to queue waits for the sweep.
+    await deps.queue.enqueue({ key, hints: [], reason }).catch(() => {});
+    throw unverifiable(
+      `the claim on ${issueRef(key)} was written but GitHub failed while it was being settled`,
+    );
+  }
+}

@@ -1,0 +1,92 @@
+import { finaliseClaimBody, foldText, releasedClaim } from '../claims/comment.js';
+import { trustedClaims } from '../claims/decide.js';
+import { findHolder } from '../claims/liveness.js';
+import { sameName } from '../claims/names.js';
+import type { ApiDeps } from './api-deps.js';
+import { ApiError } from './api-error.js';
+import type { Caller } from './authenticate.js';
+import { githubFailure } from './caller-github.js';
+import { editAsCaller } from './caller-writes.js';
+import { onIssue } from './on-issue.js';
+import { type ApiAnswer, settle } from './post-claim.js';
+import { mayReleaseForOthers } from './repo-access.js';
+import type { ReleaseBody } from './request-bodies.js';
+import { claimObject, issueRef } from './serialise.js';
+
+/**
+ * `DELETE …/claim` (docs/protocol.md §8). With `session`: the caller's own live claim is
+ * finalised with the caller's token. Without: an administrative release of whoever holds it,
+ * for `maintain` or `admin` only, written with the app's token. Then the reconcile removes
+ * the labels and the assignee the claim added (§4).
+ */
+export async function releaseClaim(
+  deps: ApiDeps,
+  caller: Caller,
+  target: { owner: string; repo: string; number: number },
+  body: ReleaseBody,
+): Promise<ApiAnswer> {
+  const repo = await deps.access.installed(target.owner, target.repo);
+  const administrative = body.session === undefined;
+  if (administrative) {
+    const role = await deps.access.roleOf(repo, caller.login);
+    if (!mayReleaseForOthers(role)) {
+      throw new ApiError(
+        403,
+        'NOT_ALLOWED',
+        `releasing another session's claim needs maintain or admin on ${repo.owner}/${repo.repo} (@${caller.login} has ${role.roleName}): send your own session to release your claim`,
+      );
+    }
+  }
+  return onIssue(deps, repo, target.number, async (at) => {
+    const { key, thread, config } = at;
+    const now = deps.now();
+    const claims = trustedClaims(thread.comments, config.trustedBots);
+    const holder = findHolder(claims, thread.open, config.staleAfterMs, now);
+    const mine =
+      holder !== null &&
+      sameName(holder.comment.author, caller.login) &&
+      holder.marker.session === body.session;
+    if (!holder || (!administrative && !mine)) {
+      throw new ApiError(
+        409,
+        'CLAIM_NOT_HELD',
+        administrative
+          ? `${issueRef(key)} has no live claim to release`
+          : `session ${body.session} holds no live claim on ${issueRef(key)}; nothing was released`,
+      );
+    }
+    const note = body.note === undefined ? '' : `: ${foldText(body.note)}`;
+    const reason = administrative
+      ? `administrative release by @${caller.login} through the claims API${note}`
+      : `released by its session through the claims API${note}`;
+    const finalised = finaliseClaimBody(
+      holder.comment.body,
+      releasedClaim(holder.marker, body.outcome, now),
+      reason,
+    );
+    if (administrative) {
+      try {
+        await repo.octokit.rest.issues.updateComment({
+          owner: key.owner,
+          repo: key.repo,
+          comment_id: holder.comment.id,
+          body: finalised,
+        });
+      } catch (error) {
+        throw githubFailure(error, `finalising comment ${holder.comment.id} failed`, now.getTime());
+      }
+    } else {
+      await editAsCaller(caller, key, holder.comment.id, finalised, now.getTime());
+    }
+    deps.log.info(
+      { issue: issueRef(key), commentId: holder.comment.id, administrative, outcome: body.outcome },
+      'claims API: claim released',
+    );
+    const readback = await settle(deps, at, 'api.release');
+    const released = readback.claims.find((c) => c.comment.id === holder.comment.id);
+    return {
+      status: 200,
+      body: { released: true, claim: claimObject(key, released ?? holder, config.staleAfterMs) },
+    };
+  });
+}

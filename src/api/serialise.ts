@@ -1,0 +1,155 @@
+import type { HolderSummary } from '../claims/decide.js';
+import { type ClaimComment, heartbeat } from '../claims/liveness.js';
+import { formatClaimTime } from '../claims/marker.js';
+import type { IssueMeta, IssueThread } from '../github/thread.js';
+import type { IndexedClaim, IndexedIssue, IssueKey } from '../store/store.js';
+
+/** The claim object of docs/protocol.md §8. */
+export interface ClaimObject {
+  readonly issue: string;
+  readonly commentId: number;
+  readonly url: string;
+  readonly author: string;
+  readonly session: string;
+  readonly lane: string;
+  readonly branch: string;
+  readonly stage: string;
+  readonly started: string;
+  readonly updated: string;
+  readonly heartbeat: string;
+  readonly staleAt: string;
+  readonly assignee: string | null;
+  /** Only on a released claim. */
+  readonly outcome?: string;
+}
+
+/** The issue object of docs/protocol.md §8 (§9's, plus `state`). */
+export interface IssueObject {
+  readonly repo: string;
+  readonly number: number;
+  readonly title: string;
+  readonly url: string;
+  readonly state?: 'open' | 'closed';
+  readonly labels: readonly string[];
+  readonly assignees: readonly string[];
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+/** `acme/widgets#12`. */
+export function issueRef(key: IssueKey): string {
+  return `${key.owner}/${key.repo}#${key.number}`;
+}
+
+/**
+ * The first whole second at which a claim with this heartbeat is stale: docs/protocol.md §3,
+ * exactly one window old is still live, one second more is stale.
+ */
+export function staleAtOf(beat: Date, staleAfterMs: number): string {
+  return formatClaimTime(new Date(beat.getTime() + staleAfterMs + 1000));
+}
+
+/** A claim comment as the claim object. */
+export function claimObject(key: IssueKey, claim: ClaimComment, staleAfterMs: number): ClaimObject {
+  return withIssue(key, indexedClaimOf(claim, staleAfterMs, claim.marker.outcome));
+}
+
+/** A claim summary of the index as the claim object. */
+export function withIssue(key: IssueKey, claim: IndexedClaim & { outcome?: string }): ClaimObject {
+  return {
+    issue: issueRef(key),
+    commentId: claim.commentId,
+    url: claim.url,
+    author: claim.author,
+    session: claim.session,
+    lane: claim.lane,
+    branch: claim.branch,
+    stage: claim.stage,
+    started: claim.started,
+    updated: claim.updated,
+    heartbeat: claim.heartbeat,
+    staleAt: claim.staleAt,
+    assignee: claim.assignee ?? null,
+    ...(claim.outcome ? { outcome: claim.outcome } : {}),
+  };
+}
+
+/** A claim comment as the index keeps it. */
+export function indexedClaimOf(
+  claim: ClaimComment,
+  staleAfterMs: number,
+  outcome?: string,
+): IndexedClaim & { outcome?: string } {
+  const beat = heartbeat(claim);
+  return {
+    commentId: claim.comment.id,
+    url: claim.comment.url ?? '',
+    author: claim.comment.author,
+    session: claim.marker.session,
+    lane: claim.marker.lane,
+    branch: claim.marker.branch,
+    stage: claim.marker.stage,
+    started: formatClaimTime(claim.marker.started),
+    updated: formatClaimTime(claim.marker.updated),
+    heartbeat: formatClaimTime(beat),
+    staleAt: staleAtOf(beat, staleAfterMs),
+    ...(claim.marker.assignee ? { assignee: claim.marker.assignee } : {}),
+    ...(outcome ? { outcome } : {}),
+  };
+}
+
+/** The holder a reconcile settled on, as the index keeps it; its deadline is when it turns stale. */
+export function indexedClaimOfHolder(holder: HolderSummary, staleAfterMs: number): IndexedClaim {
+  return {
+    commentId: holder.commentId,
+    url: holder.url ?? '',
+    author: holder.author,
+    session: holder.session,
+    lane: holder.lane,
+    branch: holder.branch,
+    stage: holder.stage,
+    started: formatClaimTime(holder.started),
+    updated: formatClaimTime(holder.updated),
+    heartbeat: formatClaimTime(holder.heartbeat),
+    staleAt: staleAtOf(holder.heartbeat, staleAfterMs),
+    ...(holder.assignee ? { assignee: holder.assignee } : {}),
+  };
+}
+
+/** The issue object of an issue just read. */
+export function issueObject(key: IssueKey, thread: IssueThread & { meta: IssueMeta }): IssueObject {
+  return {
+    repo: `${key.owner}/${key.repo}`,
+    number: key.number,
+    title: thread.meta.title,
+    url: thread.meta.url,
+    state: thread.open ? 'open' : 'closed',
+    labels: thread.labels,
+    assignees: thread.assignees,
+    createdAt: formatClaimTime(new Date(thread.meta.createdAt)),
+    updatedAt: formatClaimTime(new Date(thread.meta.updatedAt)),
+  };
+}
+
+/** An issue just read, as the index keeps it. */
+export function indexedIssueOf(
+  key: IssueKey,
+  thread: IssueThread & { meta: IssueMeta },
+): IndexedIssue {
+  const { state: _state, repo: _repo, number: _number, ...rest } = issueObject(key, thread);
+  return { key, ...rest };
+}
+
+/** An indexed issue as the queue's issue object (docs/protocol.md §9: no `state`, all are open). */
+export function queueIssueObject(issue: IndexedIssue): IssueObject {
+  return {
+    repo: `${issue.key.owner}/${issue.key.repo}`,
+    number: issue.key.number,
+    title: issue.title,
+    url: issue.url,
+    labels: issue.labels,
+    assignees: issue.assignees,
+    createdAt: issue.createdAt,
+    updatedAt: issue.updatedAt,
+  };
+}

@@ -1,0 +1,61 @@
+import type { FakeGitHub } from '../fake-github/fake-github.js';
+
+/** An answer of the claims API as a test reads it. */
+export interface Answer {
+  readonly status: number;
+  readonly headers: Headers;
+  // biome-ignore lint/suspicious/noExplicitAny: JSON bodies are asserted on shape by the tests
+  readonly body: any;
+}
+
+/** Calls the claims API of the app at `appUrl` with `token` (none: no Authorization header). */
+export async function callApi(
+  appUrl: string,
+  method: string,
+  path: string,
+  options: { token?: string; body?: unknown; rawBody?: string } = {},
+): Promise<Answer> {
+  const response = await fetch(`${appUrl}/api/claims/v1${path}`, {
+    method,
+    headers: {
+      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+      ...(options.body !== undefined || options.rawBody !== undefined
+        ? { 'content-type': 'application/json' }
+        : {}),
+    },
+    ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
+    ...(options.rawBody !== undefined ? { body: options.rawBody } : {}),
+  });
+  const text = await response.text();
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: text ? JSON.parse(text) : null,
+  };
+}
+
+/** A caller bound to one app and one GitHub login: `as.post('/repos/…/claim', body)`. */
+export function caller(appUrl: string, fake: FakeGitHub, login: string) {
+  const token = fake.tokenFor(login);
+  return {
+    token,
+    get: (path: string) => callApi(appUrl, 'GET', path, { token }),
+    post: (path: string, body: unknown) => callApi(appUrl, 'POST', path, { token, body }),
+    delete: (path: string, body: unknown) => callApi(appUrl, 'DELETE', path, { token, body }),
+  };
+}
+
+/** `/repos/acme/widgets/issues/N/claim`. */
+export function claimPath(n: number, repo = 'acme/widgets'): string {
+  return `/repos/${repo}/issues/${n}/claim`;
+}
+
+/** A claim request body for `session` (lane and branch derived). */
+export function claimBody(session: string, extra: Record<string, unknown> = {}) {
+  return { session, lane: `lane-${session}`, branch: `feat/${session}`, ...extra };
+}
+
+/** Requests the caller's token made (everything but the app's and its installations'). */
+export function callerRequests(fake: FakeGitHub, login: string) {
+  return fake.requests.filter((r) => r.actor === login);
+}

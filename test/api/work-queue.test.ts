@@ -1,0 +1,190 @@
+/**
+ * The work queue of docs/protocol.md §9 (`GET /api/claims/v1/issues`), every filter, through
+ * the real server and the fake GitHub: answered from the app's index of open issues, kept by
+ * `issues` events, reconciles and the resync.
+ */
+import { describe, expect, it } from 'vitest';
+import { claimComment, harnessFor } from '../e2e/e2e-helpers.js';
+import type { FakeGitHub } from '../fake-github/fake-github.js';
+import { REPO } from '../helpers/app-harness.js';
+import { callApi, caller, claimBody, claimPath } from './api-helpers.js';
+
+/** Moves the fake's clock one second on at every reading, from `start`. */
+function tick(fake: FakeGitHub, start: number): void {
+  let t = start;
+  fake.clock = () => {
+    t += 1000;
+    return new Date(t);
+  };
+}
+
+type Item = { issue: { repo: string; number: number }; claim: { author: string } | null };
+const numbers = (body: { items: Item[] }) =>
+  body.items.map((i) => `${i.issue.repo}#${i.issue.number}`);
+
+describe.concurrent('GET /api/claims/v1/issues', () => {
+  it('lists open issues oldest first, follows issues events, and pages with a cursor', async ({
+    onTestFinished,
+  }) => {
+    const { fake, appUrl, settle } = await harnessFor(onTestFinished);
+    tick(fake, Date.parse('2026-01-01T00:00:00Z'));
+    const [a, b, c, d] = [1, 2, 3, 4].map(() => fake.createIssue(REPO, { title: 'work' }));
+    fake.createIssue(REPO, { isPullRequest: true });
+    await settle();
+    const alice = caller(appUrl, fake, 'alice');
+    expect(numbers((await alice.get('/issues')).body)).toEqual(
+      [a, b, c, d].map((n) => `${REPO}#${n}`),
+    );
+
+    fake.closeIssue(REPO, b!);
+    fake.deleteIssue(REPO, c!);
+    await settle();
+    expect(numbers((await alice.get('/issues')).body)).toEqual([`${REPO}#${a}`, `${REPO}#${d}`]);
+    fake.reopenIssue(REPO, b!);
+    await settle();
+
+    const first = await alice.get('/issues?limit=2');
+    expect(numbers(first.body)).toEqual([`${REPO}#${a}`, `${REPO}#${b}`]);
+    expect(first.body.nextCursor).toEqual(expect.any(String));
+    const second = await alice.get(`/issues?limit=2&cursor=${first.body.nextCursor}`);
+    expect(numbers(second.body)).toEqual([`${REPO}#${d}`]);
+    expect(second.body.nextCursor).toBeNull();
+  });
+
+  it('claimable, claimedBy, assignedToMe, label and repo filters combine with AND', async ({
+    onTestFinished,
+  }) => {
+    const { fake, appUrl, settle } = await harnessFor(onTestFinished, {
+      seed: (f) => f.addRepo('acme/gears'),
+    });
+    // One second apart, so "oldest first" is one order.
+    tick(fake, Date.now() - 60_000);
+    const free = fake.createIssue(REPO, { labels: ['bug'] });
+    const mine = fake.createIssue(REPO, { labels: ['bug'] });
+    const bobs = fake.createIssue(REPO);
+    const assigned = fake.createIssue('acme/gears', { assignees: ['alice'] });
+    const later = fake.createIssue('acme/gears');
+    await settle();
+    const alice = caller(appUrl, fake, 'alice');
+    expect((await alice.post(claimPath(mine), claimBody('s-1'))).status).toBe(201);
+    fake.addComment(REPO, bobs, { author: 'bob', body: claimComment('s-bob') });
+    await settle();
+
+    const q = async (query: string) => numbers((await alice.get(`/issues?${query}`)).body);
+    const ref = (repo: string, n: number) => `${repo}#${n}`;
+    expect(await q('claimable=true')).toEqual([
+      ref(REPO, free),
+      ref('acme/gears', assigned),
+      ref('acme/gears', later),
+    ]);
+    expect(await q('claimable=false')).toEqual([ref(REPO, mine), ref(REPO, bobs)]);
+    expect(await q('claimedBy=me')).toEqual([ref(REPO, mine)]);
+    expect(await q('claimedBy=bob')).toEqual([ref(REPO, bobs)]);
+    expect(await q('assignedToMe=true')).toEqual([ref(REPO, mine), ref('acme/gears', assigned)]);
+    expect(await q('label=bug')).toEqual([ref(REPO, free), ref(REPO, mine)]);
+    expect(await q('label=bug&claimable=true')).toEqual([ref(REPO, free)]);
+    expect(await q('repo=acme/gears')).toEqual([
+      ref('acme/gears', assigned),
+      ref('acme/gears', later),
+    ]);
+    const held = (await alice.get('/issues?claimedBy=me')).body.items[0];
+    expect(held.claim).toMatchObject({ author: 'alice', session: 's-1', issue: ref(REPO, mine) });
+    expect(held.issue).not.toHaveProperty('state');
+  });
+
+  it('queue.labels and queue.exclude of claims.yml decide what is claimable', async ({
+    onTestFinished,
+  }) => {
+    const { fake, appUrl, settle } = await harnessFor(onTestFinished, {
+      seed: (f) =>
+        f.setFile(REPO, '.github/claims.yml', 'queue:\n  labels: [ready]\n  exclude: [wontfix]\n'),
+    });
+    const ready = fake.createIssue(REPO, { labels: ['ready'] });
+    fake.createIssue(REPO, { labels: ['ready', 'wontfix'] });
+    fake.createIssue(REPO);
+    await settle();
+    const answer = await caller(appUrl, fake, 'alice').get('/issues?claimable=true');
+    expect(numbers(answer.body)).toEqual([`${REPO}#${ready}`]);
+  });
+
+  it('a claim past its stale time is listed as claimable at once, without a sweep', async ({
+    onTestFinished,
+  }) => {
+    const { fake, appUrl, settle } = await harnessFor(onTestFinished, {
+      env: { CLAIMS_SWEEP_INTERVAL: '1h' },
+      seed: (f) => f.setFile(REPO, '.github/claims.yml', 'staleAfter: 10m\n'),
+    });
+    const n = fake.createIssue(REPO);
+    // Live for three more seconds when the reconcile indexes it.
+    const at = new Date(Math.floor(Date.now() / 1000) * 1000 - 10 * 60_000 + 3000);
+    fake.addComment(REPO, n, {
+      author: 'bob',
+      body: claimComment('s-bob', { at }),
+      createdAt: at,
+      updatedAt: at,
+    });
+    await settle();
+    const alice = caller(appUrl, fake, 'alice');
+    expect(numbers((await alice.get('/issues?claimable=false')).body)).toEqual([`${REPO}#${n}`]);
+    await new Promise((resolve) => setTimeout(resolve, 4500));
+    fake.clearRequests();
+    const answer = await alice.get('/issues?claimable=true');
+    expect(numbers(answer.body)).toEqual([`${REPO}#${n}`]);
+    expect(answer.body.items[0].claim).toBeNull();
+    // Nobody reconciled it meanwhile: the stale comment is still unreleased on GitHub.
+    expect(fake.writes().filter((r) => !r.path.startsWith('/app/'))).toEqual([]);
+  });
+
+  it('only repositories the caller’s token can read, and no GitHub call once cached', async ({
+    onTestFinished,
+  }) => {
+    const { fake, appUrl, settle } = await harnessFor(onTestFinished, {
+      seed: (f) => f.addRepo('acme/secret', { private: true }),
+    });
+    tick(fake, Date.now() - 60_000);
+    const open = fake.createIssue(REPO);
+    const secret = fake.createIssue('acme/secret');
+    await settle();
+    expect(numbers((await caller(appUrl, fake, 'alice').get('/issues')).body)).toEqual([
+      `${REPO}#${open}`,
+      `acme/secret#${secret}`,
+    ]);
+    const mallory = caller(appUrl, fake, 'mallory');
+    expect(numbers((await mallory.get('/issues')).body)).toEqual([`${REPO}#${open}`]);
+    fake.clearRequests();
+    await mallory.get('/issues?claimable=true');
+    await mallory.get('/issues');
+    expect(fake.requests).toEqual([]);
+  });
+
+  it('bad filters are 422 naming each; claimedBy=me without a token is 401', async ({
+    onTestFinished,
+  }) => {
+    const { fake, appUrl } = await harnessFor(onTestFinished);
+    const answer = await caller(appUrl, fake, 'alice').get(
+      '/issues?claimable=maybe&limit=101&cursor=zz&repo=nope&colour=red',
+    );
+    expect(answer.status).toBe(422);
+    expect(Object.keys(answer.body.error.details.fields).sort()).toEqual([
+      'claimable',
+      'colour',
+      'cursor',
+      'limit',
+      'repo',
+    ]);
+    const anonymous = await callApi(appUrl, 'GET', '/issues?claimedBy=me');
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body.error.code).toBe('UNAUTHENTICATED');
+  });
+
+  it('the resync lists open issues opened while the app was away', async ({ onTestFinished }) => {
+    const harness = await harnessFor(onTestFinished);
+    const { fake } = harness;
+    await harness.stopApp();
+    const n = fake.createIssue(REPO, { title: 'opened while down' });
+    await harness.startApp();
+    const answer = await caller(harness.appUrl, fake, 'alice').get('/issues');
+    expect(numbers(answer.body)).toEqual([`${REPO}#${n}`]);
+    expect(answer.body.items[0].issue.title).toBe('opened while down');
+  });
+});
