@@ -47,6 +47,12 @@ const NotifyTarget = z
   })
   .transform((target) => target.replace(/^@/, ''));
 
+/** What a pull request's check run concludes when it touches held paths (docs/protocol.md §11). */
+export const PATH_GUARDS = ['fail', 'warn', 'off'] as const;
+
+/** `pathGuard`: `failure`, `neutral`, or no check run at all. */
+export type PathGuard = (typeof PATH_GUARDS)[number];
+
 /**
  * `.github/claims.yml` as a repository writes it (docs/protocol.md §7). Strict: an unknown key is an error,
  * so a typo such as `stalAfter` is reported instead of silently ignored. Every field is
@@ -72,6 +78,9 @@ export const RepoConfig = z
         error: 'must be a list of logins or teams such as ["alice", "@acme/maintainers"]',
       })
       .optional(),
+    // docs/protocol.md §11: the pull-request guard and branch heartbeats.
+    pathGuard: z.enum(PATH_GUARDS, { error: 'must be one of fail, warn or off' }).optional(),
+    heartbeatOnPush: z.boolean({ error: BOOLEAN_MESSAGE }).optional(),
     // docs/protocol.md §15: roll out in observe mode first, or turn one repository off.
     mode: z
       .enum(ROLLOUT_MODES, { error: 'must be enforce or observe (decide and log, write nothing)' })
@@ -106,8 +115,17 @@ export const RepoConfig = z
 /** A repository's config as written, after validation. */
 export type RepoConfig = z.infer<typeof RepoConfig>;
 
-/** The config a reconcile works with: every field filled in, as decide() reads it. */
-export interface ResolvedRepoConfig extends DecideConfig {
+/** The settings of the pull-request guard and branch heartbeats (docs/protocol.md §11). */
+export interface GuardConfig {
+  readonly pathGuard: PathGuard;
+  readonly heartbeatOnPush: boolean;
+}
+
+/**
+ * The config the app works with: every field filled in, as decide(), the rollout and the
+ * guard read it.
+ */
+export interface ResolvedRepoConfig extends DecideConfig, GuardConfig {
   /** `enforce` writes the plan; `observe` only logs and counts it (docs/protocol.md §15). */
   readonly mode: RolloutMode;
   /** False: the app leaves the repository alone (no reads beyond the config, no writes). */
@@ -153,6 +171,8 @@ export function resolveRepoConfig(
     enforceLabels: config.enforceLabels ?? true,
     trustedBots: config.trustedBots ?? [],
     notify: config.notify ?? [],
+    pathGuard: config.pathGuard ?? 'fail',
+    heartbeatOnPush: config.heartbeatOnPush ?? true,
     mode: config.mode ?? 'enforce',
     enabled: config.enabled ?? true,
     ...(config.queue

@@ -22,6 +22,8 @@ const DEFAULT_CONFIG: ResolvedRepoConfig = {
   enforceLabels: true,
   trustedBots: [],
   notify: [],
+  pathGuard: 'fail',
+  heartbeatOnPush: true,
   mode: 'enforce',
   enabled: true,
 };
@@ -49,6 +51,8 @@ describe('parseRepoConfig', () => {
       enforceLabels: false,
       trustedBots: ['my-agent[bot]', 'machine-user'],
       notify: ['@alice', 'bob', '@acme/maintainers'],
+      pathGuard: 'warn',
+      heartbeatOnPush: false,
       mode: 'observe',
       enabled: false,
     };
@@ -62,6 +66,8 @@ describe('parseRepoConfig', () => {
         enforceLabels: false,
         trustedBots: ['my-agent[bot]', 'machine-user'],
         notify: ['alice', 'bob', 'acme/maintainers'],
+        pathGuard: 'warn',
+        heartbeatOnPush: false,
         mode: 'observe',
         enabled: false,
       },
@@ -112,6 +118,13 @@ describe('parseRepoConfig', () => {
     ['trustedbots', [], 'unknown key "trustedbots" (did you mean "trustedBots"?)'],
     ['version', 1, 'unknown key "version"'],
   ])('refuses the unknown key %s', (key, value, error) => {
+    expect(errorOf({ [key]: value })).toBe(error);
+  });
+
+  it.each([
+    ['pathGuard', 'strict', 'pathGuard: must be one of fail, warn or off (got "strict")'],
+    ['heartbeatOnPush', 'yes', 'heartbeatOnPush: must be true or false (got "yes")'],
+  ])('refuses a bad %s naming what it should hold', (key, value, error) => {
     expect(errorOf({ [key]: value })).toBe(error);
   });
 
