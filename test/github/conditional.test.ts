@@ -46,6 +46,36 @@ describe('conditional reads of the resync', () => {
     ]);
     expect(fake.issue('acme/gadgets', n)).toMatchObject({ labels: [IN_PROGRESS] });
   });
+
+  it('the open issues of the work queue index are listed conditionally; a 304 keeps the index', async ({
+    onTestFinished,
+  }) => {
+    const harness = await harnessFor(onTestFinished);
+    const { fake } = harness;
+    const first = fake.createIssue(REPO, { title: 'first' });
+    fake.clearRequests();
+    await harness.app.warden.resync(harness.installationId);
+    const openLists = () =>
+      fake.requests.filter((r) => r.path === `/repos/${REPO}/issues` && r.query.state === 'open');
+    expect(openLists().map((r) => r.status)).toEqual([200]);
+
+    fake.clearRequests();
+    await harness.app.warden.resync(harness.installationId);
+    expect(openLists().map((r) => r.status)).toEqual([304]);
+    // The issues kept with the ETag are indexed again, not dropped.
+    const indexed = async () =>
+      (await harness.app.warden.store.openIssues())
+        .map((e) => e.issue.key.number)
+        .sort((a, b) => a - b);
+    expect(await indexed()).toEqual([first]);
+
+    const second = fake.createIssue(REPO, { title: 'second' });
+    fake.clearRequests();
+    await harness.app.warden.resync(harness.installationId);
+    expect(openLists().map((r) => r.status)).toEqual([200]);
+    expect(await indexed()).toEqual([first, second]);
+    expect(fake.invalidRequests).toEqual([]);
+  });
 });
 
 describe('the next page of a Link header', () => {

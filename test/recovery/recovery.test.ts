@@ -67,6 +67,8 @@ describe('delivery recovery (docs/protocol.md §12)', () => {
     expect(metrics).toContain('claims_redeliveries_total{result="found"} 3');
     expect(metrics).toContain('claims_redeliveries_total{result="redelivered"} 3');
     expect(metrics).toContain('claims_redeliveries_total{result="failed"} 0');
+    // The deliveries routes pass GitHub's REST description, as every request does.
+    expect(fake.invalidRequests).toEqual([]);
   });
 });
 
