@@ -101,9 +101,11 @@ export async function benchCalls(): Promise<Section> {
     };
 
     // What start-up cost, up to the first scenario: identity, installations, token, the
-    // installation's repositories, the config and the comments since one stale window.
+    // installation's repositories, the config, the comments since one stale window, the open
+    // issues (the work queue's index) and the app's webhook deliveries (delivery recovery,
+    // docs/protocol.md §12).
     out.push(
-      summarise('start-up: one installation, one repository, no claims', 7, fake.requests.slice()),
+      summarise('start-up: one installation, one repository, no claims', 9, fake.requests.slice()),
     );
 
     const first = fake.createIssue(REPO, { title: 'first' });

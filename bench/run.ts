@@ -11,6 +11,7 @@ import { benchGuard } from './guard-bench.js';
 import { benchMarkers } from './marker-bench.js';
 import { benchMemory } from './memory-bench.js';
 import { benchPaths } from './paths-bench.js';
+import { benchRecovery } from './recovery-bench.js';
 import { fmt, renderSection, type Section } from './section.js';
 import { benchSweep } from './sweep-bench.js';
 import { benchThroughput } from './throughput-bench.js';
@@ -43,6 +44,7 @@ const BENCHES: ReadonlyArray<readonly [string, () => Promise<Section>]> = [
   ['action', benchAction],
   ['api', benchApi],
   ['board', benchBoard],
+  ['recovery', benchRecovery],
 ];
 
 /** The machine the figures come from: they mean nothing without it. */

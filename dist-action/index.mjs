@@ -39890,6 +39890,10 @@ var GitHubLogin = external_exports.string({ error: LOGIN_MESSAGE }).regex(LOGIN,
 var BOOLEAN_MESSAGE = "must be true or false";
 var LABELS_MESSAGE = 'must be a list of label names such as ["good first issue"]';
 var ROLLOUT_MODES = ["enforce", "observe"];
+var NOTIFY_MESSAGE = 'must be a GitHub login such as "alice" or a team such as "@acme/maintainers"';
+var NotifyTarget = external_exports.string({ error: NOTIFY_MESSAGE }).regex(/^@?[a-z\d](?:[a-z\d]|-(?=[a-z\d])){0,38}(?:\/[a-z\d][a-z\d_.-]{0,99})?$/i, {
+  error: NOTIFY_MESSAGE
+}).transform((target) => target.replace(/^@/, ""));
 var PATH_GUARDS = ["fail", "warn", "off"];
 var RepoConfig = external_exports.strictObject({
   staleAfter: durationSchema("10m", "720h", "6h").optional(),
@@ -39901,6 +39905,9 @@ var RepoConfig = external_exports.strictObject({
   notifyOnExpiry: external_exports.boolean({ error: BOOLEAN_MESSAGE }).optional(),
   enforceLabels: external_exports.boolean({ error: BOOLEAN_MESSAGE }).optional(),
   trustedBots: external_exports.array(GitHubLogin, { error: 'must be a list of GitHub logins such as ["my-agent[bot]"]' }).optional(),
+  notify: external_exports.array(NotifyTarget, {
+    error: 'must be a list of logins or teams such as ["alice", "@acme/maintainers"]'
+  }).optional(),
   // docs/protocol.md §11: the pull-request guard and branch heartbeats.
   pathGuard: external_exports.enum(PATH_GUARDS, { error: "must be one of fail, warn or off" }).optional(),
   heartbeatOnPush: external_exports.boolean({ error: BOOLEAN_MESSAGE }).optional(),
@@ -39937,6 +39944,7 @@ function resolveRepoConfig(config3, defaults) {
     notifyOnExpiry: config3.notifyOnExpiry ?? true,
     enforceLabels: config3.enforceLabels ?? true,
     trustedBots: config3.trustedBots ?? [],
+    notify: config3.notify ?? [],
     pathGuard: config3.pathGuard ?? "fail",
     heartbeatOnPush: config3.heartbeatOnPush ?? true,
     mode: config3.mode ?? "enforce",
@@ -40553,7 +40561,7 @@ function decide(facts, config3, now) {
       notes.push({
         kind: "post-note",
         forCommentId: claim2.comment.id,
-        body: expiryNote(claim2, since)
+        body: expiryNote(claim2, since, config3.notify ?? [])
       });
     }
   }
@@ -40674,10 +40682,12 @@ function hasExpiryNote(facts, commentId) {
 function hasNote(facts, tag) {
   return facts.comments.some((c) => sameName(c.author, facts.appLogin) && c.body.startsWith(tag));
 }
-function expiryNote(claim2, since) {
+function expiryNote(claim2, since, notify) {
+  const others = notify.filter((target) => !sameName(target, claim2.comment.author));
   return [
     expiryNoteTag(claim2.comment.id),
-    `@${claim2.comment.author} the claim in comment ${claim2.comment.id} (session \`${claim2.marker.session}\`) went stale: no update since ${formatClaimTime(heartbeat(claim2))}, stale since ${since}. It has been released as abandoned; claim the issue again to go on.`
+    `@${claim2.comment.author} the claim in comment ${claim2.comment.id} (session \`${claim2.marker.session}\`) went stale: no update since ${formatClaimTime(heartbeat(claim2))}, stale since ${since}. It has been released as abandoned; claim the issue again to go on.`,
+    ...others.length > 0 ? [`cc ${others.map((target) => `@${target}`).join(" ")}`] : []
   ].join("\n");
 }
 function administrativeRemoval(facts, config3, holder) {
@@ -41184,6 +41194,8 @@ async function reconcileIssue(deps, request2) {
   }
   await deps.store.clearIssueGone(key);
   const appAssignees = await deps.store.appAssignees(key);
+  const onReconciled = deps.observing ? void 0 : deps.onReconciled;
+  const previousHolder = onReconciled ? await deps.store.holderOf(key) : null;
   const now = deps.now();
   const pathDeps = { ...deps, readThread: (other) => readThread(octokit, other), log };
   const paths = await pathHoldersFor(pathDeps, key, thread, lookup.config, now);
@@ -41215,6 +41227,7 @@ async function reconcileIssue(deps, request2) {
       deps.onWrite?.(action, key);
     }
   });
+  await onReconciled?.({ key, comments: thread.comments, plan, previousHolder, now });
   const applied = rememberedAssignees(appAssignees, thread.assignees, plan.actions, true);
   if (remember && !sameLogins(applied, planned)) await deps.store.setAppAssignees(key, applied);
   await deps.store.setDeadline(key, plan.deadline);
@@ -41349,6 +41362,7 @@ var MinHeap = class {
   }
 };
 var COMPACT_SLACK = 1024;
+var MAX_CACHED_READS = 1e4;
 var MemoryStore = class {
   now;
   maxDeliveryIds;
@@ -41365,6 +41379,9 @@ var MemoryStore = class {
   locks = /* @__PURE__ */ new Map();
   /** Per repository (repoKey), the path holders by issue number. */
   pathIndex = /* @__PURE__ */ new Map();
+  redeliverCheckpoint = null;
+  /** `scope\nurl` -> the answer kept for conditional requests, in order of writing. */
+  reads = /* @__PURE__ */ new Map();
   openIssueIndex = /* @__PURE__ */ new Map();
   issueClaims = /* @__PURE__ */ new Map();
   liveClaims = /* @__PURE__ */ new Map();
@@ -41608,6 +41625,36 @@ var MemoryStore = class {
     const holders = this.pathIndex.get(repoKeyString({ installationId, owner, repo }));
     if (holders === void 0) return [];
     return [...holders].map(([number4, holder]) => ({ number: number4, ...holder, heartbeat: new Date(holder.heartbeat) })).sort((a, b) => a.number - b.number);
+  }
+  async deliveryCheckpoint() {
+    const checkpoint = this.redeliverCheckpoint;
+    return checkpoint === null ? null : { ...checkpoint, deliveredAt: new Date(checkpoint.deliveredAt) };
+  }
+  async setDeliveryCheckpoint(checkpoint) {
+    this.redeliverCheckpoint = { ...checkpoint, deliveredAt: new Date(checkpoint.deliveredAt) };
+  }
+  async cachedRead(scope, url2) {
+    const id = `${scope}
+${url2}`;
+    const entry = this.reads.get(id);
+    if (entry === void 0) return null;
+    if (entry.expiresAt <= this.now()) {
+      this.reads.delete(id);
+      return null;
+    }
+    return entry.read;
+  }
+  async setCachedRead(scope, url2, read, ttlMs) {
+    assertTtl(ttlMs);
+    const id = `${scope}
+${url2}`;
+    this.reads.delete(id);
+    this.reads.set(id, { read: { ...read }, expiresAt: this.now() + ttlMs });
+    while (this.reads.size > MAX_CACHED_READS) {
+      const oldest = this.reads.keys().next().value;
+      if (oldest === void 0) break;
+      this.reads.delete(oldest);
+    }
   }
   async setBranchHolder(key, holder) {
     const repo = repoKeyString(key);

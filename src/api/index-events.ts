@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { ProbotOctokit } from 'probot';
 import { formatClaimTime } from '../claims/marker.js';
+import { conditionalPages } from '../github/conditional.js';
 import type { RolloutResult } from '../rollout/reconcile-with-rollout.js';
 import type { IndexedIssue, IssueKey, RepoKey, Store } from '../store/store.js';
 import { indexedClaimOfHolder } from './serialise.js';
@@ -114,25 +115,44 @@ export async function indexReconcile(
 /**
  * docs/protocol.md §12: the resync lists the repository's open issues for the index, 100 a
  * page; issues closed while the app was away leave it. Throws when GitHub fails (the
- * repository's resync is retried next time).
+ * repository's resync is retried next time). With a token `scope`, the listing is
+ * conditional (docs/api-budget.md): a page GitHub answers 304 costs no rate limit, and its
+ * issues are those kept from the read before.
  */
 export async function indexOpenIssues(
   store: Store,
   octokit: ProbotOctokit,
   repo: RepoKey,
   listedAt: Date,
+  scope?: string,
 ): Promise<number> {
   const entries: IndexedIssue[] = [];
-  const pages = octokit.paginate.iterator(octokit.rest.issues.listForRepo, {
-    owner: repo.owner,
-    repo: repo.repo,
-    state: 'open',
-    per_page: 100,
-  });
-  for await (const page of pages) {
-    for (const issue of page.data) {
-      const entry = indexedIssueFromPayload(repo, issue as IssuePayload);
-      if (entry) entries.push(entry);
+  const params = { owner: repo.owner, repo: repo.repo, state: 'open', per_page: 100 };
+  if (scope !== undefined) {
+    const pick = (data: unknown): IndexedIssue[] =>
+      (data as IssuePayload[]).flatMap((issue) => {
+        const entry = indexedIssueFromPayload(repo, issue);
+        return entry ? [entry] : [];
+      });
+    const pages = conditionalPages(
+      octokit,
+      store,
+      scope,
+      'GET /repos/{owner}/{repo}/issues',
+      params,
+      pick,
+    );
+    for await (const page of pages) entries.push(...page.items);
+  } else {
+    const pages = octokit.paginate.iterator(octokit.rest.issues.listForRepo, {
+      ...params,
+      state: 'open',
+    });
+    for await (const page of pages) {
+      for (const issue of page.data) {
+        const entry = indexedIssueFromPayload(repo, issue as IssuePayload);
+        if (entry) entries.push(entry);
+      }
     }
   }
   await store.replaceOpenIssues(repo, entries, listedAt);

@@ -14,6 +14,9 @@ import {
   staleWindowOf,
 } from '../config/repo-config.js';
 import type { Settings } from '../config/settings.js';
+import { claimEvents } from '../events/claim-events.js';
+import { createEventOutbox } from '../events/create-event-outbox.js';
+import type { EventOutbox } from '../events/event-outbox.js';
 import { KnownLabels } from '../github/execute.js';
 import { InstallationOctokits } from '../github/octokit.js';
 import type { GuardDeps } from '../guard/guard-deps.js';
@@ -28,6 +31,9 @@ import type {
   ReconcileRequest,
   WorkQueue,
 } from '../queue/queue.js';
+import type { Reconciled } from '../reconcile/reconcile.js';
+import type { RecoveryResult } from '../recovery/recover-deliveries.js';
+import { createRecovery } from '../recovery/start-recovery.js';
 import { reconcileWithRollout } from '../rollout/reconcile-with-rollout.js';
 import { type IssueKey, issueKeyString, type Store } from '../store/store.js';
 import { resyncInstallation, startResync } from '../sweep/resync.js';
@@ -43,7 +49,18 @@ import { handleWebhook, type WebhookDeps, type WebhookEvent } from './webhook.js
 export type WardenSettings = Pick<
   Settings,
   'staleAfterMs' | 'sweepIntervalMs' | 'resyncIntervalMs' | 'configCacheMs'
->;
+> &
+  Partial<
+    Pick<
+      Settings,
+      | 'redeliverIntervalMs'
+      | 'redeliverMax'
+      | 'eventsUrl'
+      | 'eventsSecret'
+      | 'redisUrl'
+      | 'redisPrefix'
+    >
+  >;
 
 /** What createClaimWarden needs besides the Probot instance. */
 export interface WardenOptions {
@@ -65,12 +82,24 @@ export interface ClaimWarden {
   readonly store: Store;
   readonly queue: WorkQueue;
   readonly metrics: Metrics;
+  /** Outgoing claim events (docs/protocol.md §13); null without `CLAIMS_EVENTS_URL`. */
+  readonly events: EventOutbox | null;
   /** The app's HTTP routes (`/health`, `/metrics`); later rooms register theirs here. */
   readonly http: HttpRoutes;
-  /** Resolves when the start-up resync has queued its work. */
+  /**
+   * Resolves when the start-up resync has queued its work and, with timers, the first
+   * delivery recovery (begun by {@link ClaimWarden.opened}) has asked for its redeliveries.
+   */
   readonly started: Promise<void>;
   sweep(): Promise<SweepResult>;
   resync(installationId: number, repos?: readonly string[]): Promise<unknown>;
+  /** One delivery recovery run (docs/protocol.md §12) when this replica takes its lease. */
+  recoverDeliveries(): Promise<RecoveryResult | null>;
+  /**
+   * The webhook door is open: starts delivery recovery (with timers), whose redeliveries
+   * would be refused before. main calls it once the app takes webhooks.
+   */
+  opened(): void;
   /** The routes of `http`, for Probot's server (`addHandler`). */
   handleHttp(req: IncomingMessage, res: ServerResponse): Promise<boolean>;
   /** Stops timers and the queue (finishing running reconciles); closes the store. */
@@ -110,6 +139,8 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
       loadRepoConfig(octokit, where, { staleAfterMs: settings.staleAfterMs }),
     );
 
+  const events = createEventOutbox(settings, log);
+
   const requestPullCheckOf = (key: IssueKey) =>
     queue.enqueue(checkPullRequestOf(key, undefined, 'recheck', now()));
   const guardDeps: GuardDeps = {
@@ -138,6 +169,10 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
     requestReconcile: (key: IssueKey) => queue.enqueue({ key, hints: [], reason: 'paths' }),
     requestPullCheck: requestPullCheckOf,
     onObserve: (action: Action) => metrics.observedWrites.inc({ kind: action.kind }),
+    // Outgoing claim events (docs/protocol.md §13); not called for a plan only observed.
+    ...(events
+      ? { onReconciled: async (reconciled: Reconciled) => events.publish(claimEvents(reconciled)) }
+      : {}),
   };
   // One reconcile, as the queue and the claims API run it: the work queue's index follows.
   const reconcileOne = async (request: ReconcileRequest) => {
@@ -288,20 +323,51 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
     });
   }
 
+  let openedDone: () => void = () => {};
+  const recovered = timers
+    ? new Promise<void>((resolve) => {
+        openedDone = resolve;
+      })
+    : Promise.resolve();
+  const subscribed = new Set<string>(SUBSCRIBED_EVENTS);
+  const recovery = createRecovery({
+    store,
+    log,
+    now,
+    appOctokit: async () => appOctokit,
+    max: settings.redeliverMax ?? 100,
+    intervalMs: settings.redeliverIntervalMs ?? 10 * 60_000,
+    subscribed: (event, action) => subscribed.has(action === null ? event : `${event}.${action}`),
+    onRun: (result) => {
+      metrics.redeliveries.inc({ result: 'found' }, result.found);
+      metrics.redeliveries.inc({ result: 'redelivered' }, result.redelivered);
+      metrics.redeliveries.inc({ result: 'failed' }, result.failed);
+    },
+  });
+
   return {
     appLogin,
     store,
     queue,
     metrics,
+    events,
     http,
-    started: resyncer?.first ?? Promise.resolve(),
+    // With timers, also the first delivery recovery (begun by opened()), so callers that wait
+    // for start-up see no call of it land later.
+    started: Promise.all([resyncer?.first, recovered]).then(() => undefined),
     sweep: () => sweepOnce(sweepDeps),
     resync,
+    recoverDeliveries: () => recovery.runIfDue(),
+    opened: () => {
+      if (timers) void recovery.start().then(openedDone);
+    },
     handleHttp: (req, res) => http.handle(req, res),
     async stop() {
       sweeper?.stop();
+      await recovery.stop();
       await resyncer?.stop();
       await queue.close();
+      await events?.close();
       await store.close();
     },
   };

@@ -81,6 +81,8 @@ export async function main(
         });
       }
     }
+    // The door opens as `warden` is set: GitHub's redeliveries may come now.
+    warden.opened();
   } catch (error) {
     await server.stop();
     await backends.queue.close();

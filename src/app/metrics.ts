@@ -13,6 +13,8 @@ export interface Metrics {
   readonly githubCalls: Counter<'method' | 'route' | 'status'>;
   readonly queueDepth: Gauge;
   readonly sweepSeconds: Histogram;
+  /** Delivery recovery (docs/protocol.md §12): `found`, `redelivered`, `failed`. */
+  readonly redeliveries: Counter<'result'>;
 }
 
 /** Creates the metrics; `queueDepth` is read from the queue at scrape time. */
@@ -67,6 +69,12 @@ export function createMetrics(queueDepth: () => Promise<number>): Metrics {
       name: 'claims_sweep_duration_seconds',
       help: 'Duration of one sweep of the deadline index',
       buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5],
+      registers: [registry],
+    }),
+    redeliveries: new Counter({
+      name: 'claims_redeliveries_total',
+      help: 'Failed webhook deliveries found by delivery recovery, redelivered, and refused by GitHub',
+      labelNames: ['result'],
       registers: [registry],
     }),
   };

@@ -20,6 +20,8 @@ export interface DecideConfig {
   readonly notifyOnExpiry: boolean;
   readonly enforceLabels: boolean;
   readonly trustedBots: readonly string[];
+  /** Logins and `org/team`s an expiry note mentions besides the author (docs/protocol.md §13). */
+  readonly notify?: readonly string[];
 }
 
 /** Everything decide() knows about one issue: GitHub's state plus what events told. */
@@ -228,7 +230,7 @@ export function decide(facts: IssueFacts, config: DecideConfig, now: Date): Plan
       notes.push({
         kind: 'post-note',
         forCommentId: claim.comment.id,
-        body: expiryNote(claim, since),
+        body: expiryNote(claim, since, config.notify ?? []),
       });
     }
   }
@@ -390,10 +392,12 @@ function hasNote(facts: IssueFacts, tag: string): boolean {
   return facts.comments.some((c) => sameName(c.author, facts.appLogin) && c.body.startsWith(tag));
 }
 
-function expiryNote(claim: ClaimComment, since: string): string {
+function expiryNote(claim: ClaimComment, since: string, notify: readonly string[]): string {
+  const others = notify.filter((target) => !sameName(target, claim.comment.author));
   return [
     expiryNoteTag(claim.comment.id),
     `@${claim.comment.author} the claim in comment ${claim.comment.id} (session \`${claim.marker.session}\`) went stale: no update since ${formatClaimTime(heartbeat(claim))}, stale since ${since}. It has been released as abandoned; claim the issue again to go on.`,
+    ...(others.length > 0 ? [`cc ${others.map((target) => `@${target}`).join(' ')}`] : []),
   ].join('\n');
 }
 

@@ -36,6 +36,17 @@ export const ROLLOUT_MODES = ['enforce', 'observe'] as const;
 /** A value of `mode` in claims.yml. */
 export type RolloutMode = (typeof ROLLOUT_MODES)[number];
 
+// docs/protocol.md §13: whom an expiry note mentions besides the claim's author: a login
+// (with or without @) or a team as @org/team-slug.
+const NOTIFY_MESSAGE =
+  'must be a GitHub login such as "alice" or a team such as "@acme/maintainers"';
+const NotifyTarget = z
+  .string({ error: NOTIFY_MESSAGE })
+  .regex(/^@?[a-z\d](?:[a-z\d]|-(?=[a-z\d])){0,38}(?:\/[a-z\d][a-z\d_.-]{0,99})?$/i, {
+    error: NOTIFY_MESSAGE,
+  })
+  .transform((target) => target.replace(/^@/, ''));
+
 /** What a pull request's check run concludes when it touches held paths (docs/protocol.md §11). */
 export const PATH_GUARDS = ['fail', 'warn', 'off'] as const;
 
@@ -61,6 +72,11 @@ export const RepoConfig = z
     enforceLabels: z.boolean({ error: BOOLEAN_MESSAGE }).optional(),
     trustedBots: z
       .array(GitHubLogin, { error: 'must be a list of GitHub logins such as ["my-agent[bot]"]' })
+      .optional(),
+    notify: z
+      .array(NotifyTarget, {
+        error: 'must be a list of logins or teams such as ["alice", "@acme/maintainers"]',
+      })
       .optional(),
     // docs/protocol.md §11: the pull-request guard and branch heartbeats.
     pathGuard: z.enum(PATH_GUARDS, { error: 'must be one of fail, warn or off' }).optional(),
@@ -154,6 +170,7 @@ export function resolveRepoConfig(
     notifyOnExpiry: config.notifyOnExpiry ?? true,
     enforceLabels: config.enforceLabels ?? true,
     trustedBots: config.trustedBots ?? [],
+    notify: config.notify ?? [],
     pathGuard: config.pathGuard ?? 'fail',
     heartbeatOnPush: config.heartbeatOnPush ?? true,
     mode: config.mode ?? 'enforce',

@@ -59,6 +59,14 @@ export interface Settings {
   readonly gheProtocol: 'http' | 'https';
   /** The REST API base URL for `GHE_HOST`, built as Probot does (create-probot.js); else undefined. */
   readonly githubBaseUrl: string | undefined;
+  /** `CLAIMS_REDELIVER_INTERVAL`: how often failed webhook deliveries are redelivered (docs/protocol.md §12). */
+  readonly redeliverIntervalMs: number;
+  /** `CLAIMS_REDELIVER_MAX`: the most deliveries one recovery run asks GitHub to redeliver. */
+  readonly redeliverMax: number;
+  /** `CLAIMS_EVENTS_URL`: where outgoing claim events are POSTed (docs/protocol.md §13); undefined: none. */
+  readonly eventsUrl: string | undefined;
+  /** `CLAIMS_EVENTS_SECRET`: signs outgoing events; a secret, never logged. */
+  readonly eventsSecret: string | undefined;
   /**
    * `WEBHOOK_PROXY_URL`: a smee.io channel that forwards webhooks to this server, for
    * development without a public URL (Probot's Server connects to it). A secret: anyone with
@@ -108,6 +116,7 @@ const SECRET_VARIABLES = new Set([
   'PRIVATE_KEY',
   'WEBHOOK_SECRET',
   'CLAIMS_REDIS_URL',
+  'CLAIMS_EVENTS_SECRET',
   'WEBHOOK_PROXY_URL',
   'GITHUB_CLIENT_SECRET',
   'CLAIMS_SESSION_SECRET',
@@ -214,6 +223,22 @@ const redisUrlSchema = z.string().refine(
   { error: redisUrlMessage },
 );
 
+// An http(s) URL: the receiver of outgoing events (docs/protocol.md §13).
+const eventsUrlSchema = z.string().refine(
+  (text) => {
+    try {
+      const url = new URL(text);
+      return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+    } catch {
+      return false;
+    }
+  },
+  {
+    error:
+      'must be an http:// or https:// URL that receives claim events, such as https://hooks.example.com/claims',
+  },
+);
+
 // host[:port] as Probot pastes it into `${GHE_PROTOCOL}://${GHE_HOST}/api/v3`: a scheme or a
 // path here would build a broken URL, so both are refused with a hint.
 const HOST_PORT =
@@ -280,6 +305,14 @@ const SettingsEnv = z.object({
   LOG_FORMAT: z.enum(['json', 'pretty'], { error: 'must be json or pretty' }).default('json'),
   GHE_HOST: gheHostSchema.optional(),
   GHE_PROTOCOL: z.enum(['http', 'https'], { error: 'must be http or https' }).default('https'),
+  CLAIMS_REDELIVER_INTERVAL: durationSchema('1m', '24h', '10m').default(parseDuration('10m')),
+  CLAIMS_REDELIVER_MAX: integerSchema(
+    1,
+    10_000,
+    'the most deliveries one recovery run redelivers',
+  ).default(100),
+  CLAIMS_EVENTS_URL: eventsUrlSchema.optional(),
+  CLAIMS_EVENTS_SECRET: z.string().optional(),
   WEBHOOK_PROXY_URL: z
     .url({
       protocol: /^https?$/,
@@ -338,6 +371,14 @@ export function readSettings(
         "is required: the GitHub App's private key (PEM), or set PRIVATE_KEY_PATH to the file that holds it",
     });
   }
+  // docs/protocol.md §13: events are signed, so a receiver can tell them from anyone's POST.
+  if (input.CLAIMS_EVENTS_URL !== undefined && input.CLAIMS_EVENTS_SECRET === undefined) {
+    problems.push({
+      variable: 'CLAIMS_EVENTS_SECRET',
+      message:
+        'is required when CLAIMS_EVENTS_URL is set: the secret that signs each event (X-Claims-Signature-256), shared with the receiver',
+    });
+  }
   // The board's sign-in needs both halves of the OAuth credentials (docs/protocol.md §14).
   for (const [present, missing] of [
     ['GITHUB_CLIENT_ID', 'GITHUB_CLIENT_SECRET'],
@@ -376,6 +417,10 @@ export function readSettings(
     gheHost: v.GHE_HOST,
     gheProtocol: v.GHE_PROTOCOL,
     githubBaseUrl: v.GHE_HOST ? `${v.GHE_PROTOCOL}://${v.GHE_HOST}/api/v3` : undefined,
+    redeliverIntervalMs: v.CLAIMS_REDELIVER_INTERVAL,
+    redeliverMax: v.CLAIMS_REDELIVER_MAX,
+    eventsUrl: v.CLAIMS_EVENTS_URL,
+    eventsSecret: v.CLAIMS_EVENTS_SECRET,
     webhookProxyUrl: v.WEBHOOK_PROXY_URL,
     boardOAuth:
       v.GITHUB_CLIENT_ID !== undefined && v.GITHUB_CLIENT_SECRET !== undefined
@@ -397,15 +442,18 @@ export function settingsForLog(settings: Settings): Record<string, unknown> {
   const {
     privateKey: _key,
     webhookSecret: _secret,
+    eventsSecret: _eventsSecret,
     sessionSecret: _session,
     boardOAuth,
     redisUrl,
+    eventsUrl,
     webhookProxyUrl,
     ...rest
   } = settings;
   return {
     ...rest,
     redisUrl: redisUrl === undefined ? undefined : redactUrl(redisUrl),
+    eventsUrl: eventsUrl === undefined ? undefined : redactUrl(eventsUrl),
     webhookProxy: webhookProxyUrl !== undefined,
     boardClientId: boardOAuth?.clientId,
   };

@@ -49,6 +49,22 @@ export interface ReconcileDeps {
   readonly executePlan?: typeof executePlan;
   /** Observe mode: nothing is sent, so nothing is remembered as assigned by the app. */
   readonly observing?: boolean;
+  /**
+   * Called once a plan is applied, before the new holder is recorded, with the holder the
+   * reconcile before recorded (outgoing events, docs/protocol.md §13). A throw fails the
+   * reconcile, so the queue retries it. Not called while `observing`: nothing was written.
+   */
+  onReconciled?(reconciled: Reconciled): Promise<void>;
+}
+
+/** What one applied reconcile saw and decided, for {@link ReconcileDeps.onReconciled}. */
+export interface Reconciled {
+  readonly key: IssueKey;
+  readonly comments: IssueThread['comments'];
+  readonly plan: Plan;
+  /** The holder's comment id the reconcile before this one recorded, or null. */
+  readonly previousHolder: number | null;
+  readonly now: Date;
 }
 
 /** How one reconcile ended. */
@@ -109,6 +125,9 @@ export async function reconcileIssue(
   await deps.store.clearIssueGone(key);
 
   const appAssignees = await deps.store.appAssignees(key);
+  // Observe mode writes nothing, so it publishes no events of changes it did not make.
+  const onReconciled = deps.observing ? undefined : deps.onReconciled;
+  const previousHolder = onReconciled ? await deps.store.holderOf(key) : null;
 
   const now = deps.now();
   const pathDeps = { ...deps, readThread: (other: IssueKey) => readThread(octokit, other), log };
@@ -143,6 +162,7 @@ export async function reconcileIssue(
       deps.onWrite?.(action, key);
     },
   });
+  await onReconciled?.({ key, comments: thread.comments, plan, previousHolder, now });
   const applied = rememberedAssignees(appAssignees, thread.assignees, plan.actions, true);
   if (remember && !sameLogins(applied, planned)) await deps.store.setAppAssignees(key, applied);
   await deps.store.setDeadline(key, plan.deadline);

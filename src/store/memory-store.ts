@@ -5,6 +5,8 @@ import { assertTtl } from './assert-ttl.js';
 import { CLAIM_CHANGES_CAP, type ClaimChange, type LiveClaimSummary } from './board-records.js';
 import type {
   BranchHolder,
+  CachedRead,
+  DeliveryCheckpoint,
   IndexedBranchHolder,
   IndexedClaim,
   IndexedEntry,
@@ -115,6 +117,12 @@ interface Lock {
 const COMPACT_SLACK = 1024;
 
 /**
+ * The most answers kept for conditional requests; past it the least recently written goes.
+ * Losing one costs a full read, never correctness.
+ */
+const MAX_CACHED_READS = 10_000;
+
+/**
  * The embedded {@link Store}: everything in this process, for a single replica (docs/protocol.md §7,
  * `CLAIMS_REDIS_URL` unset). The deadline index is a min-heap with lazy deletion, so the sweep's
  * `dueIssues` costs O(k log n) for k due issues even when 100,000 issues are indexed.
@@ -139,6 +147,9 @@ export class MemoryStore implements Store {
   private readonly locks = new Map<string, Lock>();
   /** Per repository (repoKey), the path holders by issue number. */
   private readonly pathIndex = new Map<string, Map<number, PathHolder>>();
+  private redeliverCheckpoint: DeliveryCheckpoint | null = null;
+  /** `scope\nurl` -> the answer kept for conditional requests, in order of writing. */
+  private readonly reads = new Map<string, { read: CachedRead; expiresAt: number }>();
   private readonly openIssueIndex = new Map<string, IndexedIssue>();
   private readonly issueClaims = new Map<string, IndexedClaim>();
 
@@ -438,6 +449,41 @@ export class MemoryStore implements Store {
     return [...holders]
       .map(([number, holder]) => ({ number, ...holder, heartbeat: new Date(holder.heartbeat) }))
       .sort((a, b) => a.number - b.number);
+  }
+
+  async deliveryCheckpoint(): Promise<DeliveryCheckpoint | null> {
+    const checkpoint = this.redeliverCheckpoint;
+    return checkpoint === null
+      ? null
+      : { ...checkpoint, deliveredAt: new Date(checkpoint.deliveredAt) };
+  }
+
+  async setDeliveryCheckpoint(checkpoint: DeliveryCheckpoint): Promise<void> {
+    this.redeliverCheckpoint = { ...checkpoint, deliveredAt: new Date(checkpoint.deliveredAt) };
+  }
+
+  async cachedRead(scope: string, url: string): Promise<CachedRead | null> {
+    const id = `${scope}\n${url}`;
+    const entry = this.reads.get(id);
+    if (entry === undefined) return null;
+    if (entry.expiresAt <= this.now()) {
+      this.reads.delete(id);
+      return null;
+    }
+    return entry.read;
+  }
+
+  async setCachedRead(scope: string, url: string, read: CachedRead, ttlMs: number): Promise<void> {
+    assertTtl(ttlMs);
+    const id = `${scope}\n${url}`;
+    // Re-inserted, so the map's order is that of the last write: the oldest goes first.
+    this.reads.delete(id);
+    this.reads.set(id, { read: { ...read }, expiresAt: this.now() + ttlMs });
+    while (this.reads.size > MAX_CACHED_READS) {
+      const oldest = this.reads.keys().next().value;
+      if (oldest === undefined) break;
+      this.reads.delete(oldest);
+    }
   }
 
   async setBranchHolder(key: IssueKey, holder: BranchHolder | null): Promise<void> {

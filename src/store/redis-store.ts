@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { Redis, type RedisOptions } from 'ioredis';
 import { formatClaimTime } from '../claims/marker.js';
 import {
@@ -13,6 +13,8 @@ import { assertTtl } from './assert-ttl.js';
 import { RedisScript } from './redis-script.js';
 import type {
   BranchHolder,
+  CachedRead,
+  DeliveryCheckpoint,
   IndexedBranchHolder,
   IndexedClaim,
   IndexedEntry,
@@ -502,6 +504,46 @@ export class RedisStore implements Store {
       if (holder !== null) holders.push(holder);
     }
     return holders.sort((a, b) => a.number - b.number);
+  }
+
+  async deliveryCheckpoint(): Promise<DeliveryCheckpoint | null> {
+    const value = await (await this.client()).get(this.key('redeliver-checkpoint'));
+    if (value === null) return null;
+    try {
+      const { id, deliveredAt } = JSON.parse(value) as { id?: unknown; deliveredAt?: unknown };
+      if (typeof id !== 'number' || typeof deliveredAt !== 'number') return null;
+      return { id, deliveredAt: new Date(deliveredAt) };
+    } catch {
+      // Written by another version: start over from three days back, which is safe.
+      return null;
+    }
+  }
+
+  async setDeliveryCheckpoint(checkpoint: DeliveryCheckpoint): Promise<void> {
+    const value = { id: checkpoint.id, deliveredAt: checkpoint.deliveredAt.getTime() };
+    await (await this.client()).set(this.key('redeliver-checkpoint'), JSON.stringify(value));
+  }
+
+  /** One string per scope and URL; the URL is hashed, so keys stay short and free of `:`. */
+  async cachedRead(scope: string, url: string): Promise<CachedRead | null> {
+    const value = await (await this.client()).get(this.readKey(scope, url));
+    if (value === null) return null;
+    try {
+      const { etag, value: kept } = JSON.parse(value) as { etag?: unknown; value?: unknown };
+      return typeof etag === 'string' && typeof kept === 'string' ? { etag, value: kept } : null;
+    } catch {
+      return null;
+    }
+  }
+
+  async setCachedRead(scope: string, url: string, read: CachedRead, ttlMs: number): Promise<void> {
+    assertTtl(ttlMs);
+    const value = JSON.stringify({ etag: read.etag, value: read.value });
+    await (await this.client()).set(this.readKey(scope, url), value, 'PX', Math.ceil(ttlMs));
+  }
+
+  private readKey(scope: string, url: string): string {
+    return this.key('etag', scope, createHash('sha256').update(url).digest('hex'));
   }
 
   /** One hash per repository, field = issue number, value = the holder as JSON. */

@@ -106,6 +106,23 @@ export interface Store {
    */
   takeFlaggedPulls(key: IssueKey, keep: string | null): Promise<number[]>;
 
+  /**
+   * The newest webhook delivery the delivery recovery examined (docs/protocol.md §12), or
+   * null before its first run: the next run lists GitHub's deliveries back to it.
+   */
+  deliveryCheckpoint(): Promise<DeliveryCheckpoint | null>;
+  /** Moves the delivery recovery's checkpoint. */
+  setDeliveryCheckpoint(checkpoint: DeliveryCheckpoint): Promise<void>;
+
+  /**
+   * What GitHub last answered for `url` read with the token scope `scope` (an installation,
+   * or the app's JWT), with the ETag it gave, or null. Kept per scope, so a read made with
+   * one installation's token never sends another's ETag (nor reuses its answer).
+   */
+  cachedRead(scope: string, url: string): Promise<CachedRead | null>;
+  /** Keeps an answer and its ETag for `ttlMs`, replacing the one before. */
+  setCachedRead(scope: string, url: string, read: CachedRead, ttlMs: number): Promise<void>;
+
   // ---- the open-issue index of the work queue (docs/protocol.md §9) --------------------
 
   /**
@@ -138,6 +155,20 @@ export interface Store {
   recordClaimChange(change: ClaimChange): Promise<void>;
   /** The recorded changes at or after `since`, newest first. */
   claimChanges(since: Date): Promise<ClaimChange[]>;
+}
+
+/** The newest webhook delivery a recovery run examined: GitHub's delivery id and time. */
+export interface DeliveryCheckpoint {
+  /** GitHub's numeric delivery id; ids grow with time. */
+  readonly id: number;
+  readonly deliveredAt: Date;
+}
+
+/** A GitHub answer kept for a conditional request (`If-None-Match`). */
+export interface CachedRead {
+  readonly etag: string;
+  /** What the reader kept of the answer, as JSON text. */
+  readonly value: string;
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { ProbotOctokit } from 'probot';
 import { indexOpenIssues } from '../api/index-events.js';
 import { parseClaimMarker } from '../claims/marker.js';
+import { conditionalPages } from '../github/conditional.js';
 import type { WorkQueue } from '../queue/queue.js';
 import type { IssueKey, Store } from '../store/store.js';
 
@@ -49,11 +50,7 @@ export async function resyncInstallation(
   only?: readonly string[],
 ): Promise<{ repos: number; issues: number }> {
   const octokit = await deps.octokitFor(installationId);
-  const names =
-    only ??
-    (
-      await octokit.paginate(octokit.rest.apps.listReposAccessibleToInstallation, { per_page: 100 })
-    ).map((r) => r.full_name);
+  const names = only ?? (await installationRepos(deps, octokit, installationId));
   let issues = 0;
   for (const fullName of names) {
     const [owner, repo] = fullName.split('/') as [string, string];
@@ -78,38 +75,92 @@ export async function resyncRepo(
 ): Promise<number> {
   const startedAt = deps.now();
   const checkpoint = await deps.store.getCheckpoint(repo);
-  const staleAfterMs = await deps.staleAfterFor(octokit, repo);
-  if (staleAfterMs === null) {
-    deps.log.warn(
-      { repo: `${repo.owner}/${repo.repo}` },
-      'resync skipped: repository config is invalid',
-    );
-    return 0;
-  }
-  const since = checkpoint ?? new Date(startedAt.getTime() - staleAfterMs);
-  const numbers = new Set<number>();
-  const pages = octokit.paginate.iterator(octokit.rest.issues.listCommentsForRepo, {
-    owner: repo.owner,
-    repo: repo.repo,
-    since: since.toISOString(),
-    sort: 'updated',
-    direction: 'asc',
-    per_page: 100,
-  });
-  for await (const page of pages) {
-    for (const comment of page.data) {
-      if (!parseClaimMarker(comment.body ?? '')) continue;
-      const number = Number(/\/issues\/(\d+)$/.exec(comment.issue_url)?.[1]);
-      if (Number.isInteger(number) && number > 0) numbers.add(number);
+  // The stale window is needed only to start a repository without a checkpoint: with one,
+  // the config is not read here (each reconcile reads it, and writes nothing when it is
+  // invalid), so a quiet repository costs its one conditional list (docs/api-budget.md).
+  let since = checkpoint;
+  if (since === null) {
+    const staleAfterMs = await deps.staleAfterFor(octokit, repo);
+    if (staleAfterMs === null) {
+      deps.log.warn(
+        { repo: `${repo.owner}/${repo.repo}` },
+        'resync skipped: repository config is invalid',
+      );
+      return 0;
     }
+    since = new Date(startedAt.getTime() - staleAfterMs);
+  }
+  const numbers = new Set<number>();
+  let listed = 0;
+  // Conditional (docs/api-budget.md): a page GitHub answers 304 costs no rate limit. Its items
+  // are queued as well: they were kept, but maybe not queued, by the read before.
+  const pages = conditionalPages(
+    octokit,
+    deps.store,
+    tokenScope(repo.installationId),
+    'GET /repos/{owner}/{repo}/issues/comments',
+    {
+      owner: repo.owner,
+      repo: repo.repo,
+      since: since.toISOString(),
+      sort: 'updated',
+      direction: 'asc',
+      per_page: 100,
+    },
+    markedIssues,
+  );
+  for await (const page of pages) {
+    listed += page.items.length;
+    for (const number of page.items) if (number > 0) numbers.add(number);
   }
   for (const number of numbers) {
     await deps.queue.enqueue({ key: { ...repo, number }, hints: [], reason: 'resync' });
   }
-  // docs/protocol.md §12: the open issues too, for the work queue's index.
-  await indexOpenIssues(deps.store, octokit, repo, startedAt);
-  await deps.store.setCheckpoint(repo, new Date(startedAt.getTime() - CHECKPOINT_OVERLAP_MS));
+  // docs/protocol.md §9: the open issues too, for the work queue's index; conditional as
+  // well, so an unchanged listing costs no rate limit.
+  await indexOpenIssues(deps.store, octokit, repo, startedAt, tokenScope(repo.installationId));
+  // Nothing since the checkpoint: it stays, so the next resync asks for the same URL and
+  // GitHub can answer 304. Else it moves to shortly before this pass started.
+  const next =
+    listed > 0 ? new Date(startedAt.getTime() - CHECKPOINT_OVERLAP_MS) : (checkpoint ?? since);
+  await deps.store.setCheckpoint(repo, next);
   return numbers.size;
+}
+
+/** The token scope of an installation, under which its conditional reads are kept. */
+function tokenScope(installationId: number): string {
+  return `installation-${installationId}`;
+}
+
+/** The repositories an installation reaches (`owner/name`), read conditionally. */
+async function installationRepos(
+  deps: ResyncDeps,
+  octokit: ProbotOctokit,
+  installationId: number,
+): Promise<string[]> {
+  const names: string[] = [];
+  const pages = conditionalPages(
+    octokit,
+    deps.store,
+    tokenScope(installationId),
+    'GET /installation/repositories',
+    { per_page: 100 },
+    (data) =>
+      ((data as { repositories?: Array<{ full_name: string }> }).repositories ?? []).map(
+        (r) => r.full_name,
+      ),
+  );
+  for await (const page of pages) names.push(...page.items);
+  return names;
+}
+
+/** Per comment of a page, its issue number when it carries a marker, else 0. */
+function markedIssues(data: unknown): number[] {
+  return (data as Array<{ body?: string | null; issue_url: string }>).map((comment) => {
+    if (!parseClaimMarker(comment.body ?? '')) return 0;
+    const number = Number(/\/issues\/(\d+)$/.exec(comment.issue_url)?.[1]);
+    return Number.isInteger(number) && number > 0 ? number : 0;
+  });
 }
 
 /** The lease that lets one replica of a cluster run the periodic resync per interval. */

@@ -159,6 +159,18 @@ describe('decide: a stale, unreleased claim (docs/protocol.md §4 row 3)', () =>
     expect(note?.kind === 'post-note' && note.body).toContain('@bob');
   });
 
+  it('its note also mentions the logins and teams of notify, the author once', () => {
+    const plan = decide(
+      facts({ comments: [stale] }),
+      { ...DEFAULT_CONFIG, notify: ['carol', 'acme/maintainers', 'BOB'] },
+      NOW,
+    );
+    const note = plan.actions[0];
+    const body = note?.kind === 'post-note' ? note.body : '';
+    expect(body.split('\n').at(-1)).toBe('cc @carol @acme/maintainers');
+    expect(body.match(/@bob/gi)).toHaveLength(1);
+  });
+
   it.each([
     ['exactly one window ahead holds', 0, ['add-label status:in-progress', 'assign bob']],
     ['one second more is finalised as stale', 1000, ['note for 4', 'finalise 4 abandoned (stale)']],

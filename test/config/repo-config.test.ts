@@ -21,6 +21,7 @@ const DEFAULT_CONFIG: ResolvedRepoConfig = {
   notifyOnExpiry: true,
   enforceLabels: true,
   trustedBots: [],
+  notify: [],
   pathGuard: 'fail',
   heartbeatOnPush: true,
   mode: 'enforce',
@@ -49,6 +50,7 @@ describe('parseRepoConfig', () => {
       notifyOnExpiry: false,
       enforceLabels: false,
       trustedBots: ['my-agent[bot]', 'machine-user'],
+      notify: ['@alice', 'bob', '@acme/maintainers'],
       pathGuard: 'warn',
       heartbeatOnPush: false,
       mode: 'observe',
@@ -63,6 +65,7 @@ describe('parseRepoConfig', () => {
         notifyOnExpiry: false,
         enforceLabels: false,
         trustedBots: ['my-agent[bot]', 'machine-user'],
+        notify: ['alice', 'bob', 'acme/maintainers'],
         pathGuard: 'warn',
         heartbeatOnPush: false,
         mode: 'observe',
@@ -145,6 +148,11 @@ describe('parseRepoConfig', () => {
       'trustedBots',
       'my-agent[bot]',
       'trustedBots: must be a list of GitHub logins such as ["my-agent[bot]"] (got "my-agent[bot]")',
+    ],
+    [
+      'notify',
+      'alice',
+      'notify: must be a list of logins or teams such as ["alice", "@acme/maintainers"] (got "alice")',
     ],
   ])('refuses %s of the wrong type, naming the field', (field, value, error) => {
     expect(errorOf({ [field]: value })).toBe(error);

@@ -73,6 +73,10 @@ describe('readSettings', () => {
       gheHost: undefined,
       gheProtocol: 'https',
       githubBaseUrl: undefined,
+      redeliverIntervalMs: 10 * m,
+      redeliverMax: 100,
+      eventsUrl: undefined,
+      eventsSecret: undefined,
       boardOAuth: undefined,
       publicUrl: undefined,
       sessionSecret: expect.stringMatching(/^[0-9a-f]{64}$/),
@@ -114,6 +118,9 @@ describe('readSettings', () => {
     ['CLAIMS_REDIS_PREFIX', 'a'.repeat(64), 'redisPrefix', 'a'.repeat(64)],
     ['CLAIMS_QUEUE_LOCK', '1s', 'queueLockMs', s],
     ['CLAIMS_QUEUE_LOCK', '10m', 'queueLockMs', 10 * m],
+    ['CLAIMS_REDELIVER_INTERVAL', '1m', 'redeliverIntervalMs', m],
+    ['CLAIMS_REDELIVER_INTERVAL', '24h', 'redeliverIntervalMs', 24 * h],
+    ['CLAIMS_REDELIVER_MAX', '1', 'redeliverMax', 1],
     ['APP_ID', '1', 'appId', 1],
     ['WEBHOOK_SECRET', 'x', 'webhookSecret', 'x'],
     ['PORT', '1', 'port', 1],
@@ -197,12 +204,37 @@ describe('readSettings', () => {
     ['GHE_HOST', 'github.example.com/api/v3', 'must be a host name'],
     ['GHE_HOST', 'ghe:70000', 'must be a host name'],
     ['GHE_PROTOCOL', 'ftp', 'must be http or https (got "ftp")'],
+    [
+      'CLAIMS_REDELIVER_INTERVAL',
+      '30s',
+      'must be a duration between 1m and 24h, such as 10m (got "30s")',
+    ],
+    ['CLAIMS_REDELIVER_MAX', '0', 'between 1 and 10000 (got "0")'],
   ])('refuses %s=%s, naming the variable', (variable, value, expected) => {
     const { error, problems } = problemsOf(env({ [variable]: value }));
     expect(problems).toHaveLength(1);
     expect(problems[0]?.variable).toBe(variable);
     expect(problems[0]?.message).toContain(expected);
     expect(error.message).toContain(`${variable}: ${problems[0]?.message}`);
+  });
+
+  it('requires CLAIMS_EVENTS_SECRET when CLAIMS_EVENTS_URL is set, and never shows it', () => {
+    const { problems } = problemsOf(env({ CLAIMS_EVENTS_URL: 'https://hooks.example.com/c' }));
+    expect(problems.map((p) => p.variable)).toEqual(['CLAIMS_EVENTS_SECRET']);
+    expect(problems[0]?.message).toContain('is required when CLAIMS_EVENTS_URL is set');
+    const settings = readSettings(
+      env({ CLAIMS_EVENTS_URL: 'https://hooks.example.com/c', CLAIMS_EVENTS_SECRET: 'sh-h' }),
+    );
+    expect(settings).toMatchObject({
+      eventsUrl: 'https://hooks.example.com/c',
+      eventsSecret: 'sh-h',
+    });
+    expect(JSON.stringify(settingsForLog(settings))).not.toContain('sh-h');
+    const bad = problemsOf(
+      env({ CLAIMS_EVENTS_URL: 'ftp://hooks.example.com', CLAIMS_EVENTS_SECRET: 'sh-h' }),
+    );
+    expect(bad.problems.map((p) => p.variable)).toEqual(['CLAIMS_EVENTS_URL']);
+    expect(bad.problems[0]?.message).toContain('must be an http:// or https:// URL');
   });
 
   it('names every bad variable at once', () => {
@@ -388,5 +420,34 @@ describe('claims board settings (docs/protocol.md §14)', () => {
     expect(logged).not.toContain('oauth-hush');
     expect(logged).not.toContain(settings.sessionSecret);
     expect(settingsForLog(settings)).toMatchObject({ boardClientId: 'Iv1.abc' });
+  });
+
+  it('settingsForLog leaves out every secret when all are set at once', () => {
+    const settings = readSettings(
+      env({
+        GITHUB_CLIENT_ID: 'Iv1.abc',
+        GITHUB_CLIENT_SECRET: 'oauth-hush',
+        CLAIMS_SESSION_SECRET: 'session-hush-'.padEnd(40, 'x'),
+        CLAIMS_EVENTS_URL: 'https://hooks.example.com/claims',
+        CLAIMS_EVENTS_SECRET: 'events-hush',
+        WEBHOOK_PROXY_URL: 'https://smee.io/ProxyHush1234',
+      }),
+    );
+    const logged = JSON.stringify(settingsForLog(settings));
+    for (const secret of [
+      'oauth-hush',
+      'session-hush-',
+      'events-hush',
+      'ProxyHush1234',
+      'hush-webhook',
+      'PRIVATE KEY',
+    ]) {
+      expect(logged).not.toContain(secret);
+    }
+    expect(settingsForLog(settings)).toMatchObject({
+      eventsUrl: 'https://hooks.example.com/claims',
+      webhookProxy: true,
+      boardClientId: 'Iv1.abc',
+    });
   });
 });

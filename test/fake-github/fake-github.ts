@@ -8,7 +8,7 @@
  *     const n = fake.createIssue('acme/widgets', { title: 'Fix it' });
  *     // run the app with GHE_HOST=fake.host GHE_PROTOCOL=http
  */
-import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import {
   createServer,
   type IncomingMessage,
@@ -17,6 +17,7 @@ import {
   STATUS_CODES,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { hookRoutes } from './hook-routes.js';
 import { FakeOAuth, type OAuthClient } from './oauth.js';
 import { validateRequest } from './openapi.js';
 import {
@@ -49,6 +50,7 @@ import {
   type UserType,
 } from './state.js';
 import {
+  type HookAttempt,
   sendWebhook,
   signWebhook,
   type WebhookDelivery,
@@ -60,7 +62,7 @@ export type { OAuthClient } from './oauth.js';
 export type { CommentJson, IssueJson, LabelJson, UserJson } from './payloads.js';
 export type { CheckRunRecord, PullRecord, PushInput } from './pulls.js';
 export type { Association, UserType } from './state.js';
-export type { WebhookDelivery, WebhookTarget } from './webhooks.js';
+export type { HookAttempt, WebhookDelivery, WebhookTarget } from './webhooks.js';
 export { sendWebhook, signWebhook };
 
 /** Options of `startFakeGitHub`. */
@@ -260,16 +262,27 @@ export class FakeGitHub {
       () => this.clock(),
       (login) => this.userAccessToken(login),
     );
-    this.outbox = new WebhookOutbox({ appId: this.app.id, log: this.log });
-    this.outbox.setTarget(options.webhook);
-    this.routes = routes({
-      state: this.state,
-      payloads: this.payloads,
-      app: this.app,
-      apiUrl: () => this.apiUrl,
-      mintInstallationToken: (id) => this.mintInstallationToken(id),
-      convertManifest: (code) => this.convertManifest(code),
+    this.outbox = new WebhookOutbox({
+      appId: this.app.id,
+      log: this.log,
+      clock: () => this.clock(),
     });
+    this.outbox.setTarget(options.webhook);
+    this.routes = [
+      ...routes({
+        state: this.state,
+        payloads: this.payloads,
+        app: this.app,
+        apiUrl: () => this.apiUrl,
+        mintInstallationToken: (id) => this.mintInstallationToken(id),
+        convertManifest: (code) => this.convertManifest(code),
+      }),
+      ...hookRoutes({
+        apiUrl: () => this.apiUrl,
+        attempts: () => this.outbox.attempts,
+        redeliver: (id) => this.outbox.redeliver(id),
+      }),
+    ];
     this.pullDeps = {
       state: this.state,
       pulls: this.pulls,
@@ -771,6 +784,14 @@ export class FakeGitHub {
     return this.outbox.deliveries;
   }
 
+  /**
+   * Every attempt to send a delivery, oldest first, as `GET /app/hook/deliveries` lists them:
+   * a delivery made while the app was down is recorded with `statusCode` 0.
+   */
+  get hookAttempts(): readonly HookAttempt[] {
+    return this.outbox.attempts;
+  }
+
   /** Sets where state changes are delivered (`{ url, secret }` or `{ capture: true }`), or stops. */
   setWebhookTarget(target: WebhookTarget | undefined): void {
     this.outbox.setTarget(target);
@@ -968,6 +989,10 @@ export class FakeGitHub {
         reply = { ...reply, headers: { ...reply.headers, ...injection.headers } };
     }
 
+    if (prefixed && method === 'GET' && reply.status === 200 && reply.body !== undefined) {
+      reply = conditional(reply, req.headers.authorization, req.headers['if-none-match']);
+    }
+
     this.requests.push({
       method,
       path,
@@ -1067,6 +1092,31 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     });
   });
   return new FakeGitHub(server, options);
+}
+
+/**
+ * GitHub's conditional GET: a JSON answer carries a weak ETag, and a request whose
+ * `If-None-Match` names it is answered 304 without a body (which GitHub does not count
+ * against the rate limit). The ETag hashes the credentials with the body, as GitHub's is tied
+ * to the token: another token, or a new one of the same installation, gets a 200.
+ */
+function conditional(
+  reply: Reply,
+  authorization: string | undefined,
+  ifNoneMatch: string | undefined,
+): Reply {
+  const hash = createHash('sha256')
+    .update(authorization ?? '')
+    .update('\n')
+    .update(JSON.stringify(reply.body))
+    .digest('hex');
+  const etag = `W/"${hash.slice(0, 40)}"`;
+  const wanted = (ifNoneMatch ?? '').split(',').map((tag) => tag.trim());
+  if (wanted.includes(etag) || wanted.includes(etag.slice(2))) {
+    const { link } = reply.headers ?? {};
+    return { status: 304, headers: { etag, ...(link ? { link } : {}) } };
+  }
+  return { ...reply, headers: { ...reply.headers, etag } };
 }
 
 /** The `iss` claim of a JWT's payload part, as a string; undefined when it has none. */

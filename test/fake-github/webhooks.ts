@@ -30,6 +30,32 @@ export interface WebhookDelivery {
   error?: string;
 }
 
+/**
+ * One attempt to deliver a webhook, as GitHub lists it under `GET /app/hook/deliveries`: every
+ * attempt (the first and each redelivery) has an id of its own and the delivery's guid.
+ */
+export interface HookAttempt {
+  /** GitHub's delivery id: one per attempt, growing with time. */
+  readonly id: number;
+  /** `X-GitHub-Delivery`, the same on every attempt of one delivery. */
+  readonly guid: string;
+  readonly event: string;
+  readonly action: string;
+  /** When the attempt was made (ISO, the fake's clock). */
+  readonly deliveredAt: string;
+  /** Whether it was asked for with `POST /app/hook/deliveries/{id}/attempts`. */
+  readonly redelivery: boolean;
+  /** The receiver's HTTP status; 0 when it could not be reached or did not answer. */
+  readonly statusCode: number;
+  /** GitHub's words for it: `OK`, `Invalid HTTP Response: 503`, `failed to connect to host`. */
+  readonly status: string;
+  readonly durationMs: number;
+  readonly installationId: number | null;
+  readonly repositoryId: number | null;
+  /** The delivery it repeats. */
+  readonly delivery: WebhookDelivery;
+}
+
 /** What `sendWebhook` posts. `payload` is serialised unless a `body` text is given. */
 export interface OutgoingWebhook {
   readonly event: string;
@@ -75,6 +101,9 @@ export async function sendWebhook(
 export class WebhookOutbox {
   /** Every delivery produced while a target was set, in order. */
   readonly deliveries: WebhookDelivery[] = [];
+  /** Every attempt to send one (captured deliveries make none), oldest first. */
+  readonly attempts: HookAttempt[] = [];
+  private nextAttemptId = 10_000_001;
   private target: WebhookTarget | undefined;
   private paused = false;
   private held: WebhookDelivery[] = [];
@@ -84,6 +113,8 @@ export class WebhookOutbox {
     private readonly options: {
       appId: number;
       log: (message: string, meta: Record<string, unknown>) => void;
+      /** The clock of `deliveredAt` (default: real time). */
+      clock?: () => Date;
     },
   ) {}
 
@@ -133,6 +164,20 @@ export class WebhookOutbox {
     }
   }
 
+  /**
+   * Sends a delivery again, as `POST /app/hook/deliveries/{id}/attempts` asks: the same guid
+   * and body, to the current target, after the deliveries before it. False when no attempt
+   * has the id. Without a target (or in capture mode) the attempt fails as unreachable.
+   */
+  redeliver(attemptId: number): boolean {
+    const attempt = this.attempts.find((a) => a.id === attemptId);
+    if (!attempt) return false;
+    const target = this.target;
+    const delivery = attempt.delivery;
+    this.chain = this.chain.then(() => this.send(delivery, target, true));
+    return true;
+  }
+
   /** Resolves once every delivery sent so far (and any they caused) has completed. */
   async settled(): Promise<void> {
     let seen: Promise<void>;
@@ -146,15 +191,26 @@ export class WebhookOutbox {
     this.chain = this.chain.then(() => this.send(delivery, target));
   }
 
-  private async send(delivery: WebhookDelivery, target: WebhookTarget): Promise<void> {
+  private async send(
+    delivery: WebhookDelivery,
+    target: WebhookTarget | undefined,
+    redelivery = false,
+  ): Promise<void> {
+    const started = performance.now();
+    const deliveredAt = (this.options.clock?.() ?? new Date())
+      .toISOString()
+      .replace(/\.\d+Z$/, 'Z');
+    let statusCode = 0;
     try {
+      if (!target?.url || target.capture) throw new Error('failed to connect to host');
       const answer = await sendWebhook(
-        target.url ?? '',
+        target.url,
         target.secret ?? '',
         { event: delivery.event, id: delivery.id, body: delivery.body },
         { appId: this.options.appId },
       );
       delivery.status = answer.status;
+      statusCode = answer.status;
       if (answer.status >= 200 && answer.status < 300) {
         delivery.state = 'sent';
       } else {
@@ -165,6 +221,27 @@ export class WebhookOutbox {
       delivery.state = 'failed';
       delivery.error = error instanceof Error ? error.message : String(error);
     }
+    const ok = delivery.state === 'sent';
+    const installation = delivery.payload.installation as { id?: number } | undefined;
+    const repository = delivery.payload.repository as { id?: number } | undefined;
+    this.attempts.push({
+      id: this.nextAttemptId++,
+      guid: delivery.id,
+      event: delivery.event,
+      action: delivery.action,
+      deliveredAt,
+      redelivery,
+      statusCode,
+      status: ok
+        ? 'OK'
+        : statusCode === 0
+          ? 'failed to connect to host'
+          : `Invalid HTTP Response: ${statusCode}`,
+      durationMs: Math.round(performance.now() - started),
+      installationId: installation?.id ?? null,
+      repositoryId: repository?.id ?? null,
+      delivery,
+    });
     if (delivery.state === 'failed') {
       this.options.log('fake-github: webhook delivery failed', {
         id: delivery.id,

@@ -368,6 +368,47 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
       });
     });
 
+    describe('delivery recovery checkpoint (docs/protocol.md §12)', () => {
+      it('there is none before the first run', async () => {
+        expect(await store.deliveryCheckpoint()).toBeNull();
+      });
+
+      it('keeps the newest delivery examined, to the millisecond, and overwrites it', async () => {
+        await store.setDeliveryCheckpoint({ id: 41, deliveredAt: at(1.5) });
+        expect(await store.deliveryCheckpoint()).toEqual({ id: 41, deliveredAt: at(1.5) });
+        await store.setDeliveryCheckpoint({ id: 97, deliveredAt: at(60) });
+        expect(await store.deliveryCheckpoint()).toEqual({ id: 97, deliveredAt: at(60) });
+      });
+    });
+
+    describe('answers kept for conditional requests', () => {
+      const url = 'https://api.github.com/installation/repositories?per_page=100';
+
+      it('an answer is kept per token scope and URL', async () => {
+        await store.setCachedRead('installation:7', url, { etag: 'W/"a"', value: '[1]' }, 60_000);
+        expect(await store.cachedRead('installation:7', url)).toEqual({
+          etag: 'W/"a"',
+          value: '[1]',
+        });
+        // Another installation's token never sees this ETag, nor another URL.
+        expect(await store.cachedRead('installation:8', url)).toBeNull();
+        expect(await store.cachedRead('installation:7', `${url}&page=2`)).toBeNull();
+      });
+
+      it('a newer answer replaces the one before', async () => {
+        await store.setCachedRead('app', url, { etag: '"1"', value: 'a' }, 60_000);
+        await store.setCachedRead('app', url, { etag: '"2"', value: 'b' }, 60_000);
+        expect(await store.cachedRead('app', url)).toEqual({ etag: '"2"', value: 'b' });
+      });
+
+      it('an answer is forgotten after its TTL', async () => {
+        await store.setCachedRead('app', url, { etag: '"1"', value: 'a' }, TTL);
+        if (fixture.advance) fixture.advance(PAST_TTL);
+        else await sleep(PAST_TTL);
+        expect(await store.cachedRead('app', url)).toBeNull();
+      });
+    });
+
     describe('branch holders (docs/protocol.md §11)', () => {
       const holder = (commentId: number, branch: string) => ({
         commentId,

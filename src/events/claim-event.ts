@@ -1,0 +1,49 @@
+/** The types of outgoing claim events (docs/protocol.md §13). */
+export const CLAIM_EVENT_TYPES = [
+  'claim.held',
+  'claim.lost',
+  'claim.expired',
+  'claim.released',
+  'claim.taken-over',
+  'claim.administratively-released',
+] as const;
+
+/** One type of {@link CLAIM_EVENT_TYPES}. */
+export type ClaimEventType = (typeof CLAIM_EVENT_TYPES)[number];
+
+/** A claim as an event describes it: its comment and its marker's keys. */
+export interface EventClaim {
+  readonly commentId: number;
+  readonly url?: string;
+  readonly author?: string;
+  readonly session?: string;
+  readonly lane?: string;
+  readonly branch?: string;
+  readonly stage?: string;
+  /** The marker's `started` and `updated`, `YYYY-MM-DDTHH:MM:SSZ`. */
+  readonly started?: string;
+  readonly updated?: string;
+}
+
+/**
+ * One outgoing event (docs/protocol.md §13): POSTed as JSON, once per change of a claim, at
+ * least once. `id` is derived from the change, so every retry and every replica that derives
+ * it sends the same one.
+ */
+export interface ClaimEvent {
+  readonly id: string;
+  readonly type: ClaimEventType;
+  /** When the app saw the change, `YYYY-MM-DDTHH:MM:SSZ`. */
+  readonly at: string;
+  /** The installation id. */
+  readonly installation: number;
+  /** `owner/name`. */
+  readonly repository: string;
+  /** The issue number. */
+  readonly issue: number;
+  readonly claim: EventClaim;
+  /** The claim that holds the issue now, when another one does (lost, taken over). */
+  readonly holder?: EventClaim;
+  /** Why, for people: the reason line the app wrote on the comment. */
+  readonly reason?: string;
+}

@@ -1,0 +1,137 @@
+import { createHash } from 'node:crypto';
+import { formatClaimTime, parseClaimMarker } from '../claims/marker.js';
+import type { ThreadComment } from '../claims/types.js';
+import type { Reconciled } from '../reconcile/reconcile.js';
+import type { ClaimEvent, ClaimEventType, EventClaim } from './claim-event.js';
+
+/** Why a finalisation is an event, and which. `release-final` re-finalises: no change. */
+const FINALISED: Readonly<Record<string, { type: ClaimEventType; reason: string } | undefined>> = {
+  lost: { type: 'claim.lost', reason: 'lost to an older claim' },
+  paths: { type: 'claim.lost', reason: 'its paths are held by an older claim' },
+  stale: { type: 'claim.expired', reason: 'stale' },
+  administrative: {
+    type: 'claim.administratively-released',
+    reason: 'the status label was removed by a person',
+  },
+  closed: { type: 'claim.released', reason: 'the issue was closed' },
+};
+
+/**
+ * The claim changes of one reconcile (docs/protocol.md §13), derived from its plan and the
+ * holder the reconcile before it recorded. Pure.
+ *
+ * - a finalisation: `lost` (lost a race, or its paths), `expired` (stale),
+ *   `administratively-released` (label removed), `released` (issue closed);
+ * - a new holder: `held`, or `taken-over` when it replaces a holder this plan expires;
+ * - the previous holder gone without a finalisation: `released` (its session released it,
+ *   or its comment was deleted).
+ *
+ * The id hashes the issue, the comment, the type and the marker's `updated`: the same change
+ * seen twice (a retry, a redelivery, another replica) has one id; a claim that is held
+ * again after a heartbeat is a new change.
+ */
+export function claimEvents(input: Reconciled): ClaimEvent[] {
+  const { plan, previousHolder } = input;
+  const byId = new Map(input.comments.map((c) => [c.id, c]));
+  const holder = plan.holder
+    ? eventClaim(byId.get(plan.holder.commentId), plan.holder.commentId)
+    : undefined;
+  const events: ClaimEvent[] = [];
+  const finalised = new Set<number>();
+  let expiredHolder = false;
+
+  for (const action of plan.actions) {
+    if (action.kind !== 'finalise') continue;
+    finalised.add(action.commentId);
+    const change = FINALISED[action.reason];
+    if (!change) continue;
+    if (action.reason === 'stale' && action.commentId === previousHolder) expiredHolder = true;
+    const claim = eventClaim(byId.get(action.commentId), action.commentId);
+    // A claim that lost its paths lost to another issue's holder, not to this one's.
+    const withHolder = action.reason === 'lost' && holder ? { holder } : {};
+    events.push(event(input, change.type, claim, { ...withHolder, reason: change.reason }));
+  }
+
+  if (holder && holder.commentId !== previousHolder) {
+    events.push(
+      expiredHolder
+        ? event(input, 'claim.taken-over', holder, {
+            reason: `the stale holder in comment ${previousHolder} was replaced`,
+          })
+        : event(input, 'claim.held', holder, {}),
+    );
+  }
+
+  if (
+    previousHolder !== null &&
+    plan.holder?.commentId !== previousHolder &&
+    !finalised.has(previousHolder)
+  ) {
+    const comment = byId.get(previousHolder);
+    const marker = comment ? parseClaimMarker(comment.body) : null;
+    if (!comment) {
+      events.push(
+        event(
+          input,
+          'claim.released',
+          { commentId: previousHolder },
+          {
+            reason: 'its comment was deleted',
+          },
+        ),
+      );
+    } else if (marker?.stage === 'released') {
+      events.push(
+        event(input, 'claim.released', eventClaim(comment, previousHolder), {
+          reason: `released by its session${marker.outcome ? ` (${marker.outcome})` : ''}`,
+        }),
+      );
+    }
+  }
+  return events;
+}
+
+function event(
+  input: Reconciled,
+  type: ClaimEventType,
+  claim: EventClaim,
+  extra: { holder?: EventClaim; reason?: string },
+): ClaimEvent {
+  const { key } = input;
+  const repository = `${key.owner}/${key.repo}`;
+  return {
+    id: eventId(`${key.installationId}/${repository}#${key.number}`, claim, type),
+    type,
+    at: formatClaimTime(input.now),
+    installation: key.installationId,
+    repository,
+    issue: key.number,
+    claim,
+    ...extra,
+  };
+}
+
+/** A uuid-shaped hash of the change: comment, type and marker `updated`. */
+export function eventId(issue: string, claim: EventClaim, type: ClaimEventType): string {
+  const hex = createHash('sha256')
+    .update(`${issue}\n${claim.commentId}\n${type}\n${claim.updated ?? ''}`)
+    .digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** The claim of a comment as the thread showed it; only the id when it is gone. */
+function eventClaim(comment: ThreadComment | undefined, commentId: number): EventClaim {
+  const marker = comment ? parseClaimMarker(comment.body) : null;
+  if (!comment || !marker) return { commentId };
+  return {
+    commentId,
+    ...(comment.url ? { url: comment.url } : {}),
+    author: comment.author,
+    session: marker.session,
+    lane: marker.lane,
+    branch: marker.branch,
+    stage: marker.stage,
+    started: formatClaimTime(marker.started),
+    updated: formatClaimTime(marker.updated),
+  };
+}

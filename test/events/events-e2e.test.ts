@@ -1,0 +1,97 @@
+/**
+ * docs/protocol.md §13 end to end: the real app on the fake GitHub tells a receiver on
+ * loopback about each claim change, signed, once per change.
+ */
+import { describe, expect, it } from 'vitest';
+import type { ClaimEvent } from '../../src/events/claim-event.js';
+import { signEvent } from '../../src/events/sign-event.js';
+import { appWrites, claimComment, HOUR, harnessFor, scrape } from '../e2e/e2e-helpers.js';
+import { REPO, waitFor } from '../helpers/app-harness.js';
+import { startReceiver } from './receiver.js';
+
+const SECRET = 'e2e-events-secret';
+
+describe('outgoing claim events', () => {
+  it('a receiver sees held, lost, released and expired, each signed, once per change', async ({
+    onTestFinished,
+  }) => {
+    const receiver = await startReceiver();
+    onTestFinished(() => receiver.close());
+    const harness = await harnessFor(onTestFinished, {
+      env: { CLAIMS_EVENTS_URL: receiver.url, CLAIMS_EVENTS_SECRET: SECRET },
+    });
+    const { fake } = harness;
+    const events = () => receiver.received.map((r) => JSON.parse(r.body) as ClaimEvent);
+
+    const n = fake.createIssue(REPO);
+    const alice = fake.addComment(REPO, n, { author: 'alice', body: claimComment('s-1') });
+    await harness.settle();
+    const bob = fake.addComment(REPO, n, { author: 'bob', body: claimComment('s-2') });
+    await harness.settle();
+    fake.editComment(alice.id, claimComment('s-1', { stage: 'released', outcome: 'landed' }));
+    await harness.settle();
+    const old = new Date(Date.now() - 7 * HOUR);
+    const stale = fake.createIssue(REPO);
+    const quiet = fake.addComment(REPO, stale, {
+      author: 'bob',
+      body: claimComment('s-3', { at: old }),
+      createdAt: old,
+      updatedAt: old,
+    });
+    await harness.settle();
+    await waitFor(() => receiver.received.length >= 4, 'four events');
+    await harness.app.warden.events?.idle();
+
+    expect(events().map((e) => [e.type, e.issue, e.claim.commentId])).toEqual([
+      ['claim.held', n, alice.id],
+      ['claim.lost', n, bob.id],
+      ['claim.released', n, alice.id],
+      ['claim.expired', stale, quiet.id],
+    ]);
+    expect(events()[1]).toMatchObject({ holder: { commentId: alice.id, author: 'alice' } });
+    expect(events()[0]).toMatchObject({
+      installation: harness.installationId,
+      repository: REPO,
+      claim: { author: 'alice', session: 's-1', stage: 'claimed' },
+    });
+    for (const { headers, body } of receiver.received) {
+      const event = JSON.parse(body) as { id: string; type: string };
+      expect(headers['x-claims-signature-256']).toBe(signEvent(SECRET, body));
+      expect(headers['x-claims-event']).toBe(event.type);
+      expect(headers['x-claims-delivery']).toBe(event.id);
+    }
+    expect(new Set(events().map((e) => e.id)).size).toBe(4);
+  });
+
+  it('a repository in observe mode publishes no event: nothing was written', async ({
+    onTestFinished,
+  }) => {
+    const receiver = await startReceiver();
+    onTestFinished(() => receiver.close());
+    const harness = await harnessFor(onTestFinished, {
+      env: { CLAIMS_EVENTS_URL: receiver.url, CLAIMS_EVENTS_SECRET: SECRET },
+      seed: (fake) => fake.setFile(REPO, '.github/claims.yml', 'mode: observe\n'),
+    });
+    const { fake } = harness;
+    fake.clearRequests();
+
+    // Enforced, these would be claim.held, claim.lost and claim.expired.
+    const n = fake.createIssue(REPO);
+    fake.addComment(REPO, n, { author: 'alice', body: claimComment('s-1') });
+    fake.addComment(REPO, n, { author: 'bob', body: claimComment('s-2') });
+    const old = new Date(Date.now() - 7 * HOUR);
+    const stale = fake.createIssue(REPO);
+    fake.addComment(REPO, stale, {
+      author: 'bob',
+      body: claimComment('s-3', { at: old }),
+      createdAt: old,
+      updatedAt: old,
+    });
+    await harness.settle();
+    await harness.app.warden.events?.idle();
+
+    expect(await scrape(harness)).toMatch(/claims_reconciles_total\{outcome="observed"\} [1-9]/);
+    expect(appWrites(fake)).toEqual([]);
+    expect(receiver.received).toEqual([]);
+  });
+});
