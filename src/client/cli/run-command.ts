@@ -1,5 +1,6 @@
 import { ClientError } from '../commands/client-error.js';
 import type { CommandResult } from '../commands/command-result.js';
+import { claimsApiUrl } from '../io/app-url.js';
 import { describeFailure } from '../io/describe-failure.js';
 import { openDesk } from '../io/desk.js';
 import type { ClientRuntime } from '../io/runtime.js';
@@ -37,6 +38,7 @@ export async function runCommand(
     return await Promise.race([
       command.run(input, {
         desk: (deskOptions) => openDesk(runtime, { ...deskOptions, token: options.token, signal }),
+        claimsApiUrl: () => claimsApiUrl(runtime.env),
       }),
       stopped,
     ]);
