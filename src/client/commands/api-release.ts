@@ -7,13 +7,16 @@ import { apiNotHeld } from './api-not-held.js';
 import { claimRoute } from './api-route.js';
 import { describeClaim } from './claim-view.js';
 import { type CommandResult, ok } from './command-result.js';
+import { explainNotHeld } from './explain-not-held.js';
 import { formatIssueRef } from './issue-ref.js';
 import type { ReleaseRequest } from './release.js';
 
 /**
  * `release` through the claims API (`DELETE …/claim` with the session's tag): the app
  * finalises the caller's claim with the caller's token and removes the labels and the
- * assignee it added (docs/protocol.md §8). A session without a live claim is refused.
+ * assignee it added (docs/protocol.md §8). A session without a live claim is refused and told
+ * why, and a retried release of a claim already released with that outcome succeeds, as in
+ * direct mode (explainNotHeld).
  */
 export async function apiRelease(
   desk: Desk,
@@ -37,7 +40,13 @@ export async function apiRelease(
   }
   const error = apiErrorOf(reply);
   if (reply.status === 409 && error.code === 'CLAIM_NOT_HELD') {
-    throw apiNotHeld(name, undefined, error.message);
+    return explainNotHeld(
+      desk,
+      request.ref,
+      request.session,
+      apiNotHeld(name, undefined),
+      request.outcome,
+    );
   }
   throw apiFailure(name, reply);
 }
