@@ -17,6 +17,8 @@ interface PathConflict {
   readonly path: string;
   readonly heldPath: string;
   readonly heldBy: ApiClaim & { issue?: string };
+  readonly claimAgeMinutes?: number;
+  readonly isStale?: boolean;
   readonly warning: string;
   readonly recovery?: { readonly action: string; readonly message: string };
 }
@@ -88,16 +90,31 @@ function refusal(name: string, reply: Parameters<typeof apiFailure>[1]): ClientE
     case 'ISSUE_NOT_OPEN':
       return closedRefusal(name, error.details?.stateReason);
     case 'PATHS_CLAIMED':
-      return pathsRefusal(name, (error.details?.conflicts ?? []) as PathConflict[]);
+      return pathsRefusal(
+        name,
+        (error.details?.conflicts ?? []) as PathConflict[],
+        error.details?.finalised as number | undefined,
+      );
     default:
       return apiFailure(name, reply);
   }
 }
 
-/** 409 PATHS_CLAIMED: each contested path's warning and what to do about it. */
-function pathsRefusal(name: string, conflicts: readonly PathConflict[]): ClientError {
+/**
+ * 409 PATHS_CLAIMED: each contested path's warning and what to do about it. `finalised`: the
+ * caller's comment was posted and lost the paths to an older claim, so the app finalised it.
+ */
+function pathsRefusal(
+  name: string,
+  conflicts: readonly PathConflict[],
+  finalised: number | undefined,
+): ClientError {
+  const written =
+    finalised === undefined
+      ? 'nothing was written'
+      : `this session's claim in comment ${finalised} was finalised as abandoned`;
   const lines = [
-    `${name}: ${conflicts.length === 1 ? 'a path is' : 'paths are'} held by another claim; nothing was written`,
+    `${name}: ${conflicts.length === 1 ? 'a path is' : 'paths are'} held by another claim; ${written}`,
     ...conflicts.map(
       (c) => `- ${c.warning}${c.recovery ? `: ${c.recovery.action}: ${c.recovery.message}` : ''}`,
     ),
@@ -105,11 +122,14 @@ function pathsRefusal(name: string, conflicts: readonly PathConflict[]): ClientE
   return refused(lines.join('\n'), {
     issue: name,
     reason: 'paths-claimed',
+    ...(finalised === undefined ? {} : { finalised }),
     conflicts: conflicts.map((c) => ({
       path: c.path,
       heldPath: c.heldPath,
       ...(c.heldBy.issue ? { heldIn: c.heldBy.issue } : {}),
       heldBy: apiClaimView(c.heldBy, true),
+      ...(c.claimAgeMinutes === undefined ? {} : { claimAgeMinutes: c.claimAgeMinutes }),
+      ...(c.isStale === undefined ? {} : { isStale: c.isStale }),
       warning: c.warning,
       ...(c.recovery ? { recovery: c.recovery } : {}),
     })),

@@ -16,6 +16,8 @@ export interface PathsCheckRequest {
 interface PathAnswer {
   readonly path: string;
   readonly available: boolean;
+  /** The holder's entry that the path meets (a directory holding a file, say). */
+  readonly heldPath?: string;
   readonly heldBy?: ApiClaim & { issue?: string };
   readonly isSelf?: boolean;
   readonly isStale?: boolean;
@@ -25,8 +27,8 @@ interface PathAnswer {
 /**
  * `paths check`: asks the app who holds these paths in a repository, without claiming
  * (`GET …/repos/{o}/{r}/paths?paths=`, docs/protocol.md §10). Ok (exit 0) when every path is
- * free or held by the caller; refused (exit 1) when another claim holds one, so a script can
- * branch on it, naming each holder.
+ * free or held by the caller; refused (exit 1) when another live claim holds one, so a script
+ * can branch on it, naming each holder.
  */
 export async function pathsCheck(
   api: ClaimsApi,
@@ -45,8 +47,10 @@ export async function pathsCheck(
     available: a.available,
     ...(a.heldBy
       ? {
+          ...(a.heldPath ? { heldPath: a.heldPath } : {}),
           ...(a.heldBy.issue ? { heldIn: a.heldBy.issue } : {}),
-          heldBy: apiClaimView(a.heldBy, !a.isStale) satisfies ClaimView,
+          // Only a live holder holds paths (docs/protocol.md §10): the app names no other.
+          heldBy: apiClaimView(a.heldBy, true) satisfies ClaimView,
           isSelf: a.isSelf === true,
           isStale: a.isStale === true,
           ...(a.claimedAt ? { claimedAt: a.claimedAt } : {}),
@@ -57,11 +61,11 @@ export async function pathsCheck(
     if (a.available || !a.heldBy) return `${a.path}: available`;
     const where = a.heldBy.issue ? ` in ${a.heldBy.issue}` : '';
     const whose = a.isSelf ? ' (you)' : '';
-    const stale = a.isStale ? ', stale' : '';
-    return `${a.path}: held by @${a.heldBy.author}${whose}${where} (comment ${a.heldBy.commentId}, session ${a.heldBy.session}${stale}, claimed ${a.claimedAt ?? a.heldBy.started})`;
+    const as = a.heldPath && a.heldPath !== a.path ? ` as ${a.heldPath}` : '';
+    return `${a.path}: held${as} by @${a.heldBy.author}${whose}${where} (comment ${a.heldBy.commentId}, session ${a.heldBy.session}, claimed ${a.claimedAt ?? a.heldBy.started}, last update ${a.heldBy.heartbeat})`;
   });
-  // A stale holder holds nothing (docs/protocol.md §10: only a holder holds its paths).
-  const blocked = answers.filter((a) => !a.available && !a.isSelf && !a.isStale);
+  // A claim would be refused over any of these; the caller's own claims are no conflict.
+  const blocked = answers.filter((a) => !a.available && !a.isSelf);
   const message = `${repo}: ${lines.join('; ')}`;
   if (blocked.length > 0) {
     throw refused(message, { repo, reason: 'paths-claimed', paths });
