@@ -43,11 +43,20 @@ export async function runCommand(
       stopped,
     ]);
   } catch (error) {
-    return failure(error, deadline, options.signal, runtime.deadlineMs);
+    return failure(error, deadline, options.signal, runtime.deadlineMs, askedWhom(runtime));
   } finally {
     if (stop) signal.removeEventListener('abort', stop);
     // The race may leave `stopped` pending for ever; nothing waits on it after this.
     stopped.catch(() => undefined);
+  }
+}
+
+/** Who a command was waiting for, for the deadline's message: GitHub, or the claims app. */
+function askedWhom(runtime: ClientRuntime): string {
+  try {
+    return claimsApiUrl(runtime.env) === null ? 'GitHub' : 'the claims app';
+  } catch {
+    return 'GitHub';
   }
 }
 
@@ -56,6 +65,7 @@ function failure(
   deadline: AbortSignal,
   outer: AbortSignal | undefined,
   deadlineMs: number,
+  whom: string,
 ): CommandResult {
   if (error instanceof ClientError && (error.kind === 'usage' || error.kind === 'refused')) {
     return { status: error.kind, message: error.message, data: error.data };
@@ -66,14 +76,14 @@ function failure(
     const detail = error instanceof ClientError ? `: ${error.message}` : '';
     return {
       status: 'unverifiable',
-      message: `the ${seconds} s deadline passed before GitHub answered; the claim is neither known held nor known free${detail}`,
+      message: `the ${seconds} s deadline passed before ${whom} answered; the claim is neither known held nor known free${detail}`,
       data: { ...data, deadline: true },
     };
   }
   if (outer?.aborted) {
     return {
       status: 'unverifiable',
-      message: 'cancelled before GitHub answered',
+      message: `cancelled before ${whom} answered`,
       data: { ...data, cancelled: true },
     };
   }
