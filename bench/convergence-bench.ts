@@ -119,7 +119,7 @@ async function converge(
 
 /**
  * Convergence: 50 installations each get a claim at once. The app keys its throttle per
- * installation (SPEC §6: writes of different installations never wait on each other); the
+ * installation (docs/protocol.md §6: writes of different installations never wait on each other); the
  * comparison runs the same app with every installation on Probot's one default key.
  */
 export async function benchConvergence(): Promise<Section> {

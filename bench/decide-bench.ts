@@ -14,7 +14,7 @@ const CONFIG: DecideConfig = {
 };
 
 /**
- * A busy thread of 1,000 comments (the most SPEC §6 lets the app verify): every tenth one a
+ * A busy thread of 1,000 comments (the most docs/protocol.md §6 lets the app verify): every tenth one a
  * claim — released ones, a stale one, a holder, and prose between them.
  */
 function busyThread(): IssueFacts {

@@ -5,7 +5,7 @@ import type { ClaimMarker } from '../src/claims/types.js';
 /**
  * Throughput of the marker reader. Every comment of every thread goes through
  * parseClaimMarker, so its cost must not grow with the comment: a 64 KB comment should read
- * about as fast as a 400-byte one (SPEC §1 looks at the first line only).
+ * about as fast as a 400-byte one (docs/protocol.md §1 looks at the first line only).
  */
 
 const WARM_UP_MS = 200;

@@ -123,7 +123,7 @@ export async function runSandbox(options: SandboxOptions): Promise<number> {
     print('The story did not end as it should:');
     for (const problem of problems) print(`  ✗ ${problem}`);
   } else {
-    print('The story ended as SPEC §4 says it should.');
+    print('The story ended as docs/protocol.md §4 says it should.');
   }
   if (options.once) {
     await stack.close();

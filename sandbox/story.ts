@@ -47,7 +47,7 @@ export interface StoryResult {
   readonly forged: StoryClaim;
   /** The app's notes on the issue (one: alice's claim went stale). */
   readonly notes: readonly string[];
-  /** GitHub calls the app made because of the forged marker (SPEC §2: none). */
+  /** GitHub calls the app made because of the forged marker (docs/protocol.md §2: none). */
   readonly forgedCalls: number;
   /** Labels and assignees of the issue after each step, for the test. */
   readonly afterRace: IssueSnapshot;

@@ -16,7 +16,7 @@ export interface Backends {
 }
 
 /**
- * SPEC §7: with `CLAIMS_REDIS_URL` unset, state and queue live in the process (one replica);
+ * docs/protocol.md §7: with `CLAIMS_REDIS_URL` unset, state and queue live in the process (one replica);
  * with it set, every replica shares Redis for state, locks, delivery ids and the queue.
  */
 export function createBackends(

@@ -8,7 +8,7 @@ import type { ClaimMarker, Hint } from '../claims/types.js';
 import type { ReconcileRequest } from '../queue/queue.js';
 import type { IssueKey } from '../store/store.js';
 
-/** The events of SPEC §5 this app subscribes to. */
+/** The events of docs/protocol.md §5 this app subscribes to. */
 export const SUBSCRIBED_EVENTS = [
   'issue_comment.created',
   'issue_comment.edited',
@@ -71,7 +71,7 @@ interface RepoRef {
 
 /**
  * Routes a webhook to the work it asks for. Pure, and cheap: it runs in the webhook's
- * 10-second window, and SPEC §5 says the app's own echoes make no API call, so the sender
+ * 10-second window, and docs/protocol.md §5 says the app's own echoes make no API call, so the sender
  * check comes first.
  */
 export function routeEvent(event: Subscribed, appLogin: string, now: Date): EventRoute {
@@ -119,7 +119,7 @@ function routeComment(
   at: string,
 ): EventRoute {
   const { payload } = event;
-  // SPEC §2: a marker in a pull request's conversation is not a claim.
+  // docs/protocol.md §2: a marker in a pull request's conversation is not a claim.
   if (payload.issue.pull_request) return { kind: 'ignore', why: 'pull request' };
   const { comment } = payload;
   const author = comment.user?.login ?? '';
@@ -139,7 +139,7 @@ function routeComment(
 
   const hints: Hint[] = [];
   // A deleted claim, or one whose marker was edited away, is gone from the thread; only the
-  // event still tells whose assignment it made (SPEC §4 row 6).
+  // event still tells whose assignment it made (docs/protocol.md §4 row 6).
   const gone = payload.action === 'deleted' ? marker && body : before && !marker ? previous : null;
   if (gone) {
     hints.push({

@@ -74,7 +74,7 @@ export function createHttpRoutes(deps: HttpDeps): HttpRoutes {
 }
 
 /** Whether `work` settles without an error within `ms`. */
-async function answers(work: Promise<unknown>, ms: number): Promise<boolean> {
+export async function answers(work: Promise<unknown>, ms: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<boolean>((resolve) => {
     timer = setTimeout(() => resolve(false), ms);

@@ -5,10 +5,12 @@ import { Probot, type ProbotOctokit, Server } from 'probot';
 import { createBoardHandler } from '../board/board-http.js';
 import { storeBoardSource } from '../board/store-board-source.js';
 import { readSettings, type Settings, SettingsError, settingsForLog } from '../config/settings.js';
+import type { WorkQueue } from '../queue/queue.js';
 import type { Store } from '../store/store.js';
 import { type ClaimWarden, createClaimWarden } from './app.js';
 import { createBackends } from './backends.js';
 import { connectToGitHub, type StartupBackoff, StartupError } from './connect-to-github.js';
+import { answers } from './http.js';
 import { isEntry } from './is-entry.js';
 import { createLog } from './log.js';
 import { needsSetup, startSetup } from './setup.js';
@@ -47,7 +49,7 @@ export async function main(
   const settings = readSettings(env);
   const log = await createLog(settings, options.logDestination);
   const backends = createBackends(settings, log);
-  if (backends.mode === 'redis') await waitForStore(backends.store, log);
+  if (backends.mode === 'redis') await waitForStore(backends, log);
 
   let warden: ClaimWarden | undefined;
   const server = probotServer(settings, log, {
@@ -157,9 +159,14 @@ export const STORE_START_TIMEOUT_MS = 30_000;
  * Waits until the store answers, so no webhook is taken before Redis can record it: the
  * store fails fast once started, and a webhook must be answered within GitHub's 10 seconds.
  */
-async function waitForStore(store: Store, log: Logger): Promise<void> {
+async function waitForStore(
+  { store, queue }: { store: Store; queue: WorkQueue },
+  log: Logger,
+): Promise<void> {
   const deadline = Date.now() + STORE_START_TIMEOUT_MS;
-  for (let attempt = 1; !(await store.ping()); attempt++) {
+  // The queue has connections of its own: /health asks both, so start-up waits for both.
+  const ready = async () => (await store.ping()) && (await answers(queue.depth(), 2000));
+  for (let attempt = 1; !(await ready()); attempt++) {
     if (Date.now() >= deadline) {
       await store.close();
       throw new Error(

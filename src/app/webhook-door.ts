@@ -126,8 +126,16 @@ function readBody(req: IncomingMessage, max: number): Promise<string | null> {
 }
 
 /**
- * Answers without reading (the rest of) the body, then closes the connection: on keep-alive,
- * Node would otherwise read and discard all of it to find the next request.
+ * How long a refused request's connection stays open after the answer is written. Closing a
+ * socket with unread bytes resets it, and a reset can destroy the answer before the client
+ * read it (it then sees ECONNRESET, not 413); meanwhile what it still sends is discarded.
+ */
+const REFUSE_GRACE_MS = 500;
+
+/**
+ * Answers without keeping (the rest of) the body, then closes the connection: on keep-alive,
+ * Node would otherwise read all of it to find the next request. The answer is written at
+ * once and the response ended only after REFUSE_GRACE_MS, bytes still arriving discarded.
  */
 function refuse(req: IncomingMessage, res: ServerResponse, status: number, error: string): void {
   const body = JSON.stringify({ error });
@@ -138,5 +146,11 @@ function refuse(req: IncomingMessage, res: ServerResponse, status: number, error
     connection: 'close',
     ...(status === 503 ? { 'retry-after': '1' } : {}),
   });
-  res.end(body, () => req.socket.destroy());
+  res.write(body);
+  req.removeAllListeners('data');
+  req.on('data', discard);
+  req.resume();
+  setTimeout(() => res.end(() => req.socket.destroy()), REFUSE_GRACE_MS);
 }
+
+function discard(): void {}

@@ -5,7 +5,7 @@ import type { AssigneeMode, ClaimMarker, Outcome } from './types.js';
 /**
  * The whole claim comment: the marker line plus the human text below it, in the shape of the
  * Praetor claim protocol. The human text is for people; nothing here ever reads state from it
- * (SPEC §1). The only edit to existing human text is a finalisation's (SPEC §1, §4).
+ * (docs/protocol.md §1). The only edit to existing human text is a finalisation's (docs/protocol.md §1, §4).
  */
 
 /** The longest note, in characters after folding whitespace (Praetor: refused, not cut). */
@@ -31,7 +31,7 @@ const STAGE_LINE = /^- Stage:/;
 const FINAL_LINE = /^- (?:Outcome|Reason):/;
 
 /**
- * Renders a whole claim comment: the marker line (SPEC §1) and the human text below it.
+ * Renders a whole claim comment: the marker line (docs/protocol.md §1) and the human text below it.
  * Throws when the claim cannot be written (see renderClaimMarker) or an option is malformed.
  */
 export function renderClaimComment(claim: ClaimMarker, options: ClaimCommentOptions = {}): string {
@@ -74,13 +74,15 @@ function takeoverLine(takeover: { readonly commentId: number; readonly session: 
   }
   // Same shape as a marker's session, so the line cannot carry markup or a newline.
   if (!isClaimIdentity(takeover.session)) {
-    throw new Error('takeover session must be a claim identity (SPEC §1 session shape)');
+    throw new Error(
+      'takeover session must be a claim identity (docs/protocol.md §1 session shape)',
+    );
   }
   return `- Takeover: replaces claim comment ${takeover.commentId} (session ${takeover.session})`;
 }
 
 /**
- * The claim as a finalisation writes it (SPEC §4): stage `released`, the given outcome,
+ * The claim as a finalisation writes it (docs/protocol.md §4): stage `released`, the given outcome,
  * `updated` = now, every other key kept (session, lane, branch, started, assignee).
  */
 export function releasedClaim(claim: ClaimMarker, outcome: Outcome, now: Date): ClaimMarker {
@@ -88,11 +90,11 @@ export function releasedClaim(claim: ClaimMarker, outcome: Outcome, now: Date): 
 }
 
 /**
- * Rewrites a claim comment body for a finalisation (SPEC §1 last paragraph, §4): the first
+ * Rewrites a claim comment body for a finalisation (docs/protocol.md §1 last paragraph, §4): the first
  * line becomes the marker of `finalised`, the first `- Stage:` line of the human text reads
  * `- Stage: released`, and `- Outcome:` and `- Reason:` lines end the body. Finalising a
  * finalised body again replaces those two lines instead of adding more, so retries converge
- * (SPEC §6). Throws when `finalised` is not a released claim with an outcome.
+ * (docs/protocol.md §6). Throws when `finalised` is not a released claim with an outcome.
  */
 export function finaliseClaimBody(body: string, finalised: ClaimMarker, reason: string): string {
   if (finalised.stage !== 'released' || finalised.outcome === undefined) {

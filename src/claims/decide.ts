@@ -12,7 +12,7 @@ import { hasName, sameName } from './names.js';
 import { overlaps, pathLineOf } from './paths.js';
 import type { AssigneeMode, Hint, Outcome, ThreadComment } from './types.js';
 
-/** What decide() needs of the repository config (SPEC §7), already resolved. */
+/** What decide() needs of the repository config (docs/protocol.md §7), already resolved. */
 export interface DecideConfig {
   readonly staleAfterMs: number;
   readonly labels: { readonly inProgress: string; readonly blocked: string };
@@ -107,7 +107,7 @@ export type Action =
 /** The kinds of action that write a session's own comments, not the issue's shared state. */
 export const OWN_COMMENT_KINDS = ['post-claim', 'edit-claim', 'delete-comment'] as const;
 
-/** The two status labels of SPEC §4. */
+/** The two status labels of docs/protocol.md §4. */
 export type LabelRole = 'inProgress' | 'blocked';
 
 /** The holder decide() settled on, for logs and the client. */
@@ -151,7 +151,7 @@ export function pathsNoteTag(commentId: number): string {
   return `<!-- claim-warden note=paths comment=${commentId} -->`;
 }
 
-/** SPEC §2: a marker counts only when its author is a collaborator or a trusted bot. */
+/** docs/protocol.md §2: a marker counts only when its author is a collaborator or a trusted bot. */
 export function isTrustedAuthor(
   login: string,
   association: string,
@@ -177,11 +177,11 @@ export function trustedClaims(
 }
 
 /**
- * Decides what makes SPEC §4 true for one issue. Pure: the thread, the config and the clock
+ * Decides what makes docs/protocol.md §4 true for one issue. Pure: the thread, the config and the clock
  * in; a Plan out. Emits no action that the current state already satisfies.
  */
 export function decide(facts: IssueFacts, config: DecideConfig, now: Date): Plan {
-  // SPEC §2: claims live on issues only.
+  // docs/protocol.md §2: claims live on issues only.
   if (facts.isPullRequest) return { actions: [], holder: null, deadline: null };
 
   const claims = trustedClaims(facts.comments, config.trustedBots);
@@ -199,7 +199,7 @@ export function decide(facts: IssueFacts, config: DecideConfig, now: Date): Plan
   const notes: Action[] = [];
   const unreleased = claims.filter((claim) => claim.marker.stage !== 'released');
 
-  // SPEC §3: `released` is final, so a released comment edited back to a live stage is
+  // docs/protocol.md §3: `released` is final, so a released comment edited back to a live stage is
   // finalised again, with the outcome it had.
   const candidates: ClaimComment[] = [];
   for (const claim of unreleased) {
@@ -215,7 +215,7 @@ export function decide(facts: IssueFacts, config: DecideConfig, now: Date): Plan
     }
   }
 
-  // Stale claims first: they can never hold (SPEC §3 and §4).
+  // Stale claims first: they can never hold (docs/protocol.md §3 and §4).
   const fresh: ClaimComment[] = [];
   for (const claim of candidates) {
     if (!isStale(claim, config.staleAfterMs, now)) {
@@ -398,7 +398,7 @@ function expiryNote(claim: ClaimComment, since: string): string {
 }
 
 /**
- * SPEC §4: a person removing the in-progress label while a claim is live releases it. Only a
+ * docs/protocol.md §4: a person removing the in-progress label while a claim is live releases it. Only a
  * removal after the holder's comment was posted counts (a late delivery of an older removal
  * must not release a newer claim), and only while the label is still absent.
  */
@@ -449,7 +449,7 @@ function addedByPerson(facts: IssueFacts, label: string): boolean {
 }
 
 /**
- * SPEC §4: the holder's author is assigned; with no holder, an author whose latest claim
+ * docs/protocol.md §4: the holder's author is assigned; with no holder, an author whose latest claim
  * recorded `assignee=claim` is unassigned, and every other assignee is kept. Only each
  * author's latest claim counts, so an old released claim does not undo a newer one. Besides,
  * every login the app remembers assigning is unassigned unless its author holds the issue.

@@ -3,7 +3,7 @@ import { createHmac } from 'node:crypto';
 /**
  * Keyed identity tags of the Praetor claim protocol: sessions and lanes are published as
  * `h:` + 12 hex of an HMAC, so internal names never reach public issue text. Legacy markers
- * carry plain values, which still parse (SPEC §1) and still compare (sameIdentity).
+ * carry plain values, which still parse (docs/protocol.md §1) and still compare (sameIdentity).
  */
 
 const CLAIM_TAG = /^h:[0-9a-f]{12}$/;

@@ -1,24 +1,24 @@
 import type { AssigneeMode, ClaimMarker, Outcome, Stage } from './types.js';
 
 /**
- * The claim marker grammar, version 1 (SPEC §1): read and write the first line of a claim
+ * The claim marker grammar, version 1 (docs/protocol.md §1): read and write the first line of a claim
  * comment. Pure: no I/O and no clock.
  *
- * The reader is an allow-list. Every rule of SPEC §1 is checked and anything else is "not a
+ * The reader is an allow-list. Every rule of docs/protocol.md §1 is checked and anything else is "not a
  * claim" (null), never an error: a malformed marker is skipped silently, exactly like a
  * comment that has no marker at all.
  */
 
-/** The exact start of a marker line (SPEC §1), trailing space included. */
+/** The exact start of a marker line (docs/protocol.md §1), trailing space included. */
 export const MARKER_PREFIX = '<!-- praetor-claim ';
 
-/** The exact end of a marker line (SPEC §1), leading space included. */
+/** The exact end of a marker line (docs/protocol.md §1), leading space included. */
 export const MARKER_SUFFIX = ' -->';
 
-/** The longest marker line in UTF-8 bytes, after one trailing `\r` is dropped (SPEC §1). */
+/** The longest marker line in UTF-8 bytes, after one trailing `\r` is dropped (docs/protocol.md §1). */
 export const MAX_MARKER_BYTES = 1024;
 
-/** The marker keys in the order writers render them (SPEC §1). */
+/** The marker keys in the order writers render them (docs/protocol.md §1). */
 export const MARKER_KEYS = [
   'v',
   'session',
@@ -34,7 +34,7 @@ export const MARKER_KEYS = [
 /** One marker key. */
 export type MarkerKey = (typeof MARKER_KEYS)[number];
 
-/** The stages other than `fix-round-N` (SPEC §1). */
+/** The stages other than `fix-round-N` (docs/protocol.md §1). */
 export const FIXED_STAGES = [
   'claimed',
   'implementing',
@@ -45,14 +45,14 @@ export const FIXED_STAGES = [
   'released',
 ] as const satisfies readonly Stage[];
 
-/** The outcomes a released marker may carry (SPEC §1). */
+/** The outcomes a released marker may carry (docs/protocol.md §1). */
 export const OUTCOMES = [
   'landed',
   'abandoned',
   'handed-over',
 ] as const satisfies readonly Outcome[];
 
-/** The assignee modes (SPEC §1). */
+/** The assignee modes (docs/protocol.md §1). */
 export const ASSIGNEE_MODES = ['claim', 'before'] as const satisfies readonly AssigneeMode[];
 
 /**
@@ -68,12 +68,12 @@ const OUTCOME_SET: ReadonlySet<string> = new Set(OUTCOMES);
 const ASSIGNEE_SET: ReadonlySet<string> = new Set(ASSIGNEE_MODES);
 
 /**
- * SPEC §1: 1..128 of letters, digits and `. _ / : + @ -`, the first a letter or digit.
+ * docs/protocol.md §1: 1..128 of letters, digits and `. _ / : + @ -`, the first a letter or digit.
  * A keyed identity tag (`h:` + 12 lowercase hex) passes as it is.
  */
 const IDENTITY = /^[A-Za-z0-9][A-Za-z0-9._/:+@-]{0,127}$/;
 
-/** SPEC §1: `fix-round-N`, N in 1..999 without leading zeros. */
+/** docs/protocol.md §1: `fix-round-N`, N in 1..999 without leading zeros. */
 const FIX_ROUND = /^fix-round-[1-9][0-9]{0,2}$/;
 
 /**
@@ -86,28 +86,28 @@ const FIX_ROUND = /^fix-round-[1-9][0-9]{0,2}$/;
 const RFC3339 =
   /^([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.([0-9]+))?(?:Z|([+-])([0-9]{2}):([0-9]{2}))$/;
 
-/** True when `s` is a stage of SPEC §1, `fix-round-N` included. */
+/** True when `s` is a stage of docs/protocol.md §1, `fix-round-N` included. */
 export function isStage(s: string): s is Stage {
   return FIXED_STAGE_SET.has(s) || FIX_ROUND.test(s);
 }
 
-/** True when `s` is an outcome of SPEC §1. */
+/** True when `s` is an outcome of docs/protocol.md §1. */
 export function isOutcome(s: string): s is Outcome {
   return OUTCOME_SET.has(s);
 }
 
-/** True when `s` is an assignee mode of SPEC §1. */
+/** True when `s` is an assignee mode of docs/protocol.md §1. */
 export function isAssigneeMode(s: string): s is AssigneeMode {
   return ASSIGNEE_SET.has(s);
 }
 
-/** True when `s` is a valid `session`, `lane` or `branch` value (SPEC §1). */
+/** True when `s` is a valid `session`, `lane` or `branch` value (docs/protocol.md §1). */
 export function isClaimIdentity(s: string): boolean {
   return IDENTITY.test(s);
 }
 
 /**
- * Reads an RFC 3339 time as the marker allows it (SPEC §1), or null.
+ * Reads an RFC 3339 time as the marker allows it (docs/protocol.md §1), or null.
  *
  * Date.parse is not used: V8 accepts `2026-02-30` (rolling it into March), hour 24 and
  * lowercase `t`, all of which the allow-list refuses. Fractional seconds beyond milliseconds
@@ -160,7 +160,7 @@ function isLeapYear(year: number): boolean {
 }
 
 /**
- * A time as writers render it (SPEC §1): `YYYY-MM-DDTHH:MM:SSZ`, UTC, fractional seconds
+ * A time as writers render it (docs/protocol.md §1): `YYYY-MM-DDTHH:MM:SSZ`, UTC, fractional seconds
  * dropped. Throws for an invalid Date or one outside the years 0000..9999, which the format
  * cannot express.
  */
@@ -175,7 +175,7 @@ export function formatClaimTime(d: Date): string {
 }
 
 /**
- * Reads the claim marker from the first line of a comment body (SPEC §1), or null when the
+ * Reads the claim marker from the first line of a comment body (docs/protocol.md §1), or null when the
  * first line is not exactly a version-1 marker. Only the first line counts: a marker further
  * down is not a claim.
  */
@@ -191,7 +191,7 @@ export function parseClaimMarker(body: string): ClaimMarker | null {
 
 /**
  * The first line of `body` with one trailing `\r` dropped, or null when it is longer than
- * 1024 UTF-8 bytes (SPEC §1): the only line that may be a marker. Looks at no more than the
+ * 1024 UTF-8 bytes (docs/protocol.md §1): the only line that may be a marker. Looks at no more than the
  * first 1026 code units of the body, so its cost does not grow with the body.
  */
 export function readMarkerLine(body: string): string | null {
@@ -201,7 +201,7 @@ export function readMarkerLine(body: string): string | null {
   if (newline === -1 && head.length < body.length) return null;
   let line = newline === -1 ? head : head.slice(0, newline);
   if (line.endsWith('\r')) line = line.slice(0, -1);
-  // Bytes, not characters: the limit is the wire size (SPEC §1). Every valid marker is
+  // Bytes, not characters: the limit is the wire size (docs/protocol.md §1). Every valid marker is
   // ASCII, so a multibyte character is refused by the value shapes as well.
   if (Buffer.byteLength(line, 'utf8') > MAX_MARKER_BYTES) return null;
   return line;
@@ -216,7 +216,7 @@ function markerInner(line: string): string | null {
 }
 
 /**
- * Splits the inside of a marker into its keyed values (SPEC §1): tokens separated by single
+ * Splits the inside of a marker into its keyed values (docs/protocol.md §1): tokens separated by single
  * spaces, each `key=value` with a known key, a non-empty value and no key twice. Null when
  * any token breaks a rule. A value's shape is checked later, per key; no shape admits `=`.
  */
@@ -237,7 +237,7 @@ function isMarkerKey(key: string): key is MarkerKey {
   return KEY_SET.has(key);
 }
 
-/** Checks every value against its shape (SPEC §1) and builds the claim, or null. */
+/** Checks every value against its shape (docs/protocol.md §1) and builds the claim, or null. */
 function toClaim(fields: ReadonlyMap<MarkerKey, string>): ClaimMarker | null {
   if (fields.get('v') !== '1') return null;
   const session = fields.get('session');
@@ -254,7 +254,7 @@ function toClaim(fields: ReadonlyMap<MarkerKey, string>): ClaimMarker | null {
   const assignee = fields.get('assignee');
   if (assignee !== undefined && !isAssigneeMode(assignee)) return null;
   const outcome = fields.get('outcome');
-  // An outcome belongs to a released claim only; a released claim may lack one (SPEC §1).
+  // An outcome belongs to a released claim only; a released claim may lack one (docs/protocol.md §1).
   if (outcome !== undefined && (!isOutcome(outcome) || stage !== 'released')) return null;
   return {
     session,
@@ -268,14 +268,14 @@ function toClaim(fields: ReadonlyMap<MarkerKey, string>): ClaimMarker | null {
   };
 }
 
-/** Both times are required (SPEC §1), so a missing one is as bad as a malformed one. */
+/** Both times are required (docs/protocol.md §1), so a missing one is as bad as a malformed one. */
 function parseOptionalTime(value: string | undefined): Date | null {
   return value === undefined ? null : parseClaimTime(value);
 }
 
 /**
- * Writes the marker line for `claim` (SPEC §1): keys in the order of MARKER_KEYS, times as
- * `YYYY-MM-DDTHH:MM:SSZ`. Throws when the claim breaks a rule of SPEC §1, so a writer never
+ * Writes the marker line for `claim` (docs/protocol.md §1): keys in the order of MARKER_KEYS, times as
+ * `YYYY-MM-DDTHH:MM:SSZ`. Throws when the claim breaks a rule of docs/protocol.md §1, so a writer never
  * emits a marker that readers would skip.
  */
 export function renderClaimMarker(claim: ClaimMarker): string {
@@ -299,7 +299,7 @@ export function renderClaimMarker(claim: ClaimMarker): string {
   return line;
 }
 
-/** Throws an Error naming the first rule of SPEC §1 that `claim` breaks. */
+/** Throws an Error naming the first rule of docs/protocol.md §1 that `claim` breaks. */
 function assertWritable(claim: ClaimMarker): void {
   for (const key of ['session', 'lane', 'branch'] as const) {
     const value: unknown = claim[key];
@@ -310,7 +310,9 @@ function assertWritable(claim: ClaimMarker): void {
     }
   }
   if (typeof claim.stage !== 'string' || !isStage(claim.stage)) {
-    throw new Error(`claim stage ${JSON.stringify(claim.stage)} is not a stage of SPEC §1`);
+    throw new Error(
+      `claim stage ${JSON.stringify(claim.stage)} is not a stage of docs/protocol.md §1`,
+    );
   }
   if (claim.assignee !== undefined && !isAssigneeMode(claim.assignee)) {
     throw new Error(

@@ -22,7 +22,7 @@ export interface OwnClaimBodyOptions {
 /**
  * The whole body of a session's own claim comment, rendered afresh from its marker. Session
  * and lane are written as keyed tags even when the comment was a legacy one with plain
- * values: the session's own writes never republish them (seed: "sessions and lanes are
+ * values: the session's own writes never republish them (Praetor protocol: "sessions and lanes are
  * written as keyed identity tags"). The comment's Takeover line is kept, its session tagged
  * the same way; a kept note that the guard would refuse is dropped rather than republished.
  */

@@ -51,7 +51,7 @@ export type ClaimPlan =
     };
 
 /**
- * Claiming an issue for a session (seed "What a claim writes", "Refusal, takeover and the
+ * Claiming an issue for a session (Praetor protocol, "What a claim writes", "Refusal, takeover and the
  * stale window"), planned from one state of it. Pure: the state, the request, the claimant's
  * key and the clock in; what to write out. Labels and assignees follow decide()'s rules, so
  * the issue reads the same whether the app or the session wrote it.

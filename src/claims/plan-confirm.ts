@@ -30,8 +30,8 @@ export type ConfirmPlan =
     };
 
 /**
- * Reads the thread as it was after a claim was posted (seed: the holder is computed again
- * from the read-back): held, lost to an older claim (seed: ConcurrentClaimerLosesToLowerCommentID),
+ * Reads the thread as it was after a claim was posted (Praetor protocol: the holder is computed again
+ * from the read-back): held, lost to an older claim (Praetor protocol: ConcurrentClaimerLosesToLowerCommentID),
  * not counted at all, or gone. Pure: the read-back, what was written and the clock in.
  */
 export function planConfirm(

@@ -20,7 +20,7 @@ export type NotHeld =
   | ({ readonly kind: 'lost' } & Losers);
 
 /**
- * A session's own live claims that are not the holder, finalised as abandoned (seed "Refusal,
+ * A session's own live claims that are not the holder, finalised as abandoned (Praetor protocol, "Refusal,
  * takeover and the stale window"): a race it lost, or an earlier run's duplicate. The reason
  * names the holder, as decide() does for any losing claim, unless `text` says otherwise.
  */

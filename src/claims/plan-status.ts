@@ -32,10 +32,10 @@ export type StatusPlan =
     };
 
 /**
- * Recording a stage on the session's own claim, in place (seed: "every later stage of the
+ * Recording a stage on the session's own claim, in place (Praetor protocol: "every later stage of the
  * session edits it in place"), or, without a stage, reporting it. `blocked` adds the blocked
  * label, any other stage removes it. A session that does not hold the issue writes nothing,
- * except that its own live comments that lost to the holder are finalised as abandoned (seed:
+ * except that its own live comments that lost to the holder are finalised as abandoned (Praetor protocol:
  * NonHolderStatusAndReleaseFinalisesComment). Pure: state, request, claimant and clock in.
  */
 export function planStatus(
@@ -48,7 +48,7 @@ export function planStatus(
   const { holder } = state;
   const holds = holder !== null && own(holder);
   if (request.stage === undefined) {
-    // Read-only (seed): report the holder, change nothing, not even a losing comment.
+    // Read-only (Praetor protocol): report the holder, change nothing, not even a losing comment.
     return holds
       ? { kind: 'report', holder }
       : { kind: 'not-holding', own: state.claims.filter(own) };

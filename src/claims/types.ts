@@ -1,4 +1,4 @@
-/** The stages a claim marker may carry (SPEC §1). `fix-round-N` has N in 1..999. */
+/** The stages a claim marker may carry (docs/protocol.md §1). `fix-round-N` has N in 1..999. */
 export type Stage =
   | 'claimed'
   | 'implementing'
@@ -9,13 +9,13 @@ export type Stage =
   | 'released'
   | `fix-round-${number}`;
 
-/** How a released claim ended (SPEC §1). */
+/** How a released claim ended (docs/protocol.md §1). */
 export type Outcome = 'landed' | 'abandoned' | 'handed-over';
 
 /** Whether the claim assigned its account (`claim`) or found it assigned (`before`). */
 export type AssigneeMode = 'claim' | 'before';
 
-/** One parsed claim marker: the first line of a claim comment (SPEC §1). */
+/** One parsed claim marker: the first line of a claim comment (docs/protocol.md §1). */
 export interface ClaimMarker {
   readonly session: string;
   readonly lane: string;
@@ -70,7 +70,7 @@ export type Hint =
       readonly at: string;
     }
   | {
-      /** A released marker was edited back to a live stage (SPEC §3: `released` is final). */
+      /** A released marker was edited back to a live stage (docs/protocol.md §3: `released` is final). */
       readonly kind: 'release-reverted';
       readonly commentId: number;
       readonly outcome?: Outcome;

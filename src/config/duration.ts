@@ -36,7 +36,7 @@ export function parseDuration(text: string): number {
 
 /**
  * Renders milliseconds the way parseDuration reads them, in hours, minutes and seconds
- * (`6h`, `1h30m`, `720h`, `0s`), so messages quote the bounds as SPEC §3 writes them. A
+ * (`6h`, `1h30m`, `720h`, `0s`), so messages quote the bounds as docs/protocol.md §3 writes them. A
  * sub-second rest is shown as `ms` for logs; parseDuration does not accept that form.
  */
 export function formatDuration(ms: number): string {
@@ -90,7 +90,7 @@ export function durationSchema(
   });
 }
 
-/** An example inside the range: 6h (the SPEC's default window) when it fits, else the minimum. */
+/** An example inside the range: 6h (the default window) when it fits, else the minimum. */
 function pickExample(minMs: number, maxMs: number): string {
   return 6 * HOUR >= minMs && 6 * HOUR <= maxMs ? '6h' : formatDuration(minMs);
 }

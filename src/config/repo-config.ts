@@ -5,7 +5,7 @@ import { durationSchema } from './duration.js';
 /** Where a repository's config lives; the org's `.github` repository holds org-wide defaults. */
 export const REPO_CONFIG_PATH = '.github/claims.yml';
 
-/** The labels used when the config names none (SPEC §4). */
+/** The labels used when the config names none (docs/protocol.md §4). */
 export const DEFAULT_LABELS = {
   inProgress: 'status:in-progress',
   blocked: 'status:blocked',
@@ -22,7 +22,7 @@ const LabelName = z
   });
 
 // A user login (1..39 letters, digits, single inner hyphens) or an app's bot account,
-// `slug[bot]` (SPEC §2: agents that post as an app show up with that login).
+// `slug[bot]` (docs/protocol.md §2: agents that post as an app show up with that login).
 const LOGIN = /^[a-z\d](?:[a-z\d]|-(?=[a-z\d])){0,38}(?:\[bot\])?$/i;
 const LOGIN_MESSAGE = 'must be a GitHub login such as "my-agent[bot]" (no @, no spaces)';
 const GitHubLogin = z.string({ error: LOGIN_MESSAGE }).regex(LOGIN, { error: LOGIN_MESSAGE });
@@ -37,7 +37,7 @@ export const ROLLOUT_MODES = ['enforce', 'observe'] as const;
 export type RolloutMode = (typeof ROLLOUT_MODES)[number];
 
 /**
- * `.github/claims.yml` as a repository writes it (SPEC §7). Strict: an unknown key is an error,
+ * `.github/claims.yml` as a repository writes it (docs/protocol.md §7). Strict: an unknown key is an error,
  * so a typo such as `stalAfter` is reported instead of silently ignored. Every field is
  * optional; resolveRepoConfig fills in the defaults.
  */
@@ -116,7 +116,7 @@ export function queueSettings(config: ResolvedRepoConfig): QueueSettings {
   };
 }
 
-/** What the operator sets for repositories that do not: the stale window (SPEC §3). */
+/** What the operator sets for repositories that do not: the stale window (docs/protocol.md §3). */
 export interface RepoConfigDefaults {
   readonly staleAfterMs: number;
 }
@@ -152,7 +152,7 @@ export function resolveRepoConfig(
 /**
  * Validates a parsed claims.yml and fills in the defaults. On failure, `error` names every bad
  * field by its path (`labels.inProgress: must be ...`, `unknown key "stalAfter" (did you mean
- * "staleAfter"?)`) so the maintainer can fix the file from the log line (SPEC §6).
+ * "staleAfter"?)`) so the maintainer can fix the file from the log line (docs/protocol.md §6).
  */
 export function parseRepoConfig(
   raw: unknown,
@@ -200,7 +200,7 @@ export interface ConfigReader {
 }
 
 /**
- * The outcome of loading a repository's config, three failure-aware ways apart (SPEC §6, as
+ * The outcome of loading a repository's config, three failure-aware ways apart (docs/protocol.md §6, as
  * bulldozer's loader does):
  * - `absent`: no claims.yml in the repository nor in the org's `.github`: the defaults apply;
  * - `loaded`: found and valid;

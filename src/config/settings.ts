@@ -11,22 +11,22 @@ export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] a
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /**
- * The operator's settings, read once at start-up by readSettings (SPEC §7). Durations are in
+ * The operator's settings, read once at start-up by readSettings (docs/protocol.md §7). Durations are in
  * milliseconds. `privateKey`, `webhookSecret` and `redisUrl` are secrets: log settingsForLog()
  * instead of this object.
  */
 export interface Settings {
-  /** `CLAIMS_STALE_AFTER`: the operator's default stale window (SPEC §3). */
+  /** `CLAIMS_STALE_AFTER`: the operator's default stale window (docs/protocol.md §3). */
   readonly staleAfterMs: number;
-  /** `CLAIMS_SWEEP_INTERVAL`: how often the sweep looks for claims past their deadline (SPEC §4). */
+  /** `CLAIMS_SWEEP_INTERVAL`: how often the sweep looks for claims past their deadline (docs/protocol.md §4). */
   readonly sweepIntervalMs: number;
-  /** `CLAIMS_RESYNC_INTERVAL`: how often every installed repository is resynced (SPEC §4). */
+  /** `CLAIMS_RESYNC_INTERVAL`: how often every installed repository is resynced (docs/protocol.md §4). */
   readonly resyncIntervalMs: number;
   /** `CLAIMS_CONFIG_CACHE`: how long a repository's claims.yml is cached; 0 reads it every time. */
   readonly configCacheMs: number;
   /** `CLAIMS_QUEUE_CONCURRENCY`: reconciles run at the same time by this process. */
   readonly queueConcurrency: number;
-  /** `CLAIMS_REDIS_URL`: shared state for many replicas; undefined runs in-process (SPEC §7). */
+  /** `CLAIMS_REDIS_URL`: shared state for many replicas; undefined runs in-process (docs/protocol.md §7). */
   readonly redisUrl: string | undefined;
   /**
    * `CLAIMS_REDIS_PREFIX`: the first part of every Redis key the app writes (default `claims`).
@@ -86,7 +86,7 @@ export interface SettingsProblem {
 }
 
 /**
- * Thrown by readSettings when any variable is bad (SPEC §6: the process refuses to start with
+ * Thrown by readSettings when any variable is bad (docs/protocol.md §6: the process refuses to start with
  * a message naming the variable). Lists every problem at once so one restart fixes them all;
  * secret values are never quoted.
  */
@@ -102,7 +102,7 @@ export class SettingsError extends Error {
   }
 }
 
-// Values that may hold secrets: never quoted in an error (SPEC §6). A Redis URL can carry a
+// Values that may hold secrets: never quoted in an error (docs/protocol.md §6). A Redis URL can carry a
 // password (`redis://:secret@host`), so it is treated as one.
 const SECRET_VARIABLES = new Set([
   'PRIVATE_KEY',
@@ -304,7 +304,7 @@ const SettingsEnv = z.object({
 });
 
 /**
- * Reads and checks the operator's settings (SPEC §7) from `env`, once, at start-up. Throws a
+ * Reads and checks the operator's settings (docs/protocol.md §7) from `env`, once, at start-up. Throws a
  * SettingsError naming every bad variable and what it should hold, without quoting secrets.
  * `PRIVATE_KEY` wins over `PRIVATE_KEY_PATH` when both are set, as in Probot.
  */
@@ -391,7 +391,7 @@ export function readSettings(
 
 /**
  * The settings as they may be logged: secrets left out, the Redis URL without its credentials
- * (SPEC §6).
+ * (docs/protocol.md §6).
  */
 export function settingsForLog(settings: Settings): Record<string, unknown> {
   const {

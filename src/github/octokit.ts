@@ -1,7 +1,7 @@
 import type { Probot, ProbotOctokit } from 'probot';
 
 /*
- * Why this file exists — what the Probot 14.3.2 sources show (SPEC §6: "writes of different
+ * Why this file exists — what the Probot 14.3.2 sources show (docs/protocol.md §6: "writes of different
  * installations never wait on each other"):
  *
  * - @octokit/plugin-throttling 11 (dist-bundle/index.js) keeps its Bottleneck groups in a
@@ -78,7 +78,7 @@ interface LimitedRequest {
 
 /**
  * An octokit authenticated as one installation, with throttle groups of its own: its writes
- * never wait on another installation's (SPEC §6), and rate limits are honoured as GitHub asks
+ * never wait on another installation's (docs/protocol.md §6), and rate limits are honoured as GitHub asks
  * (retry-after, x-ratelimit-reset). Same class, plugins, base URL and token cache as
  * `context.octokit`.
  */

@@ -67,7 +67,7 @@ export async function resyncInstallation(
 }
 
 /**
- * SPEC §4: reads the repository's comments updated since its checkpoint (with none, since one
+ * docs/protocol.md §4: reads the repository's comments updated since its checkpoint (with none, since one
  * stale window ago: older claims cannot be live) and queues a reconcile of every issue with a
  * marker. The checkpoint moves only after every such issue is queued.
  */
@@ -146,7 +146,7 @@ export async function resyncIfDue(
 }
 
 /**
- * SPEC §4: resyncs at start-up and then every interval, once per cluster. Failures wait for
+ * docs/protocol.md §4: resyncs at start-up and then every interval, once per cluster. Failures wait for
  * the next interval.
  *
  * The start-up resync finds claims posted while the app was down; with many replicas "the

@@ -25,7 +25,7 @@ export interface SweepResult {
 }
 
 /**
- * Queues a reconcile of exactly the issues whose deadline has passed (SPEC §4), so a stale
+ * Queues a reconcile of exactly the issues whose deadline has passed (docs/protocol.md §4), so a stale
  * claim is finalised within about one interval of going stale without any webhook. It costs
  * no GitHub call by itself, and none at all when nothing is due. Across replicas a lease
  * that outlives most of the interval lets one replica sweep per interval.

@@ -41,7 +41,7 @@ import {
 
 const app = useTestApp();
 
-describe('SPEC §2: who may claim', () => {
+describe('docs/protocol.md §2: who may claim', () => {
   it.each(['NONE', 'CONTRIBUTOR', 'FIRST_TIME_CONTRIBUTOR'])(
     'a marker from a non-collaborator (%s) is ignored: no API call at all',
     async (association) => {
@@ -115,7 +115,7 @@ describe('SPEC §2: who may claim', () => {
   });
 });
 
-describe('SPEC §5: events', () => {
+describe('docs/protocol.md §5: events', () => {
   it('the app’s own echo makes no API call', async () => {
     const alice = claim({ id: 11, by: 'alice' });
     const body = finalised(alice, 'abandoned', 'stale since 2026-11-30T11:00:00Z');
@@ -370,7 +370,7 @@ describe('SPEC §5: events', () => {
   });
 });
 
-describe('SPEC §5: installation events resync', () => {
+describe('docs/protocol.md §5: installation events resync', () => {
   /** `GET /repos/o/r/issues/comments?since=…`, as the resync asks for it. */
   function repoComments(since: Date, comments: Array<ReturnType<typeof restComment>>): void {
     const query = new URLSearchParams({

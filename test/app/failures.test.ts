@@ -30,7 +30,7 @@ import {
   writes,
 } from './harness.js';
 
-// SPEC §6: fail closed. Octokit's own retry (plugin-retry) re-sends a 5xx three times before a
+// docs/protocol.md §6: fail closed. Octokit's own retry (plugin-retry) re-sends a 5xx three times before a
 // request fails; the harness shortens its waits to milliseconds, so "fails for good" below
 // means four 5xx answers in a row.
 const OCTOKIT_ATTEMPTS = 4;

@@ -324,7 +324,7 @@ export const write = {
   }),
 };
 
-/** The labels the app creates (SPEC §4 row 1), with its colours and descriptions. */
+/** The labels the app creates (docs/protocol.md §4 row 1), with its colours and descriptions. */
 export const createInProgress = write.createLabel(
   IN_PROGRESS,
   '1d76db',
@@ -373,7 +373,7 @@ export function labelLookup(name: string, exists: boolean): void {
 }
 
 /**
- * A claim comment as the app must finalise it (SPEC §1, §4), derived by plain string edits:
+ * A claim comment as the app must finalise it (docs/protocol.md §1, §4), derived by plain string edits:
  * marker `stage=released`, `updated` = now, `outcome=` appended, other keys kept; the human
  * text's `- Stage:` line reads `released`; `- Outcome:` and `- Reason:` lines end it.
  */
@@ -662,7 +662,7 @@ export function useTestApp(): () => TestApp {
   });
   afterEach(async () => {
     await app?.stop();
-    // SPEC §6: secrets never appear in logs, whatever failed.
+    // docs/protocol.md §6: secrets never appear in logs, whatever failed.
     const logged = JSON.stringify(app?.logs ?? []);
     checkNock();
     expect(logged).not.toMatch(/ghs_test|PRIVATE KEY/);

@@ -36,7 +36,12 @@ describe('npm start through a symlink whose path has a space', () => {
   it('runs main(): a missing APP_ID stops it with exit 1 naming the variable, not a silent exit 0', () => {
     const link = join(scratch, 'deploy current');
     symlinkSync(ROOT, link);
-    const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: scratch };
+    // Production: outside it, a missing APP_ID serves the setup page instead.
+    const env: Record<string, string> = {
+      PATH: process.env.PATH ?? '',
+      HOME: scratch,
+      NODE_ENV: 'production',
+    };
 
     // tsx by file URL: the scratch directory, the working directory here, has no node_modules.
     const tsx = pathToFileURL(join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;

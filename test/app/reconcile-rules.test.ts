@@ -32,7 +32,7 @@ import {
   writes,
 } from './harness.js';
 
-// SPEC §4: what the app makes true on every issue it reconciles, one row at a time.
+// docs/protocol.md §4: what the app makes true on every issue it reconciles, one row at a time.
 
 const app = useTestApp();
 

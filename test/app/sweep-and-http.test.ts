@@ -159,7 +159,7 @@ describe('GET /health and GET /metrics', () => {
   });
 });
 
-/** A note body that mentions the claim's author (SPEC §4, notifyOnExpiry). */
+/** A note body that mentions the claim's author (docs/protocol.md §4, notifyOnExpiry). */
 function expectMention(login: string): string {
   return expect.stringMatching(
     new RegExp(`^<!-- claim-warden note=expired comment=\\d+ -->\\n@${login} `),

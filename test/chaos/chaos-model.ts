@@ -1,6 +1,6 @@
 /**
  * What the chaos test's sessions did, and the invariants the app's end state must satisfy
- * (SPEC §3, §4). The model is written only by the sessions; what the app did is read from the
+ * (docs/protocol.md §3, §4). The model is written only by the sessions; what the app did is read from the
  * fake GitHub (its threads and its request log), never from the app.
  */
 import { expiryNoteTag } from '../../src/claims/decide.js';
@@ -92,8 +92,8 @@ function finalisations(fake: FakeGitHub): Finalisation[] {
 /**
  * Checks every invariant on every issue; returns the violations (empty when all hold).
  *
- * - SPEC §3: at most one live claim; after quiescence every other trusted claim is released.
- * - SPEC §4: `status:in-progress` iff a holder; `status:blocked` iff the holder is blocked;
+ * - docs/protocol.md §3: at most one live claim; after quiescence every other trusted claim is released.
+ * - docs/protocol.md §4: `status:in-progress` iff a holder; `status:blocked` iff the holder is blocked;
  *   the holder's author assigned, every other claimant (all wrote `assignee=claim`) not.
  * - Nothing finalised that was the rightful holder: a claim finalised as lost had an older
  *   claim that was live at some moment between the loser's posting and the finalisation; one
@@ -153,7 +153,7 @@ export function checkInvariants(
         );
       }
     }
-    // SPEC §4: one note per stale claim (the tag makes the note idempotent).
+    // docs/protocol.md §4: one note per stale claim (the tag makes the note idempotent).
     const notes = comments.filter((c) => c.user?.login === fake.botLogin);
     const noted = new Map<string, number>();
     for (const note of notes) {

@@ -9,7 +9,7 @@ afterAll(async () => {
 });
 
 describe('npm run sandbox', () => {
-  it('the story ends as SPEC §4 says: race lost, stale swept, forgery ignored, label removal releases', async () => {
+  it('the story ends as docs/protocol.md §4 says: race lost, stale swept, forgery ignored, label removal releases', async () => {
     stack = await startSandbox();
     const lines: string[] = [];
     const result = await playStory(stack, (line) => lines.push(line));

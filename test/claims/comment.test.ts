@@ -43,7 +43,7 @@ describe('renderClaimComment', () => {
     expect(renderClaimComment(CLAIM, { note: 'round one' })).toBe(SEED_COMMENT);
   });
 
-  it('starts with the marker, which reads back as the claim (SPEC §1)', () => {
+  it('starts with the marker, which reads back as the claim (docs/protocol.md §1)', () => {
     expect(parseClaimMarker(renderClaimComment(CLAIM))).toEqual(CLAIM);
   });
 
@@ -116,7 +116,7 @@ describe('renderClaimComment', () => {
   });
 });
 
-describe('releasedClaim (SPEC §4 finalisation)', () => {
+describe('releasedClaim (docs/protocol.md §4 finalisation)', () => {
   it('sets stage released, the outcome and updated=now, keeping every other key', () => {
     expect(releasedClaim(CLAIM, 'abandoned', NOW)).toEqual({
       ...CLAIM,
@@ -138,7 +138,7 @@ describe('releasedClaim (SPEC §4 finalisation)', () => {
   });
 });
 
-describe('finaliseClaimBody (SPEC §1, §4)', () => {
+describe('finaliseClaimBody (docs/protocol.md §1, §4)', () => {
   const finalised = releasedClaim(CLAIM, 'abandoned', NOW);
   const reason = 'stale since 2026-10-08T18:30:00Z';
 
@@ -236,7 +236,7 @@ describe('finaliseClaimBody (SPEC §1, §4)', () => {
   });
 });
 
-describe('the human text is never read for state (SPEC §1)', () => {
+describe('the human text is never read for state (docs/protocol.md §1)', () => {
   it('reads the stage from the marker when the human text says otherwise', () => {
     const body = SEED_COMMENT.replace('- Stage: review', '- Stage: released\n- Outcome: landed');
     expect(parseClaimMarker(body)).toEqual(CLAIM);

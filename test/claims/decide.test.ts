@@ -21,7 +21,7 @@ function finalisedMarker(actions: readonly Action[], commentId: number) {
   return { marker: parseClaimMarker(action.body), body: action.body };
 }
 
-describe('decide: a holder exists (SPEC §4 row 1)', () => {
+describe('decide: a holder exists (docs/protocol.md §4 row 1)', () => {
   it('labels the issue and assigns the holder’s author', () => {
     const plan = decide(facts({ comments: [claim({ id: 1, by: 'alice' })] }), DEFAULT_CONFIG, NOW);
     expect(kinds(plan.actions)).toEqual([`add-label ${IN_PROGRESS}`, 'assign alice']);
@@ -98,7 +98,7 @@ describe('decide: a holder exists (SPEC §4 row 1)', () => {
   });
 });
 
-describe('decide: a live claim that is not the holder (SPEC §4 row 2)', () => {
+describe('decide: a live claim that is not the holder (docs/protocol.md §4 row 2)', () => {
   it('finalises the newer claim as abandoned, naming the holder’s comment and session', () => {
     const plan = decide(
       facts({
@@ -139,7 +139,7 @@ describe('decide: a live claim that is not the holder (SPEC §4 row 2)', () => {
   });
 });
 
-describe('decide: a stale, unreleased claim (SPEC §4 row 3)', () => {
+describe('decide: a stale, unreleased claim (docs/protocol.md §4 row 3)', () => {
   const stale = claim({ id: 3, by: 'bob', updatedAgoMs: 7 * HOUR });
 
   it('is finalised with the reason "stale since T" and one note mentions its author', () => {
@@ -215,7 +215,7 @@ describe('decide: a stale, unreleased claim (SPEC §4 row 3)', () => {
   });
 });
 
-describe('decide: no holder (SPEC §4 row 4)', () => {
+describe('decide: no holder (docs/protocol.md §4 row 4)', () => {
   it('removes both status labels and unassigns an author whose released claim says assignee=claim', () => {
     const plan = decide(
       facts({
@@ -271,7 +271,7 @@ describe('decide: no holder (SPEC §4 row 4)', () => {
   });
 });
 
-describe('decide: an issue closed with a live claim (SPEC §4 row 5)', () => {
+describe('decide: an issue closed with a live claim (docs/protocol.md §4 row 5)', () => {
   it.each([
     ['completed', 'landed'],
     ['not_planned', 'abandoned'],
@@ -311,7 +311,7 @@ describe('decide: an issue closed with a live claim (SPEC §4 row 5)', () => {
   });
 });
 
-describe('decide: the holder’s comment deleted (SPEC §4 row 6)', () => {
+describe('decide: the holder’s comment deleted (docs/protocol.md §4 row 6)', () => {
   const deleted = claim({ id: 1, by: 'alice' });
   const hint = {
     kind: 'comment-deleted' as const,
@@ -355,7 +355,7 @@ describe('decide: the holder’s comment deleted (SPEC §4 row 6)', () => {
   });
 });
 
-describe('decide: administrative release (SPEC §4 row 7)', () => {
+describe('decide: administrative release (docs/protocol.md §4 row 7)', () => {
   const removed = (at: Date, by = 'maria') => ({
     kind: 'label-removed' as const,
     label: IN_PROGRESS,
@@ -409,7 +409,7 @@ describe('decide: administrative release (SPEC §4 row 7)', () => {
   });
 });
 
-describe('decide: a status label a person added (SPEC §4 row 8)', () => {
+describe('decide: a status label a person added (docs/protocol.md §4 row 8)', () => {
   const added = {
     kind: 'label-added' as const,
     label: BLOCKED,
@@ -441,7 +441,7 @@ describe('decide: a status label a person added (SPEC §4 row 8)', () => {
   });
 });
 
-describe('decide: trust (SPEC §2)', () => {
+describe('decide: trust (docs/protocol.md §2)', () => {
   it.each(['NONE', 'CONTRIBUTOR', 'FIRST_TIME_CONTRIBUTOR', 'FIRST_TIMER', 'MANNEQUIN'])(
     'a marker from a %s author changes nothing',
     (association) => {
@@ -498,7 +498,7 @@ describe('decide: trust (SPEC §2)', () => {
   });
 });
 
-describe('decide: released is final (SPEC §3)', () => {
+describe('decide: released is final (docs/protocol.md §3)', () => {
   it('finalises again a released comment edited back to a live stage, keeping its outcome', () => {
     const plan = decide(
       facts({

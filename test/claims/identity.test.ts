@@ -25,7 +25,7 @@ describe('claimTag', () => {
     expect(claimTag(key, kind, value)).toBe(tag);
   });
 
-  it('writes a tag that is a valid marker identity (SPEC §1)', () => {
+  it('writes a tag that is a valid marker identity (docs/protocol.md §1)', () => {
     const tag = claimTag(ASCII_KEY, 'session', 'unit7');
     expect(isClaimTag(tag)).toBe(true);
     const line = `<!-- praetor-claim v=1 session=${tag} lane=${tag} branch=b started=2026-10-08T12:00:00Z updated=2026-10-08T12:00:00Z stage=claimed -->`;

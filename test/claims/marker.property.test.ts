@@ -4,7 +4,7 @@ import { parseClaimMarker, parseClaimTime, renderClaimMarker } from '../../src/c
 import type { AssigneeMode, ClaimMarker, Outcome, Stage } from '../../src/claims/types.js';
 
 /*
- * Property tests of the marker grammar (SPEC §1):
+ * Property tests of the marker grammar (docs/protocol.md §1):
  * - render then parse is the identity for every valid claim;
  * - on random and mutated lines, the parser accepts exactly when an independent oracle does.
  *
@@ -171,7 +171,7 @@ const claimArb: fc.Arbitrary<ClaimMarker> = fc
   .map(({ assignee, outcome, ...claim }) => ({
     ...claim,
     ...(assignee === undefined ? {} : { assignee }),
-    // SPEC §1: an outcome only with stage released.
+    // docs/protocol.md §1: an outcome only with stage released.
     ...(outcome === undefined || claim.stage !== 'released' ? {} : { outcome }),
   }));
 
@@ -420,7 +420,7 @@ function inBody(lineArb: fc.Arbitrary<string>): fc.Arbitrary<string> {
 
 const RUNS = { numRuns: 1000 };
 
-describe('marker grammar properties (SPEC §1)', () => {
+describe('marker grammar properties (docs/protocol.md §1)', () => {
   it('render then parse is the identity for every valid claim', () => {
     fc.assert(
       fc.property(claimArb, (claim) => {

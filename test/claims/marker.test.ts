@@ -54,7 +54,7 @@ function raw(...tokens: string[]): string {
 const accepts = (body: string) => expect(parseClaimMarker(body)).not.toBeNull();
 const refuses = (body: string) => expect(parseClaimMarker(body)).toBeNull();
 
-describe('parseClaimMarker: the line (SPEC §1)', () => {
+describe('parseClaimMarker: the line (docs/protocol.md §1)', () => {
   it('reads the Praetor example into a claim', () => {
     expect(parseClaimMarker(SEED_LINE)).toEqual(SEED_CLAIM);
   });
@@ -89,7 +89,7 @@ describe('parseClaimMarker: the line (SPEC §1)', () => {
   ])('refuses %s', (_name, body) => refuses(body));
 });
 
-describe('parseClaimMarker: the 1024-byte limit (SPEC §1)', () => {
+describe('parseClaimMarker: the 1024-byte limit (docs/protocol.md §1)', () => {
   /** A valid marker padded with fractional-second digits to exactly `bytes` bytes. */
   function markerOfBytes(bytes: number): string {
     const short = marker({ started: '2026-10-08T12:00:00.1Z' });
@@ -136,7 +136,7 @@ describe('parseClaimMarker: the 1024-byte limit (SPEC §1)', () => {
   });
 });
 
-describe('parseClaimMarker: a long body (SPEC §1 first line only)', () => {
+describe('parseClaimMarker: a long body (docs/protocol.md §1 first line only)', () => {
   const text = 'lorem ipsum dolor sit amet '.repeat(2500); // ~66 KB
 
   it.each([
@@ -151,7 +151,7 @@ describe('parseClaimMarker: a long body (SPEC §1 first line only)', () => {
   });
 });
 
-describe('parseClaimMarker: tokens (SPEC §1)', () => {
+describe('parseClaimMarker: tokens (docs/protocol.md §1)', () => {
   it.each([
     ['keys in reverse order', raw(...marker().slice(19, -4).split(' ').reverse())],
     [
@@ -206,7 +206,7 @@ describe('parseClaimMarker: tokens (SPEC §1)', () => {
   });
 });
 
-describe('parseClaimMarker: session, lane, branch (SPEC §1)', () => {
+describe('parseClaimMarker: session, lane, branch (docs/protocol.md §1)', () => {
   const identities: Array<[string, string, boolean]> = [
     ['one letter', 'a', true],
     ['one digit', '7', true],
@@ -245,7 +245,7 @@ describe('parseClaimMarker: session, lane, branch (SPEC §1)', () => {
   });
 });
 
-describe('parseClaimMarker: started and updated (SPEC §1, RFC 3339)', () => {
+describe('parseClaimMarker: started and updated (docs/protocol.md §1, RFC 3339)', () => {
   const times: Array<[string, string, string | null]> = [
     ['UTC Z', '2026-10-08T12:00:00Z', '2026-10-08T12:00:00.000Z'],
     ['milliseconds', '2026-10-08T12:00:00.123Z', '2026-10-08T12:00:00.123Z'],
@@ -314,7 +314,7 @@ describe('parseClaimMarker: started and updated (SPEC §1, RFC 3339)', () => {
   });
 });
 
-describe('parseClaimMarker: stage (SPEC §1)', () => {
+describe('parseClaimMarker: stage (docs/protocol.md §1)', () => {
   it.each([
     ['claimed', true],
     ['implementing', true],
@@ -351,7 +351,7 @@ describe('parseClaimMarker: stage (SPEC §1)', () => {
   it('refuses a marker without stage', () => refuses(marker({ stage: null })));
 });
 
-describe('parseClaimMarker: assignee (SPEC §1)', () => {
+describe('parseClaimMarker: assignee (docs/protocol.md §1)', () => {
   it.each([
     ['claim', 'claim', true],
     ['before', 'before', true],
@@ -370,7 +370,7 @@ describe('parseClaimMarker: assignee (SPEC §1)', () => {
   });
 });
 
-describe('parseClaimMarker: outcome (SPEC §1)', () => {
+describe('parseClaimMarker: outcome (docs/protocol.md §1)', () => {
   it.each([
     ['released', 'landed', true],
     ['released', 'abandoned', true],
@@ -400,12 +400,12 @@ describe('parseClaimMarker: outcome (SPEC §1)', () => {
   });
 });
 
-describe('renderClaimMarker (SPEC §1 writers)', () => {
+describe('renderClaimMarker (docs/protocol.md §1 writers)', () => {
   it('writes the Praetor example back exactly', () => {
     expect(renderClaimMarker(SEED_CLAIM)).toBe(SEED_LINE);
   });
 
-  it('writes keys in the order of SPEC §1, outcome last', () => {
+  it('writes keys in the order of docs/protocol.md §1, outcome last', () => {
     const line = renderClaimMarker({ ...SEED_CLAIM, stage: 'released', outcome: 'landed' });
     expect(
       line

@@ -39,7 +39,7 @@ describe('parseRepoConfig', () => {
     });
   });
 
-  it('reads every field of SPEC §7', () => {
+  it('reads every field of docs/protocol.md §7', () => {
     const raw = {
       staleAfter: '1h30m',
       labels: { inProgress: 'claimed', blocked: 'claimed: blocked 🚧' },

@@ -53,7 +53,7 @@ function problemsOf(values: Record<string, string | undefined>) {
 }
 
 describe('readSettings', () => {
-  it('applies the defaults of SPEC §3, §4 and §7', () => {
+  it('applies the defaults of docs/protocol.md §3, §4 and §7', () => {
     expect(readSettings(env())).toEqual({
       staleAfterMs: 6 * h,
       sweepIntervalMs: 60 * s,
@@ -289,7 +289,7 @@ describe('readSettings: the private key', () => {
   });
 });
 
-describe('readSettings: secrets stay secret (SPEC §6)', () => {
+describe('readSettings: secrets stay secret (docs/protocol.md §6)', () => {
   it('never quotes a bad CLAIMS_REDIS_URL, which may hold a password', () => {
     const url = 'http://:sup3r-secret@redis:6379';
     const { error } = problemsOf(env({ CLAIMS_REDIS_URL: url }));

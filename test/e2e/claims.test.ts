@@ -24,7 +24,7 @@ describe.concurrent('end to end on one replica', () => {
     await harness.settle();
     expect(fake.issue(REPO, n).labels).toEqual([IN_PROGRESS]);
     expect(fake.issue(REPO, n).assignees).toEqual(['alice']);
-    // SPEC §4 row 1: created on the repository when missing, with the app's colour.
+    // docs/protocol.md §4 row 1: created on the repository when missing, with the app's colour.
     expect(fake.labels(REPO)).toContainEqual(
       expect.objectContaining({ name: IN_PROGRESS, color: '1d76db' }),
     );
@@ -62,7 +62,7 @@ describe.concurrent('end to end on one replica', () => {
     );
     expect(fake.issue(REPO, n).labels).toEqual([IN_PROGRESS]);
     expect(fake.issue(REPO, n).assignees).toEqual(['alice']);
-    // The second reconcile found everything true and wrote nothing (SPEC §5).
+    // The second reconcile found everything true and wrote nothing (docs/protocol.md §5).
     expect(appWrites(fake)).toEqual([
       `PATCH /repos/acme/widgets/issues/comments/${newer.id}`,
       'POST /repos/acme/widgets/labels',

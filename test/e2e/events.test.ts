@@ -1,5 +1,5 @@
 /**
- * SPEC §4 and §5 end to end: deliveries twice, the app's own echoes, releases by the client
+ * docs/protocol.md §4 and §5 end to end: deliveries twice, the app's own echoes, releases by the client
  * and by a person, closing, and the webhook signature. The real app on the fake of GitHub.
  */
 import { describe, expect, it } from 'vitest';

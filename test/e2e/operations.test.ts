@@ -1,6 +1,6 @@
 /**
  * What an operator meets: `/health` and `/metrics`, the webhook path's neighbours, and start-up
- * refusing bad settings (SPEC §6, §7). The app as `npm start` runs it.
+ * refusing bad settings (docs/protocol.md §6, §7). The app as `npm start` runs it.
  */
 import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -102,11 +102,11 @@ describe.concurrent('operating the app', () => {
       },
     });
     expect(result.code).toBe(1);
-    // The one bad variable is named, with what it should hold (SPEC §3: 10m .. 720h).
+    // The one bad variable is named, with what it should hold (docs/protocol.md §3: 10m .. 720h).
     expect([...result.stderr.matchAll(/^\s+([A-Z_]+):/gm)].map((m) => m[1])).toEqual([
       'CLAIMS_STALE_AFTER',
     ]);
-    // SPEC §6: secrets never appear in errors.
+    // docs/protocol.md §6: secrets never appear in errors.
     expect(result.stderr + result.stdout).not.toContain(WEBHOOK_SECRET);
     expect(result.stderr + result.stdout).not.toContain('PRIVATE KEY');
   });

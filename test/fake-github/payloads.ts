@@ -31,7 +31,7 @@ export interface WebhookEvent {
   readonly payload: Record<string, unknown>;
 }
 
-/** Permissions app.yml asks for (SPEC section 7). */
+/** Permissions app.yml asks for (docs/protocol.md §7). */
 const PERMISSIONS = { issues: 'write', metadata: 'read', contents: 'read' } as const;
 const EVENTS = ['issue_comment', 'issues'] as const;
 

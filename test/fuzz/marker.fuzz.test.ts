@@ -9,7 +9,7 @@ import {
 import type { ClaimMarker, Stage } from '../../src/claims/types.js';
 
 /*
- * The marker reader against hostile input (SPEC §1 is an allow-list: anything else is no
+ * The marker reader against hostile input (docs/protocol.md §1 is an allow-list: anything else is no
  * claim). It must never throw, whatever the body; its answer may depend on the first line
  * only, however long the rest; control characters and near-misses are refused; and what it
  * accepts is a canonical claim that writes back and reads again the same.

@@ -11,7 +11,7 @@ import { type FakeGitHub, signWebhook, startFakeGitHub } from '../fake-github/fa
  * The webhook handler of the real app (npm start's main(), in a child process so that its pino
  * log on stdout can be read) against hostile deliveries: wrong types and missing fields in
  * otherwise genuine payloads, bad signatures, bodies that are not JSON, payloads sent under
- * another event's name. The fake GitHub holds one issue whose state is already what SPEC §4
+ * another event's name. The fake GitHub holds one issue whose state is already what docs/protocol.md §4
  * asks (alice holds it, labelled and assigned), so any write at all would be a wrong one.
  * After each barrage: the process still answers, GitHub saw no write, and every refused or
  * failed delivery left an error line in the log naming it.

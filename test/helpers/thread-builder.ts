@@ -7,7 +7,7 @@ export const NOW = new Date('2026-11-30T12:00:00Z');
 export const HOUR = 3_600_000;
 export const MINUTE = 60_000;
 
-/** The operator defaults of SPEC §7, as decide() receives them. */
+/** The operator defaults of docs/protocol.md §7, as decide() receives them. */
 export const DEFAULT_CONFIG: DecideConfig = {
   staleAfterMs: 6 * HOUR,
   labels: { inProgress: 'status:in-progress', blocked: 'status:blocked' },

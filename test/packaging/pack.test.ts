@@ -25,7 +25,7 @@ describe('the packed client', () => {
     const [packed] = JSON.parse(stdout) as [{ filename: string; files: { path: string }[] }];
     const files = packed.files.map((f) => f.path);
     expect(files).toContain('bin/claim-warden.js');
-    expect(files).toContain('dist/src/client/cli.js');
+    expect(files).toContain('dist/src/client/cli/cli.js');
     expect(files.filter((f) => f.endsWith('.ts'))).toEqual([]);
 
     const prefix = join(dir, 'prefix');
@@ -45,7 +45,7 @@ describe('the packed client', () => {
     );
     // Whatever tsx the dependencies bring, the command must not need it.
     const installed = join(prefix, 'lib/node_modules/claim-warden');
-    expect(existsSync(join(installed, 'dist/src/client/cli.js'))).toBe(true);
+    expect(existsSync(join(installed, 'dist/src/client/cli/cli.js'))).toBe(true);
     rmSync(join(installed, 'node_modules/tsx'), { recursive: true, force: true });
 
     const help = await run(join(prefix, 'bin/claim-warden'), ['--help'], { cwd: dir });

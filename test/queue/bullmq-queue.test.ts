@@ -106,7 +106,12 @@ describe('BullQueue', () => {
     const sent: string[] = [];
     for (let i = 0; i < 50; i++) {
       sent.push(`h${i}`);
-      await (i % 2 === 0 ? a : b).enqueue(request(i % 5, [hint(`h${i}`)], `event-${i}`));
+      // Five installations, so the per-installation share leaves work for both replicas.
+      const key = issue(i % 5, 10 + (i % 5));
+      await (i % 2 === 0 ? a : b).enqueue({
+        ...request(i % 5, [hint(`h${i}`)], `event-${i}`),
+        key,
+      });
       await sleep(Math.floor(random() * 3));
     }
     await Promise.all([a.idle(), b.idle()]);

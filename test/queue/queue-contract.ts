@@ -144,7 +144,7 @@ export function labels(run: Run): string[] {
 }
 
 /**
- * The guarantees of {@link WorkQueue} (SPEC §5): no overlap per issue, coalescing, exactly
+ * The guarantees of {@link WorkQueue} (docs/protocol.md §5): no overlap per issue, coalescing, exactly
  * one more run for a request that arrives mid-run, retries with backoff that keep hints.
  */
 export function describeQueueContract(

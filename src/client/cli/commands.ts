@@ -37,7 +37,7 @@ export interface CommandContext {
 }
 
 /**
- * One operation of the client, shared by the CLI and the MCP server (seed: "the CLI
+ * One operation of the client, shared by the CLI and the MCP server (Praetor protocol: "the CLI
  * subcommands and the MCP tools build the same ClaimCommand and run it on the same desk, so
  * they cannot drift"): a name for each, one input schema, one run.
  */

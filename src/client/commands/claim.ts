@@ -27,7 +27,7 @@ export interface ClaimRequest {
 }
 
 /**
- * Claims an issue for a session (seed "What a claim writes", "Refusal, takeover and the
+ * Claims an issue for a session (Praetor protocol, "What a claim writes", "Refusal, takeover and the
  * stale window"), writing what planClaim decides:
  * - refused, naming the holder, while another session holds a live claim;
  * - resumed when the session already holds it (nothing rewritten; labels repaired);
@@ -37,7 +37,7 @@ export interface ClaimRequest {
  * - then the thread is read back and planConfirm computes the holder again: a session that
  *   lost a race finalises its own comment as abandoned and is told the winner.
  * When the comment was written but a later step failed, the half-made claim is finalised as
- * abandoned and the labels it applied removed (seed "Failure behaviour").
+ * abandoned and the labels it applied removed (Praetor protocol, "Failure behaviour").
  */
 export async function claim(desk: Desk, request: ClaimRequest): Promise<CommandResult> {
   const { ref } = request;

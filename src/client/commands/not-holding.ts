@@ -9,7 +9,7 @@ export type NotHoldingReason = 'taken-over' | 'held' | 'released' | 'stale' | 'c
 
 /**
  * The refusal for a session that does not hold the issue (status, release), telling it why:
- * its claim was taken over (seed: "a session whose claim was taken over learns that at its
+ * its claim was taken over (Praetor protocol: "a session whose claim was taken over learns that at its
  * next update"), another session holds it, its claim was released or went stale, the issue
  * is closed, or it never claimed it.
  */

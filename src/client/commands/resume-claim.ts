@@ -10,7 +10,7 @@ import { type CommandResult, ok } from './command-result.js';
 import { formatIssueRef } from './issue-ref.js';
 
 /**
- * `claim` by the session that already holds the issue: nothing is rewritten (seed: "a
+ * `claim` by the session that already holds the issue: nothing is rewritten (Praetor protocol: "a
  * resumed claim keeps the value its comment records"); the plan's repairs are written (the
  * labels and the assignee the claim recorded, the session's own newer live duplicates
  * finalised). A failure here keeps the claim live: it is never finalised as abandoned.

@@ -8,7 +8,7 @@ export type ConfigEnv = Readonly<Record<string, string | undefined>>;
  * The directory holding the identity key (`claim-tag.key`) and `private-names.txt`:
  * `CLAIM_WARDEN_CONFIG_DIR` when set (tests and unusual setups name the directory itself);
  * else `claim-warden` under the user's config directory, as Go's os.UserConfigDir finds it
- * (the seed stores Praetor's key there): `$XDG_CONFIG_HOME`, else `%AppData%` on Windows,
+ * (Praetor stores Praetor's key there): `$XDG_CONFIG_HOME`, else `%AppData%` on Windows,
  * `~/Library/Application Support` on macOS and `~/.config` elsewhere. A relative
  * XDG_CONFIG_HOME is ignored, as the XDG base directory spec asks.
  */

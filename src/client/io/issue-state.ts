@@ -29,7 +29,7 @@ export function issueKey(ref: IssueRef): IssueKey {
 /**
  * Reads an issue, its whole thread and its repository's config, and works out the holder
  * with the app's own rules (trustedClaims, findHolder), so the client and the app cannot
- * disagree about who holds an issue. Fails closed (docs/protocol.md §6, seed "Failure behaviour"): a
+ * disagree about who holds an issue. Fails closed (docs/protocol.md §6): a
  * thread that cannot be read whole, a missing issue, and a pull request are unverifiable,
  * never "free".
  */
@@ -57,7 +57,7 @@ export async function readIssueState(desk: Desk, ref: IssueRef): Promise<IssueSt
     }
     throw error;
   }
-  // docs/protocol.md §2: claims live on issues only; the seed counts a pull request number as a
+  // docs/protocol.md §2: claims live on issues only; Praetor counts a pull request number as a
   // failure to verify, never as a free issue.
   if (thread.isPullRequest) {
     throw unverifiable(`${name} is a pull request; claims live on issues only`, {

@@ -17,7 +17,7 @@ export interface TokenSources {
 }
 
 /**
- * The GitHub token: `--token`, else `GITHUB_TOKEN`, else `gh auth token` (seed: "The forge
+ * The GitHub token: `--token`, else `GITHUB_TOKEN`, else `gh auth token` (Praetor protocol: "The forge
  * token comes from GITHUB_TOKEN, gh auth token or --token"; an explicit flag wins). Without
  * one, a setup error says how to provide it; a token is never part of any message.
  */
