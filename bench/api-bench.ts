@@ -140,10 +140,12 @@ async function callsPerClaim(): Promise<
     };
     const token = fake.tokenFor(agent(0));
     const warm = fake.createIssue(REPO);
+    // With paths, so the path-holder index is not empty when the path claims are measured.
     await post(urls[0]!, token, `/repos/${REPO}/issues/${warm}/claim`, {
       session: 'warm',
       lane: 'm',
       branch: 'b',
+      paths: ['warm/'],
     });
     await settle();
     const rows: Array<{ scenario: string; calls: number; writes: number }> = [];
@@ -174,6 +176,37 @@ async function callsPerClaim(): Promise<
         body: `<!-- praetor-claim v=1 session=s-b lane=m branch=b started=${iso()} updated=${iso()} stage=claimed assignee=claim -->`,
       });
     });
+    const c = fake.createIssue(REPO);
+    const paths = Array.from({ length: 20 }, (_, i) => `src/c/file-${i}.ts`);
+    await measure('API claim with 20 paths that overlap nobody', async () => {
+      const answer = await post(urls[0]!, token, `/repos/${REPO}/issues/${c}/claim`, {
+        session: 's-c',
+        lane: 'm',
+        branch: 'b',
+        paths,
+      });
+      if (answer.status !== 201) throw new Error(`api bench: path claim answered ${answer.status}`);
+    });
+    const d = fake.createIssue(REPO);
+    await measure(
+      'API claim refused, 409 PATHS_CLAIMED (the holder’s thread re-read)',
+      async () => {
+        const answer = await post(
+          urls[0]!,
+          // The same caller (identity cached): its own claim on another issue holds the files.
+          token,
+          `/repos/${REPO}/issues/${d}/claim`,
+          {
+            session: 's-d',
+            lane: 'm',
+            branch: 'b',
+            paths: ['src/c/'],
+          },
+        );
+        if (answer.status !== 409)
+          throw new Error(`api bench: contested claim answered ${answer.status}`);
+      },
+    );
     return rows;
   } finally {
     await cluster.close();

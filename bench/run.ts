@@ -7,6 +7,7 @@ import { benchConvergence } from './convergence-bench.js';
 import { benchDecide } from './decide-bench.js';
 import { benchDoor } from './door-bench.js';
 import { benchFairness } from './fairness-bench.js';
+import { benchGuard } from './guard-bench.js';
 import { benchMarkers } from './marker-bench.js';
 import { benchMemory } from './memory-bench.js';
 import { benchPaths } from './paths-bench.js';
@@ -38,6 +39,7 @@ const BENCHES: ReadonlyArray<readonly [string, () => Promise<Section>]> = [
   ['memory', benchMemory],
   ['door', benchDoor],
   ['paths', benchPaths],
+  ['guard', benchGuard],
   ['action', benchAction],
   ['api', benchApi],
   ['board', benchBoard],

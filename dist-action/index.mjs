@@ -38906,7 +38906,7 @@ function resolveRef(ref, ctx) {
   throw new Error(`Reference not found: ${ref}`);
 }
 function checkObjectGuards(objectSchema, guards) {
-  const guard = z.transform((value) => value).check((payload) => {
+  const guard2 = z.transform((value) => value).check((payload) => {
     const value = payload.value;
     if (typeof value !== "object" || value === null || Array.isArray(value))
       return;
@@ -38951,7 +38951,7 @@ function checkObjectGuards(objectSchema, guards) {
       }
     }
   });
-  return guard.pipe(objectSchema);
+  return guard2.pipe(objectSchema);
 }
 function canonicalKey(value, seen) {
   if (value === null)
@@ -39035,7 +39035,7 @@ function plural(n) {
   return n === 1 ? "element" : "elements";
 }
 function checkArrayGuards(arraySchema, guards) {
-  const guard = z.transform((value) => value).check((payload) => {
+  const guard2 = z.transform((value) => value).check((payload) => {
     const items = payload.value;
     if (!Array.isArray(items))
       return;
@@ -39085,7 +39085,7 @@ function checkArrayGuards(arraySchema, guards) {
       }
     }
   });
-  return guard.pipe(arraySchema);
+  return guard2.pipe(arraySchema);
 }
 function getTupleRest(restSchema, ctx) {
   if (restSchema === false) {
@@ -39890,6 +39890,7 @@ var GitHubLogin = external_exports.string({ error: LOGIN_MESSAGE }).regex(LOGIN,
 var BOOLEAN_MESSAGE = "must be true or false";
 var LABELS_MESSAGE = 'must be a list of label names such as ["good first issue"]';
 var ROLLOUT_MODES = ["enforce", "observe"];
+var PATH_GUARDS = ["fail", "warn", "off"];
 var RepoConfig = external_exports.strictObject({
   staleAfter: durationSchema("10m", "720h", "6h").optional(),
   labels: external_exports.strictObject(
@@ -39900,6 +39901,9 @@ var RepoConfig = external_exports.strictObject({
   notifyOnExpiry: external_exports.boolean({ error: BOOLEAN_MESSAGE }).optional(),
   enforceLabels: external_exports.boolean({ error: BOOLEAN_MESSAGE }).optional(),
   trustedBots: external_exports.array(GitHubLogin, { error: 'must be a list of GitHub logins such as ["my-agent[bot]"]' }).optional(),
+  // docs/protocol.md §11: the pull-request guard and branch heartbeats.
+  pathGuard: external_exports.enum(PATH_GUARDS, { error: "must be one of fail, warn or off" }).optional(),
+  heartbeatOnPush: external_exports.boolean({ error: BOOLEAN_MESSAGE }).optional(),
   // docs/protocol.md §15: roll out in observe mode first, or turn one repository off.
   mode: external_exports.enum(ROLLOUT_MODES, { error: "must be enforce or observe (decide and log, write nothing)" }).optional(),
   enabled: external_exports.boolean({ error: BOOLEAN_MESSAGE }).optional(),
@@ -39933,6 +39937,8 @@ function resolveRepoConfig(config3, defaults) {
     notifyOnExpiry: config3.notifyOnExpiry ?? true,
     enforceLabels: config3.enforceLabels ?? true,
     trustedBots: config3.trustedBots ?? [],
+    pathGuard: config3.pathGuard ?? "fail",
+    heartbeatOnPush: config3.heartbeatOnPush ?? true,
     mode: config3.mode ?? "enforce",
     enabled: config3.enabled ?? true,
     ...config3.queue ? {
@@ -40238,7 +40244,9 @@ function assertWritable(claim2) {
     }
   }
   if (typeof claim2.stage !== "string" || !isStage(claim2.stage)) {
-    throw new Error(`claim stage ${JSON.stringify(claim2.stage)} is not a stage of SPEC \xA71`);
+    throw new Error(
+      `claim stage ${JSON.stringify(claim2.stage)} is not a stage of docs/protocol.md \xA71`
+    );
   }
   if (claim2.assignee !== void 0 && !isAssigneeMode(claim2.assignee)) {
     throw new Error(
@@ -40983,6 +40991,30 @@ async function recordForBoard(store, key, plan, thread, staleAfterMs, now) {
   for (const change of changes) await store.recordClaimChange(change);
 }
 
+// src/guard/flagger.ts
+function flagger(holder) {
+  return `${holder.commentId} ${holder.paths.join(",")}`;
+}
+
+// src/guard/index-for-guard.ts
+async function indexForGuard(deps, key, plan) {
+  const holder = plan.holder;
+  await deps.store.setBranchHolder(
+    key,
+    holder === null ? null : {
+      commentId: holder.commentId,
+      author: holder.author,
+      branch: holder.branch,
+      heartbeat: holder.heartbeat
+    }
+  );
+  if (deps.requestPullCheck === void 0) return;
+  const keep = holder !== null && holder.paths.length > 0 ? flagger(holder) : null;
+  for (const pull of await deps.store.takeFlaggedPulls(key, keep)) {
+    await deps.requestPullCheck({ ...key, number: pull });
+  }
+}
+
 // src/keys.ts
 function repoKeyString(key) {
   return `${key.installationId}/${key.owner}/${key.repo}`;
@@ -41132,6 +41164,7 @@ async function reconcileIssue(deps, request2) {
   } catch (error62) {
     if (error62 instanceof IssueGoneError) {
       if (await deps.store.noteIssueGone(key, GONE_MEMORY_MS)) {
+        await indexForGuard(deps, key, { actions: [], holder: null, deadline: null });
         await deps.store.forgetIssue(key);
         log.info({ status: error62.status }, "issue is gone: dropped from the index");
         return { outcome: "gone" };
@@ -41188,6 +41221,7 @@ async function reconcileIssue(deps, request2) {
   await deps.store.setHolder(key, plan.holder?.commentId ?? null);
   await recordPathHolder(pathDeps, key, plan, paths);
   await recordForBoard(deps.store, key, plan, thread, lookup.config.staleAfterMs, now);
+  await indexForGuard(deps, key, plan);
   log.debug({ holder: plan.holder, writes: plan.actions.length }, "issue reconciled");
   return { outcome: "applied", plan };
 }
@@ -41337,6 +41371,10 @@ var MemoryStore = class {
   /** Oldest first; ids in `changeIds`. */
   changes = [];
   changeIds = /* @__PURE__ */ new Set();
+  /** Per repository (repoKey), the holders by issue number, for their branches. */
+  branchIndex = /* @__PURE__ */ new Map();
+  /** Issue key -> pull request number -> the holder (comment and paths) that flagged it. */
+  flagged = /* @__PURE__ */ new Map();
   constructor(options2 = {}) {
     this.now = options2.now ?? Date.now;
     this.maxDeliveryIds = options2.maxDeliveryIds ?? 1e6;
@@ -41421,6 +41459,8 @@ var MemoryStore = class {
     this.gone.delete(id);
     this.appAssigned.delete(id);
     await this.setPathHolder(key, null);
+    await this.setBranchHolder(key, null);
+    this.flagged.delete(id);
     await this.setLiveClaimSummary(key, null);
   }
   async getCheckpoint(repo) {
@@ -41568,6 +41608,38 @@ var MemoryStore = class {
     const holders = this.pathIndex.get(repoKeyString({ installationId, owner, repo }));
     if (holders === void 0) return [];
     return [...holders].map(([number4, holder]) => ({ number: number4, ...holder, heartbeat: new Date(holder.heartbeat) })).sort((a, b) => a.number - b.number);
+  }
+  async setBranchHolder(key, holder) {
+    const repo = repoKeyString(key);
+    const holders = this.branchIndex.get(repo) ?? /* @__PURE__ */ new Map();
+    if (holder === null) holders.delete(key.number);
+    else holders.set(key.number, { ...holder, heartbeat: new Date(holder.heartbeat) });
+    if (holders.size === 0) this.branchIndex.delete(repo);
+    else this.branchIndex.set(repo, holders);
+  }
+  async branchHolders(repo, branch) {
+    const holders = this.branchIndex.get(repoKeyString(repo));
+    if (holders === void 0) return [];
+    return [...holders].filter(([, holder]) => holder.branch === branch).map(([number4, holder]) => ({ number: number4, ...holder, heartbeat: new Date(holder.heartbeat) })).sort((a, b) => a.number - b.number);
+  }
+  async flagPull(key, by, pull) {
+    const id = issueKeyString(key);
+    const pulls = this.flagged.get(id) ?? /* @__PURE__ */ new Map();
+    pulls.set(pull, by);
+    this.flagged.set(id, pulls);
+  }
+  async takeFlaggedPulls(key, keep) {
+    const id = issueKeyString(key);
+    const pulls = this.flagged.get(id);
+    if (pulls === void 0) return [];
+    const taken = [];
+    for (const [pull, by] of pulls) {
+      if (by === keep) continue;
+      taken.push(pull);
+      pulls.delete(pull);
+    }
+    if (pulls.size === 0) this.flagged.delete(id);
+    return taken.sort((a, b) => a - b);
   }
 };
 function earlierDeadline(a, b) {
@@ -47715,6 +47787,88 @@ function actionOctokit(token, baseUrl, log) {
   });
 }
 
+// src/guard/guard-event.ts
+var CHECKED_PULL_ACTIONS = ["opened", "reopened", "synchronize", "edited"];
+var Login = external_exports.object({ login: external_exports.string() });
+var Repository = external_exports.object({ name: external_exports.string(), owner: Login });
+var Common = {
+  sender: Login.optional(),
+  installation: external_exports.object({ id: external_exports.number().int() }).optional()
+};
+var PullRequestPayload = external_exports.object({
+  ...Common,
+  action: external_exports.string(),
+  repository: Repository.extend({ full_name: external_exports.string() }),
+  pull_request: external_exports.object({
+    number: external_exports.number().int(),
+    head: external_exports.object({
+      ref: external_exports.string(),
+      sha: external_exports.string(),
+      repo: external_exports.object({ full_name: external_exports.string() }).nullable()
+    })
+  })
+});
+var PushPayload = external_exports.object({
+  ...Common,
+  ref: external_exports.string(),
+  after: external_exports.string(),
+  deleted: external_exports.boolean().optional(),
+  repository: Repository.extend({
+    default_branch: external_exports.string().optional(),
+    // Push deliveries give Unix seconds here; other events an ISO string.
+    pushed_at: external_exports.union([external_exports.number(), external_exports.string()]).nullable().optional()
+  }),
+  commits: external_exports.array(
+    external_exports.object({
+      added: external_exports.array(external_exports.string()).optional(),
+      modified: external_exports.array(external_exports.string()).optional(),
+      removed: external_exports.array(external_exports.string()).optional()
+    })
+  ).optional()
+});
+var BRANCH_REF = "refs/heads/";
+function pullEvent(payload, installationId) {
+  if (!CHECKED_PULL_ACTIONS.includes(payload.action)) return null;
+  const { repository, pull_request: pull } = payload;
+  const headRepo = pull.head.repo?.full_name;
+  return {
+    kind: "pull",
+    key: {
+      installationId,
+      owner: repository.owner.login,
+      repo: repository.name,
+      number: pull.number
+    },
+    head: {
+      sha: pull.head.sha,
+      ref: pull.head.ref,
+      // GitHub compares owner and repository names without case.
+      sameRepo: headRepo !== void 0 && headRepo.toLowerCase() === repository.full_name.toLowerCase()
+    },
+    action: payload.action
+  };
+}
+function pushEvent(payload, installationId, now) {
+  if (!payload.ref.startsWith(BRANCH_REF) || payload.deleted === true) return null;
+  const branch = payload.ref.slice(BRANCH_REF.length);
+  const { repository } = payload;
+  const pushed = repository.pushed_at;
+  const at = typeof pushed === "number" ? new Date(pushed * 1e3) : typeof pushed === "string" && !Number.isNaN(Date.parse(pushed)) ? new Date(pushed) : now;
+  const touched = (payload.commits ?? []).some(
+    (c) => [...c.added ?? [], ...c.modified ?? [], ...c.removed ?? []].includes(REPO_CONFIG_PATH)
+  );
+  return {
+    kind: "push",
+    repo: { installationId, owner: repository.owner.login, repo: repository.name },
+    branch,
+    pusher: payload.sender?.login ?? "",
+    // Never later than now: a push is not renewed into the future.
+    at: new Date(Math.min(at.getTime(), now.getTime())).toISOString(),
+    sha: payload.after,
+    configChanged: touched && branch === repository.default_branch
+  };
+}
+
 // src/app/events.ts
 function routeEvent(event, appLogin, now) {
   if (!Object.hasOwn(PAYLOAD_SHAPES, event.name)) {
@@ -47746,7 +47900,14 @@ function routeEvent(event, appLogin, now) {
       return routeComment(event, installationId, at);
     case "issues":
       return routeIssue(event, installationId, at);
+    case "pull_request":
+      return guard(pullEvent(shape.data, installationId));
+    case "push":
+      return guard(pushEvent(shape.data, installationId, now));
   }
+}
+function guard(event) {
+  return event === null ? { kind: "ignore", why: "nothing to check" } : { kind: "guard", event };
 }
 function routeComment(event, installationId, at) {
   const { payload } = event;
@@ -47873,22 +48034,22 @@ function reasonOf(event) {
 function issueKey(installationId, repository, number4) {
   return { installationId, owner: repository.owner.login, repo: repository.name, number: number4 };
 }
-var Login = external_exports.object({ login: external_exports.string() });
-var Repository = external_exports.object({ name: external_exports.string(), owner: Login });
-var Common = {
-  sender: Login.optional(),
+var Login2 = external_exports.object({ login: external_exports.string() });
+var Repository2 = external_exports.object({ name: external_exports.string(), owner: Login2 });
+var Common2 = {
+  sender: Login2.optional(),
   installation: external_exports.object({ id: external_exports.number().int() }).optional()
 };
 var PAYLOAD_SHAPES = {
-  installation: external_exports.object({ ...Common }),
+  installation: external_exports.object({ ...Common2 }),
   installation_repositories: external_exports.object({
-    ...Common,
+    ...Common2,
     repositories_added: external_exports.array(external_exports.object({ full_name: external_exports.string() }))
   }),
   issue_comment: external_exports.object({
-    ...Common,
+    ...Common2,
     action: external_exports.string(),
-    repository: Repository,
+    repository: Repository2,
     issue: external_exports.object({ number: external_exports.number().int() }),
     comment: external_exports.object({
       id: external_exports.number().int(),
@@ -47899,12 +48060,14 @@ var PAYLOAD_SHAPES = {
     changes: external_exports.object({ body: external_exports.object({ from: external_exports.string() }).optional() }).optional()
   }),
   issues: external_exports.object({
-    ...Common,
+    ...Common2,
     action: external_exports.string(),
-    repository: Repository,
+    repository: Repository2,
     issue: external_exports.object({ number: external_exports.number().int(), updated_at: external_exports.string().optional() }),
     label: external_exports.object({ name: external_exports.string() }).optional()
-  })
+  }),
+  pull_request: PullRequestPayload,
+  push: PushPayload
 };
 function describeProblem(error62) {
   return error62.issues.map((issue2) => `${issue2.path.join(".") || "(payload)"}: ${issue2.message}`).join("; ");
@@ -47952,6 +48115,8 @@ function routeActionEvent(eventName, payload, repository, now) {
     case "resync":
     case "uninstalled":
       return { kind: "ignore", why: "installation events do not reach workflows" };
+    case "guard":
+      return { kind: "ignore", why: "the pull-request guard runs in the app only" };
   }
 }
 

@@ -77,5 +77,8 @@ export function routeActionEvent(
     case 'resync':
     case 'uninstalled':
       return { kind: 'ignore', why: 'installation events do not reach workflows' };
+    case 'guard':
+      // Not reached: pull_request and push are refused above (the guard is the app's, §11).
+      return { kind: 'ignore', why: 'the pull-request guard runs in the app only' };
   }
 }

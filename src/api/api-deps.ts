@@ -13,6 +13,8 @@ export interface ApiDeps {
   readonly queue: WorkQueue;
   readonly log: Logger;
   readonly now: () => Date;
+  /** The app's own login (`slug[bot]`): its comments are not claims (docs/protocol.md §5). */
+  readonly appLogin: string;
   /** GitHub's REST API root, e.g. `https://api.github.com`; the caller's calls go there. */
   readonly baseUrl: string;
   readonly access: RepoAccess;

@@ -1,4 +1,4 @@
-/** The error codes of the claims API (docs/protocol.md §8, §9). */
+/** The error codes of the claims API (docs/protocol.md §8, §9, §10). */
 export type ApiErrorCode =
   | 'UNAUTHENTICATED'
   | 'NOT_TRUSTED'
@@ -8,6 +8,7 @@ export type ApiErrorCode =
   | 'INVALID_INPUT'
   | 'ISSUE_ALREADY_CLAIMED'
   | 'ISSUE_NOT_OPEN'
+  | 'PATHS_CLAIMED'
   | 'CLAIM_NOT_HELD'
   | 'CONFIG_INVALID'
   | 'UNVERIFIABLE';

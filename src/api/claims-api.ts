@@ -8,6 +8,7 @@ import type { Store } from '../store/store.js';
 import type { ApiDeps } from './api-deps.js';
 import { ApiError, invalidInput, unverifiable } from './api-error.js';
 import { authenticate } from './authenticate.js';
+import { checkPaths } from './check-paths.js';
 import { getClaim } from './get-claim.js';
 import { heartbeatClaim } from './heartbeat-claim.js';
 import { listIssues } from './list-issues.js';
@@ -23,6 +24,8 @@ export const API_PREFIX = '/api/claims/v1';
 /** The largest request body read; a claim request is a few hundred bytes. */
 const MAX_BODY_BYTES = 64 * 1024;
 
+const PATHS_PATH = /^\/repos\/([^/]+)\/([^/]+)\/paths$/;
+
 const CLAIM_PATH = /^\/repos\/([^/]+)\/([^/]+)\/issues\/([1-9]\d{0,9})\/claim(\/heartbeat)?$/;
 
 /** docs/protocol.md §8, §9: identity, permission and visibility answers are kept at most this long. */
@@ -34,6 +37,8 @@ export interface ClaimsApiOptions {
   readonly queue: WorkQueue;
   readonly log: Logger;
   readonly now: () => Date;
+  /** The app's own login (`slug[bot]`), as the reconcile knows it. */
+  readonly appLogin: string;
   /** The app's JWT octokit: which installation a repository has. */
   readonly appOctokit: ProbotOctokit;
   octokitFor(installationId: number): Promise<ProbotOctokit>;
@@ -98,6 +103,13 @@ async function route(
     allow(method, ['GET']);
     const caller = await authenticate(req, deps);
     return listIssues(deps, caller, params);
+  }
+  const paths = PATHS_PATH.exec(path);
+  if (paths) {
+    allow(method, ['GET']);
+    const caller = await authenticate(req, deps);
+    const where = { owner: decodeURIComponent(paths[1]!), repo: decodeURIComponent(paths[2]!) };
+    return checkPaths(deps, caller, where, params);
   }
   const match = CLAIM_PATH.exec(path);
   if (!match) {

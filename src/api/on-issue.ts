@@ -87,7 +87,11 @@ export async function readIssue(
   }
 }
 
-async function configOf(deps: ApiDeps, repo: InstalledRepo): Promise<DecideConfig> {
+/**
+ * The repository's config as a decision needs it: 409 CONFIG_INVALID naming the problem when
+ * claims.yml is invalid (nothing is written there, docs/protocol.md §6), 503 when unreadable.
+ */
+export async function configOf(deps: ApiDeps, repo: InstalledRepo): Promise<DecideConfig> {
   const result = await deps.config(repo.octokit, repo);
   switch (result.kind) {
     case 'absent':

@@ -9,6 +9,8 @@ import { editAsCaller, postAsCaller } from './caller-writes.js';
 import { newClaimBody, renewedBody } from './claim-body.js';
 import { indexIssue } from './index-issue.js';
 import { type IssueAtHand, onIssue, readIssue } from './on-issue.js';
+import { pathConflicts } from './path-conflicts.js';
+import { pathsClaimed } from './paths-claimed.js';
 import { reconcileNow } from './reconcile-now.js';
 import { mayClaim } from './repo-access.js';
 import type { ClaimBody } from './request-bodies.js';
@@ -26,6 +28,9 @@ export interface ApiAnswer {
  * the claim comment with the caller's token, reconcile with the app's, read back, and answer
  * 201 only when the read-back shows the caller's comment as the holder. If a lower id won,
  * the reconcile finalised the caller's comment and the answer is 409 naming the winner.
+ * With `paths` (docs/protocol.md §10): refused with 409 PATHS_CLAIMED, nothing written, when a
+ * live holder of another issue holds an overlapping path; a claim that loses its paths to a
+ * racing one after posting is finalised by the reconcile and answered 409 PATHS_CLAIMED too.
  */
 export async function postClaim(
   deps: ApiDeps,
@@ -59,6 +64,9 @@ export async function postClaim(
       sameName(c.comment.author, caller.login) && c.marker.session === body.session;
     if (holder && own(holder)) return renew(deps, caller, at, holder, body);
     if (holder) throw alreadyClaimed(at, holder);
+    // docs/protocol.md §10: paths held by a live holder of another issue refuse the claim
+    // before anything is written.
+    if (body.paths) await refuseHeldPaths(deps, at, body.paths);
 
     // No holder on an open issue: every unreleased claim is stale (docs/protocol.md §3). The
     // reconcile finalises them; the oldest is named as the one taken over.
@@ -87,6 +95,7 @@ export async function postClaim(
     const text = newClaimBody(marker, {
       note: body.note,
       client: body.client,
+      paths: body.paths,
       takeover: replaced && { commentId: replaced.comment.id, session: replaced.marker.session },
     });
     const posted = await postAsCaller(caller, key, text, now.getTime());
@@ -121,6 +130,9 @@ export async function postClaim(
         winner,
         mine?.comment.id ?? posted.id,
       );
+    if (body.paths && mine?.marker.stage === 'released') {
+      await refuseHeldPaths(deps, at, body.paths, posted.id);
+    }
     const comment = readback.thread.comments.find((c) => c.id === posted.id);
     if (
       comment &&
@@ -140,7 +152,11 @@ export async function postClaim(
   });
 }
 
-/** This session of this caller holds the issue already: move its heartbeat, nothing else. */
+/**
+ * This session of this caller holds the issue already: move its heartbeat and, when `paths`
+ * are given, make them the claim's path line (checked against other issues' holders first,
+ * docs/protocol.md §10); nothing else.
+ */
 async function renew(
   deps: ApiDeps,
   caller: Caller,
@@ -148,17 +164,24 @@ async function renew(
   holder: ClaimComment,
   body: ClaimBody,
 ): Promise<ApiAnswer> {
+  if (body.paths) await refuseHeldPaths(deps, at, body.paths);
   const now = deps.now();
   const marker: ClaimMarker = { ...holder.marker, updated: now };
   await editAsCaller(
     caller,
     at.key,
     holder.comment.id,
-    renewedBody(holder.comment.body, marker, body.note),
+    renewedBody(holder.comment.body, marker, body.note, body.paths),
     now.getTime(),
   );
   const readback = await settle(deps, at, 'api.claim');
   const winner = readback.holder;
+  if (body.paths && !winner) {
+    const mine = readback.claims.find((c) => c.comment.id === holder.comment.id);
+    if (mine?.marker.stage === 'released') {
+      await refuseHeldPaths(deps, at, body.paths, holder.comment.id);
+    }
+  }
   if (!winner || winner.comment.id !== holder.comment.id) {
     throw unverifiable(`the renewed claim of ${issueRef(at.key)} did not read back as the holder`);
   }
@@ -172,6 +195,26 @@ async function renew(
       replaced: [],
     },
   };
+}
+
+/**
+ * Throws 409 PATHS_CLAIMED when live holders of other issues hold paths overlapping `paths`
+ * (verified from their threads; 503 when one cannot be read). `finalised`: the caller's
+ * comment, already written, that the app's enforcement finalised for those paths.
+ */
+async function refuseHeldPaths(
+  deps: ApiDeps,
+  at: IssueAtHand,
+  paths: readonly string[],
+  finalised?: number,
+): Promise<void> {
+  const conflicts = await pathConflicts(deps, at.repo, at.key, paths, at.config);
+  if (conflicts.length === 0) return;
+  deps.log.info(
+    { issue: issueRef(at.key), paths, holders: conflicts.map((c) => c.number), finalised },
+    'claims API: paths held elsewhere',
+  );
+  throw pathsClaimed(at.key, paths, conflicts, at.config.staleAfterMs, deps.now(), finalised);
 }
 
 /** What GitHub shows after a write: reconciled with the app's token, then read again. */

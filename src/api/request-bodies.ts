@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { foldText, MAX_NOTE_CHARS } from '../claims/comment.js';
 import { FIXED_STAGES, isClaimIdentity, isStage, OUTCOMES } from '../claims/marker.js';
+import { checkPathEntries, MAX_PATH_ENTRIES, renderPathLine } from '../claims/paths.js';
 import type { Outcome, Stage } from '../claims/types.js';
 import { invalidInput } from './api-error.js';
 
@@ -29,20 +30,39 @@ const LiveStage = z
 const OUTCOME_RULE = `one of ${OUTCOMES.join(', ')}`;
 const ReleaseOutcome = z.enum(OUTCOMES, { error: OUTCOME_RULE });
 
+const PATHS_RULE = `an array of 1..${MAX_PATH_ENTRIES} repository-relative paths (segments of A-Za-z0-9._@+- or %XX joined by /, a trailing / for a directory, none twice; docs/protocol.md §10)`;
+
 /**
- * Path claims (docs/protocol.md §10) are not served yet: a request naming `paths` is refused
- * rather than accepted with its paths ignored, which would promise files it does not hold.
+ * The paths a claim names (docs/protocol.md §10), checked by the core's own rules and turned
+ * into their canonical form, so what is compared and written is what readers parse. Every
+ * problem is reported under `paths` itself (not `paths.3`): the first one named, then the rule.
  */
-const PATHS_RULE =
-  'absent: path claims are not available on this server yet; claim the issue without paths';
-const NoPaths = z.never({ error: PATHS_RULE });
+export const Paths = z.array(z.unknown(), { error: PATHS_RULE }).transform((entries, ctx) => {
+  const refuse = (problem: string) => {
+    ctx.addIssue({ code: 'custom', message: `${problem}; ${PATHS_RULE}` });
+    return z.NEVER;
+  };
+  const strings = entries.filter((e): e is string => typeof e === 'string');
+  if (strings.length !== entries.length) return refuse('every entry must be a string');
+  const checked = checkPathEntries(strings);
+  if (!checked.ok) return refuse(checked.problem);
+  try {
+    // The whole line is capped too (1024 bytes): refused here, never cut when written.
+    renderPathLine(checked.paths);
+  } catch (error) {
+    return refuse(
+      (error as Error).message.replace(/^cannot write the path line: it/, 'the path line'),
+    );
+  }
+  return [...checked.paths];
+});
 
 /** The body of `POST …/claim` (docs/protocol.md §8). */
 export const ClaimBody = z.strictObject({
   session: Identity,
   lane: Identity,
   branch: Identity,
-  paths: NoPaths.optional(),
+  paths: Paths.optional(),
   note: Note.optional(),
   client: Client.optional(),
 });

@@ -1,6 +1,7 @@
 import type { HolderSummary } from '../claims/decide.js';
 import { type ClaimComment, heartbeat } from '../claims/liveness.js';
 import { formatClaimTime } from '../claims/marker.js';
+import { pathLineOf } from '../claims/paths.js';
 import type { IssueMeta, IssueThread } from '../github/thread.js';
 import type { IndexedClaim, IndexedIssue, IssueKey } from '../store/store.js';
 
@@ -21,6 +22,8 @@ export interface ClaimObject {
   readonly assignee: string | null;
   /** Only on a released claim. */
   readonly outcome?: string;
+  /** Only on a claim that names paths (a valid path line, docs/protocol.md §10), canonical. */
+  readonly paths?: readonly string[];
 }
 
 /** The issue object of docs/protocol.md §8 (§9's, plus `state`). */
@@ -49,13 +52,32 @@ export function staleAtOf(beat: Date, staleAfterMs: number): string {
   return formatClaimTime(new Date(beat.getTime() + staleAfterMs + 1000));
 }
 
-/** A claim comment as the claim object. */
+/** A claim comment as the claim object, with the paths of its path line when it is valid. */
 export function claimObject(key: IssueKey, claim: ClaimComment, staleAfterMs: number): ClaimObject {
-  return withIssue(key, indexedClaimOf(claim, staleAfterMs, claim.marker.outcome));
+  const line = pathLineOf(claim.comment.body);
+  return withIssue(key, {
+    ...indexedClaimOf(claim, staleAfterMs, claim.marker.outcome),
+    ...(line.kind === 'valid' ? { paths: line.paths } : {}),
+  });
+}
+
+/** The holder of another issue, as its own thread showed it, as the claim object. */
+export function holderObject(
+  key: IssueKey,
+  holder: HolderSummary,
+  staleAfterMs: number,
+): ClaimObject {
+  return withIssue(key, {
+    ...indexedClaimOfHolder(holder, staleAfterMs),
+    ...(holder.paths.length > 0 ? { paths: holder.paths } : {}),
+  });
 }
 
 /** A claim summary of the index as the claim object. */
-export function withIssue(key: IssueKey, claim: IndexedClaim & { outcome?: string }): ClaimObject {
+export function withIssue(
+  key: IssueKey,
+  claim: IndexedClaim & { outcome?: string; paths?: readonly string[] },
+): ClaimObject {
   return {
     issue: issueRef(key),
     commentId: claim.commentId,
@@ -71,6 +93,7 @@ export function withIssue(key: IssueKey, claim: IndexedClaim & { outcome?: strin
     staleAt: claim.staleAt,
     assignee: claim.assignee ?? null,
     ...(claim.outcome ? { outcome: claim.outcome } : {}),
+    ...(claim.paths ? { paths: claim.paths } : {}),
   };
 }
 

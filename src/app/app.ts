@@ -16,10 +16,20 @@ import {
 import type { Settings } from '../config/settings.js';
 import { KnownLabels } from '../github/execute.js';
 import { InstallationOctokits } from '../github/octokit.js';
+import type { GuardDeps } from '../guard/guard-deps.js';
+import { checkPullRequestOf, needsReconcile } from '../guard/guard-request.js';
+import { guardWork } from '../guard/guard-work.js';
+import { indexForGuard } from '../guard/index-for-guard.js';
+import { runGuardJobs } from '../guard/run-guard-jobs.js';
 import { keepDue } from '../queue/keep-due.js';
-import type { ReconcileHandler, ReconcileRequest, WorkQueue } from '../queue/queue.js';
+import type {
+  ExhaustedHandler,
+  ReconcileHandler,
+  ReconcileRequest,
+  WorkQueue,
+} from '../queue/queue.js';
 import { reconcileWithRollout } from '../rollout/reconcile-with-rollout.js';
-import type { IssueKey, Store } from '../store/store.js';
+import { type IssueKey, issueKeyString, type Store } from '../store/store.js';
 import { resyncInstallation, startResync } from '../sweep/resync.js';
 import { type SweepResult, startSweeper, sweepOnce } from '../sweep/sweep.js';
 import { countCalls } from './count-calls.js';
@@ -100,6 +110,19 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
       loadRepoConfig(octokit, where, { staleAfterMs: settings.staleAfterMs }),
     );
 
+  const requestPullCheckOf = (key: IssueKey) =>
+    queue.enqueue(checkPullRequestOf(key, undefined, 'recheck', now()));
+  const guardDeps: GuardDeps = {
+    octokitFor,
+    configOf: (octokit, repo) => repoConfig(octokit, repo),
+    store,
+    log,
+    now,
+    appLogin,
+    knownLabels,
+    onObserve: (kind) => metrics.observedWrites.inc({ kind }),
+  };
+
   const reconcileDeps = {
     octokitFor,
     configFor: async (octokit: ProbotOctokit, key: IssueKey) =>
@@ -113,6 +136,7 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
       if (action.kind === 'finalise') metrics.finalisations.inc({ reason: action.reason });
     },
     requestReconcile: (key: IssueKey) => queue.enqueue({ key, hints: [], reason: 'paths' }),
+    requestPullCheck: requestPullCheckOf,
     onObserve: (action: Action) => metrics.observedWrites.inc({ kind: action.kind }),
   };
   // One reconcile, as the queue and the claims API run it: the work queue's index follows.
@@ -122,6 +146,10 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
     return result;
   };
   const reconcile: ReconcileHandler = async (request) => {
+    // docs/protocol.md §11: pull-request checks and branch heartbeats ride the same queue,
+    // so each runs under its issue's (or pull request's) mutual exclusion.
+    await runGuardJobs(guardDeps, request);
+    if (!needsReconcile(request)) return;
     try {
       const result = await reconcileOne(request);
       metrics.reconciles.inc({ outcome: result.outcome });
@@ -130,14 +158,29 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
       throw error;
     }
   };
-  // A reconcile that fails on every attempt is not dropped: the sweep retries it.
-  const onExhausted = keepDue({ store, log, now, onKept: () => metrics.reconcilesKeptDue.inc() });
+  // A reconcile that fails on every attempt is not dropped: the sweep retries it. The guard's
+  // own work is not an issue the sweep could reconcile (docs/protocol.md §11): it is dropped,
+  // and the next pull_request or push event asks for it again.
+  const keepReconcileDue = keepDue({
+    store,
+    log,
+    now,
+    onKept: () => metrics.reconcilesKeptDue.inc(),
+  });
+  const onExhausted: ExhaustedHandler = async (request, error, attempts) => {
+    if (needsReconcile(request)) return keepReconcileDue(request, error, attempts);
+    log.warn(
+      { issue: issueKeyString(request.key), reason: request.reason, attempts, err: error },
+      'guard work failed on every attempt: dropped',
+    );
+  };
   queue.start(reconcile, { onExhausted });
   const claimsApi = createClaimsApi({
     store,
     queue,
     log,
     now,
+    appLogin,
     appOctokit,
     octokitFor,
     config: repoConfig,
@@ -160,7 +203,15 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
     });
 
   // issues.deleted / transferred: GitHub said the issue is gone, so everything kept on it goes.
-  const forget = (key: IssueKey): Promise<void> => store.forgetIssue(key);
+  // The pull requests its claims flagged are checked again first (docs/protocol.md §11).
+  const forget = async (key: IssueKey): Promise<void> => {
+    await indexForGuard({ store, requestPullCheck: requestPullCheckOf }, key, {
+      actions: [],
+      holder: null,
+      deadline: null,
+    });
+    await store.forgetIssue(key);
+  };
   const webhookDeps: WebhookDeps = {
     appLogin,
     now,
@@ -195,6 +246,17 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
         return hasName([labels.inProgress, labels.blocked], route.label);
       return hasName(trustedBots, route.bot ?? '');
     },
+    guardWork: (event) =>
+      guardWork(
+        {
+          store,
+          now,
+          configFor: async (repo) =>
+            configForFilter(await repoConfig(await octokitFor(repo.installationId), repo)),
+          dropConfig: (repo) => configCache.invalidate(repo),
+        },
+        event,
+      ),
   };
   app.on([...SUBSCRIBED_EVENTS], async (context) => {
     // The work queue's index follows every issues event, own echoes too (§9): no API call.

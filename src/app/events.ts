@@ -5,6 +5,13 @@ import { parseClaimMarker } from '../claims/marker.js';
 import { sameName } from '../claims/names.js';
 import { pathLineOf } from '../claims/paths.js';
 import type { ClaimMarker, Hint } from '../claims/types.js';
+import {
+  type GuardEvent,
+  PullRequestPayload,
+  PushPayload,
+  pullEvent,
+  pushEvent,
+} from '../guard/guard-event.js';
 import type { ReconcileRequest } from '../queue/queue.js';
 import type { IssueKey } from '../store/store.js';
 
@@ -30,6 +37,12 @@ export const SUBSCRIBED_EVENTS = [
   'installation.deleted',
   'installation.suspend',
   'installation_repositories.added',
+  // docs/protocol.md §11: the pull-request guard and branch heartbeats.
+  'pull_request.opened',
+  'pull_request.reopened',
+  'pull_request.synchronize',
+  'pull_request.edited',
+  'push',
 ] as const;
 
 /** What one webhook asks of the app; derived without any API call. */
@@ -50,6 +63,8 @@ export type EventRoute =
       readonly forget?: IssueKey;
     }
   | { readonly kind: 'forget'; readonly key: IssueKey }
+  /** A pull request to check or a push to weigh (docs/protocol.md §11): see src/guard/. */
+  | { readonly kind: 'guard'; readonly event: GuardEvent }
   /** The app was uninstalled or suspended there: its cached octokit is dropped. */
   | { readonly kind: 'uninstalled'; readonly installationId: number }
   | {
@@ -110,7 +125,15 @@ export function routeEvent(event: Subscribed, appLogin: string, now: Date): Even
       return routeComment(event, installationId, at);
     case 'issues':
       return routeIssue(event, installationId, at);
+    case 'pull_request':
+      return guard(pullEvent(shape.data as z.infer<typeof PullRequestPayload>, installationId));
+    case 'push':
+      return guard(pushEvent(shape.data as z.infer<typeof PushPayload>, installationId, now));
   }
+}
+
+function guard(event: GuardEvent | null): EventRoute {
+  return event === null ? { kind: 'ignore', why: 'nothing to check' } : { kind: 'guard', event };
 }
 
 function routeComment(
@@ -324,6 +347,8 @@ const PAYLOAD_SHAPES = {
     issue: z.object({ number: z.number().int(), updated_at: z.string().optional() }),
     label: z.object({ name: z.string() }).optional(),
   }),
+  pull_request: PullRequestPayload,
+  push: PushPayload,
 } satisfies Record<Subscribed['name'], z.ZodType>;
 
 function describeProblem(error: z.ZodError): string {

@@ -1,4 +1,6 @@
 import type { Logger } from 'pino';
+import type { GuardEvent } from '../guard/guard-event.js';
+import type { GuardWork } from '../guard/guard-work.js';
 import type { WorkQueue } from '../queue/queue.js';
 import type { IssueKey, Store } from '../store/store.js';
 import type { DeliveryRecorder } from './deliveries.js';
@@ -33,6 +35,8 @@ export interface WebhookDeps {
   resync(installationId: number, repos?: readonly string[]): void;
   /** Drops what the app keeps for an installation (the app was uninstalled or suspended). */
   uninstalled(installationId: number): void;
+  /** The work of a `pull_request` or `push` delivery, from the store's indexes (§11). */
+  guardWork(event: GuardEvent): Promise<GuardWork>;
   /** A heartbeat of the holder was left to the sweep (the claims board moves its row). */
   deferredHeartbeat?(key: IssueKey, payload: unknown): Promise<void>;
 }
@@ -78,6 +82,20 @@ export async function handleWebhook(
   if (route.kind === 'reconcile' && !(await deps.concernsClaims(route))) {
     return { event, result: 'ignored' };
   }
+  // docs/protocol.md §11: answered from the indexes; nothing to do costs no GitHub call.
+  let guard: GuardWork | undefined;
+  if (route.kind === 'guard') {
+    try {
+      guard = await deps.guardWork(route.event);
+    } catch (error) {
+      log.error({ err: error, event, delivery: id }, 'delivery not weighed: answered 503');
+      return { event, result: 'failed', error: new DeliveryNotQueuedError(event, id, error) };
+    }
+    if (guard.requests.length === 0) {
+      log.debug({ event, delivery: id }, 'nothing for the guard to do');
+      return { event, result: 'ignored' };
+    }
+  }
   // A heartbeat of the holder changes nothing now; the sweep re-reads the thread at the
   // indexed deadline and moves it. This saves two reads per heartbeat (docs/api-budget.md).
   if (route.kind === 'reconcile' && route.heartbeatOf !== undefined) {
@@ -117,6 +135,9 @@ export async function handleWebhook(
         break;
       case 'uninstalled':
         deps.uninstalled(route.installationId);
+        break;
+      case 'guard':
+        for (const request of guard?.requests ?? []) await deps.queue.enqueue(request);
         break;
     }
   } catch (error) {

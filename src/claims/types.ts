@@ -75,4 +75,38 @@ export type Hint =
       readonly commentId: number;
       readonly outcome?: Outcome;
       readonly at: string;
+    }
+  | {
+      /**
+       * Not about the issue's claims: set the pull request's `claim-warden/paths` check run
+       * (docs/protocol.md §11). `head` as the event reported it; absent for a re-check, which
+       * reads the pull request first.
+       */
+      readonly kind: 'check-pull';
+      readonly head?: PullHead;
+      readonly at: string;
+    }
+  | {
+      /** A push to the branch the issue's holder names (docs/protocol.md §11 heartbeat). */
+      readonly kind: 'push-heartbeat';
+      readonly branch: string;
+      readonly pusher: string;
+      /** When GitHub took the push (ISO). */
+      readonly at: string;
+    }
+  | {
+      /**
+       * Not about an issue (its request names issue 0 of the repository): set the
+       * `claim-warden/config` check run on a commit that changed `.github/claims.yml`.
+       */
+      readonly kind: 'check-config';
+      readonly sha: string;
     };
+
+/** A pull request's head commit, as its `pull_request` event reports it. */
+export interface PullHead {
+  readonly sha: string;
+  readonly ref: string;
+  /** The head branch lives in the pull request's own repository (not a fork). */
+  readonly sameRepo: boolean;
+}

@@ -36,6 +36,12 @@ export const ROLLOUT_MODES = ['enforce', 'observe'] as const;
 /** A value of `mode` in claims.yml. */
 export type RolloutMode = (typeof ROLLOUT_MODES)[number];
 
+/** What a pull request's check run concludes when it touches held paths (docs/protocol.md §11). */
+export const PATH_GUARDS = ['fail', 'warn', 'off'] as const;
+
+/** `pathGuard`: `failure`, `neutral`, or no check run at all. */
+export type PathGuard = (typeof PATH_GUARDS)[number];
+
 /**
  * `.github/claims.yml` as a repository writes it (docs/protocol.md §7). Strict: an unknown key is an error,
  * so a typo such as `stalAfter` is reported instead of silently ignored. Every field is
@@ -56,6 +62,9 @@ export const RepoConfig = z
     trustedBots: z
       .array(GitHubLogin, { error: 'must be a list of GitHub logins such as ["my-agent[bot]"]' })
       .optional(),
+    // docs/protocol.md §11: the pull-request guard and branch heartbeats.
+    pathGuard: z.enum(PATH_GUARDS, { error: 'must be one of fail, warn or off' }).optional(),
+    heartbeatOnPush: z.boolean({ error: BOOLEAN_MESSAGE }).optional(),
     // docs/protocol.md §15: roll out in observe mode first, or turn one repository off.
     mode: z
       .enum(ROLLOUT_MODES, { error: 'must be enforce or observe (decide and log, write nothing)' })
@@ -90,8 +99,17 @@ export const RepoConfig = z
 /** A repository's config as written, after validation. */
 export type RepoConfig = z.infer<typeof RepoConfig>;
 
-/** The config a reconcile works with: every field filled in, as decide() reads it. */
-export interface ResolvedRepoConfig extends DecideConfig {
+/** The settings of the pull-request guard and branch heartbeats (docs/protocol.md §11). */
+export interface GuardConfig {
+  readonly pathGuard: PathGuard;
+  readonly heartbeatOnPush: boolean;
+}
+
+/**
+ * The config the app works with: every field filled in, as decide(), the rollout and the
+ * guard read it.
+ */
+export interface ResolvedRepoConfig extends DecideConfig, GuardConfig {
   /** `enforce` writes the plan; `observe` only logs and counts it (docs/protocol.md §15). */
   readonly mode: RolloutMode;
   /** False: the app leaves the repository alone (no reads beyond the config, no writes). */
@@ -136,6 +154,8 @@ export function resolveRepoConfig(
     notifyOnExpiry: config.notifyOnExpiry ?? true,
     enforceLabels: config.enforceLabels ?? true,
     trustedBots: config.trustedBots ?? [],
+    pathGuard: config.pathGuard ?? 'fail',
+    heartbeatOnPush: config.heartbeatOnPush ?? true,
     mode: config.mode ?? 'enforce',
     enabled: config.enabled ?? true,
     ...(config.queue

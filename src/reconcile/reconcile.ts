@@ -10,6 +10,7 @@ import {
   readThread,
   UnverifiableError,
 } from '../github/thread.js';
+import { indexForGuard } from '../guard/index-for-guard.js';
 import { type IssueKey, issueKeyString } from '../keys.js';
 import { pathHoldersFor } from '../paths/path-holders-for.js';
 import { recordPathHolder } from '../paths/record-path-holder.js';
@@ -42,6 +43,8 @@ export interface ReconcileDeps {
   onWrite?(action: Action, key: IssueKey): void;
   /** Asks for a reconcile of an issue whose claim overlaps paths (docs/protocol.md §10). */
   requestReconcile?(key: IssueKey): Promise<void>;
+  /** Asks for a re-check of a pull request the holder's paths flagged (docs/protocol.md §11). */
+  requestPullCheck?(key: IssueKey): Promise<void>;
   /** Applies the plan (default executePlan); observe mode passes one that only logs. */
   readonly executePlan?: typeof executePlan;
   /** Observe mode: nothing is sent, so nothing is remembered as assigned by the app. */
@@ -82,6 +85,8 @@ export async function reconcileIssue(
       // then), and taking it for a deletion would drop a live claim for good. Gone only when
       // the next reconcile hears it too; until then fail closed, so the queue retries.
       if (await deps.store.noteIssueGone(key, GONE_MEMORY_MS)) {
+        // Its claims hold nothing now: the pull requests they flagged are checked again.
+        await indexForGuard(deps, key, { actions: [], holder: null, deadline: null });
         await deps.store.forgetIssue(key);
         log.info({ status: error.status }, 'issue is gone: dropped from the index');
         return { outcome: 'gone' };
@@ -144,6 +149,7 @@ export async function reconcileIssue(
   await deps.store.setHolder(key, plan.holder?.commentId ?? null);
   await recordPathHolder(pathDeps, key, plan, paths);
   await recordForBoard(deps.store, key, plan, thread, lookup.config.staleAfterMs, now);
+  await indexForGuard(deps, key, plan);
   log.debug({ holder: plan.holder, writes: plan.actions.length }, 'issue reconciled');
   return { outcome: 'applied', plan };
 }

@@ -4,6 +4,8 @@ import { type IssueKey, issueKeyString, type RepoKey, repoKeyString, repoPrefix 
 import { assertTtl } from './assert-ttl.js';
 import { CLAIM_CHANGES_CAP, type ClaimChange, type LiveClaimSummary } from './board-records.js';
 import type {
+  BranchHolder,
+  IndexedBranchHolder,
   IndexedClaim,
   IndexedEntry,
   IndexedIssue,
@@ -144,6 +146,10 @@ export class MemoryStore implements Store {
   /** Oldest first; ids in `changeIds`. */
   private changes: ClaimChange[] = [];
   private readonly changeIds = new Set<string>();
+  /** Per repository (repoKey), the holders by issue number, for their branches. */
+  private readonly branchIndex = new Map<string, Map<number, BranchHolder>>();
+  /** Issue key -> pull request number -> the holder (comment and paths) that flagged it. */
+  private readonly flagged = new Map<string, Map<number, string>>();
 
   constructor(options: MemoryStoreOptions = {}) {
     this.now = options.now ?? Date.now;
@@ -246,6 +252,8 @@ export class MemoryStore implements Store {
     this.gone.delete(id);
     this.appAssigned.delete(id);
     await this.setPathHolder(key, null);
+    await this.setBranchHolder(key, null);
+    this.flagged.delete(id);
     await this.setLiveClaimSummary(key, null);
   }
 
@@ -430,6 +438,45 @@ export class MemoryStore implements Store {
     return [...holders]
       .map(([number, holder]) => ({ number, ...holder, heartbeat: new Date(holder.heartbeat) }))
       .sort((a, b) => a.number - b.number);
+  }
+
+  async setBranchHolder(key: IssueKey, holder: BranchHolder | null): Promise<void> {
+    const repo = repoKeyString(key);
+    const holders = this.branchIndex.get(repo) ?? new Map<number, BranchHolder>();
+    if (holder === null) holders.delete(key.number);
+    else holders.set(key.number, { ...holder, heartbeat: new Date(holder.heartbeat) });
+    if (holders.size === 0) this.branchIndex.delete(repo);
+    else this.branchIndex.set(repo, holders);
+  }
+
+  async branchHolders(repo: RepoKey, branch: string): Promise<IndexedBranchHolder[]> {
+    const holders = this.branchIndex.get(repoKeyString(repo));
+    if (holders === undefined) return [];
+    return [...holders]
+      .filter(([, holder]) => holder.branch === branch)
+      .map(([number, holder]) => ({ number, ...holder, heartbeat: new Date(holder.heartbeat) }))
+      .sort((a, b) => a.number - b.number);
+  }
+
+  async flagPull(key: IssueKey, by: string, pull: number): Promise<void> {
+    const id = issueKeyString(key);
+    const pulls = this.flagged.get(id) ?? new Map<number, string>();
+    pulls.set(pull, by);
+    this.flagged.set(id, pulls);
+  }
+
+  async takeFlaggedPulls(key: IssueKey, keep: string | null): Promise<number[]> {
+    const id = issueKeyString(key);
+    const pulls = this.flagged.get(id);
+    if (pulls === undefined) return [];
+    const taken: number[] = [];
+    for (const [pull, by] of pulls) {
+      if (by === keep) continue;
+      taken.push(pull);
+      pulls.delete(pull);
+    }
+    if (pulls.size === 0) this.flagged.delete(id);
+    return taken.sort((a, b) => a - b);
   }
 }
 

@@ -12,6 +12,8 @@ import {
 import { assertTtl } from './assert-ttl.js';
 import { RedisScript } from './redis-script.js';
 import type {
+  BranchHolder,
+  IndexedBranchHolder,
   IndexedClaim,
   IndexedEntry,
   IndexedIssue,
@@ -246,6 +248,8 @@ export class RedisStore implements Store {
       .hdel(this.key('assigned'), member)
       .del(this.key('gone', member))
       .hdel(this.key('paths', repoKeyString(key)), String(key.number))
+      .hdel(this.key('branches', repoKeyString(key)), String(key.number))
+      .del(this.key('flagged', member))
       .hdel(this.key('board', 'live'), member)
       .exec();
     for (const [error] of replies ?? []) if (error) throw error;
@@ -499,6 +503,83 @@ export class RedisStore implements Store {
     }
     return holders.sort((a, b) => a.number - b.number);
   }
+
+  /** One hash per repository, field = issue number, value = the holder as JSON. */
+  async setBranchHolder(key: IssueKey, holder: BranchHolder | null): Promise<void> {
+    const redis = await this.client();
+    const hash = this.key('branches', repoKeyString(key));
+    if (holder === null) {
+      await redis.hdel(hash, String(key.number));
+      return;
+    }
+    const stored: StoredBranchHolder = {
+      commentId: holder.commentId,
+      author: holder.author,
+      branch: holder.branch,
+      heartbeat: holder.heartbeat.getTime(),
+    };
+    await redis.hset(hash, String(key.number), JSON.stringify(stored));
+  }
+
+  async branchHolders(repo: RepoKey, branch: string): Promise<IndexedBranchHolder[]> {
+    const fields = await (await this.client()).hgetall(this.key('branches', repoKeyString(repo)));
+    const holders: IndexedBranchHolder[] = [];
+    for (const [field, value] of Object.entries(fields)) {
+      const holder = readBranchHolder(Number(field), value);
+      if (holder !== null && holder.branch === branch) holders.push(holder);
+    }
+    return holders.sort((a, b) => a.number - b.number);
+  }
+
+  /** One hash per issue, field = pull request number, value = the flagging holder's tag. */
+  async flagPull(key: IssueKey, by: string, pull: number): Promise<void> {
+    await (await this.client()).hset(this.key('flagged', issueKeyString(key)), String(pull), by);
+  }
+
+  async takeFlaggedPulls(key: IssueKey, keep: string | null): Promise<number[]> {
+    // A tag is never empty, so '' keeps nothing.
+    const reply = (await takeFlaggedScript.run(
+      await this.client(),
+      [this.key('flagged', issueKeyString(key))],
+      [keep ?? ''],
+    )) as string[];
+    return reply.map(Number).sort((a, b) => a - b);
+  }
+}
+
+/**
+ * Removes and returns the fields of a flagged-pulls hash whose holder tag is not ARGV[1], in
+ * one step, so two replicas re-checking one issue's pulls never both take one pull.
+ */
+const takeFlaggedScript = new RedisScript(`
+local entries = redis.call('HGETALL', KEYS[1])
+local taken = {}
+for i = 1, #entries, 2 do
+  if entries[i + 1] ~= ARGV[1] then
+    redis.call('HDEL', KEYS[1], entries[i])
+    taken[#taken + 1] = entries[i]
+  end
+end
+return taken`);
+
+interface StoredBranchHolder {
+  readonly commentId: number;
+  readonly author: string;
+  readonly branch: string;
+  readonly heartbeat: number;
+}
+
+function readBranchHolder(number: number, value: string): IndexedBranchHolder | null {
+  let parsed: Partial<StoredBranchHolder>;
+  try {
+    parsed = JSON.parse(value) as Partial<StoredBranchHolder>;
+  } catch {
+    return null;
+  }
+  const { commentId, author, branch, heartbeat } = parsed;
+  if (typeof commentId !== 'number' || typeof author !== 'string') return null;
+  if (typeof branch !== 'string' || typeof heartbeat !== 'number') return null;
+  return { number, commentId, author, branch, heartbeat: new Date(heartbeat) };
 }
 
 /**

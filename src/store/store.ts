@@ -51,7 +51,8 @@ export interface Store {
 
   /**
    * Forgets everything kept about an issue that no longer exists where it was (deleted, or
-   * transferred away): its deadline, holder, path holder, board row, assignees and any 404 noted.
+   * transferred away): its deadline, holder, path holder, branch holder, flagged pull
+   * requests, board row, assignees and any 404 noted.
    */
   forgetIssue(key: IssueKey): Promise<void>;
 
@@ -82,6 +83,28 @@ export interface Store {
   setPathHolder(key: IssueKey, holder: PathHolder | null): Promise<void>;
   /** The path holders of one repository as their reconciles recorded them, by issue number. */
   pathHolders(installationId: number, owner: string, repo: string): Promise<IndexedPathHolder[]>;
+
+  /**
+   * Records the issue's holder under the branch its marker names, as its last reconcile found
+   * it (docs/protocol.md §11: pushes to that branch renew it, pull requests from it are its
+   * work); null removes the issue from its repository's branch index.
+   */
+  setBranchHolder(key: IssueKey, holder: BranchHolder | null): Promise<void>;
+  /** The holders recorded for `branch` in one repository (exact name), by issue number. */
+  branchHolders(repo: RepoKey, branch: string): Promise<IndexedBranchHolder[]>;
+
+  /**
+   * Records that the holder of issue `key` named by `by` (a non-empty tag of its comment and
+   * paths, src/guard/flagger.ts) flagged pull request `pull` of the same repository
+   * (docs/protocol.md §11), so the pull request is checked again once that claim stops
+   * holding those paths.
+   */
+  flagPull(key: IssueKey, by: string, pull: number): Promise<void>;
+  /**
+   * Removes and returns the pull requests that holders of `key` flagged, except those flagged
+   * by `keep` (the holder that still holds the same paths); ascending.
+   */
+  takeFlaggedPulls(key: IssueKey, keep: string | null): Promise<number[]>;
 
   // ---- the open-issue index of the work queue (docs/protocol.md §9) --------------------
 
@@ -155,6 +178,20 @@ export interface IndexedClaim {
 export interface IndexedEntry {
   readonly issue: IndexedIssue;
   readonly claim: IndexedClaim | null;
+}
+
+/** The holder of an issue as the branch index keeps it. */
+export interface BranchHolder {
+  readonly commentId: number;
+  readonly author: string;
+  readonly branch: string;
+  /** Its heartbeat when last reconciled or renewed (docs/protocol.md §3). */
+  readonly heartbeat: Date;
+}
+
+/** One entry of a repository's branch index: the issue number and its holder. */
+export interface IndexedBranchHolder extends BranchHolder {
+  readonly number: number;
 }
 
 /** The holder of an issue that holds paths, as the path-holder index keeps it. */

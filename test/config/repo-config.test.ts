@@ -21,6 +21,8 @@ const DEFAULT_CONFIG: ResolvedRepoConfig = {
   notifyOnExpiry: true,
   enforceLabels: true,
   trustedBots: [],
+  pathGuard: 'fail',
+  heartbeatOnPush: true,
   mode: 'enforce',
   enabled: true,
 };
@@ -47,6 +49,8 @@ describe('parseRepoConfig', () => {
       notifyOnExpiry: false,
       enforceLabels: false,
       trustedBots: ['my-agent[bot]', 'machine-user'],
+      pathGuard: 'warn',
+      heartbeatOnPush: false,
       mode: 'observe',
       enabled: false,
     };
@@ -59,6 +63,8 @@ describe('parseRepoConfig', () => {
         notifyOnExpiry: false,
         enforceLabels: false,
         trustedBots: ['my-agent[bot]', 'machine-user'],
+        pathGuard: 'warn',
+        heartbeatOnPush: false,
         mode: 'observe',
         enabled: false,
       },
@@ -109,6 +115,13 @@ describe('parseRepoConfig', () => {
     ['trustedbots', [], 'unknown key "trustedbots" (did you mean "trustedBots"?)'],
     ['version', 1, 'unknown key "version"'],
   ])('refuses the unknown key %s', (key, value, error) => {
+    expect(errorOf({ [key]: value })).toBe(error);
+  });
+
+  it.each([
+    ['pathGuard', 'strict', 'pathGuard: must be one of fail, warn or off (got "strict")'],
+    ['heartbeatOnPush', 'yes', 'heartbeatOnPush: must be true or false (got "yes")'],
+  ])('refuses a bad %s naming what it should hold', (key, value, error) => {
     expect(errorOf({ [key]: value })).toBe(error);
   });
 

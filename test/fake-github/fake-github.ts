@@ -26,6 +26,16 @@ import {
   type LabelJson,
   type Payloads,
 } from './payloads.js';
+import {
+  type CheckRunRecord,
+  type PullRecord,
+  type PullRouteDeps,
+  PullsModel,
+  type PushInput,
+  pullRequestEvent,
+  pullRoutes,
+  pushEvent,
+} from './pulls.js';
 import { type Auth, matchRoute, type Reply, type Route } from './router.js';
 import { routes } from './routes.js';
 import {
@@ -48,6 +58,7 @@ import {
 
 export type { OAuthClient } from './oauth.js';
 export type { CommentJson, IssueJson, LabelJson, UserJson } from './payloads.js';
+export type { CheckRunRecord, PullRecord, PushInput } from './pulls.js';
 export type { Association, UserType } from './state.js';
 export type { WebhookDelivery, WebhookTarget } from './webhooks.js';
 export { sendWebhook, signWebhook };
@@ -202,6 +213,9 @@ export class FakeGitHub {
 
   private readonly payloads: Payloads;
   private readonly routes: Route[];
+  /** Pull requests, commits and check runs (docs/protocol.md §11). */
+  readonly pulls = new PullsModel();
+  private readonly pullDeps: PullRouteDeps;
   private readonly outbox: WebhookOutbox;
   private readonly tokens = new Map<string, Auth>();
   private readonly manifests = new Map<string, Record<string, unknown>>();
@@ -256,6 +270,15 @@ export class FakeGitHub {
       mintInstallationToken: (id) => this.mintInstallationToken(id),
       convertManifest: (code) => this.convertManifest(code),
     });
+    this.pullDeps = {
+      state: this.state,
+      pulls: this.pulls,
+      payloads: this.payloads,
+      app: this.app,
+      apiUrl: () => this.apiUrl,
+      htmlUrl: () => this.url,
+    };
+    this.routes.push(...pullRoutes(this.pullDeps));
     server.on('request', (req, res) => {
       this.handle(req, res).catch((error: unknown) => {
         this.log('fake-github: request failed', { error: String(error) });
@@ -457,6 +480,138 @@ export class FakeGitHub {
   /** Stores a file for the contents API, e.g. `.github/claims.yml`. */
   setFile(repo: string, path: string, content: string): void {
     this.state.setFile(repo, path, content);
+  }
+
+  // ---- pull requests and pushes (docs/protocol.md §11) ----------------------------------
+
+  /**
+   * Opens a pull request from `head` (a branch of `headRepo`, default the same repository)
+   * into `base` (default `main`) changing `files`; delivers `pull_request.opened`.
+   */
+  openPullRequest(
+    repo: string,
+    options: {
+      head: string;
+      files: readonly string[];
+      author?: string;
+      title?: string;
+      base?: string;
+      headRepo?: string;
+    },
+  ): number {
+    const record = this.state.repo(repo);
+    const issue = this.state.createIssue(repo, {
+      isPullRequest: true,
+      ...(options.author ? { author: options.author } : {}),
+      ...(options.title ? { title: options.title } : {}),
+    });
+    const pull: PullRecord = {
+      issue,
+      head: {
+        ref: options.head,
+        sha: this.pulls.newSha(),
+        repo: options.headRepo ?? record.fullName,
+      },
+      base: { ref: options.base ?? 'main', sha: this.pulls.newSha(), repo: record.fullName },
+      files: [...options.files].sort(),
+    };
+    this.pulls.addPull(pull);
+    this.emitEvent(pullRequestEvent(this.pullDeps, pull, 'opened', issue.author));
+    return issue.number;
+  }
+
+  /**
+   * A new commit on a pull request's head (`files`: its changed files from then on): delivers
+   * `push` to the head branch (same repository only) and `pull_request.synchronize`, as GitHub
+   * does. Returns the new head SHA.
+   */
+  pushToPullRequest(
+    repo: string,
+    number: number,
+    options: { files?: readonly string[]; pusher?: string } = {},
+  ): string {
+    const pull = this.pullRecord(repo, number);
+    const before = pull.head.sha;
+    pull.head.sha = this.pulls.newSha();
+    this.pulls.addPull(pull);
+    if (options.files) pull.files = [...options.files].sort();
+    const pusher = options.pusher ?? pull.issue.author;
+    const target = this.state.repo(pull.head.repo);
+    if (target.fullName === pull.base.repo) {
+      const commits = [{ id: pull.head.sha, modified: pull.files }];
+      const at = this.clock();
+      const event = { before, after: pull.head.sha, branch: pull.head.ref, pusher, at };
+      this.emitEvent(pushEvent(this.pullDeps, target, event, commits));
+    }
+    this.emitEvent(
+      pullRequestEvent(this.pullDeps, pull, 'synchronize', pusher, {
+        before,
+        after: pull.head.sha,
+      }),
+    );
+    return pull.head.sha;
+  }
+
+  /** Edits a pull request's title as `actor`: `pull_request.edited`. */
+  editPullRequest(repo: string, number: number, title: string, actor?: string): void {
+    const pull = this.pullRecord(repo, number);
+    const from = pull.issue.title;
+    pull.issue.title = title;
+    this.emitEvent(
+      pullRequestEvent(this.pullDeps, pull, 'edited', actor ?? pull.issue.author, {
+        changes: { title: { from } },
+      }),
+    );
+  }
+
+  /**
+   * A push to `branch` of `repo` that is not a pull request's head: `files` (path -> content)
+   * are stored first, then `push` is delivered with one commit modifying them (or
+   * `commits`). Returns the new SHA.
+   */
+  push(repo: string, input: PushInput & { files?: Readonly<Record<string, string>> }): string {
+    const record = this.state.repo(repo);
+    for (const [path, content] of Object.entries(input.files ?? {})) {
+      this.state.setFile(repo, path, content);
+    }
+    const before = this.pulls.newSha();
+    const after = this.pulls.newSha();
+    this.pulls.addCommit(record.fullName, after);
+    const modified = input.commits ?? [
+      { modified: Object.keys(input.files ?? { 'README.md': '' }) },
+    ];
+    const commits = modified.map((c, i) => ({
+      id: i === modified.length - 1 ? after : this.pulls.newSha(),
+      modified: c.modified,
+    }));
+    const event = {
+      before,
+      after,
+      branch: input.branch,
+      pusher: input.pusher,
+      at: input.at ?? this.clock(),
+    };
+    this.emitEvent(pushEvent(this.pullDeps, record, event, commits));
+    return after;
+  }
+
+  /** The pull request `number` of `repo` (its head, base and files). */
+  pullRecord(repo: string, number: number): PullRecord {
+    const pull = this.pulls.pull(this.state.repo(repo).fullName, number);
+    if (!pull) throw new Error(`no pull request ${repo}#${number}`);
+    return pull;
+  }
+
+  /** The check runs on commit `sha` of `repo`, oldest first. */
+  checkRuns(repo: string, sha: string): CheckRunRecord[] {
+    const name = this.state.repo(repo).fullName.toLowerCase();
+    return [...this.pulls.checkRuns.values()].filter(
+      (run) => run.repo.toLowerCase() === name && run.headSha === sha,
+    );
+  }
+
+  private emitEvent(event: ReturnType<typeof pushEvent>): void {
+    if (event) this.outbox.enqueue(event);
   }
 
   // ---- inspection ----------------------------------------------------------------------

@@ -32,8 +32,14 @@ export interface WebhookEvent {
 }
 
 /** Permissions app.yml asks for (docs/protocol.md §7). */
-const PERMISSIONS = { issues: 'write', metadata: 'read', contents: 'read' } as const;
-const EVENTS = ['issue_comment', 'issues'] as const;
+const PERMISSIONS = {
+  issues: 'write',
+  metadata: 'read',
+  contents: 'read',
+  checks: 'write',
+  pull_requests: 'read',
+} as const;
+const EVENTS = ['issue_comment', 'issues', 'pull_request', 'push'] as const;
 
 type Json = Record<string, unknown>;
 

@@ -203,7 +203,13 @@ export function routes(deps: RouteDeps): Route[] {
           {
             token,
             expires_at: expiresAt,
-            permissions: { issues: 'write', metadata: 'read', contents: 'read' },
+            permissions: {
+              issues: 'write',
+              metadata: 'read',
+              contents: 'read',
+              checks: 'write',
+              pull_requests: 'read',
+            },
             repository_selection: 'selected',
           },
           201,

@@ -1,0 +1,128 @@
+import { pathCovers } from '../claims/paths.js';
+import type { PullHead } from '../claims/types.js';
+import { configForReconcile, type ResolvedRepoConfig } from '../config/repo-config.js';
+import { statusOf } from '../github/thread.js';
+import { type IssueKey, issueKeyString, repoOf } from '../keys.js';
+import { flagger } from './flagger.js';
+import type { GuardDeps } from './guard-deps.js';
+import { PATHS_CHECK_NAME, pullCheck } from './pull-check.js';
+import { readPullFiles } from './read-pull-files.js';
+import { type CheckRunWrite, setCheckRun } from './set-check-run.js';
+import { verifiedHolders } from './verified-holders.js';
+
+/** What checking a pull request came to, for logs and tests. */
+export type PullCheckResult =
+  | { readonly outcome: 'skipped'; readonly why: string }
+  | { readonly outcome: 'checked'; readonly conclusion: string; readonly write: CheckRunWrite }
+  | { readonly outcome: 'observed'; readonly conclusion: string };
+
+/**
+ * Sets the `claim-warden/paths` check run of a pull request (docs/protocol.md §11), run by the
+ * queue under the pull request's own mutual exclusion, so two events on one head never make
+ * two runs. `head` comes from the event; a re-check without one reads the pull request (and
+ * leaves a closed one alone). A repository whose indexes hold no path claim and no holder of
+ * the head branch costs no GitHub call, unless this is a re-check of a flagged pull request,
+ * which must turn green. Under the repository's rollout keys (docs/protocol.md §11):
+ * `enabled: false` reads nothing beyond the config and writes nothing; `mode: observe` reads
+ * and decides as usual, logs the check run it would set and sends none. Throws on any GitHub
+ * failure, so the queue retries.
+ */
+export async function checkPullRequest(
+  deps: GuardDeps,
+  key: IssueKey,
+  given: PullHead | undefined,
+): Promise<PullCheckResult> {
+  const repo = repoOf(key);
+  const pathHolders = await deps.store.pathHolders(key.installationId, key.owner, key.repo);
+  if (given !== undefined && pathHolders.length === 0) {
+    const own = given.sameRepo ? await deps.store.branchHolders(repo, given.ref) : [];
+    if (own.length === 0) return { outcome: 'skipped', why: 'no path claims' };
+  }
+  const octokit = await deps.octokitFor(key.installationId);
+  const lookup = configForReconcile(await deps.configOf(octokit, repo));
+  // docs/protocol.md §6: bad repository config means nothing is written on the repository.
+  if (!lookup.ok) return { outcome: 'skipped', why: 'invalid config' };
+  const config: ResolvedRepoConfig = lookup.config;
+  if (!config.enabled) return { outcome: 'skipped', why: 'disabled' };
+  if (config.pathGuard === 'off') return { outcome: 'skipped', why: 'pathGuard off' };
+
+  let head = given;
+  if (head === undefined) {
+    const read = await readHead(deps, key);
+    if (read === null) return { outcome: 'skipped', why: 'pull request closed' };
+    head = read;
+  }
+  const { files, truncated } =
+    pathHolders.length === 0 ? { files: [], truncated: false } : await readPullFiles(octokit, key);
+  const candidates = pathHolders
+    .filter((h) => files.some((file) => h.paths.some((entry) => pathCovers(entry, file))))
+    .map((h) => h.number);
+  if (head.sameRepo) {
+    for (const h of await deps.store.branchHolders(repo, head.ref)) candidates.push(h.number);
+  }
+  const now = deps.now();
+  const holders = await verifiedHolders(octokit, repo, candidates, config, deps.appLogin, now);
+  const verdict = pullCheck({ files, holders, head, pathGuard: config.pathGuard, truncated, now });
+  // Remembered in observe mode too (the store only), so a re-check is decided and logged.
+  const flag = async () => {
+    for (const by of verdict.flaggedBy) {
+      await deps.store.flagPull({ ...repo, number: by.number }, flagger(by.holder), key.number);
+    }
+  };
+  const flaggedBy = verdict.flaggedBy.map((h) => h.issue);
+  if (config.mode === 'observe') {
+    await flag();
+    deps.log.info(
+      {
+        pull: issueKeyString(key),
+        mode: 'observe',
+        checkRun: { name: PATHS_CHECK_NAME, sha: head.sha, ...verdict.outcome },
+        flaggedBy,
+      },
+      'observe mode: this write was decided and not sent',
+    );
+    deps.onObserve?.('check-run', repo);
+    return { outcome: 'observed', conclusion: verdict.outcome.conclusion };
+  }
+  const write = await setCheckRun(
+    octokit,
+    repo,
+    head.sha,
+    PATHS_CHECK_NAME,
+    deps.appLogin,
+    verdict.outcome,
+  );
+  // Remembered so that the pull request is checked again when the claim stops holding.
+  await flag();
+  deps.log.info(
+    {
+      pull: issueKeyString(key),
+      sha: head.sha,
+      conclusion: verdict.outcome.conclusion,
+      write,
+      flaggedBy,
+    },
+    'pull request checked',
+  );
+  return { outcome: 'checked', conclusion: verdict.outcome.conclusion, write };
+}
+
+/** The open pull request's head, or null when it is closed or gone. */
+async function readHead(deps: GuardDeps, key: IssueKey): Promise<PullHead | null> {
+  const octokit = await deps.octokitFor(key.installationId);
+  try {
+    const { data } = await octokit.rest.pulls.get({
+      owner: key.owner,
+      repo: key.repo,
+      pull_number: key.number,
+    });
+    if (data.state !== 'open') return null;
+    const sameRepo =
+      data.head.repo !== null &&
+      data.head.repo.full_name.toLowerCase() === data.base.repo.full_name.toLowerCase();
+    return { sha: data.head.sha, ref: data.head.ref, sameRepo };
+  } catch (error) {
+    if (statusOf(error) === 404 || statusOf(error) === 410) return null;
+    throw error;
+  }
+}

@@ -1,0 +1,70 @@
+import { hasName, sameName } from '../claims/names.js';
+import type { ResolvedRepoConfig } from '../config/repo-config.js';
+import type { RepoKey } from '../keys.js';
+import type { ReconcileRequest } from '../queue/queue.js';
+import type { Store } from '../store/store.js';
+import type { GuardEvent } from './guard-event.js';
+import { checkPullRequestOf, configCheckRequestOf, heartbeatRequestOf } from './guard-request.js';
+
+/** What the webhook path needs to weigh a guard event. */
+export interface GuardWorkDeps {
+  readonly store: Store;
+  readonly now: () => Date;
+  /**
+   * The repository's config from the cache (a cached read at most): null when invalid,
+   * `unknown` when it could not be read.
+   */
+  configFor(repo: RepoKey): Promise<ResolvedRepoConfig | 'unknown' | null>;
+  /** Forgets the repository's cached config (its claims.yml changed). */
+  dropConfig(repo: RepoKey): void;
+}
+
+/** The work a guard event comes to: the requests to queue (none: nothing to do). */
+export interface GuardWork {
+  readonly requests: readonly ReconcileRequest[];
+}
+
+/**
+ * Weighs a `pull_request` or `push` delivery on the webhook path (docs/protocol.md §11), from
+ * the store's indexes: a pull request in a repository without path claims (nor a holder of
+ * its head branch), and a push to a branch no holder names, cost no GitHub call. A push by
+ * someone other than the holder's author or a trusted bot, or one within a tenth of the stale
+ * window of the indexed heartbeat, queues nothing. The queued work verifies on the thread.
+ */
+export async function guardWork(deps: GuardWorkDeps, event: GuardEvent): Promise<GuardWork> {
+  if (event.kind === 'pull') {
+    const repo = { ...event.key };
+    const paths = await deps.store.pathHolders(repo.installationId, repo.owner, repo.repo);
+    const own = event.head.sameRepo ? await deps.store.branchHolders(repo, event.head.ref) : [];
+    if (paths.length === 0 && own.length === 0) return { requests: [] };
+    const reason = `pull_request.${event.action}`;
+    return { requests: [checkPullRequestOf(event.key, event.head, reason, deps.now())] };
+  }
+  const requests: ReconcileRequest[] = [];
+  if (event.configChanged) {
+    // Dropped before the heartbeat below reads it: the new file decides.
+    deps.dropConfig(event.repo);
+    requests.push(configCheckRequestOf(event.repo, event.sha));
+  }
+  const holders = await deps.store.branchHolders(event.repo, event.branch);
+  if (holders.length === 0) return { requests };
+  const config = await deps.configFor(event.repo);
+  if (config === null || (config !== 'unknown' && !config.heartbeatOnPush)) return { requests };
+  const at = Date.parse(event.at);
+  for (const holder of holders) {
+    if (config !== 'unknown') {
+      const trusted =
+        sameName(holder.author, event.pusher) || hasName(config.trustedBots, event.pusher);
+      if (!trusted) continue;
+      // The heartbeat is never later than the marker's `updated`: fresh here is fresh there.
+      if (at - holder.heartbeat.getTime() < config.staleAfterMs / 10) continue;
+    }
+    requests.push(
+      heartbeatRequestOf(
+        { ...event.repo, number: holder.number },
+        { branch: event.branch, pusher: event.pusher, at: event.at },
+      ),
+    );
+  }
+  return { requests };
+}

@@ -1,0 +1,61 @@
+import type { ProbotOctokit } from 'probot';
+import type { RepoKey } from '../keys.js';
+import type { CheckOutcome } from './pull-check.js';
+
+/** What setCheckRun did: nothing (the check already said so), or which write it sent. */
+export type CheckRunWrite = 'unchanged' | 'created' | 'updated';
+
+/**
+ * Makes the app's check run `name` on commit `sha` say `outcome`: created once per commit,
+ * then updated (docs/protocol.md §11). The commit's runs are listed first, so a retry, a
+ * redelivery or another replica finds the run instead of adding a second one, and a run that
+ * already says the same is not written again (docs/protocol.md §5). Runs of other apps with
+ * the same name are left alone. Throws on any GitHub failure, so the caller retries.
+ */
+export async function setCheckRun(
+  octokit: ProbotOctokit,
+  repo: RepoKey,
+  sha: string,
+  name: string,
+  appLogin: string,
+  outcome: CheckOutcome,
+): Promise<CheckRunWrite> {
+  const where = { owner: repo.owner, repo: repo.repo };
+  const { data } = await octokit.rest.checks.listForRef({
+    ...where,
+    ref: sha,
+    check_name: name,
+    filter: 'latest',
+    per_page: 100,
+  });
+  const slug = appLogin.replace(/\[bot\]$/, '').toLowerCase();
+  const mine = data.check_runs.find((run) => run.app?.slug?.toLowerCase() === slug);
+  const output = { title: outcome.title, summary: outcome.summary };
+  if (mine === undefined) {
+    await octokit.rest.checks.create({
+      ...where,
+      name,
+      head_sha: sha,
+      status: 'completed',
+      conclusion: outcome.conclusion,
+      output,
+    });
+    return 'created';
+  }
+  if (
+    mine.status === 'completed' &&
+    mine.conclusion === outcome.conclusion &&
+    mine.output.title === outcome.title &&
+    mine.output.summary === outcome.summary
+  ) {
+    return 'unchanged';
+  }
+  await octokit.rest.checks.update({
+    ...where,
+    check_run_id: mine.id,
+    status: 'completed',
+    conclusion: outcome.conclusion,
+    output,
+  });
+  return 'updated';
+}
