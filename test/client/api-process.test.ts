@@ -134,6 +134,29 @@ describe('the claim-warden program in API mode', () => {
       arguments: { repo: REPO, paths: ['a/../b'] },
     });
     expect(check.structuredContent).toMatchObject({ status: 'usage', exitCode: 2 });
+    const claimed = await client.callTool({
+      name: 'issue_claim',
+      arguments: { issue: ref, session: 'unit8', lane: 'l', branch: 'feat/z', paths: ['mcp/'] },
+    });
+    expect(claimed.structuredContent).toMatchObject({
+      status: 'ok',
+      action: 'claimed',
+      claim: { paths: ['mcp/'] },
+    });
+    const held = await client.callTool({
+      name: 'paths_check',
+      arguments: { repo: REPO, paths: ['mcp/x.ts', 'other.md'] },
+    });
+    expect(held.isError).toBe(false);
+    expect(held.structuredContent).toMatchObject({
+      status: 'ok',
+      paths: [
+        { path: 'mcp/x.ts', available: false, heldPath: 'mcp/', isSelf: true },
+        { path: 'other.md', available: true },
+      ],
+    });
+    const viaCli = await run(['paths', 'check', 'mcp/x.ts,other.md', '--repo', REPO, '--json']);
+    expect(JSON.parse(viaCli.stdout)).toEqual(held.structuredContent);
     await client.close();
   });
 });
