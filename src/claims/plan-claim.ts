@@ -16,6 +16,8 @@ export interface ClaimRequest {
   readonly branch: string;
   /** The account the session's token belongs to: the claim comment's author. */
   readonly login: string;
+  /** The paths the claim names, checked with checkPathEntries: its path line (docs/protocol.md §10). */
+  readonly paths?: readonly string[];
 }
 
 /** What claiming an issue comes to, read off one state of it. */
@@ -150,7 +152,10 @@ function postPlan(
     commentId: replaced.comment.id,
     session: publicIdentity(key, 'session', replaced.marker.session),
   };
-  const body = renderClaimComment(marker, takeover ? { takeover } : {});
+  const body = renderClaimComment(marker, {
+    ...(takeover ? { takeover } : {}),
+    ...(request.paths ? { paths: request.paths } : {}),
+  });
   const changes = {
     addedLabel: !hasLabel(state, labels.inProgress),
     assigned: mode === 'claim' && !wasAssigned,

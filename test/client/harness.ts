@@ -12,6 +12,7 @@ import type { CommandResult } from '../../src/client/commands/command-result.js'
 import { loadClaimKey } from '../../src/client/io/claim-key.js';
 import type { ClientRuntime } from '../../src/client/io/runtime.js';
 import { type FakeGitHub, startFakeGitHub } from '../fake-github/fake-github.js';
+import { type Harness as AppHarness, startHarness } from '../helpers/app-harness.js';
 
 /** The repository every client test works in. */
 export const REPO = 'acme/widgets';
@@ -60,6 +61,8 @@ export interface Harness {
   marker(commentId: number): ClaimMarker | null;
   /** The tag of a session (or lane) with the default machine's key. */
   tag(kind: 'session' | 'lane', value: string): string;
+  /** The app, when the world runs one (`app: true`): the client then speaks its claims API. */
+  readonly app?: AppHarness;
   close(): Promise<void>;
 }
 
@@ -67,12 +70,19 @@ export interface Harness {
  * A fresh fake GitHub with `acme/widgets`, members alice and bob, and mallory (no access).
  * `sameMachineAs` shares another harness's config directory, and so its identity key.
  */
-export async function harness(options: { sameMachineAs?: Harness } = {}): Promise<Harness> {
-  const fake = await startFakeGitHub({ log: () => undefined });
-  fake.addRepo(REPO);
-  fake.addUser('alice', { association: 'MEMBER' });
-  fake.addUser('bob', { association: 'MEMBER' });
-  fake.addUser('mallory');
+export async function harness(
+  options: { sameMachineAs?: Harness; app?: boolean } = {},
+): Promise<Harness> {
+  // With `app`, the real app runs against the fake (alice and bob collaborators there) and
+  // every runtime names it in CLAIM_WARDEN_URL: API mode.
+  const app = options.app ? await startHarness({ fake: { log: () => undefined } }) : undefined;
+  const fake = app?.fake ?? (await startFakeGitHub({ log: () => undefined }));
+  if (!app) {
+    fake.addRepo(REPO);
+    fake.addUser('alice', { association: 'MEMBER' });
+    fake.addUser('bob', { association: 'MEMBER' });
+    fake.addUser('mallory');
+  }
   const shared = options.sameMachineAs?.configDir;
   const configDir = shared ?? (await mkdtemp(join(tmpdir(), 'claim-warden-client-')));
   const key = await loadClaimKey(configDir);
@@ -83,6 +93,7 @@ export async function harness(options: { sameMachineAs?: Harness } = {}): Promis
       GITHUB_TOKEN: fake.tokenFor(login),
       GITHUB_API_URL: fake.apiUrl,
       CLAIM_WARDEN_CONFIG_DIR: configDir,
+      ...(app ? { CLAIM_WARDEN_URL: app.appUrl } : {}),
     },
     now: () => new Date(),
     hostname: () => 'build-host-7',
@@ -149,8 +160,10 @@ export async function harness(options: { sameMachineAs?: Harness } = {}): Promis
       return comment ? parseClaimMarker(comment.body ?? '') : null;
     },
     tag: (kind, value) => claimTag(key, kind, value),
+    ...(app ? { app } : {}),
     async close() {
-      await fake.close();
+      if (app) await app.close();
+      else await fake.close();
       if (!shared) await rm(configDir, { recursive: true, force: true });
       // A test passes only on requests GitHub would accept (test/fake-github/openapi.ts).
       fake.assertValid();

@@ -81,6 +81,8 @@ describe('the claim-warden program', () => {
       'issue_claim',
       'issue_release',
       'issue_status',
+      'issues_list',
+      'paths_check',
     ]);
     const result = await client.callTool({
       name: 'issue_claim',

@@ -35,8 +35,21 @@ interface CliSpec {
   readonly usage: string;
   readonly options: Record<string, OptionSpec>;
   readonly required: readonly string[];
-  readonly takesRef: boolean;
-  input(values: Values, ref: string | undefined, io: CliIo): Promise<Record<string, unknown>>;
+  /** The positional arguments it takes, as the usage error names them ('' for none). */
+  readonly positionals: { readonly count: number; readonly wanted: string };
+  input(
+    values: Values,
+    positionals: readonly string[],
+    io: CliIo,
+  ): Promise<Record<string, unknown>>;
+}
+
+const REF_ARG = { count: 1, wanted: 'one issue reference <owner>/<repo>#<n>' } as const;
+const NO_ARGS = { count: 0, wanted: 'no arguments' } as const;
+
+/** `a,b,dir/` as entries; empty entries are kept, so the path rules name them. */
+function pathList(text: string): string[] {
+  return text.split(',');
 }
 
 const COMMON: Record<string, OptionSpec> = {
@@ -58,20 +71,22 @@ function defined(input: Record<string, unknown>): Record<string, unknown> {
 
 const LINES: Readonly<Record<ClientCommand['name'], Omit<CliSpec, 'command'>>> = {
   claim: {
-    usage: 'claim <owner>/<repo>#<n> --session S --lane L --branch B',
+    usage: 'claim <owner>/<repo>#<n> --session S --lane L --branch B [--paths a,b,dir/]',
     options: {
       session: { type: 'string' },
       lane: { type: 'string' },
       branch: { type: 'string' },
+      paths: { type: 'string' },
     },
     required: ['session', 'lane', 'branch'],
-    takesRef: true,
-    input: async (v, ref) =>
+    positionals: REF_ARG,
+    input: async (v, [ref]) =>
       defined({
         issue: ref,
         session: str(v, 'session'),
         lane: str(v, 'lane'),
         branch: str(v, 'branch'),
+        paths: v.paths === undefined ? undefined : pathList(str(v, 'paths') ?? ''),
         staleAfter: str(v, 'stale-after'),
       }),
   },
@@ -83,8 +98,8 @@ const LINES: Readonly<Record<ClientCommand['name'], Omit<CliSpec, 'command'>>> =
       note: { type: 'string' },
     },
     required: ['session'],
-    takesRef: true,
-    input: async (v, ref) =>
+    positionals: REF_ARG,
+    input: async (v, [ref]) =>
       defined({
         issue: ref,
         session: str(v, 'session'),
@@ -102,8 +117,8 @@ const LINES: Readonly<Record<ClientCommand['name'], Omit<CliSpec, 'command'>>> =
       note: { type: 'string' },
     },
     required: ['session', 'outcome'],
-    takesRef: true,
-    input: async (v, ref) =>
+    positionals: REF_ARG,
+    input: async (v, [ref]) =>
       defined({
         issue: ref,
         session: str(v, 'session'),
@@ -116,7 +131,7 @@ const LINES: Readonly<Record<ClientCommand['name'], Omit<CliSpec, 'command'>>> =
     usage: 'check < brief.txt',
     options: {},
     required: [],
-    takesRef: false,
+    positionals: NO_ARGS,
     async input(v, _ref, io) {
       const brief = await io.readStdin();
       if (brief === null) throw usageError('check reads the brief on stdin; pipe it in');
@@ -131,7 +146,7 @@ const LINES: Readonly<Record<ClientCommand['name'], Omit<CliSpec, 'command'>>> =
       apply: { type: 'boolean' },
     },
     required: ['repo', 'issue'],
-    takesRef: false,
+    positionals: NO_ARGS,
     input: async (v) => {
       const issues = ((v.issue as string[] | undefined) ?? []).map((text) => {
         if (!/^[1-9][0-9]{0,15}$/.test(text)) {
@@ -145,6 +160,53 @@ const LINES: Readonly<Record<ClientCommand['name'], Omit<CliSpec, 'command'>>> =
         apply: v.apply === true ? true : undefined,
         staleAfter: str(v, 'stale-after'),
       });
+    },
+  },
+  list: {
+    usage:
+      'list [--claimable] [--claimed-by me|LOGIN] [--assigned-to-me] [--repo o/r] [--label L] [--limit N] [--cursor C | --all]',
+    options: {
+      claimable: { type: 'boolean' },
+      'claimed-by': { type: 'string' },
+      'assigned-to-me': { type: 'boolean' },
+      repo: { type: 'string' },
+      label: { type: 'string' },
+      limit: { type: 'string' },
+      cursor: { type: 'string' },
+      all: { type: 'boolean' },
+    },
+    required: [],
+    positionals: NO_ARGS,
+    input: async (v) => {
+      const limit = str(v, 'limit');
+      if (limit !== undefined && !/^[1-9][0-9]{0,2}$/.test(limit)) {
+        throw usageError(`--limit ${JSON.stringify(limit)} is not a whole number from 1 to 100`);
+      }
+      if (v.all === true && v.cursor !== undefined) {
+        throw usageError('--all starts at the first page; drop --cursor, or drop --all');
+      }
+      return defined({
+        claimable: v.claimable === true ? true : undefined,
+        claimedBy: str(v, 'claimed-by'),
+        assignedToMe: v['assigned-to-me'] === true ? true : undefined,
+        repo: str(v, 'repo'),
+        label: str(v, 'label'),
+        limit: limit === undefined ? undefined : Number(limit),
+        cursor: str(v, 'cursor'),
+        all: v.all === true ? true : undefined,
+      });
+    },
+  },
+  paths: {
+    usage: 'paths check <a,b,dir/> --repo <owner>/<repo>',
+    options: { repo: { type: 'string' } },
+    required: ['repo'],
+    positionals: { count: 2, wanted: 'check and a comma-separated list of paths' },
+    input: async (v, [verb, list]) => {
+      if (verb !== 'check') {
+        throw usageError(`paths has one subcommand, check, not ${JSON.stringify(verb)}`);
+      }
+      return { repo: str(v, 'repo'), paths: pathList(list ?? '') };
     },
   },
 };
@@ -168,7 +230,9 @@ function help(): string {
     '  --stale-after D      stale window when the repository sets none (10m..720h, default 6h)',
     '',
     'Environment: GITHUB_TOKEN, GITHUB_API_URL (GitHub Enterprise: https://<host>/api/v3),',
-    'XDG_CONFIG_HOME or CLAIM_WARDEN_CONFIG_DIR (identity key and private-names.txt).',
+    'XDG_CONFIG_HOME or CLAIM_WARDEN_CONFIG_DIR (identity key and private-names.txt),',
+    'CLAIM_WARDEN_URL (the claims app’s base URL: claim, status and release ask it first;',
+    'list and paths check need it).',
     '',
     'Exit codes:',
     codes,
@@ -219,13 +283,12 @@ export async function cli(argv: readonly string[], io: CliIo): Promise<number> {
   if (missing.length > 0) {
     return print(io, json, usage(spec, `missing ${missing.map((f) => `--${f}`).join(', ')}`));
   }
-  if (positionals.length !== (spec.takesRef ? 1 : 0)) {
-    const wanted = spec.takesRef ? 'one issue reference <owner>/<repo>#<n>' : 'no arguments';
-    return print(io, json, usage(spec, `${name} takes ${wanted}`));
+  if (positionals.length !== spec.positionals.count) {
+    return print(io, json, usage(spec, `${name} takes ${spec.positionals.wanted}`));
   }
   let input: Record<string, unknown>;
   try {
-    input = await spec.input(values, positionals[0], io);
+    input = await spec.input(values, positionals, io);
   } catch (error) {
     return print(io, json, usage(spec, (error as Error).message));
   }

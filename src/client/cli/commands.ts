@@ -1,11 +1,17 @@
 import { z } from 'zod';
 import { OUTCOMES } from '../../claims/marker.js';
+import { checkPathEntries } from '../../claims/paths.js';
+import { apiClaim } from '../commands/api-claim.js';
+import { apiRelease } from '../commands/api-release.js';
+import { apiStatus } from '../commands/api-status.js';
 import { check } from '../commands/check.js';
 import { claim } from '../commands/claim.js';
 import { usageError } from '../commands/client-error.js';
 import type { CommandResult } from '../commands/command-result.js';
 import { parseIssueRef, parseRepoName } from '../commands/issue-ref.js';
+import { list } from '../commands/list.js';
 import { migrate } from '../commands/migrate.js';
+import { pathsCheck } from '../commands/paths-check.js';
 import { release } from '../commands/release.js';
 import { status } from '../commands/status.js';
 import type { Desk } from '../io/desk.js';
@@ -23,6 +29,11 @@ export interface CommandContext {
     readonly staleAfterMs: number;
     readonly identities?: readonly ProtectedValue[];
   }) => Promise<Desk>;
+  /**
+   * The claims API base `CLAIM_WARDEN_URL` names, or null (direct mode). Read without a
+   * token, so a command that needs the app says so before anything else.
+   */
+  readonly claimsApiUrl: () => string | null;
 }
 
 /**
@@ -32,7 +43,7 @@ export interface CommandContext {
  */
 export interface ClientCommand {
   /** The CLI subcommand. */
-  readonly name: 'claim' | 'status' | 'release' | 'check' | 'migrate';
+  readonly name: 'claim' | 'status' | 'release' | 'check' | 'migrate' | 'list' | 'paths';
   /** The MCP tool name. */
   readonly tool: string;
   readonly title: string;
@@ -59,6 +70,28 @@ const note = z
   .string()
   .optional()
   .describe('Free text for people, folded to one line; at most 280 characters');
+const paths = z
+  .array(z.string())
+  .optional()
+  .describe(
+    'Repository paths the claim will change (1..20; a trailing / names a directory and everything under it), written on the claim comment’s path line',
+  );
+
+/** Path entries as docs/protocol.md §10 allows them, canonical; a usage error naming the bad one. */
+function requirePaths(entries: readonly string[]): readonly string[] {
+  const checked = checkPathEntries(entries);
+  if (!checked.ok) throw usageError(`${checked.problem}; nothing was written`);
+  return checked.paths;
+}
+
+/** The app's claims API, or the usage error of a command that lives only there. */
+function requireApp(context: CommandContext, what: string): void {
+  if (context.claimsApiUrl() === null) {
+    throw usageError(
+      `${what} needs the claims app: set CLAIM_WARDEN_URL to its base URL, such as https://claims.example.com`,
+    );
+  }
+}
 
 function defineCommand<Shape extends z.ZodRawShape>(spec: {
   name: ClientCommand['name'];
@@ -114,6 +147,7 @@ const claimCommand = defineCommand({
       .string()
       .describe('The lane (work stream) of the session; published only as a keyed tag'),
     branch: z.string().describe('The branch the work happens on; published as it is'),
+    paths,
     staleAfter,
   },
   async run(input, context) {
@@ -123,9 +157,10 @@ const claimCommand = defineCommand({
       session: requireIdentity(input.session, 'session'),
       lane: requireIdentity(input.lane, 'lane'),
       branch: requireIdentity(input.branch, 'branch'),
+      ...(input.paths === undefined ? {} : { paths: requirePaths(input.paths) }),
     };
     const desk = await deskFor(context, input.staleAfter, request.session, request.lane);
-    return claim(desk, request);
+    return desk.api ? apiClaim(desk, desk.api, request) : claim(desk, request);
   },
 });
 
@@ -158,7 +193,7 @@ const statusCommand = defineCommand({
       note: requireNote(input.note),
     };
     const desk = await deskFor(context, input.staleAfter, request.session);
-    return status(desk, request);
+    return desk.api ? apiStatus(desk, desk.api, request) : status(desk, request);
   },
 });
 
@@ -186,7 +221,7 @@ const releaseCommand = defineCommand({
       note: requireNote(input.note),
     };
     const desk = await deskFor(context, input.staleAfter, request.session);
-    return release(desk, request);
+    return desk.api ? apiRelease(desk, desk.api, request) : release(desk, request);
   },
 });
 
@@ -229,6 +264,64 @@ const migrateCommand = defineCommand({
   },
 });
 
+/** `list [filters]`: the app's work queue. */
+const listCommand = defineCommand({
+  name: 'list',
+  tool: 'issues_list',
+  title: 'List the work queue',
+  description:
+    'List issues from the claims app’s work queue, oldest first: claimable ones, the caller’s claims, issues assigned to the caller, by repository and label. Needs CLAIM_WARDEN_URL. The same queue the app’s API serves.',
+  readOnly: true,
+  input: {
+    claimable: z
+      .boolean()
+      .optional()
+      .describe(
+        'true: open issues nobody holds (an expired claim counts as free); false: held ones',
+      ),
+    claimedBy: z.string().optional().describe('me, or a login: that account’s live claims'),
+    assignedToMe: z.boolean().optional().describe('Only issues assigning the caller'),
+    repo: z.string().optional().describe('Only this repository, as <owner>/<repo>'),
+    label: z.string().optional().describe('Only issues carrying this label'),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(100)
+      .optional()
+      .describe('Issues per page, 1..100 (default 50)'),
+    cursor: z.string().optional().describe('The nextCursor of a previous page'),
+    all: z.boolean().optional().describe('Follow nextCursor to the last page'),
+  },
+  async run(input, context) {
+    requireApp(context, 'list');
+    if (input.repo !== undefined) parseRepoName(input.repo);
+    const desk = await context.desk({ staleAfterMs: staleAfterMs(undefined) });
+    return list(desk.api!, input);
+  },
+});
+
+/** `paths check a,b --repo o/r`: who holds these paths. */
+const pathsCommand = defineCommand({
+  name: 'paths',
+  tool: 'paths_check',
+  title: 'Check who holds paths',
+  description:
+    'Ask the claims app whether paths of a repository are held by a live claim, without claiming anything: per path available, or the holding claim (yours or another session’s, stale or not). Refused when another live claim holds one. Needs CLAIM_WARDEN_URL.',
+  readOnly: true,
+  input: {
+    repo: z.string().describe('The repository, as <owner>/<repo>'),
+    paths: z.array(z.string()).describe('The paths to check (1..20; a trailing / is a directory)'),
+  },
+  async run(input, context) {
+    const { owner, repo } = parseRepoName(input.repo);
+    const checked = requirePaths(input.paths);
+    requireApp(context, 'paths check');
+    const desk = await context.desk({ staleAfterMs: staleAfterMs(undefined) });
+    return pathsCheck(desk.api!, { owner, repo, paths: checked });
+  },
+});
+
 /** Every command, in the order help lists them. */
 export const commands: readonly ClientCommand[] = [
   claimCommand,
@@ -236,4 +329,6 @@ export const commands: readonly ClientCommand[] = [
   releaseCommand,
   checkCommand,
   migrateCommand,
+  listCommand,
+  pathsCommand,
 ];

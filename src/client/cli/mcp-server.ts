@@ -48,8 +48,11 @@ export function mcpServer(options: McpServerOptions): McpServer {
         },
       },
       async (args, extra) => {
+        // Only commands that read GitHub's threads take a window; the queue's answers are the app's.
         const input =
-          options.staleAfter !== undefined && args.staleAfter === undefined
+          options.staleAfter !== undefined &&
+          'staleAfter' in command.input &&
+          args.staleAfter === undefined
             ? { ...args, staleAfter: options.staleAfter }
             : args;
         const result = await runCommand(command, input, {

@@ -1,5 +1,6 @@
 import { ClientError } from '../commands/client-error.js';
 import type { CommandResult } from '../commands/command-result.js';
+import { claimsApiUrl } from '../io/app-url.js';
 import { describeFailure } from '../io/describe-failure.js';
 import { openDesk } from '../io/desk.js';
 import type { ClientRuntime } from '../io/runtime.js';
@@ -37,15 +38,25 @@ export async function runCommand(
     return await Promise.race([
       command.run(input, {
         desk: (deskOptions) => openDesk(runtime, { ...deskOptions, token: options.token, signal }),
+        claimsApiUrl: () => claimsApiUrl(runtime.env),
       }),
       stopped,
     ]);
   } catch (error) {
-    return failure(error, deadline, options.signal, runtime.deadlineMs);
+    return failure(error, deadline, options.signal, runtime.deadlineMs, askedWhom(runtime));
   } finally {
     if (stop) signal.removeEventListener('abort', stop);
     // The race may leave `stopped` pending for ever; nothing waits on it after this.
     stopped.catch(() => undefined);
+  }
+}
+
+/** Who a command was waiting for, for the deadline's message: GitHub, or the claims app. */
+function askedWhom(runtime: ClientRuntime): string {
+  try {
+    return claimsApiUrl(runtime.env) === null ? 'GitHub' : 'the claims app';
+  } catch {
+    return 'GitHub';
   }
 }
 
@@ -54,6 +65,7 @@ function failure(
   deadline: AbortSignal,
   outer: AbortSignal | undefined,
   deadlineMs: number,
+  whom: string,
 ): CommandResult {
   if (error instanceof ClientError && (error.kind === 'usage' || error.kind === 'refused')) {
     return { status: error.kind, message: error.message, data: error.data };
@@ -64,14 +76,14 @@ function failure(
     const detail = error instanceof ClientError ? `: ${error.message}` : '';
     return {
       status: 'unverifiable',
-      message: `the ${seconds} s deadline passed before GitHub answered; the claim is neither known held nor known free${detail}`,
+      message: `the ${seconds} s deadline passed before ${whom} answered; the claim is neither known held nor known free${detail}`,
       data: { ...data, deadline: true },
     };
   }
   if (outer?.aborted) {
     return {
       status: 'unverifiable',
-      message: 'cancelled before GitHub answered',
+      message: `cancelled before ${whom} answered`,
       data: { ...data, cancelled: true },
     };
   }

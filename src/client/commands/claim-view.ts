@@ -7,6 +7,7 @@ import {
   staleSince,
 } from '../../claims/liveness.js';
 import { formatClaimTime } from '../../claims/marker.js';
+import { pathLineOf } from '../../claims/paths.js';
 import type { IssueState } from '../io/issue-state.js';
 
 /** A claim as the client reports it: public facts only, JSON-safe. */
@@ -30,6 +31,8 @@ export interface ClaimView {
   readonly live: boolean;
   readonly assignee?: string;
   readonly outcome?: string;
+  /** The paths the claim names on its path line (docs/protocol.md §10), when it has a valid one. */
+  readonly paths?: readonly string[];
 }
 
 /**
@@ -43,6 +46,7 @@ export function claimView(
   now: Date,
 ): ClaimView {
   const { comment, marker } = claim;
+  const pathLine = pathLineOf(comment.body);
   return {
     commentId: comment.id,
     ...(comment.url ? { url: comment.url } : {}),
@@ -62,6 +66,7 @@ export function claimView(
     live: isLive(claim, issueOpen, staleAfterMs, now),
     ...(marker.assignee ? { assignee: marker.assignee } : {}),
     ...(marker.outcome ? { outcome: marker.outcome } : {}),
+    ...(pathLine.kind === 'valid' ? { paths: pathLine.paths } : {}),
   };
 }
 
@@ -70,7 +75,8 @@ export function claimView(
  * stage and last update, plus where to find it.
  */
 export function describeClaim(view: ClaimView): string {
-  return `comment ${view.commentId} by @${view.author}: session ${view.session}, lane ${view.lane}, branch ${view.branch}, stage ${view.stage}, last update ${view.heartbeat}`;
+  const paths = view.paths ? `, paths ${view.paths.join(',')}` : '';
+  return `comment ${view.commentId} by @${view.author}: session ${view.session}, lane ${view.lane}, branch ${view.branch}, stage ${view.stage}${paths}, last update ${view.heartbeat}`;
 }
 
 /** The view of a claim as one read of its issue saw it. */

@@ -10,6 +10,7 @@ import { abandonHalfMade } from './abandon-half-made.js';
 import { abandonLosers } from './abandon-losers.js';
 import { describeClaim, viewIn } from './claim-view.js';
 import { refused, unverifiable } from './client-error.js';
+import { closedRefusal } from './closed-refusal.js';
 import { type CommandResult, ok } from './command-result.js';
 import { heldRefusal } from './held-refusal.js';
 import { formatIssueRef, type IssueRef } from './issue-ref.js';
@@ -21,6 +22,8 @@ export interface ClaimRequest {
   readonly session: string;
   readonly lane: string;
   readonly branch: string;
+  /** The paths to claim, canonical (checkPathEntries): the comment's path line. */
+  readonly paths?: readonly string[];
 }
 
 /**
@@ -44,20 +47,8 @@ export async function claim(desk: Desk, request: ClaimRequest): Promise<CommandR
   const [state, login] = await Promise.all([readIssueState(desk, ref), desk.login()]);
   const plan = planClaim(state, { ...request, login }, desk, desk.now());
   switch (plan.kind) {
-    case 'closed': {
-      // Seed: only the open state is claimable; reopening stays a deliberate act.
-      const { stateReason } = state.thread;
-      const reason = stateReason ? ` (${stateReason})` : '';
-      throw refused(
-        `${name} is closed${reason}; a claim needs an open issue. Nothing was written.`,
-        {
-          issue: name,
-          reason: 'closed',
-          state: 'closed',
-          stateReason,
-        },
-      );
-    }
+    case 'closed':
+      throw closedRefusal(name, state.thread.stateReason);
     case 'resume':
       return resumeClaim(desk, state, plan, request);
     case 'held':

@@ -1,8 +1,15 @@
 import type { ClaimComment } from '../../claims/liveness.js';
 import type { IssueState } from '../io/issue-state.js';
-import { claimView, describeClaim } from './claim-view.js';
+import { type ClaimView, claimView, describeClaim } from './claim-view.js';
 import { type ClientError, refused } from './client-error.js';
 import { formatIssueRef } from './issue-ref.js';
+
+/** What a held refusal says besides the holder. */
+export interface HeldRefusalOptions {
+  readonly lostRace?: boolean;
+  readonly finalised?: number;
+  readonly cleanupFailed?: boolean;
+}
 
 /**
  * The refusal while another session holds the issue (Praetor protocol: forge.ClaimHeldError): it names
@@ -12,10 +19,18 @@ import { formatIssueRef } from './issue-ref.js';
 export function heldRefusal(
   state: IssueState,
   holder: ClaimComment,
-  options: { lostRace?: boolean; finalised?: number; cleanupFailed?: boolean } = {},
+  options: HeldRefusalOptions = {},
 ): ClientError {
   const view = claimView(holder, state.thread.open, state.config.staleAfterMs, state.now);
-  const name = formatIssueRef(state.ref);
+  return heldRefusalOf(formatIssueRef(state.ref), view, options);
+}
+
+/** The held refusal of the issue `name` and its holder's view (direct and API mode alike). */
+export function heldRefusalOf(
+  name: string,
+  view: ClaimView,
+  options: HeldRefusalOptions = {},
+): ClientError {
   const lines = [
     options.lostRace
       ? `${name}: another session claimed it first; its claim holds the issue: ${describeClaim(view)}`

@@ -9,10 +9,11 @@ import { describeFailure } from '../io/describe-failure.js';
 import type { Desk } from '../io/desk.js';
 import { type IssueState, readIssueState } from '../io/issue-state.js';
 import { describeClaim, viewIn } from './claim-view.js';
-import { refused, unverifiable } from './client-error.js';
+import { unverifiable } from './client-error.js';
 import { type CommandResult, ok } from './command-result.js';
 import { formatIssueRef, type IssueRef } from './issue-ref.js';
 import { refuseNotHeld } from './refuse-not-held.js';
+import { releaseSettled } from './release-settled.js';
 
 /** A release request, validated by the command layer. */
 export interface ReleaseRequest extends CoreReleaseRequest {
@@ -30,23 +31,11 @@ export interface ReleaseRequest extends CoreReleaseRequest {
 export async function release(desk: Desk, request: ReleaseRequest): Promise<CommandResult> {
   if (request.note !== undefined) desk.guard.check(request.note, 'the note');
   const state = await readIssueState(desk, request.ref);
-  const name = formatIssueRef(state.ref);
   const plan = planRelease(state, request, desk, desk.now());
   switch (plan.kind) {
-    case 'already-released': {
-      // A retry after the comment was written: the release is done.
-      const view = viewIn(state, plan.claim);
-      return ok(`${name}: already released (${request.outcome}): ${describeClaim(view)}`, {
-        issue: name,
-        action: 'already-released',
-        claim: view,
-      });
-    }
+    case 'already-released':
     case 'finalised':
-      throw refused(
-        `${name}: this session's claim in comment ${plan.claim.comment.id} was already finalised (${plan.claim.marker.outcome ?? 'released'}), not ${request.outcome}`,
-        { issue: name, reason: 'released', own: viewIn(state, plan.claim) },
-      );
+      return releaseSettled(state, plan.claim, request.outcome, plan.kind === 'already-released');
     case 'not-holding':
     case 'lost':
       throw await refuseNotHeld(desk, state, plan);

@@ -3,7 +3,9 @@ import { loadRepoConfig, type ResolvedRepoConfig } from '../../config/repo-confi
 import { KnownLabels } from '../../github/execute.js';
 import { unverifiable } from '../commands/client-error.js';
 import { apiUrl, ghHostOf } from './api-url.js';
+import { claimsApiUrl } from './app-url.js';
 import { loadClaimKey } from './claim-key.js';
+import { type ClaimsApi, claimsApiClient } from './claims-api-client.js';
 import { configDir } from './config-dir.js';
 import { describeFailure } from './describe-failure.js';
 import { githubClient } from './github-client.js';
@@ -26,6 +28,11 @@ export interface Desk {
   /** The operator's stale window (`--stale-after`), which a repository's config overrides. */
   readonly staleAfterMs: number;
   readonly knownLabels: KnownLabels;
+  /**
+   * The claims API of the app `CLAIM_WARDEN_URL` names, with this desk's token; null when it
+   * is unset and the commands talk to GitHub directly (docs/protocol.md §8).
+   */
+  readonly api: ClaimsApi | null;
   /** The login the token belongs to (`GET /user`), asked once. */
   login(): Promise<string>;
   /** The repository's `.github/claims.yml`, resolved and validated, asked once per repo. */
@@ -48,6 +55,7 @@ export interface DeskOptions {
  */
 export async function openDesk(runtime: ClientRuntime, options: DeskOptions): Promise<Desk> {
   const baseUrl = apiUrl(runtime.env);
+  const appApi = claimsApiUrl(runtime.env);
   const dir = configDir(runtime.env, runtime.platform);
   const [key, privateNames, token] = await Promise.all([
     loadClaimKey(dir),
@@ -84,6 +92,15 @@ export async function openDesk(runtime: ClientRuntime, options: DeskOptions): Pr
     signal: options.signal,
     staleAfterMs: options.staleAfterMs,
     knownLabels: new KnownLabels(),
+    api:
+      appApi === null
+        ? null
+        : claimsApiClient({
+            baseUrl: appApi,
+            token,
+            signal: options.signal,
+            ...(runtime.fetch ? { fetch: runtime.fetch } : {}),
+          }),
     login() {
       login ??= octokit.rest.users.getAuthenticated().then(
         ({ data }) => data.login,

@@ -1,0 +1,137 @@
+import { publicIdentity } from '../../claims/public-identity.js';
+import type { ClaimsApi } from '../io/claims-api-client.js';
+import type { Desk } from '../io/desk.js';
+import { type ApiClaim, apiClaimView } from './api-claim-view.js';
+import { apiErrorOf, apiFailure } from './api-failure.js';
+import { claimRoute } from './api-route.js';
+import type { ClaimRequest } from './claim.js';
+import { describeClaim } from './claim-view.js';
+import { type ClientError, refused } from './client-error.js';
+import { closedRefusal } from './closed-refusal.js';
+import { type CommandResult, ok } from './command-result.js';
+import { heldRefusalOf } from './held-refusal.js';
+import { formatIssueRef } from './issue-ref.js';
+
+/** One entry of a 409 PATHS_CLAIMED's `details.conflicts` (docs/protocol.md §10). */
+interface PathConflict {
+  readonly path: string;
+  readonly heldPath: string;
+  readonly heldBy: ApiClaim & { issue?: string };
+  readonly claimAgeMinutes?: number;
+  readonly isStale?: boolean;
+  readonly warning: string;
+  readonly recovery?: { readonly action: string; readonly message: string };
+}
+
+/**
+ * `claim` through the claims API (`POST …/claim`, docs/protocol.md §8) with the answers
+ * direct mode gives: 201 claimed (or took over the stale claims it replaced), 200 resumed,
+ * 409 held (lost race when the API finalised the caller's comment), closed, or paths held
+ * elsewhere. The session and lane are sent as the keyed tags direct mode writes, so the
+ * comment the app posts with the caller's token is the one direct mode would post.
+ */
+export async function apiClaim(
+  desk: Desk,
+  api: ClaimsApi,
+  request: ClaimRequest,
+): Promise<CommandResult> {
+  const name = formatIssueRef(request.ref);
+  // Checked before the request, as direct mode checks before its first read.
+  desk.guard.check(request.branch, 'the branch');
+  const lane = publicIdentity(desk.key, 'lane', request.lane);
+  const reply = await api.call('POST', claimRoute(request.ref), {
+    session: publicIdentity(desk.key, 'session', request.session),
+    lane,
+    branch: request.branch,
+    ...(request.paths ? { paths: request.paths } : {}),
+  });
+  if (reply.status === 201) {
+    const view = apiClaimView(reply.body.claim, true);
+    const replaced = ((reply.body.replaced ?? []) as ApiClaim[]).map((c) => apiClaimView(c, false));
+    const took = replaced[0];
+    return ok(
+      took
+        ? `took over ${name} from the stale claim in comment ${took.commentId} (session ${took.session}): ${describeClaim(view)}`
+        : `claimed ${name}: ${describeClaim(view)}`,
+      { issue: name, action: took ? 'took-over' : 'claimed', claim: view, replaced },
+    );
+  }
+  if (reply.status === 200 && reply.body?.alreadyHeld === true) {
+    const view = apiClaimView(reply.body.claim, true);
+    const notes: string[] = [];
+    if (view.branch !== request.branch) {
+      notes.push(`the claim records branch ${view.branch}, not ${request.branch}`);
+    }
+    if (view.lane !== lane) notes.push('the claim records another lane');
+    return ok(
+      [
+        `resumed ${name}: this session already holds it: ${describeClaim(view)}`,
+        ...notes.map((note) => `Note: ${note}; status updates keep what the claim records.`),
+      ].join('\n'),
+      { issue: name, action: 'resumed', claim: view },
+    );
+  }
+  throw refusal(name, reply);
+}
+
+/** The refusals of `POST …/claim`; everything else as apiFailure sorts it. */
+function refusal(name: string, reply: Parameters<typeof apiFailure>[1]): ClientError {
+  if (reply.status !== 409) return apiFailure(name, reply);
+  const error = apiErrorOf(reply);
+  switch (error.code) {
+    case 'ISSUE_ALREADY_CLAIMED': {
+      const finalised = error.details?.finalised as number | undefined;
+      return heldRefusalOf(
+        name,
+        apiClaimView(error.details.holder, true),
+        finalised === undefined ? {} : { lostRace: true, finalised },
+      );
+    }
+    case 'ISSUE_NOT_OPEN':
+      return closedRefusal(name, error.details?.stateReason);
+    case 'PATHS_CLAIMED':
+      return pathsRefusal(
+        name,
+        (error.details?.conflicts ?? []) as PathConflict[],
+        error.details?.finalised as number | undefined,
+      );
+    default:
+      return apiFailure(name, reply);
+  }
+}
+
+/**
+ * 409 PATHS_CLAIMED: each contested path's warning and what to do about it. `finalised`: the
+ * caller's comment was posted and lost the paths to an older claim, so the app finalised it.
+ */
+function pathsRefusal(
+  name: string,
+  conflicts: readonly PathConflict[],
+  finalised: number | undefined,
+): ClientError {
+  const written =
+    finalised === undefined
+      ? 'nothing was written'
+      : `this session's claim in comment ${finalised} was finalised as abandoned`;
+  const lines = [
+    `${name}: ${conflicts.length === 1 ? 'a path is' : 'paths are'} held by another claim; ${written}`,
+    ...conflicts.map(
+      (c) => `- ${c.warning}${c.recovery ? `: ${c.recovery.action}: ${c.recovery.message}` : ''}`,
+    ),
+  ];
+  return refused(lines.join('\n'), {
+    issue: name,
+    reason: 'paths-claimed',
+    ...(finalised === undefined ? {} : { finalised }),
+    conflicts: conflicts.map((c) => ({
+      path: c.path,
+      heldPath: c.heldPath,
+      ...(c.heldBy.issue ? { heldIn: c.heldBy.issue } : {}),
+      heldBy: apiClaimView(c.heldBy, true),
+      ...(c.claimAgeMinutes === undefined ? {} : { claimAgeMinutes: c.claimAgeMinutes }),
+      ...(c.isStale === undefined ? {} : { isStale: c.isStale }),
+      warning: c.warning,
+      ...(c.recovery ? { recovery: c.recovery } : {}),
+    })),
+  });
+}
