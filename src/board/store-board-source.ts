@@ -31,8 +31,9 @@ export function storeBoardSource(
             issue.key.installationId,
             `${issue.key.owner}/${issue.key.repo}`,
           );
-          if (!visible.has(key) || isLiveClaim(claim, now)) continue;
-          counts.set(key, (counts.get(key) ?? 0) + 1);
+          if (!visible.has(key)) continue;
+          // Every indexed repository gets a count, 0 when all its open issues are held.
+          counts.set(key, (counts.get(key) ?? 0) + (isLiveClaim(claim, now) ? 0 : 1));
         }
         return counts;
       }),

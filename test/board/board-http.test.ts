@@ -94,7 +94,7 @@ describe.concurrent('the claims board over HTTP', () => {
       stage: 'implementing',
       paths: ['src/a.ts', 'docs/'],
     });
-    expect(data.repos).toEqual([{ repo: REPO, live: 1, claimable: null }]);
+    expect(data.repos).toEqual([{ repo: REPO, live: 1, claimable: 0 }]);
 
     const page = await get(`${harness.appUrl}/claims`, alice);
     expect(page.status).toBe(200);
