@@ -1,24 +1,12 @@
 import { type Stack, startStack } from '../sandbox/stack.js';
 import { renderClaimComment } from '../src/claims/comment.js';
 import type { ClaimMarker } from '../src/claims/types.js';
-import type { RecordedRequest } from '../test/fake-github/fake-github.js';
+import { callsSection, type Measured, summarise } from './measured-calls.js';
 import type { Section } from './section.js';
 
 const REPO = 'acme/widgets';
 const INSTALLATION = 1;
 const HOUR = 3_600_000;
-
-/** One scenario's figures: what the app called, next to the floor of docs/api-budget.md. */
-interface Measured {
-  readonly scenario: string;
-  readonly calls: number;
-  readonly reads: number;
-  readonly writes: number;
-  /** The least any correct implementation could call (docs/api-budget.md). */
-  readonly floor: number;
-  /** `METHOD path` of each call, in order. */
-  readonly requests: readonly string[];
-}
 
 function marker(session: string, fields: Partial<ClaimMarker> = {}): string {
   const at = fields.updated ?? new Date();
@@ -60,23 +48,11 @@ export async function benchCalls(): Promise<Section> {
   } finally {
     await stack.close();
   }
-  return {
-    id: 'calls',
-    title: 'GitHub calls per event, from the fake GitHub’s request log',
-    notes: [
-      'Each scenario on a settled app (token minted, config cached); floors derived in docs/api-budget.md.',
-    ],
-    columns: ['scenario', 'calls', 'reads', 'writes', 'floor', 'over'],
-    rows: results.map((r) => [
-      r.scenario,
-      String(r.calls),
-      String(r.reads),
-      String(r.writes),
-      String(r.floor),
-      r.calls > r.floor ? `+${r.calls - r.floor}` : '-',
-    ]),
-    data: results,
-  };
+  return callsSection(
+    'calls',
+    'GitHub calls per event, from the fake GitHub’s request log',
+    results,
+  );
 
   async function runScenarios(stack: Stack, out: Measured[]): Promise<void> {
     const queue = stack.app.warden.queue;
@@ -190,16 +166,4 @@ export async function benchCalls(): Promise<Section> {
       if (result.queued !== 1) throw new Error(`calls bench: the sweep queued ${result.queued}`);
     });
   }
-}
-
-function summarise(scenario: string, floor: number, requests: RecordedRequest[]): Measured {
-  const reads = requests.filter((r) => r.method === 'GET').length;
-  return {
-    scenario,
-    calls: requests.length,
-    reads,
-    writes: requests.length - reads,
-    floor,
-    requests: requests.map((r) => `${r.method} ${r.path} ${r.status}`),
-  };
 }

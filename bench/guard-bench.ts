@@ -1,20 +1,10 @@
 import { type Stack, startStack } from '../sandbox/stack.js';
 import { renderClaimComment } from '../src/claims/comment.js';
-import type { RecordedRequest } from '../test/fake-github/fake-github.js';
+import { callsSection, type Measured, summarise } from './measured-calls.js';
 import type { Section } from './section.js';
 
 const REPO = 'acme/widgets';
 const HOUR = 3_600_000;
-
-/** One scenario's figures, next to the floor of docs/api-budget.md ("Pull requests and pushes"). */
-interface Measured {
-  readonly scenario: string;
-  readonly calls: number;
-  readonly reads: number;
-  readonly writes: number;
-  readonly floor: number;
-  readonly requests: readonly string[];
-}
 
 /** A claim comment on branch `feat/<session>`, updated `ago` ms ago, with `paths` if any. */
 function claim(session: string, ago: number, paths?: readonly string[]): string {
@@ -51,23 +41,11 @@ export async function benchGuard(): Promise<Section> {
   } finally {
     await stack.close();
   }
-  return {
-    id: 'guard',
-    title: 'GitHub calls per pull-request event and per push (docs/protocol.md §11)',
-    notes: [
-      'Each scenario on a settled app (token minted, config cached); floors derived in docs/api-budget.md.',
-    ],
-    columns: ['scenario', 'calls', 'reads', 'writes', 'floor', 'over'],
-    rows: results.map((r) => [
-      r.scenario,
-      String(r.calls),
-      String(r.reads),
-      String(r.writes),
-      String(r.floor),
-      r.calls > r.floor ? `+${r.calls - r.floor}` : '-',
-    ]),
-    data: results,
-  };
+  return callsSection(
+    'guard',
+    'GitHub calls per pull-request event and per push (docs/protocol.md §11)',
+    results,
+  );
 }
 
 async function runScenarios(stack: Stack, out: Measured[]): Promise<void> {
@@ -136,16 +114,4 @@ async function runScenarios(stack: Stack, out: Measured[]): Promise<void> {
       ),
     ),
   );
-}
-
-function summarise(scenario: string, floor: number, requests: RecordedRequest[]): Measured {
-  const reads = requests.filter((r) => r.method === 'GET').length;
-  return {
-    scenario,
-    calls: requests.length,
-    reads,
-    writes: requests.length - reads,
-    floor,
-    requests: requests.map((r) => `${r.method} ${r.path} ${r.status}`),
-  };
 }
