@@ -1822,17 +1822,17 @@ var require_on_exit_leak_free = __commonJS({
         registry2 = new FinalizationRegistry(clear);
       }
     }
-    function install(event) {
-      if (refs[event].length > 0) {
+    function install(event2) {
+      if (refs[event2].length > 0) {
         return;
       }
-      process.on(event, functions[event]);
+      process.on(event2, functions[event2]);
     }
-    function uninstall(event) {
-      if (refs[event].length > 0) {
+    function uninstall(event2) {
+      if (refs[event2].length > 0) {
         return;
       }
-      process.removeListener(event, functions[event]);
+      process.removeListener(event2, functions[event2]);
       if (refs.exit.length === 0 && refs.beforeExit.length === 0) {
         registry2 = void 0;
       }
@@ -1843,33 +1843,33 @@ var require_on_exit_leak_free = __commonJS({
     function onBeforeExit() {
       callRefs("beforeExit");
     }
-    function callRefs(event) {
-      for (const ref of refs[event]) {
+    function callRefs(event2) {
+      for (const ref of refs[event2]) {
         const obj = ref.deref();
         const fn = ref.fn;
         if (obj !== void 0) {
-          fn(obj, event);
+          fn(obj, event2);
         }
       }
-      refs[event] = [];
+      refs[event2] = [];
     }
     function clear(ref) {
-      for (const event of ["exit", "beforeExit"]) {
-        const index = refs[event].indexOf(ref);
-        refs[event].splice(index, index + 1);
-        uninstall(event);
+      for (const event2 of ["exit", "beforeExit"]) {
+        const index = refs[event2].indexOf(ref);
+        refs[event2].splice(index, index + 1);
+        uninstall(event2);
       }
     }
-    function _register(event, obj, fn) {
+    function _register(event2, obj, fn) {
       if (obj === void 0) {
         throw new Error("the object can't be undefined");
       }
-      install(event);
+      install(event2);
       const ref = new WeakRef(obj);
       ref.fn = fn;
       ensureRegistry();
       registry2.register(obj, ref);
-      refs[event].push(ref);
+      refs[event2].push(ref);
     }
     function register2(obj, fn) {
       _register("exit", obj, fn);
@@ -1882,12 +1882,12 @@ var require_on_exit_leak_free = __commonJS({
         return;
       }
       registry2.unregister(obj);
-      for (const event of ["exit", "beforeExit"]) {
-        refs[event] = refs[event].filter((ref) => {
+      for (const event2 of ["exit", "beforeExit"]) {
+        refs[event2] = refs[event2].filter((ref) => {
           const _obj = ref.deref();
           return _obj && _obj !== obj;
         });
-        uninstall(event);
+        uninstall(event2);
       }
     }
     module2.exports = {
@@ -40449,8 +40449,8 @@ function finaliseClaimBody(body, finalised, reason2) {
   }
   const marker = renderClaimMarker(finalised);
   const newline = body.indexOf("\n");
-  const firstLine = newline === -1 ? body : body.slice(0, newline);
-  const eol = firstLine.endsWith("\r") ? "\r\n" : "\n";
+  const firstLine2 = newline === -1 ? body : body.slice(0, newline);
+  const eol = firstLine2.endsWith("\r") ? "\r\n" : "\n";
   const rest = newline === -1 ? [] : body.slice(newline + 1).split("\n");
   const kept = trimTrailingBlankLines(rewriteStageLine(rest.filter((l) => !FINAL_LINE.test(l))));
   const closing = [`- Outcome: ${finalised.outcome}`, `- Reason: ${foldText(reason2)}`];
@@ -41001,6 +41001,148 @@ async function recordForBoard(store, key, plan, thread, staleAfterMs, now) {
   for (const change of changes) await store.recordClaimChange(change);
 }
 
+// src/events/claim-events.ts
+import { createHash } from "node:crypto";
+var FINALISED = {
+  lost: { type: "claim.lost", reason: "lost to an older claim" },
+  paths: { type: "claim.lost", reason: "its paths are held by an older claim" },
+  stale: { type: "claim.expired", reason: "stale" },
+  administrative: {
+    type: "claim.administratively-released",
+    reason: "the status label was removed by a person"
+  },
+  closed: { type: "claim.released", reason: "the issue was closed" }
+};
+function claimEvents(input2, landed = []) {
+  const { plan, previousHolder } = input2;
+  const byId = new Map(input2.comments.map((c) => [c.id, c]));
+  const holder = plan.holder ? eventClaim(byId.get(plan.holder.commentId), plan.holder.commentId) : void 0;
+  const events = landed.map(({ event: event2 }) => event2);
+  const finalised = new Set(events.map((e) => e.claim.commentId));
+  let expiredHolder = events.some(
+    (e) => e.type === "claim.expired" && e.claim.commentId === previousHolder
+  );
+  for (const action of plan.actions) {
+    if (action.kind !== "finalise" || finalised.has(action.commentId)) continue;
+    finalised.add(action.commentId);
+    const change = FINALISED[action.reason];
+    if (!change) continue;
+    if (action.reason === "stale" && action.commentId === previousHolder) expiredHolder = true;
+    const claim2 = eventClaim(byId.get(action.commentId), action.commentId);
+    const withHolder = action.reason === "lost" && holder ? { holder } : {};
+    events.push(event(input2, change.type, claim2, { ...withHolder, reason: change.reason }));
+  }
+  if (holder && holder.commentId !== previousHolder) {
+    events.push(
+      expiredHolder ? event(input2, "claim.taken-over", holder, {
+        reason: `the stale holder in comment ${previousHolder} was replaced`
+      }) : event(input2, "claim.held", holder, {})
+    );
+  }
+  if (previousHolder !== null && plan.holder?.commentId !== previousHolder && !finalised.has(previousHolder)) {
+    const comment = byId.get(previousHolder);
+    const marker = comment ? parseClaimMarker(comment.body) : null;
+    if (!comment) {
+      events.push(
+        event(
+          input2,
+          "claim.released",
+          { commentId: previousHolder },
+          {
+            reason: "its comment was deleted"
+          }
+        )
+      );
+    } else if (marker?.stage === "released") {
+      events.push(
+        event(input2, "claim.released", eventClaim(comment, previousHolder), {
+          reason: `released by its session${marker.outcome ? ` (${marker.outcome})` : ""}`
+        })
+      );
+    }
+  }
+  return events;
+}
+function event(input2, type, claim2, extra) {
+  const { key } = input2;
+  const repository = `${key.owner}/${key.repo}`;
+  return {
+    id: eventId(`${key.installationId}/${repository}#${key.number}`, claim2, type),
+    type,
+    at: formatClaimTime(input2.now),
+    installation: key.installationId,
+    repository,
+    issue: key.number,
+    claim: claim2,
+    ...extra
+  };
+}
+function eventId(issue2, claim2, type) {
+  const hex3 = createHash("sha256").update(`${issue2}
+${claim2.commentId}
+${type}
+${claim2.updated ?? ""}`).digest("hex");
+  return `${hex3.slice(0, 8)}-${hex3.slice(8, 12)}-${hex3.slice(12, 16)}-${hex3.slice(16, 20)}-${hex3.slice(20, 32)}`;
+}
+function eventClaim(comment, commentId) {
+  const marker = comment ? parseClaimMarker(comment.body) : null;
+  if (!comment || !marker) return { commentId };
+  return {
+    commentId,
+    ...comment.url ? { url: comment.url } : {},
+    author: comment.author,
+    session: marker.session,
+    lane: marker.lane,
+    branch: marker.branch,
+    stage: marker.stage,
+    started: formatClaimTime(marker.started),
+    updated: formatClaimTime(marker.updated)
+  };
+}
+
+// src/events/pending-events.ts
+function pendingOf(plan, events) {
+  const markers = /* @__PURE__ */ new Map();
+  for (const action of plan.actions) {
+    if (action.kind === "finalise") markers.set(action.commentId, firstLine(action.body));
+  }
+  const pending = [];
+  for (const event2 of events) {
+    const marker = markers.get(event2.claim.commentId);
+    if (marker !== void 0 && isFinalisation(event2)) pending.push({ event: event2, marker });
+  }
+  return pending;
+}
+function landedOf(pending, comments) {
+  const byId = new Map(comments.map((c) => [c.id, c]));
+  return pending.filter(({ event: event2, marker }) => {
+    const comment = byId.get(event2.claim.commentId);
+    return comment !== void 0 && firstLine(comment.body) === marker;
+  });
+}
+function isFinalisation(event2) {
+  return event2.type !== "claim.held" && event2.type !== "claim.taken-over";
+}
+function firstLine(body) {
+  const end = body.indexOf("\n");
+  return (end === -1 ? body : body.slice(0, end)).trimEnd();
+}
+
+// src/events/keep-claim-events.ts
+async function keepClaimEvents(store, reconciled) {
+  const kept = await store.pendingEvents(reconciled.key);
+  const landed = landedOf(kept, reconciled.comments);
+  const events = claimEvents(reconciled, landed);
+  const pending = [...landed, ...pendingOf(reconciled.plan, events.slice(landed.length))];
+  if (kept.length > 0 || pending.length > 0) await store.setPendingEvents(reconciled.key, pending);
+  return {
+    events,
+    published: async () => {
+      if (pending.length > 0) await store.setPendingEvents(reconciled.key, []);
+    }
+  };
+}
+
 // src/guard/flagger.ts
 function flagger(holder) {
   return `${holder.commentId} ${holder.paths.join(",")}`;
@@ -41194,8 +41336,8 @@ async function reconcileIssue(deps, request2) {
   }
   await deps.store.clearIssueGone(key);
   const appAssignees = await deps.store.appAssignees(key);
-  const onReconciled = deps.observing ? void 0 : deps.onReconciled;
-  const previousHolder = onReconciled ? await deps.store.holderOf(key) : null;
+  const publishEvents = deps.observing ? void 0 : deps.publishEvents;
+  const previousHolder = publishEvents ? await deps.store.holderOf(key) : null;
   const now = deps.now();
   const pathDeps = { ...deps, readThread: (other) => readThread(octokit, other), log };
   const paths = await pathHoldersFor(pathDeps, key, thread, lookup.config, now);
@@ -41215,6 +41357,13 @@ async function reconcileIssue(deps, request2) {
   if (remember && !sameLogins(planned, appAssignees)) {
     await deps.store.setAppAssignees(key, planned);
   }
+  const kept = publishEvents ? await keepClaimEvents(deps.store, {
+    key,
+    comments: thread.comments,
+    plan,
+    previousHolder,
+    now
+  }) : void 0;
   await (deps.executePlan ?? executePlan)(octokit, key, plan, {
     knownLabels: deps.knownLabels,
     onWrite: (action) => {
@@ -41227,7 +41376,10 @@ async function reconcileIssue(deps, request2) {
       deps.onWrite?.(action, key);
     }
   });
-  await onReconciled?.({ key, comments: thread.comments, plan, previousHolder, now });
+  if (publishEvents && kept) {
+    await publishEvents(kept.events);
+    await kept.published();
+  }
   const applied = rememberedAssignees(appAssignees, thread.assignees, plan.actions, true);
   if (remember && !sameLogins(applied, planned)) await deps.store.setAppAssignees(key, applied);
   await deps.store.setDeadline(key, plan.deadline);
@@ -41252,6 +41404,9 @@ function rememberedAssignees(remembered, assignees, actions, applied) {
 function sameLogins(a, b) {
   return a.length === b.length && a.every((login, i) => login === b[i]);
 }
+
+// src/store/store.ts
+var PENDING_EVENTS_TTL_MS = 24 * 36e5;
 
 // src/rollout/observe-plan.ts
 function observePlan(log, onObserve) {
@@ -41370,6 +41525,7 @@ var MemoryStore = class {
   deliveryExpiry = new MinHeap((a, b) => a.expiresAt < b.expiresAt);
   deadlines = /* @__PURE__ */ new Map();
   holders = /* @__PURE__ */ new Map();
+  pending = /* @__PURE__ */ new Map();
   deadlineHeap = new MinHeap(earlierDeadline);
   version = 0;
   /** Issue key -> when its first 404/410 stops counting (epoch ms). */
@@ -41450,6 +41606,15 @@ var MemoryStore = class {
   async holderOf(key) {
     return this.holders.get(issueKeyString(key)) ?? null;
   }
+  async setPendingEvents(key, pending) {
+    const id = issueKeyString(key);
+    if (pending.length === 0) this.pending.delete(id);
+    else this.pending.set(id, { pending, expiresAt: this.now() + PENDING_EVENTS_TTL_MS });
+  }
+  async pendingEvents(key) {
+    const kept = this.pending.get(issueKeyString(key));
+    return kept && kept.expiresAt > this.now() ? [...kept.pending] : [];
+  }
   async noteIssueGone(key, ttlMs) {
     assertTtl(ttlMs);
     const id = issueKeyString(key);
@@ -41473,6 +41638,7 @@ var MemoryStore = class {
     await this.setDeadline(key, null);
     const id = issueKeyString(key);
     this.holders.delete(id);
+    this.pending.delete(id);
     this.gone.delete(id);
     this.appAssigned.delete(id);
     await this.setPathHolder(key, null);
@@ -47917,47 +48083,47 @@ function pushEvent(payload, installationId, now) {
 }
 
 // src/app/events.ts
-function routeEvent(event, appLogin, now) {
-  if (!Object.hasOwn(PAYLOAD_SHAPES, event.name)) {
+function routeEvent(event2, appLogin, now) {
+  if (!Object.hasOwn(PAYLOAD_SHAPES, event2.name)) {
     return {
       kind: "malformed",
-      problem: `x-github-event: ${JSON.stringify(String(event.name).slice(0, 64))} is not an event name`
+      problem: `x-github-event: ${JSON.stringify(String(event2.name).slice(0, 64))} is not an event name`
     };
   }
-  const shape = PAYLOAD_SHAPES[event.name].safeParse(event.payload);
+  const shape = PAYLOAD_SHAPES[event2.name].safeParse(event2.payload);
   if (!shape.success) return { kind: "malformed", problem: describeProblem(shape.error) };
-  const { payload } = event;
+  const { payload } = event2;
   if (payload.sender && sameName(payload.sender.login, appLogin)) {
     return { kind: "ignore", why: "own echo" };
   }
   const at = now.toISOString();
   const installationId = payload.installation?.id;
   if (installationId === void 0) return { kind: "ignore", why: "no installation" };
-  switch (event.name) {
+  switch (event2.name) {
     case "installation":
-      if (event.payload.action === "deleted" || event.payload.action === "suspend") {
+      if (event2.payload.action === "deleted" || event2.payload.action === "suspend") {
         return { kind: "uninstalled", installationId };
       }
       return { kind: "resync", installationId };
     case "installation_repositories": {
-      const repos = event.payload.repositories_added.map((r) => r.full_name);
+      const repos = event2.payload.repositories_added.map((r) => r.full_name);
       return { kind: "resync", installationId, repos };
     }
     case "issue_comment":
-      return routeComment(event, installationId, at);
+      return routeComment(event2, installationId, at);
     case "issues":
-      return routeIssue(event, installationId, at);
+      return routeIssue(event2, installationId, at);
     case "pull_request":
       return guard(pullEvent(shape.data, installationId));
     case "push":
       return guard(pushEvent(shape.data, installationId, now));
   }
 }
-function guard(event) {
-  return event === null ? { kind: "ignore", why: "nothing to check" } : { kind: "guard", event };
+function guard(event2) {
+  return event2 === null ? { kind: "ignore", why: "nothing to check" } : { kind: "guard", event: event2 };
 }
-function routeComment(event, installationId, at) {
-  const { payload } = event;
+function routeComment(event2, installationId, at) {
+  const { payload } = event2;
   if (payload.issue.pull_request) return { kind: "ignore", why: "pull request" };
   const { comment } = payload;
   const author = comment.user?.login ?? "";
@@ -47994,7 +48160,7 @@ function routeComment(event, installationId, at) {
     installationId,
     payload.repository,
     payload.issue.number,
-    reasonOf(event),
+    reasonOf(event2),
     hints
   );
   return {
@@ -48011,8 +48177,8 @@ function isHeartbeat(before, after) {
 function samePaths(before, after) {
   return JSON.stringify(pathLineOf(before ?? "")) === JSON.stringify(pathLineOf(after));
 }
-function routeIssue(event, installationId, at) {
-  const { payload } = event;
+function routeIssue(event2, installationId, at) {
+  const { payload } = event2;
   switch (payload.action) {
     case "labeled":
     case "unlabeled": {
@@ -48030,7 +48196,7 @@ function routeIssue(event, installationId, at) {
         installationId,
         payload.repository,
         payload.issue.number,
-        reasonOf(event),
+        reasonOf(event2),
         [hint]
       );
       return { ...route, label };
@@ -48041,7 +48207,7 @@ function routeIssue(event, installationId, at) {
         installationId,
         payload.repository,
         payload.issue.number,
-        reasonOf(event),
+        reasonOf(event2),
         []
       );
     case "transferred": {
@@ -48052,7 +48218,7 @@ function routeIssue(event, installationId, at) {
         installationId,
         { name: repository.name, owner: { login: owner } },
         issue2.number,
-        reasonOf(event),
+        reasonOf(event2),
         []
       );
       return {
@@ -48075,8 +48241,8 @@ function reconcile(installationId, repository, number4, reason2, hints) {
     request: { key: issueKey(installationId, repository, number4), hints, reason: reason2 }
   };
 }
-function reasonOf(event) {
-  return `${event.name}.${event.payload.action}`;
+function reasonOf(event2) {
+  return `${event2.name}.${event2.payload.action}`;
 }
 function issueKey(installationId, repository, number4) {
   return { installationId, owner: repository.owner.login, repo: repository.name, number: number4 };

@@ -14,7 +14,7 @@ import {
   staleWindowOf,
 } from '../config/repo-config.js';
 import type { Settings } from '../config/settings.js';
-import { claimEvents } from '../events/claim-events.js';
+import type { ClaimEvent } from '../events/claim-event.js';
 import { createEventOutbox } from '../events/create-event-outbox.js';
 import type { EventOutbox } from '../events/event-outbox.js';
 import { KnownLabels } from '../github/execute.js';
@@ -31,7 +31,6 @@ import type {
   ReconcileRequest,
   WorkQueue,
 } from '../queue/queue.js';
-import type { Reconciled } from '../reconcile/reconcile.js';
 import type { RecoveryResult } from '../recovery/recover-deliveries.js';
 import { createRecovery } from '../recovery/start-recovery.js';
 import { reconcileWithRollout } from '../rollout/reconcile-with-rollout.js';
@@ -171,7 +170,7 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
     onObserve: (action: Action) => metrics.observedWrites.inc({ kind: action.kind }),
     // Outgoing claim events (docs/protocol.md §13); not called for a plan only observed.
     ...(events
-      ? { onReconciled: async (reconciled: Reconciled) => events.publish(claimEvents(reconciled)) }
+      ? { publishEvents: (changes: readonly ClaimEvent[]) => events.publish(changes) }
       : {}),
   };
   // One reconcile, as the queue and the claims API run it: the work queue's index follows.

@@ -3,6 +3,7 @@ import { formatClaimTime, parseClaimMarker } from '../claims/marker.js';
 import type { ThreadComment } from '../claims/types.js';
 import type { Reconciled } from '../reconcile/reconcile.js';
 import type { ClaimEvent, ClaimEventType, EventClaim } from './claim-event.js';
+import type { PendingEvent } from './pending-events.js';
 
 /** Why a finalisation is an event, and which. `release-final` re-finalises: no change. */
 const FINALISED: Readonly<Record<string, { type: ClaimEventType; reason: string } | undefined>> = {
@@ -26,22 +27,28 @@ const FINALISED: Readonly<Record<string, { type: ClaimEventType; reason: string 
  * - the previous holder gone without a finalisation: `released` (its session released it,
  *   or its comment was deleted).
  *
+ * `landed` are finalisations an earlier attempt wrote but did not tell about
+ * (`src/events/pending-events.ts`): they come first and count as this plan's own, so a retry
+ * tells the same events as an attempt that never failed.
+ *
  * The id hashes the issue, the comment, the type and the marker's `updated`: the same change
  * seen twice (a retry, a redelivery, another replica) has one id; a claim that is held
  * again after a heartbeat is a new change.
  */
-export function claimEvents(input: Reconciled): ClaimEvent[] {
+export function claimEvents(input: Reconciled, landed: readonly PendingEvent[] = []): ClaimEvent[] {
   const { plan, previousHolder } = input;
   const byId = new Map(input.comments.map((c) => [c.id, c]));
   const holder = plan.holder
     ? eventClaim(byId.get(plan.holder.commentId), plan.holder.commentId)
     : undefined;
-  const events: ClaimEvent[] = [];
-  const finalised = new Set<number>();
-  let expiredHolder = false;
+  const events = landed.map(({ event }) => event);
+  const finalised = new Set(events.map((e) => e.claim.commentId));
+  let expiredHolder = events.some(
+    (e) => e.type === 'claim.expired' && e.claim.commentId === previousHolder,
+  );
 
   for (const action of plan.actions) {
-    if (action.kind !== 'finalise') continue;
+    if (action.kind !== 'finalise' || finalised.has(action.commentId)) continue;
     finalised.add(action.commentId);
     const change = FINALISED[action.reason];
     if (!change) continue;

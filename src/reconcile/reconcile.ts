@@ -3,6 +3,8 @@ import type { ProbotOctokit } from 'probot';
 import { recordForBoard } from '../board/record-for-board.js';
 import { type Action, type DecideConfig, decide, type Plan } from '../claims/decide.js';
 import { hasName } from '../claims/names.js';
+import type { ClaimEvent } from '../events/claim-event.js';
+import { keepClaimEvents } from '../events/keep-claim-events.js';
 import { executePlan, type KnownLabels } from '../github/execute.js';
 import {
   IssueGoneError,
@@ -50,14 +52,15 @@ export interface ReconcileDeps {
   /** Observe mode: nothing is sent, so nothing is remembered as assigned by the app. */
   readonly observing?: boolean;
   /**
-   * Called once a plan is applied, before the new holder is recorded, with the holder the
-   * reconcile before recorded (outgoing events, docs/protocol.md §13). A throw fails the
-   * reconcile, so the queue retries it. Not called while `observing`: nothing was written.
+   * Publishes the claim events of a plan once it is applied, before the new holder is
+   * recorded (docs/protocol.md §13). A throw fails the reconcile, so the queue retries it,
+   * and the retry tells what this attempt wrote (`src/events/keep-claim-events.ts`). Not
+   * called while `observing`: nothing was written.
    */
-  onReconciled?(reconciled: Reconciled): Promise<void>;
+  publishEvents?(events: readonly ClaimEvent[]): Promise<void>;
 }
 
-/** What one applied reconcile saw and decided, for {@link ReconcileDeps.onReconciled}. */
+/** What one reconcile saw and decided, from which its claim events follow. */
 export interface Reconciled {
   readonly key: IssueKey;
   readonly comments: IssueThread['comments'];
@@ -126,8 +129,8 @@ export async function reconcileIssue(
 
   const appAssignees = await deps.store.appAssignees(key);
   // Observe mode writes nothing, so it publishes no events of changes it did not make.
-  const onReconciled = deps.observing ? undefined : deps.onReconciled;
-  const previousHolder = onReconciled ? await deps.store.holderOf(key) : null;
+  const publishEvents = deps.observing ? undefined : deps.publishEvents;
+  const previousHolder = publishEvents ? await deps.store.holderOf(key) : null;
 
   const now = deps.now();
   const pathDeps = { ...deps, readThread: (other: IssueKey) => readThread(octokit, other), log };
@@ -150,6 +153,15 @@ export async function reconcileIssue(
   if (remember && !sameLogins(planned, appAssignees)) {
     await deps.store.setAppAssignees(key, planned);
   }
+  const kept = publishEvents
+    ? await keepClaimEvents(deps.store, {
+        key,
+        comments: thread.comments,
+        plan,
+        previousHolder,
+        now,
+      })
+    : undefined;
   await (deps.executePlan ?? executePlan)(octokit, key, plan, {
     knownLabels: deps.knownLabels,
     onWrite: (action) => {
@@ -162,7 +174,10 @@ export async function reconcileIssue(
       deps.onWrite?.(action, key);
     },
   });
-  await onReconciled?.({ key, comments: thread.comments, plan, previousHolder, now });
+  if (publishEvents && kept) {
+    await publishEvents(kept.events);
+    await kept.published();
+  }
   const applied = rememberedAssignees(appAssignees, thread.assignees, plan.actions, true);
   if (remember && !sameLogins(applied, planned)) await deps.store.setAppAssignees(key, applied);
   await deps.store.setDeadline(key, plan.deadline);

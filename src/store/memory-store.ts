@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { formatClaimTime } from '../claims/marker.js';
+import type { PendingEvent } from '../events/pending-events.js';
 import { type IssueKey, issueKeyString, type RepoKey, repoKeyString, repoPrefix } from '../keys.js';
 import { assertTtl } from './assert-ttl.js';
 import { CLAIM_CHANGES_CAP, type ClaimChange, type LiveClaimSummary } from './board-records.js';
@@ -15,6 +16,7 @@ import type {
   PathHolder,
   Store,
 } from './store.js';
+import { PENDING_EVENTS_TTL_MS } from './store.js';
 
 /** Options of {@link MemoryStore}. */
 export interface MemoryStoreOptions {
@@ -136,6 +138,10 @@ export class MemoryStore implements Store {
 
   private readonly deadlines = new Map<string, Deadline>();
   private readonly holders = new Map<string, number>();
+  private readonly pending = new Map<
+    string,
+    { pending: readonly PendingEvent[]; expiresAt: number }
+  >();
   private readonly deadlineHeap = new MinHeap<DeadlineEntry>(earlierDeadline);
   private version = 0;
 
@@ -233,6 +239,17 @@ export class MemoryStore implements Store {
     return this.holders.get(issueKeyString(key)) ?? null;
   }
 
+  async setPendingEvents(key: IssueKey, pending: readonly PendingEvent[]): Promise<void> {
+    const id = issueKeyString(key);
+    if (pending.length === 0) this.pending.delete(id);
+    else this.pending.set(id, { pending, expiresAt: this.now() + PENDING_EVENTS_TTL_MS });
+  }
+
+  async pendingEvents(key: IssueKey): Promise<PendingEvent[]> {
+    const kept = this.pending.get(issueKeyString(key));
+    return kept && kept.expiresAt > this.now() ? [...kept.pending] : [];
+  }
+
   async noteIssueGone(key: IssueKey, ttlMs: number): Promise<boolean> {
     assertTtl(ttlMs);
     const id = issueKeyString(key);
@@ -260,6 +277,7 @@ export class MemoryStore implements Store {
     await this.setDeadline(key, null);
     const id = issueKeyString(key);
     this.holders.delete(id);
+    this.pending.delete(id);
     this.gone.delete(id);
     this.appAssigned.delete(id);
     await this.setPathHolder(key, null);

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Redis, type RedisOptions } from 'ioredis';
 import { formatClaimTime } from '../claims/marker.js';
+import type { PendingEvent } from '../events/pending-events.js';
 import {
   type IssueKey,
   issueKeyString,
@@ -23,6 +24,7 @@ import type {
   PathHolder,
   Store,
 } from './store.js';
+import { PENDING_EVENTS_TTL_MS } from './store.js';
 
 // Re-exported: the queue imports the script helper from here; new code imports redis-script.js.
 export { RedisScript } from './redis-script.js';
@@ -212,6 +214,18 @@ export class RedisStore implements Store {
     return value === null ? null : Number(value);
   }
 
+  async setPendingEvents(key: IssueKey, pending: readonly PendingEvent[]): Promise<void> {
+    const redis = await this.client();
+    const name = this.key('pending', issueKeyString(key));
+    if (pending.length === 0) await redis.del(name);
+    else await redis.set(name, JSON.stringify(pending), 'PX', PENDING_EVENTS_TTL_MS);
+  }
+
+  async pendingEvents(key: IssueKey): Promise<PendingEvent[]> {
+    const value = await (await this.client()).get(this.key('pending', issueKeyString(key)));
+    return value === null ? [] : (JSON.parse(value) as PendingEvent[]);
+  }
+
   async noteIssueGone(key: IssueKey, ttlMs: number): Promise<boolean> {
     assertTtl(ttlMs);
     // SET NX: the first answer is recorded (OK); a record already there means the second.
@@ -247,6 +261,7 @@ export class RedisStore implements Store {
       .multi()
       .zrem(this.key('deadlines'), member)
       .hdel(this.key('holders'), member)
+      .del(this.key('pending', member))
       .hdel(this.key('assigned'), member)
       .del(this.key('gone', member))
       .hdel(this.key('paths', repoKeyString(key)), String(key.number))

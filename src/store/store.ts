@@ -1,3 +1,4 @@
+import type { PendingEvent } from '../events/pending-events.js';
 import type { IssueKey, RepoKey } from '../keys.js';
 import type { ClaimChange, LiveClaimSummary } from './board-records.js';
 
@@ -33,6 +34,15 @@ export interface Store {
   holderOf(key: IssueKey): Promise<number | null>;
 
   /**
+   * Keeps the events of the finalisations a reconcile is about to write, until they are
+   * published (docs/protocol.md §13); an empty list forgets them. Kept for a day at most, as
+   * long as an event is retried.
+   */
+  setPendingEvents(key: IssueKey, pending: readonly PendingEvent[]): Promise<void>;
+  /** The events kept by {@link Store.setPendingEvents} for the issue, or none. */
+  pendingEvents(key: IssueKey): Promise<PendingEvent[]>;
+
+  /**
    * Records that GitHub answered 404 or 410 on the issue. Resolves true when such an answer was
    * recorded before, within `ttlMs`, and not cleared since: two reconciles in a row saw the
    * issue gone, so it is (docs/protocol.md §6). Resolves false the first time.
@@ -52,7 +62,7 @@ export interface Store {
   /**
    * Forgets everything kept about an issue that no longer exists where it was (deleted, or
    * transferred away): its deadline, holder, path holder, branch holder, flagged pull
-   * requests, board row, assignees and any 404 noted.
+   * requests, board row, assignees, pending events and any 404 noted.
    */
   forgetIssue(key: IssueKey): Promise<void>;
 
@@ -156,6 +166,9 @@ export interface Store {
   /** The recorded changes at or after `since`, newest first. */
   claimChanges(since: Date): Promise<ClaimChange[]>;
 }
+
+/** How long pending events are kept: as long as an event is retried (docs/protocol.md §13). */
+export const PENDING_EVENTS_TTL_MS = 24 * 3_600_000;
 
 /** The newest webhook delivery a recovery run examined: GitHub's delivery id and time. */
 export interface DeliveryCheckpoint {

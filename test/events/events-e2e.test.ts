@@ -63,6 +63,58 @@ describe('outgoing claim events', () => {
     expect(new Set(events().map((e) => e.id)).size).toBe(4);
   });
 
+  it('a reconcile that fails after finalising tells, on its retry, what it finalised', async ({
+    onTestFinished,
+  }) => {
+    const receiver = await startReceiver();
+    onTestFinished(() => receiver.close());
+    const harness = await harnessFor(onTestFinished, {
+      env: { CLAIMS_EVENTS_URL: receiver.url, CLAIMS_EVENTS_SECRET: SECRET },
+    });
+    const { fake } = harness;
+    // Alice held the issue (an earlier reconcile recorded her) and has gone quiet since.
+    fake.pauseWebhooks();
+    const old = new Date(Date.now() - 7 * HOUR);
+    const n = fake.createIssue(REPO);
+    const alice = fake.addComment(REPO, n, {
+      author: 'alice',
+      body: claimComment('s-1', { at: old }),
+      createdAt: old,
+      updatedAt: old,
+    });
+    fake.addLabels(REPO, n, ['status:in-progress']);
+    fake.assign(REPO, n, ['alice']);
+    const key = { installationId: harness.installationId, owner: 'acme', repo: 'widgets' };
+    await harness.app.warden.store.setHolder({ ...key, number: n }, alice.id);
+
+    // Bob's claim takes over: alice's comment is finalised as stale, then assigning bob
+    // fails every attempt of the first reconcile (octokit tries four times), so the queue
+    // retries the reconcile.
+    const refused = fake.inject({
+      method: 'POST',
+      path: `/repos/${REPO}/issues/${n}/assignees`,
+      status: 500,
+      times: 4,
+    });
+    const bob = fake.addComment(REPO, n, { author: 'bob', body: claimComment('s-2') });
+    fake.resumeWebhooks();
+    await harness.settle();
+    await harness.app.warden.events?.idle();
+
+    expect(refused.hits).toBe(4);
+    expect(fake.issue(REPO, n).assignees).toEqual(['bob']);
+    const told = receiver.received.map((r) => JSON.parse(r.body) as ClaimEvent);
+    // The retry's plan no longer finalises alice (her comment is final): the event its
+    // first attempt kept is told, and bob's holding is a takeover, as without the failure.
+    expect(told.map((e) => [e.type, e.claim.commentId])).toEqual([
+      ['claim.expired', alice.id],
+      ['claim.taken-over', bob.id],
+    ]);
+    for (const { headers, body } of receiver.received) {
+      expect(headers['x-claims-signature-256']).toBe(signEvent(SECRET, body));
+    }
+  });
+
   it('a repository in observe mode publishes no event: nothing was written', async ({
     onTestFinished,
   }) => {

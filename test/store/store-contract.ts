@@ -106,6 +106,34 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
       });
     });
 
+    describe('pending events', () => {
+      const pending = (commentId: number) => ({
+        event: {
+          id: `e-${commentId}`,
+          type: 'claim.lost' as const,
+          at: '2030-01-01T00:00:00Z',
+          installation: 7,
+          repository: 'acme/widgets',
+          issue: 1,
+          claim: { commentId },
+        },
+        marker: `<!-- praetor-claim v=1 stage=released c=${commentId} -->`,
+      });
+
+      it('keeps each issue’s pending events until an empty list or forgetting the issue', async () => {
+        expect(await store.pendingEvents(issue(1))).toEqual([]);
+        await store.setPendingEvents(issue(1), [pending(3), pending(4)]);
+        await store.setPendingEvents(issue(2), [pending(5)]);
+        expect(await store.pendingEvents(issue(1))).toEqual([pending(3), pending(4)]);
+        await store.setPendingEvents(issue(1), [pending(4)]);
+        expect(await store.pendingEvents(issue(1))).toEqual([pending(4)]);
+        await store.setPendingEvents(issue(1), []);
+        expect(await store.pendingEvents(issue(1))).toEqual([]);
+        await store.forgetIssue(issue(2));
+        expect(await store.pendingEvents(issue(2))).toEqual([]);
+      });
+    });
+
     describe('deadline index', () => {
       it('lists due issues earliest first, at or before now, at most limit', async () => {
         await store.setDeadline(issue(3), at(30));
