@@ -121,8 +121,10 @@ describe("Probot's own installation octokits", () => {
 
     await Promise.all([probot.receive(issueOpened(1)), probot.receive(issueOpened(2))]);
 
+    // Writes start 1 s apart; the stamps are taken when each reaches "GitHub", so a slow
+    // first request narrows the gap. Half the spacing still tells a wait from none (< 200).
     const gap = Math.abs(firstAt(stamps, 1) - firstAt(stamps, 2));
-    expect(gap).toBeGreaterThanOrEqual(900);
+    expect(gap).toBeGreaterThanOrEqual(500);
   });
 
   it('app.auth(id) already keys the write group by installation', async () => {
