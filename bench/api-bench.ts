@@ -253,6 +253,7 @@ async function queueQuery(
           updated: stamp(Date.now()),
           heartbeat: stamp(Date.now()),
           staleAt: stamp(Date.now() + 3_600_000),
+          commentUpdatedAt: stamp(Date.now()),
         };
         puts.push(store.setIssueClaim(issue.key, claim));
       }

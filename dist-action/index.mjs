@@ -40938,32 +40938,13 @@ async function ignoring(status, write) {
   }
 }
 
-// src/board/board-records-of.ts
-function boardRecordsOf(key, plan, thread, staleAfterMs, now) {
+// src/board/claim-changes-of.ts
+function claimChangesOf(key, plan, thread, now) {
   const repo = `${key.owner}/${key.repo}`;
   const title = thread.meta?.title ?? "";
   const url2 = thread.meta?.url ?? "";
   const byId = new Map(thread.comments.map((c) => [c.id, c]));
   const holder = plan.holder ? claimOf(byId.get(plan.holder.commentId)) : null;
-  const summary = holder === null ? null : {
-    installationId: key.installationId,
-    repo,
-    number: key.number,
-    title,
-    url: url2,
-    commentId: holder.comment.id,
-    commentUrl: holder.comment.url ?? url2,
-    holder: holder.comment.author,
-    avatarUrl: holder.comment.avatarUrl ?? "",
-    session: holder.marker.session,
-    branch: holder.marker.branch,
-    stage: holder.marker.stage,
-    // The plan's holder carries its paths as the core read them (docs/protocol.md §10).
-    paths: [...plan.holder?.paths ?? []],
-    started: holder.marker.started.toISOString(),
-    heartbeat: heartbeat(holder).toISOString(),
-    staleAt: staleAt(holder, staleAfterMs).toISOString()
-  };
   const by = holder ? { login: holder.comment.author, session: holder.marker.session } : null;
   const changes = [];
   for (const action of plan.actions) {
@@ -40987,18 +40968,53 @@ function boardRecordsOf(key, plan, thread, staleAfterMs, now) {
       ...by ? { by } : {}
     });
   }
-  return { summary, changes };
+  return changes;
 }
 function claimOf(comment) {
   const marker = comment ? parseClaimMarker(comment.body) : null;
   return comment && marker ? { comment, marker } : null;
 }
 
-// src/board/record-for-board.ts
-async function recordForBoard(store, key, plan, thread, staleAfterMs, now) {
-  const { summary, changes } = boardRecordsOf(key, plan, thread, staleAfterMs, now);
-  await store.setLiveClaimSummary(key, summary);
-  for (const change of changes) await store.recordClaimChange(change);
+// src/api/serialise.ts
+function staleAtOf(beat, staleAfterMs) {
+  return formatClaimTime(new Date(beat.getTime() + staleAfterMs + 1e3));
+}
+function indexedClaimOf(claim2, staleAfterMs, outcome) {
+  const beat = heartbeat(claim2);
+  const line = pathLineOf(claim2.comment.body);
+  return {
+    commentId: claim2.comment.id,
+    url: claim2.comment.url ?? "",
+    author: claim2.comment.author,
+    session: claim2.marker.session,
+    lane: claim2.marker.lane,
+    branch: claim2.marker.branch,
+    stage: claim2.marker.stage,
+    started: formatClaimTime(claim2.marker.started),
+    updated: formatClaimTime(claim2.marker.updated),
+    heartbeat: formatClaimTime(beat),
+    staleAt: staleAtOf(beat, staleAfterMs),
+    ...claim2.marker.assignee ? { assignee: claim2.marker.assignee } : {},
+    ...line.kind === "valid" ? { paths: line.paths } : {},
+    ...claim2.comment.avatarUrl ? { avatarUrl: claim2.comment.avatarUrl } : {},
+    commentUpdatedAt: formatClaimTime(claim2.comment.updatedAt),
+    ...outcome ? { outcome } : {}
+  };
+}
+
+// src/api/index-reconciled.ts
+async function indexReconciled(store, key, plan, thread, staleAfterMs, now) {
+  await store.setIssueClaim(key, holderClaim(plan, thread, staleAfterMs));
+  for (const change of claimChangesOf(key, plan, thread, now)) {
+    await store.recordClaimChange(change);
+  }
+}
+function holderClaim(plan, thread, staleAfterMs) {
+  const holder = plan.holder;
+  if (holder === null) return null;
+  const comment = thread.comments.find((c) => c.id === holder.commentId);
+  const marker = comment ? parseClaimMarker(comment.body) : null;
+  return comment && marker ? indexedClaimOf({ comment, marker }, staleAfterMs) : null;
 }
 
 // src/events/claim-events.ts
@@ -41385,7 +41401,7 @@ async function reconcileIssue(deps, request2) {
   await deps.store.setDeadline(key, plan.deadline);
   await deps.store.setHolder(key, plan.holder?.commentId ?? null);
   await recordPathHolder(pathDeps, key, plan, paths);
-  await recordForBoard(deps.store, key, plan, thread, lookup.config.staleAfterMs, now);
+  await indexReconciled(deps.store, key, plan, thread, lookup.config.staleAfterMs, now);
   await indexForGuard(deps, key, plan);
   log.debug({ holder: plan.holder, writes: plan.actions.length }, "issue reconciled");
   return { outcome: "applied", plan };
@@ -41540,7 +41556,6 @@ var MemoryStore = class {
   reads = /* @__PURE__ */ new Map();
   openIssueIndex = /* @__PURE__ */ new Map();
   issueClaims = /* @__PURE__ */ new Map();
-  liveClaims = /* @__PURE__ */ new Map();
   /** Oldest first; ids in `changeIds`. */
   changes = [];
   changeIds = /* @__PURE__ */ new Set();
@@ -41644,7 +41659,7 @@ var MemoryStore = class {
     await this.setPathHolder(key, null);
     await this.setBranchHolder(key, null);
     this.flagged.delete(id);
-    await this.setLiveClaimSummary(key, null);
+    await this.dropOpenIssue(key);
   }
   async getCheckpoint(repo) {
     const at = this.checkpoints.get(repoKeyString(repo));
@@ -41674,16 +41689,6 @@ var MemoryStore = class {
   async ping() {
     return true;
   }
-  async setLiveClaimSummary(key, summary) {
-    if (summary === null) this.liveClaims.delete(issueKeyString(key));
-    else this.liveClaims.set(issueKeyString(key), summary);
-  }
-  async liveClaimSummary(key) {
-    return this.liveClaims.get(issueKeyString(key)) ?? null;
-  }
-  async liveClaimSummaries() {
-    return [...this.liveClaims.values()];
-  }
   async recordClaimChange(change) {
     if (this.changeIds.has(change.id)) return;
     this.changeIds.add(change.id);
@@ -41699,7 +41704,6 @@ var MemoryStore = class {
     return this.changes.filter((c) => Date.parse(c.at) >= from).reverse();
   }
   async close() {
-    this.liveClaims.clear();
     this.changes = [];
     this.changeIds.clear();
     this.deliveries.clear();
@@ -41740,6 +41744,17 @@ var MemoryStore = class {
   async setIssueClaim(key, claim2) {
     if (claim2 === null) this.issueClaims.delete(issueKeyString(key));
     else this.issueClaims.set(issueKeyString(key), claim2);
+  }
+  async issueClaim(key) {
+    return this.issueClaims.get(issueKeyString(key)) ?? null;
+  }
+  async renewIssueClaim(key, claim2) {
+    const id = issueKeyString(key);
+    const indexed = this.issueClaims.get(id);
+    if (indexed?.commentId !== claim2.commentId) return false;
+    if (indexed.commentUpdatedAt >= claim2.commentUpdatedAt) return false;
+    this.issueClaims.set(id, claim2);
+    return true;
   }
   async openIssues() {
     const entries = [];

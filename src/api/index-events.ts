@@ -2,9 +2,7 @@ import type { Logger } from 'pino';
 import type { ProbotOctokit } from 'probot';
 import { formatClaimTime } from '../claims/marker.js';
 import { conditionalPages } from '../github/conditional.js';
-import type { RolloutResult } from '../rollout/reconcile-with-rollout.js';
 import type { IndexedIssue, IssueKey, RepoKey, Store } from '../store/store.js';
-import { indexedClaimOfHolder } from './serialise.js';
 
 /** The fields of a webhook's or the REST API's issue the index keeps. */
 interface IssuePayload {
@@ -86,27 +84,6 @@ export async function indexIssuesEvent(store: Store, log: Logger, payload: unkno
   } catch (err) {
     log.warn(
       { err, issue: `${where.owner}/${where.repo}#${key.number}` },
-      'work queue index not updated',
-    );
-  }
-}
-
-/** Records the holder a reconcile settled on in the index (an expired one is judged at query time). */
-export async function indexReconcile(
-  store: Store,
-  log: Logger,
-  key: IssueKey,
-  result: RolloutResult,
-): Promise<void> {
-  try {
-    if (result.outcome === 'gone') await store.dropOpenIssue(key);
-    if (result.outcome !== 'applied') return;
-    const { holder, deadline } = result.plan;
-    const windowMs = holder && deadline ? deadline.getTime() - holder.heartbeat.getTime() - 1 : 0;
-    await store.setIssueClaim(key, holder ? indexedClaimOfHolder(holder, windowMs) : null);
-  } catch (err) {
-    log.warn(
-      { err, issue: `${key.owner}/${key.repo}#${key.number}` },
       'work queue index not updated',
     );
   }

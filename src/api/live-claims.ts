@@ -2,8 +2,9 @@ import type { IndexedClaim, IndexedIssue, Store } from '../store/store.js';
 import { isLiveClaim } from './query-issues.js';
 
 /**
- * The live claims of the index as the last reconcile or API call found them, judged against
- * `now` (an expired claim is not live, sweep or no sweep). For the claims board (§14): no
+ * The live claims of the open-issue index as the last reconcile, API call or deferred
+ * heartbeat recorded them, judged against `now` as the work queue judges them (an expired
+ * claim is not live, sweep or no sweep). The claims board's rows (docs/protocol.md §14): no
  * GitHub call; what each viewer may see is for the caller to filter.
  */
 export async function liveClaims(

@@ -54,11 +54,7 @@ export function staleAtOf(beat: Date, staleAfterMs: number): string {
 
 /** A claim comment as the claim object, with the paths of its path line when it is valid. */
 export function claimObject(key: IssueKey, claim: ClaimComment, staleAfterMs: number): ClaimObject {
-  const line = pathLineOf(claim.comment.body);
-  return withIssue(key, {
-    ...indexedClaimOf(claim, staleAfterMs, claim.marker.outcome),
-    ...(line.kind === 'valid' ? { paths: line.paths } : {}),
-  });
+  return withIssue(key, indexedClaimOf(claim, staleAfterMs, claim.marker.outcome));
 }
 
 /** The holder of another issue, as its own thread showed it, as the claim object. */
@@ -68,16 +64,33 @@ export function holderObject(
   staleAfterMs: number,
 ): ClaimObject {
   return withIssue(key, {
-    ...indexedClaimOfHolder(holder, staleAfterMs),
+    commentId: holder.commentId,
+    url: holder.url ?? '',
+    author: holder.author,
+    session: holder.session,
+    lane: holder.lane,
+    branch: holder.branch,
+    stage: holder.stage,
+    started: formatClaimTime(holder.started),
+    updated: formatClaimTime(holder.updated),
+    heartbeat: formatClaimTime(holder.heartbeat),
+    staleAt: staleAtOf(holder.heartbeat, staleAfterMs),
+    ...(holder.assignee ? { assignee: holder.assignee } : {}),
     ...(holder.paths.length > 0 ? { paths: holder.paths } : {}),
   });
 }
 
-/** A claim summary of the index as the claim object. */
-export function withIssue(
-  key: IssueKey,
-  claim: IndexedClaim & { outcome?: string; paths?: readonly string[] },
-): ClaimObject {
+/** A claim as the claim object shows it: the index's claim less the avatar and its order key. */
+export type ClaimFields = Omit<IndexedClaim, 'avatarUrl' | 'commentUpdatedAt'> & {
+  readonly outcome?: string;
+};
+
+/**
+ * A claim of the index (or of a thread just read) as the claim object. The one rendering of a
+ * claim: `GET …/claim`, the work queue's items, the MCP tool and `claim-warden list` all show
+ * the same fields, `paths` included when the claim names any.
+ */
+export function withIssue(key: IssueKey, claim: ClaimFields): ClaimObject {
   return {
     issue: issueRef(key),
     commentId: claim.commentId,
@@ -97,13 +110,14 @@ export function withIssue(
   };
 }
 
-/** A claim comment as the index keeps it. */
+/** A claim comment as the index keeps it: its marker, its valid path line, its author. */
 export function indexedClaimOf(
   claim: ClaimComment,
   staleAfterMs: number,
   outcome?: string,
 ): IndexedClaim & { outcome?: string } {
   const beat = heartbeat(claim);
+  const line = pathLineOf(claim.comment.body);
   return {
     commentId: claim.comment.id,
     url: claim.comment.url ?? '',
@@ -117,25 +131,10 @@ export function indexedClaimOf(
     heartbeat: formatClaimTime(beat),
     staleAt: staleAtOf(beat, staleAfterMs),
     ...(claim.marker.assignee ? { assignee: claim.marker.assignee } : {}),
+    ...(line.kind === 'valid' ? { paths: line.paths } : {}),
+    ...(claim.comment.avatarUrl ? { avatarUrl: claim.comment.avatarUrl } : {}),
+    commentUpdatedAt: formatClaimTime(claim.comment.updatedAt),
     ...(outcome ? { outcome } : {}),
-  };
-}
-
-/** The holder a reconcile settled on, as the index keeps it; its deadline is when it turns stale. */
-export function indexedClaimOfHolder(holder: HolderSummary, staleAfterMs: number): IndexedClaim {
-  return {
-    commentId: holder.commentId,
-    url: holder.url ?? '',
-    author: holder.author,
-    session: holder.session,
-    lane: holder.lane,
-    branch: holder.branch,
-    stage: holder.stage,
-    started: formatClaimTime(holder.started),
-    updated: formatClaimTime(holder.updated),
-    heartbeat: formatClaimTime(holder.heartbeat),
-    staleAt: staleAtOf(holder.heartbeat, staleAfterMs),
-    ...(holder.assignee ? { assignee: holder.assignee } : {}),
   };
 }
 

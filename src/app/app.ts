@@ -2,8 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Probot, ProbotOctokit } from 'probot';
 import { createClaimsApi } from '../api/claims-api.js';
-import { indexIssuesEvent, indexReconcile } from '../api/index-events.js';
-import { noteHolderHeartbeat } from '../board/note-holder-heartbeat.js';
+import { indexIssuesEvent } from '../api/index-events.js';
+import { indexHeartbeat } from '../api/index-heartbeat.js';
 import type { Action } from '../claims/decide.js';
 import { hasName } from '../claims/names.js';
 import {
@@ -173,12 +173,9 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
       ? { publishEvents: (changes: readonly ClaimEvent[]) => events.publish(changes) }
       : {}),
   };
-  // One reconcile, as the queue and the claims API run it: the work queue's index follows.
-  const reconcileOne = async (request: ReconcileRequest) => {
-    const result = await reconcileWithRollout(reconcileDeps, request);
-    await indexReconcile(store, log, request.key, result);
-    return result;
-  };
+  // One reconcile, as the queue and the claims API run it; it records the holder it verified
+  // in the open-issue index (the work queue's and the board's).
+  const reconcileOne = (request: ReconcileRequest) => reconcileWithRollout(reconcileDeps, request);
   const reconcile: ReconcileHandler = async (request) => {
     // docs/protocol.md §11: pull-request checks and branch heartbeats ride the same queue,
     // so each runs under its issue's (or pull request's) mutual exclusion.
@@ -256,14 +253,15 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
     forget,
     resync: (installationId, repos) => void resync(installationId, repos),
     uninstalled: (installationId) => octokits.forget(installationId),
-    // The claims board's row follows a deferred heartbeat; a store error only logs.
+    // The index's claim (the queue's and the board's) follows a deferred heartbeat; a store
+    // error only logs.
     async deferredHeartbeat(key, payload) {
       const c = (payload as { comment?: { id: number; body?: string; updated_at: string } })
         .comment;
       if (!c) return;
       const comment = { id: c.id, body: c.body ?? '', updatedAt: new Date(c.updated_at) };
-      await noteHolderHeartbeat(store, key, comment).catch((err: unknown) => {
-        log.warn({ err, commentId: c.id }, 'board heartbeat not recorded');
+      await indexHeartbeat(store, key, comment).catch((err: unknown) => {
+        log.warn({ err, commentId: c.id }, 'heartbeat not recorded in the index');
       });
     },
     // Label events matter only for status labels, and a bot's marker only when the bot is in

@@ -37,7 +37,7 @@ export interface WebhookDeps {
   uninstalled(installationId: number): void;
   /** The work of a `pull_request` or `push` delivery, from the store's indexes (§11). */
   guardWork(event: GuardEvent): Promise<GuardWork>;
-  /** A heartbeat of the holder was left to the sweep (the claims board moves its row). */
+  /** A heartbeat of the holder was left to the sweep (the open-issue index moves its claim). */
   deferredHeartbeat?(key: IssueKey, payload: unknown): Promise<void>;
 }
 

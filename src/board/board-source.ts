@@ -1,4 +1,4 @@
-import type { ClaimChange, LiveClaimSummary } from '../store/board-records.js';
+import type { ClaimChange } from '../store/board-records.js';
 
 /**
  * The repositories one user may see on the board: `installationId/owner/name`, lower case
@@ -11,10 +11,38 @@ export function visibleRepoKey(installationId: number, fullName: string): string
   return `${installationId}/${fullName.toLowerCase()}`;
 }
 
+/**
+ * One row of the board: a live claim of the open-issue index with its issue (times
+ * `YYYY-MM-DDTHH:MM:SSZ`, as the claim object of docs/protocol.md §8 has them).
+ */
+export interface BoardClaim {
+  readonly installationId: number;
+  /** `owner/name`. */
+  readonly repo: string;
+  readonly number: number;
+  readonly title: string;
+  /** The issue's page on GitHub. */
+  readonly url: string;
+  readonly commentId: number;
+  /** The claim comment's page on GitHub. */
+  readonly commentUrl: string;
+  readonly holder: string;
+  /** Empty when GitHub gave none. */
+  readonly avatarUrl: string;
+  readonly session: string;
+  readonly branch: string;
+  readonly stage: string;
+  /** The claim's path entries (docs/protocol.md §10); empty when it names none. */
+  readonly paths: readonly string[];
+  readonly started: string;
+  readonly heartbeat: string;
+  readonly staleAt: string;
+}
+
 /** Where the claims board reads its facts; a page view costs no GitHub call. */
 export interface BoardSource {
   /** The live claims of the visible repositories: each issue's holder, not yet stale at `now`. */
-  liveClaims(visible: VisibleRepos, now: Date): Promise<LiveClaimSummary[]>;
+  liveClaims(visible: VisibleRepos, now: Date): Promise<BoardClaim[]>;
   /**
    * How many open issues of each visible repository nobody holds, keyed like VisibleRepos;
    * null when this source has no index of open issues to count from.

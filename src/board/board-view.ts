@@ -1,7 +1,7 @@
 import { FIXED_STAGES } from '../claims/marker.js';
 import { sameName } from '../claims/names.js';
-import type { ClaimChange, LiveClaimSummary } from '../store/board-records.js';
-import { type BoardSource, visibleRepoKey } from './board-source.js';
+import type { ClaimChange } from '../store/board-records.js';
+import { type BoardClaim, type BoardSource, visibleRepoKey } from './board-source.js';
 import type { Visibility } from './visible-repos.js';
 
 /** The board's filters (docs/protocol.md §14); an empty string means "all". */
@@ -30,7 +30,7 @@ export interface BoardView {
     readonly holders: readonly string[];
   };
   /** The filtered live claims, the nearest to going stale first. */
-  readonly claims: readonly Omit<LiveClaimSummary, 'installationId'>[];
+  readonly claims: readonly Omit<BoardClaim, 'installationId'>[];
   readonly repos: readonly BoardRepoLine[];
   /** The last 24 hours' expiries, losses and takeovers, newest first. */
   readonly changes: readonly Omit<ClaimChange, 'installationId'>[];

@@ -1,12 +1,20 @@
+import { liveClaims } from '../api/live-claims.js';
 import { isLiveClaim } from '../api/query-issues.js';
-import type { Store } from '../store/store.js';
-import { type BoardSource, type VisibleRepos, visibleRepoKey } from './board-source.js';
+import type { IndexedClaim, IndexedIssue, Store } from '../store/store.js';
+import {
+  type BoardClaim,
+  type BoardSource,
+  type VisibleRepos,
+  visibleRepoKey,
+} from './board-source.js';
 
 /**
- * The board's facts from the app's store: the rows every reconcile records, the history of
- * claim changes, and the work queue's index of open issues for the claimable counts (open
- * issues with no live claim; a repository's `queue.labels` and `queue.exclude` are the work
- * queue's business and are not read here, as that would cost a config read per view).
+ * The board's facts from the app's store: its rows are the live claims of the open-issue
+ * index that the work queue answers from (docs/protocol.md §9), so the board and the queue
+ * show one holder; the history of claim changes; and, from the same index, the claimable
+ * counts (open issues with no live claim; a repository's `queue.labels` and `queue.exclude`
+ * are the work queue's business and are not read here, as that would cost a config read per
+ * view).
  */
 export function storeBoardSource(
   store: Store,
@@ -16,10 +24,12 @@ export function storeBoardSource(
     visible.has(visibleRepoKey(item.installationId, item.repo));
   return {
     async liveClaims(visible, now) {
-      const rows = await store.liveClaimSummaries();
-      return rows.filter(
-        (row) => visibleOf(visible, row) && Date.parse(row.staleAt) > now.getTime(),
-      );
+      const rows: BoardClaim[] = [];
+      for (const { issue, claim } of await liveClaims(store, now)) {
+        const row = boardClaimOf(issue, claim);
+        if (visibleOf(visible, row)) rows.push(row);
+      }
+      return rows;
     },
     claimableCounts:
       options.claimableCounts ??
@@ -40,5 +50,27 @@ export function storeBoardSource(
     async recentChanges(visible, since) {
       return (await store.claimChanges(since)).filter((change) => visibleOf(visible, change));
     },
+  };
+}
+
+/** A live claim of the index and its issue as the board's row. */
+function boardClaimOf(issue: IndexedIssue, claim: IndexedClaim): BoardClaim {
+  return {
+    installationId: issue.key.installationId,
+    repo: `${issue.key.owner}/${issue.key.repo}`,
+    number: issue.key.number,
+    title: issue.title,
+    url: issue.url,
+    commentId: claim.commentId,
+    commentUrl: claim.url || issue.url,
+    holder: claim.author,
+    avatarUrl: claim.avatarUrl ?? '',
+    session: claim.session,
+    branch: claim.branch,
+    stage: claim.stage,
+    paths: claim.paths ?? [],
+    started: claim.started,
+    heartbeat: claim.heartbeat,
+    staleAt: claim.staleAt,
   };
 }

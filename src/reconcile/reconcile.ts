@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { ProbotOctokit } from 'probot';
-import { recordForBoard } from '../board/record-for-board.js';
+import { indexReconciled } from '../api/index-reconciled.js';
 import { type Action, type DecideConfig, decide, type Plan } from '../claims/decide.js';
 import { hasName } from '../claims/names.js';
 import type { ClaimEvent } from '../events/claim-event.js';
@@ -183,7 +183,7 @@ export async function reconcileIssue(
   await deps.store.setDeadline(key, plan.deadline);
   await deps.store.setHolder(key, plan.holder?.commentId ?? null);
   await recordPathHolder(pathDeps, key, plan, paths);
-  await recordForBoard(deps.store, key, plan, thread, lookup.config.staleAfterMs, now);
+  await indexReconciled(deps.store, key, plan, thread, lookup.config.staleAfterMs, now);
   await indexForGuard(deps, key, plan);
   log.debug({ holder: plan.holder, writes: plan.actions.length }, 'issue reconciled');
   return { outcome: 'applied', plan };

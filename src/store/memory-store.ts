@@ -3,7 +3,7 @@ import { formatClaimTime } from '../claims/marker.js';
 import type { PendingEvent } from '../events/pending-events.js';
 import { type IssueKey, issueKeyString, type RepoKey, repoKeyString, repoPrefix } from '../keys.js';
 import { assertTtl } from './assert-ttl.js';
-import { CLAIM_CHANGES_CAP, type ClaimChange, type LiveClaimSummary } from './board-records.js';
+import { CLAIM_CHANGES_CAP, type ClaimChange } from './board-records.js';
 import type {
   BranchHolder,
   CachedRead,
@@ -159,7 +159,6 @@ export class MemoryStore implements Store {
   private readonly openIssueIndex = new Map<string, IndexedIssue>();
   private readonly issueClaims = new Map<string, IndexedClaim>();
 
-  private readonly liveClaims = new Map<string, LiveClaimSummary>();
   /** Oldest first; ids in `changeIds`. */
   private changes: ClaimChange[] = [];
   private readonly changeIds = new Set<string>();
@@ -283,7 +282,7 @@ export class MemoryStore implements Store {
     await this.setPathHolder(key, null);
     await this.setBranchHolder(key, null);
     this.flagged.delete(id);
-    await this.setLiveClaimSummary(key, null);
+    await this.dropOpenIssue(key);
   }
 
   async getCheckpoint(repo: RepoKey): Promise<Date | null> {
@@ -320,19 +319,6 @@ export class MemoryStore implements Store {
     return true;
   }
 
-  async setLiveClaimSummary(key: IssueKey, summary: LiveClaimSummary | null): Promise<void> {
-    if (summary === null) this.liveClaims.delete(issueKeyString(key));
-    else this.liveClaims.set(issueKeyString(key), summary);
-  }
-
-  async liveClaimSummary(key: IssueKey): Promise<LiveClaimSummary | null> {
-    return this.liveClaims.get(issueKeyString(key)) ?? null;
-  }
-
-  async liveClaimSummaries(): Promise<LiveClaimSummary[]> {
-    return [...this.liveClaims.values()];
-  }
-
   async recordClaimChange(change: ClaimChange): Promise<void> {
     if (this.changeIds.has(change.id)) return;
     this.changeIds.add(change.id);
@@ -351,7 +337,6 @@ export class MemoryStore implements Store {
   }
 
   async close(): Promise<void> {
-    this.liveClaims.clear();
     this.changes = [];
     this.changeIds.clear();
     this.deliveries.clear();
@@ -400,6 +385,19 @@ export class MemoryStore implements Store {
   async setIssueClaim(key: IssueKey, claim: IndexedClaim | null): Promise<void> {
     if (claim === null) this.issueClaims.delete(issueKeyString(key));
     else this.issueClaims.set(issueKeyString(key), claim);
+  }
+
+  async issueClaim(key: IssueKey): Promise<IndexedClaim | null> {
+    return this.issueClaims.get(issueKeyString(key)) ?? null;
+  }
+
+  async renewIssueClaim(key: IssueKey, claim: IndexedClaim): Promise<boolean> {
+    const id = issueKeyString(key);
+    const indexed = this.issueClaims.get(id);
+    if (indexed?.commentId !== claim.commentId) return false;
+    if (indexed.commentUpdatedAt >= claim.commentUpdatedAt) return false;
+    this.issueClaims.set(id, claim);
+    return true;
   }
 
   async openIssues(): Promise<IndexedEntry[]> {

@@ -29,7 +29,7 @@ import { PENDING_EVENTS_TTL_MS } from './store.js';
 // Re-exported: the queue imports the script helper from here; new code imports redis-script.js.
 export { RedisScript } from './redis-script.js';
 
-import { CLAIM_CHANGES_CAP, type ClaimChange, type LiveClaimSummary } from './board-records.js';
+import { CLAIM_CHANGES_CAP, type ClaimChange } from './board-records.js';
 
 /** Where a {@link RedisStore} gets its connection: the caller's client, or a URL it owns. */
 export type RedisStoreConnection =
@@ -92,6 +92,24 @@ if old then
   if ok and type(decoded) == 'table' and type(decoded.updatedAt) == 'string' and decoded.updatedAt > ARGV[3] then
     return 0
   end
+end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('INCR', KEYS[2])
+return 1`);
+
+/**
+ * KEYS: issue-claims hash, index version. ARGV: member, JSON, commentId, commentUpdatedAt.
+ * Writes the claim only over a claim of the same comment read at an older `commentUpdatedAt`
+ * (`YYYY-MM-DDTHH:MM:SSZ`, compared as strings), and bumps the version. A claim stored
+ * without one was written by an earlier version: any later read of its comment is newer.
+ */
+const renewClaimScript = new RedisScript(`
+local old = redis.call('HGET', KEYS[1], ARGV[1])
+if not old then return 0 end
+local ok, decoded = pcall(cjson.decode, old)
+if not ok or type(decoded) ~= 'table' or decoded.commentId ~= tonumber(ARGV[3]) then return 0 end
+if type(decoded.commentUpdatedAt) == 'string' and decoded.commentUpdatedAt >= ARGV[4] then
+  return 0
 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 redis.call('INCR', KEYS[2])
@@ -256,7 +274,8 @@ export class RedisStore implements Store {
 
   async forgetIssue(key: IssueKey): Promise<void> {
     const member = issueKeyString(key);
-    // One MULTI: a replica never sees the issue half forgotten.
+    // One MULTI: a replica never sees the issue half forgotten. The index version moves with
+    // the open-issue index, so every replica's cached copy of it is read again.
     const replies = await (await this.client())
       .multi()
       .zrem(this.key('deadlines'), member)
@@ -267,7 +286,9 @@ export class RedisStore implements Store {
       .hdel(this.key('paths', repoKeyString(key)), String(key.number))
       .hdel(this.key('branches', repoKeyString(key)), String(key.number))
       .del(this.key('flagged', member))
-      .hdel(this.key('board', 'live'), member)
+      .hdel(this.key('open-issues'), member)
+      .hdel(this.key('issue-claims'), member)
+      .incr(this.key('index-version'))
       .exec();
     for (const [error] of replies ?? []) if (error) throw error;
   }
@@ -409,6 +430,20 @@ export class RedisStore implements Store {
     await write.incr(this.key('index-version')).exec();
   }
 
+  async issueClaim(key: IssueKey): Promise<IndexedClaim | null> {
+    const json = await (await this.client()).hget(this.key('issue-claims'), issueKeyString(key));
+    return json === null ? null : parseEntry<IndexedClaim>(json);
+  }
+
+  async renewIssueClaim(key: IssueKey, claim: IndexedClaim): Promise<boolean> {
+    const reply = await renewClaimScript.run(
+      await this.client(),
+      [this.key('issue-claims'), this.key('index-version')],
+      [issueKeyString(key), JSON.stringify(claim), claim.commentId, claim.commentUpdatedAt],
+    );
+    return reply === 1;
+  }
+
   /**
    * Every write of the index bumps its version in the same atomic step, so a replica keeps
    * the last index it read and reads it again only once the version moved: a queue query
@@ -432,22 +467,6 @@ export class RedisStore implements Store {
     }
     this.indexCache = { version, entries };
     return entries;
-  }
-
-  async setLiveClaimSummary(key: IssueKey, summary: LiveClaimSummary | null): Promise<void> {
-    const redis = await this.client();
-    if (summary === null) await redis.hdel(this.key('board', 'live'), issueKeyString(key));
-    else await redis.hset(this.key('board', 'live'), issueKeyString(key), JSON.stringify(summary));
-  }
-
-  async liveClaimSummary(key: IssueKey): Promise<LiveClaimSummary | null> {
-    const row = await (await this.client()).hget(this.key('board', 'live'), issueKeyString(key));
-    return row === null ? null : (parseJson<LiveClaimSummary>(row)[0] ?? null);
-  }
-
-  async liveClaimSummaries(): Promise<LiveClaimSummary[]> {
-    const rows = await (await this.client()).hvals(this.key('board', 'live'));
-    return rows.flatMap((row) => parseJson<LiveClaimSummary>(row));
   }
 
   async recordClaimChange(change: ClaimChange): Promise<void> {

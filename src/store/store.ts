@@ -1,6 +1,6 @@
 import type { PendingEvent } from '../events/pending-events.js';
 import type { IssueKey, RepoKey } from '../keys.js';
-import type { ClaimChange, LiveClaimSummary } from './board-records.js';
+import type { ClaimChange } from './board-records.js';
 
 // Re-exported: the keys live in src/keys.ts, and code across the app imports them from here.
 export { type IssueKey, issueKeyString, parseIssueKeyString, type RepoKey } from '../keys.js';
@@ -62,7 +62,8 @@ export interface Store {
   /**
    * Forgets everything kept about an issue that no longer exists where it was (deleted, or
    * transferred away): its deadline, holder, path holder, branch holder, flagged pull
-   * requests, board row, assignees, pending events and any 404 noted.
+   * requests, entry and claim in the open-issue index, assignees, pending events and any
+   * 404 noted.
    */
   forgetIssue(key: IssueKey): Promise<void>;
 
@@ -133,14 +134,14 @@ export interface Store {
   /** Keeps an answer and its ETag for `ttlMs`, replacing the one before. */
   setCachedRead(scope: string, url: string, read: CachedRead, ttlMs: number): Promise<void>;
 
-  // ---- the open-issue index of the work queue (docs/protocol.md §9) --------------------
+  // ---- the open-issue index: the work queue (docs/protocol.md §9) and the board (§14) ----
 
   /**
    * Records an open issue. A snapshot older than the one indexed (by `updatedAt`) is ignored,
    * so webhooks delivered late or out of order never move the index backwards.
    */
   putOpenIssue(issue: IndexedIssue): Promise<void>;
-  /** Removes an issue (closed, deleted, transferred away) and its claim summary. */
+  /** Removes an issue (closed, deleted, transferred away) and its claim. */
   dropOpenIssue(key: IssueKey): Promise<void>;
   /**
    * Makes the repository's part of the index the listed open issues (the resync): listed ones
@@ -148,16 +149,23 @@ export interface Store {
    * event indexed them while the listing ran).
    */
   replaceOpenIssues(repo: RepoKey, issues: readonly IndexedIssue[], listedAt: Date): Promise<void>;
-  /** Records the holder's claim as the last reconcile (or API call) found it; null: none. */
+  /**
+   * Records the issue's holder as a reconcile (or an API call's read-back) verified it, under
+   * the issue's lock; null: none. It replaces whatever the index held: it is the truth.
+   */
   setIssueClaim(key: IssueKey, claim: IndexedClaim | null): Promise<void>;
-  /** Every indexed open issue with its claim summary, in no particular order. */
+  /** The claim recorded for the issue, or null. */
+  issueClaim(key: IssueKey): Promise<IndexedClaim | null>;
+  /**
+   * Records `claim`, a later edit of the indexed holder's comment that a webhook reported (a
+   * heartbeat left to the sweep), only while the index holds a claim of that same comment read
+   * at an older `commentUpdatedAt`. So a delivery that is late, repeated or raced by a
+   * reconcile never moves the claim backwards, nor brings back a holder a reconcile removed.
+   * Atomic across replicas; resolves whether it was recorded.
+   */
+  renewIssueClaim(key: IssueKey, claim: IndexedClaim): Promise<boolean>;
+  /** Every indexed open issue with its claim, in no particular order. */
   openIssues(): Promise<IndexedEntry[]>;
-  /** The claims board's row of the issue (its holder as last reconciled); null removes it. */
-  setLiveClaimSummary(key: IssueKey, summary: LiveClaimSummary | null): Promise<void>;
-  /** The board row of one issue, or null. */
-  liveClaimSummary(key: IssueKey): Promise<LiveClaimSummary | null>;
-  /** Every recorded board row, in no particular order. */
-  liveClaimSummaries(): Promise<LiveClaimSummary[]>;
   /**
    * Appends a claim change to the board's history, kept to the newest CLAIM_CHANGES_CAP; a
    * change whose id is recorded already is not added twice.
@@ -199,9 +207,10 @@ export interface IndexedIssue {
 }
 
 /**
- * The holder's claim as last seen, JSON-safe; times `YYYY-MM-DDTHH:MM:SSZ`. Liveness is
- * judged against `staleAt` when the index is read, so an expired claim counts as free at
- * once, without waiting for the sweep.
+ * The holder's claim as last seen, JSON-safe; times `YYYY-MM-DDTHH:MM:SSZ`. The one record of
+ * a holder that the work queue (docs/protocol.md §9) and the claims board (§14) both read.
+ * Liveness is judged against `staleAt` when the index is read, so an expired claim counts as
+ * free at once, without waiting for the sweep.
  */
 export interface IndexedClaim {
   readonly commentId: number;
@@ -216,9 +225,18 @@ export interface IndexedClaim {
   readonly heartbeat: string;
   readonly staleAt: string;
   readonly assignee?: string;
+  /** The entries of a valid path line (docs/protocol.md §10), canonical; absent without one. */
+  readonly paths?: readonly string[];
+  /** The author's avatar, which the board shows; absent when GitHub gave none. */
+  readonly avatarUrl?: string;
+  /**
+   * The comment's `updated_at` as GitHub gave it with this snapshot: it orders snapshots of
+   * one comment, as `updatedAt` orders an issue's ({@link Store.renewIssueClaim}).
+   */
+  readonly commentUpdatedAt: string;
 }
 
-/** An indexed issue and its claim summary. */
+/** An indexed issue and its claim. */
 export interface IndexedEntry {
   readonly issue: IndexedIssue;
   readonly claim: IndexedClaim | null;

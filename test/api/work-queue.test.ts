@@ -92,6 +92,41 @@ describe.concurrent('GET /api/claims/v1/issues', () => {
     expect(held.issue).not.toHaveProperty('state');
   });
 
+  it('a queue item’s claim is the claim object GET …/claim answers, paths included', async ({
+    onTestFinished,
+  }) => {
+    const { fake, appUrl, settle } = await harnessFor(onTestFinished);
+    tick(fake, Date.now() - 60_000);
+    const viaApi = fake.createIssue(REPO);
+    const viaComment = fake.createIssue(REPO);
+    const noPaths = fake.createIssue(REPO);
+    await settle();
+    const alice = caller(appUrl, fake, 'alice');
+    const claimed = await alice.post(
+      claimPath(viaApi),
+      claimBody('s-1', { paths: ['src/queue/', 'docs/a.md'] }),
+    );
+    expect(claimed.status).toBe(201);
+    // A claim comment posted by another client, with its path line (docs/protocol.md §10).
+    const [marker, ...rest] = claimComment('s-bob').split('\n');
+    const line = '<!-- claim-paths v=1 paths=src/api/,README.md -->';
+    fake.addComment(REPO, viaComment, { author: 'bob', body: [marker, line, ...rest].join('\n') });
+    fake.addComment(REPO, noPaths, { author: 'bob', body: claimComment('s-other') });
+    await settle();
+
+    const items = (await alice.get('/issues?claimable=false')).body.items;
+    expect(items.map((i: Item) => i.issue.number)).toEqual([viaApi, viaComment, noPaths]);
+    for (const item of items) {
+      const single = await alice.get(claimPath(item.issue.number));
+      expect(item.claim).toEqual(single.body.claim);
+    }
+    expect(items.map((i: { claim: { paths?: string[] } }) => i.claim.paths)).toEqual([
+      ['src/queue/', 'docs/a.md'],
+      ['src/api/', 'README.md'],
+      undefined,
+    ]);
+  });
+
   it('queue.labels and queue.exclude of claims.yml decide what is claimable', async ({
     onTestFinished,
   }) => {

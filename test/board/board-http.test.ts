@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { renderClaimComment } from '../../src/claims/comment.js';
+import { caller } from '../api/api-helpers.js';
 import {
   beginSignIn,
   boardHarness,
@@ -241,7 +242,7 @@ describe.concurrent('the claims board over HTTP', () => {
     ]);
   });
 
-  it('a heartbeat of the holder moves its row at once, though it costs no reconcile', async ({
+  it('a heartbeat of the holder moves its row and the work queue’s claim at once, though it costs no reconcile', async ({
     onTestFinished,
   }) => {
     const harness = await boardHarness(onTestFinished);
@@ -271,10 +272,23 @@ describe.concurrent('the claims board over HTTP', () => {
 
     const beat = new Date();
     fake.editComment(comment.id, renderClaimComment({ ...marker, updated: beat, stage: 'review' }));
+    fake.clearRequests();
     await harness.settle();
+    expect(fake.requests).toEqual([]);
     const after = (await (await get(`${harness.appUrl}/claims/data.json`, alice)).json()).claims[0];
     expect(after.stage).toBe('review');
     expect(Date.parse(after.heartbeat)).toBe(Math.floor(beat.getTime() / 1000) * 1000);
-    expect(Date.parse(after.staleAt) - Date.parse(after.heartbeat)).toBe(6 * 3_600_000 + 1);
+    // docs/protocol.md §3: stale one second past the 6-hour window, as the claim object says.
+    expect(Date.parse(after.staleAt) - Date.parse(after.heartbeat)).toBe(6 * 3_600_000 + 1000);
+    // One index: the work queue shows the holder as the board does.
+    const queue = await caller(harness.appUrl, fake, 'alice').get('/issues?claimable=false');
+    expect(queue.body.items.map((i: { claim: object }) => i.claim)).toEqual([
+      expect.objectContaining({
+        commentId: comment.id,
+        stage: 'review',
+        heartbeat: after.heartbeat,
+        staleAt: after.staleAt,
+      }),
+    ]);
   });
 });

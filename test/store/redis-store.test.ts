@@ -47,17 +47,76 @@ describe('RedisStore', () => {
       createdAt: '2030-01-01T00:00:00Z',
       updatedAt: '2030-01-01T00:00:00Z',
     };
+    const claim = {
+      commentId: 9,
+      url: 'c',
+      author: 'alice',
+      session: 's',
+      lane: 'l',
+      branch: 'b',
+      stage: 'claimed',
+      started: '2030-01-01T00:00:00Z',
+      updated: '2030-01-01T00:00:00Z',
+      heartbeat: '2030-01-01T00:00:00Z',
+      staleAt: '2030-01-01T06:00:01Z',
+      commentUpdatedAt: '2030-01-01T00:00:00Z',
+    };
     try {
       expect(await a.openIssues()).toEqual([]);
       await b.putOpenIssue(issue);
       expect(await a.openIssues()).toEqual([{ issue, claim: null }]);
       await b.putOpenIssue({ ...issue, title: 'renamed', updatedAt: '2030-01-01T00:01:00Z' });
       expect((await a.openIssues())[0]?.issue.title).toBe('renamed');
+      await b.setIssueClaim(key, claim);
+      expect((await a.openIssues())[0]?.claim).toEqual(claim);
+      const renewed = {
+        ...claim,
+        heartbeat: '2030-01-01T00:09:00Z',
+        commentUpdatedAt: '2030-01-01T00:09:00Z',
+      };
+      expect(await b.renewIssueClaim(key, renewed)).toBe(true);
+      expect((await a.openIssues())[0]?.claim).toEqual(renewed);
       await b.dropOpenIssue(key);
+      expect(await a.openIssues()).toEqual([]);
+      await b.putOpenIssue(issue);
+      expect(await a.openIssues()).toEqual([{ issue, claim: null }]);
+      await b.forgetIssue(key);
       expect(await a.openIssues()).toEqual([]);
     } finally {
       await a.close();
       await b.close();
+    }
+  });
+
+  it('a heartbeat renews a claim an earlier version indexed without its comment’s updated_at', async () => {
+    const prefix = `${runPrefix}${uniquePrefix('upgrade')}:`;
+    const store = new RedisStore({ redis, prefix });
+    const key = { installationId: 1, owner: 'acme', repo: 'widgets', number: 5 };
+    const earlier = {
+      commentId: 9,
+      url: 'c',
+      author: 'alice',
+      session: 's',
+      lane: 'l',
+      branch: 'b',
+      stage: 'claimed',
+      started: '2030-01-01T00:00:00Z',
+      updated: '2030-01-01T00:00:00Z',
+      heartbeat: '2030-01-01T00:00:00Z',
+      staleAt: '2030-01-01T06:00:01Z',
+    };
+    try {
+      await redis.hset(`${prefix}issue-claims`, '1/acme/widgets#5', JSON.stringify(earlier));
+      const renewed = {
+        ...earlier,
+        heartbeat: '2030-01-01T00:09:00Z',
+        commentUpdatedAt: '2030-01-01T00:09:00Z',
+      };
+      expect(await store.renewIssueClaim(key, { ...renewed, commentId: 10 })).toBe(false);
+      expect(await store.renewIssueClaim(key, renewed)).toBe(true);
+      expect(await store.issueClaim(key)).toEqual(renewed);
+    } finally {
+      await flushPrefix(redis, prefix);
     }
   });
 

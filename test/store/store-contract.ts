@@ -1,9 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  CLAIM_CHANGES_CAP,
-  type ClaimChange,
-  type LiveClaimSummary,
-} from '../../src/store/board-records.js';
+import { CLAIM_CHANGES_CAP, type ClaimChange } from '../../src/store/board-records.js';
 import type { IndexedClaim, IndexedIssue, IssueKey, Store } from '../../src/store/store.js';
 import { sleep } from '../helpers/redis.js';
 
@@ -528,7 +524,19 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
         heartbeat: '2030-01-01T00:00:00Z',
         staleAt: '2030-01-01T06:00:01Z',
         assignee: 'claim',
+        paths: ['src/a.ts', 'docs/'],
+        avatarUrl: 'https://avatars.githubusercontent.com/u/1?v=4',
+        commentUpdatedAt: '2030-01-01T00:00:00Z',
       };
+      /** A later edit of the claim's comment, as a heartbeat webhook reports it. */
+      const beat = (at: string, overrides: Partial<IndexedClaim> = {}): IndexedClaim => ({
+        ...claim,
+        stage: 'implementing',
+        updated: at,
+        heartbeat: at,
+        commentUpdatedAt: at,
+        ...overrides,
+      });
       const byNumber = async () =>
         (await store.openIssues()).sort((a, b) => a.issue.key.number - b.issue.key.number);
 
@@ -561,6 +569,55 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
         expect((await byNumber())[0]?.claim).toBeNull();
       });
 
+      it('reads one issue’s claim as it was recorded', async () => {
+        expect(await store.issueClaim(issue(1))).toBeNull();
+        await store.setIssueClaim(issue(1), claim);
+        expect(await store.issueClaim(issue(1))).toEqual(claim);
+        expect(await store.issueClaim(issue(2))).toBeNull();
+      });
+
+      it('a heartbeat moves the claim forward, never back, and only over its own comment', async () => {
+        await store.putOpenIssue(open(1, '2030-01-01T00:00:00Z'));
+        await store.setIssueClaim(issue(1), claim);
+        const later = beat('2030-01-01T00:10:00Z');
+        expect(await store.renewIssueClaim(issue(1), later)).toBe(true);
+        // Late, repeated or of another comment: the claim stays.
+        expect(await store.renewIssueClaim(issue(1), beat('2030-01-01T00:05:00Z'))).toBe(false);
+        expect(await store.renewIssueClaim(issue(1), beat('2030-01-01T00:10:00Z'))).toBe(false);
+        expect(
+          await store.renewIssueClaim(issue(1), beat('2030-01-01T00:20:00Z', { commentId: 9 })),
+        ).toBe(false);
+        expect((await byNumber())[0]?.claim).toEqual(later);
+      });
+
+      it('a heartbeat never brings back a claim a reconcile removed or replaced', async () => {
+        await store.putOpenIssue(open(1, '2030-01-01T00:00:00Z'));
+        expect(await store.renewIssueClaim(issue(1), beat('2030-01-01T00:10:00Z'))).toBe(false);
+        const next = { ...claim, commentId: 3_000_000_002, author: 'bob' };
+        await store.setIssueClaim(issue(1), next);
+        expect(await store.renewIssueClaim(issue(1), beat('2030-01-01T00:10:00Z'))).toBe(false);
+        expect((await byNumber())[0]?.claim).toEqual(next);
+        await store.setIssueClaim(issue(1), null);
+        expect(await store.renewIssueClaim(issue(1), beat('2030-01-01T00:20:00Z'))).toBe(false);
+        expect((await byNumber())[0]?.claim).toBeNull();
+      });
+
+      it('a reconcile’s claim replaces a newer heartbeat: it is the truth', async () => {
+        await store.setIssueClaim(issue(1), claim);
+        await store.renewIssueClaim(issue(1), beat('2030-01-01T00:10:00Z'));
+        await store.setIssueClaim(issue(1), claim);
+        expect(await store.issueClaim(issue(1))).toEqual(claim);
+      });
+
+      it('forgetting an issue drops it from the index with its claim', async () => {
+        await store.putOpenIssue(open(1, '2030-01-01T00:00:00Z'));
+        await store.putOpenIssue(open(2, '2030-01-01T00:00:00Z'));
+        await store.setIssueClaim(issue(1), claim);
+        await store.forgetIssue(issue(1));
+        expect((await byNumber()).map((e) => e.issue.key.number)).toEqual([2]);
+        expect(await store.issueClaim(issue(1))).toBeNull();
+      });
+
       it('replacing a repository keeps the listed issues, other repositories and fresh events', async () => {
         const elsewhere = { ...open(9, '2030-01-01T00:00:00Z'), key: issue(9, { repo: 'gears' }) };
         await store.putOpenIssue(open(1, '2030-01-01T00:00:00Z'));
@@ -586,19 +643,7 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
       });
     });
 
-    describe('claims board records', () => {
-      it('keeps one row per issue, replaced by the next reconcile and removed with null', async () => {
-        await store.setLiveClaimSummary(issue(1), summary(1, 'alice'));
-        await store.setLiveClaimSummary(issue(2), summary(2, 'bob'));
-        await store.setLiveClaimSummary(issue(1), summary(1, 'carol'));
-        const rows = await store.liveClaimSummaries();
-        expect(rows.map((r) => `${r.number}:${r.holder}`).sort()).toEqual(['1:carol', '2:bob']);
-        expect(await store.liveClaimSummary(issue(1))).toEqual(summary(1, 'carol'));
-        await store.setLiveClaimSummary(issue(1), null);
-        expect((await store.liveClaimSummaries()).map((r) => r.number)).toEqual([2]);
-        expect(await store.liveClaimSummary(issue(1))).toBeNull();
-      });
-
+    describe('claims board history', () => {
       it('lists changes since a time, newest first, each id once', async () => {
         await store.recordClaimChange(change('a', 10));
         await store.recordClaimChange(change('c', 30));
@@ -621,27 +666,6 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
       });
     });
   });
-}
-
-function summary(number: number, holder: string): LiveClaimSummary {
-  return {
-    installationId: 7,
-    repo: 'acme/widgets',
-    number,
-    title: `Issue ${number}`,
-    url: `https://github.com/acme/widgets/issues/${number}`,
-    commentId: 100 + number,
-    commentUrl: `https://github.com/acme/widgets/issues/${number}#issuecomment-${100 + number}`,
-    holder,
-    avatarUrl: `https://avatars.githubusercontent.com/${holder}`,
-    session: 'h:5f4dcc3b5aa7',
-    branch: 'feat/x',
-    stage: 'implementing',
-    paths: ['src/a.ts'],
-    started: at(0).toISOString(),
-    heartbeat: at(1).toISOString(),
-    staleAt: at(3600).toISOString(),
-  };
 }
 
 function change(id: string, seconds: number): ClaimChange {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boardRecordsOf } from '../../src/board/board-records-of.js';
+import { claimChangesOf } from '../../src/board/claim-changes-of.js';
 import { decide } from '../../src/claims/decide.js';
 import type { ThreadComment } from '../../src/claims/types.js';
 import type { IssueThread } from '../../src/github/thread.js';
@@ -14,7 +14,7 @@ import {
 
 const KEY = { installationId: 7, owner: 'acme', repo: 'widgets', number: 12 };
 
-function recordsFor(specs: ClaimSpec[], options: { open?: boolean } = {}) {
+function changesFor(specs: ClaimSpec[], options: { open?: boolean } = {}) {
   const comments: ThreadComment[] = specs.map(claim);
   const thread: IssueThread = {
     open: options.open ?? true,
@@ -31,26 +31,14 @@ function recordsFor(specs: ClaimSpec[], options: { open?: boolean } = {}) {
     updatedAt: '2030-01-01T00:00:00Z',
   };
   const plan = decide({ ...thread, appLogin: APP_LOGIN, hints: [] }, DEFAULT_CONFIG, NOW);
-  return boardRecordsOf(KEY, plan, { ...thread, meta }, DEFAULT_CONFIG.staleAfterMs, NOW);
+  return claimChangesOf(KEY, plan, { ...thread, meta }, NOW);
 }
 
-describe('what a reconcile tells the claims board', () => {
-  it('the holder becomes the issue row, with its heartbeat and the moment it goes stale', () => {
-    const { summary, changes } = recordsFor([
-      { id: 1, by: 'alice', session: 'h:5f4dcc3b5aa7', stage: 'implementing', updatedAgoMs: HOUR },
-    ]);
-    expect(changes).toEqual([]);
-    expect(summary).toMatchObject({
-      repo: 'acme/widgets',
-      number: 12,
-      title: 'Fix <the> widget',
-      holder: 'alice',
-      session: 'h:5f4dcc3b5aa7',
-      branch: 'feat/1',
-      stage: 'implementing',
-      heartbeat: new Date(NOW.getTime() - HOUR).toISOString(),
-      staleAt: new Date(NOW.getTime() + 5 * HOUR + 1).toISOString(),
-    });
+describe('what a reconcile adds to the claims board’s history', () => {
+  it('a live holder and nobody finalised: nothing', () => {
+    expect(
+      changesFor([{ id: 1, by: 'alice', session: 'h:5f4dcc3b5aa7', updatedAgoMs: HOUR }]),
+    ).toEqual([]);
   });
 
   it.each([
@@ -79,15 +67,13 @@ describe('what a reconcile tells the claims board', () => {
       'bob',
     ],
   ] as const)('%s', (_, specs, kind, by) => {
-    const { changes } = recordsFor([...specs]);
+    const changes = changesFor([...specs]);
     expect(changes).toHaveLength(1);
     expect(changes[0]).toMatchObject({ kind, title: 'Fix <the> widget', at: NOW.toISOString() });
     expect(changes[0]!.by?.login ?? null).toBe(by);
   });
 
-  it('an issue closed with its claim has no row and lists no change', () => {
-    const { summary, changes } = recordsFor([{ id: 1 }], { open: false });
-    expect(summary).toBeNull();
-    expect(changes).toEqual([]);
+  it('an issue closed with its claim lists no change', () => {
+    expect(changesFor([{ id: 1 }], { open: false })).toEqual([]);
   });
 });
