@@ -3,6 +3,7 @@ import type { ProbotOctokit } from 'probot';
 import { recordForBoard } from '../board/record-for-board.js';
 import { type Action, type DecideConfig, decide, type Plan } from '../claims/decide.js';
 import { hasName } from '../claims/names.js';
+import { installationReads } from '../github/conditional.js';
 import { executePlan, type KnownLabels } from '../github/execute.js';
 import {
   IssueGoneError,
@@ -94,7 +95,7 @@ export async function reconcileIssue(
 
   let thread: IssueThread;
   try {
-    thread = await readThread(octokit, key);
+    thread = await readThread(octokit, key, installationReads(deps.store, key.installationId));
   } catch (error) {
     if (error instanceof IssueGoneError) {
       // docs/protocol.md §6: one 404 is not proof (GitHub answers a transient one now and
@@ -130,7 +131,12 @@ export async function reconcileIssue(
   const previousHolder = onReconciled ? await deps.store.holderOf(key) : null;
 
   const now = deps.now();
-  const pathDeps = { ...deps, readThread: (other: IssueKey) => readThread(octokit, other), log };
+  const reads = installationReads(deps.store, key.installationId);
+  const pathDeps = {
+    ...deps,
+    readThread: (other: IssueKey) => readThread(octokit, other, reads),
+    log,
+  };
   const paths = await pathHoldersFor(pathDeps, key, thread, lookup.config, now);
   const plan = decide(
     {
