@@ -3,6 +3,7 @@ import { main, type RunningApp } from '../src/app/main.js';
 import type { IndexedClaim, IndexedIssue } from '../src/store/store.js';
 import { type FakeGitHub, startFakeGitHub } from '../test/fake-github/fake-github.js';
 import { flushPrefix, redisUrl, requireRedis, uniquePrefix } from '../test/helpers/redis.js';
+import { isCounted } from './measured-calls.js';
 import { fmt, type Section } from './section.js';
 
 const REPO = 'acme/widgets';
@@ -127,7 +128,7 @@ async function latency(replicas: number, sameIssue: boolean): Promise<LatencyRow
 
 /** GitHub calls of one API claim (warm caches, its own webhook echoes included) and one comment claim. */
 async function callsPerClaim(): Promise<
-  Array<{ scenario: string; calls: number; writes: number }>
+  Array<{ scenario: string; calls: number; writes: number; notModified: number }>
 > {
   const cluster = await startCluster(1);
   try {
@@ -148,17 +149,20 @@ async function callsPerClaim(): Promise<
       paths: ['warm/'],
     });
     await settle();
-    const rows: Array<{ scenario: string; calls: number; writes: number }> = [];
+    const rows: Array<{ scenario: string; calls: number; writes: number; notModified: number }> =
+      [];
     const measure = async (scenario: string, act: () => Promise<unknown>) => {
       await settle();
       const mark = fake.requests.length;
       await act();
       await settle();
       const requests = fake.requests.slice(mark).filter((r) => !r.path.startsWith('/app/'));
+      const counted = requests.filter(isCounted);
       rows.push({
         scenario,
-        calls: requests.length,
-        writes: requests.filter((r) => r.method !== 'GET').length,
+        calls: counted.length,
+        writes: counted.filter((r) => r.method !== 'GET').length,
+        notModified: requests.length - counted.length,
       });
     };
     const a = fake.createIssue(REPO);
@@ -304,7 +308,11 @@ export async function benchApi(): Promise<Section> {
         .map(([status, n]) => `${n}× ${status}`)
         .join(', '),
     ]),
-    ...calls.map((r) => [`GitHub calls: ${r.scenario}`, `${r.calls} calls`, `${r.writes} writes`]),
+    ...calls.map((r) => [
+      `GitHub calls: ${r.scenario}`,
+      `${r.calls} calls`,
+      `${r.writes} writes, ${r.notModified} reads answered 304 (not counted)`,
+    ]),
     ...queries.map((q) => [
       `queue query over ${fmt(q.issues)} indexed issues, ${q.replicas === 1 ? 'memory store' : 'Redis store'}`,
       `p50 ${fmt(q.p50, 1)} ms, p99 ${fmt(q.p99, 1)} ms`,

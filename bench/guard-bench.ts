@@ -23,7 +23,7 @@ function claim(session: string, ago: number, paths?: readonly string[]): string 
 
 /**
  * GitHub calls per pull-request event and per push (docs/protocol.md §11), counted from the
- * fake GitHub's request log on a settled app (token minted, config cached). The fake delivers
+ * fake GitHub's request log on a settled app (token minted, config cached), 304 answers apart. The fake delivers
  * every webhook, the app's own echoes included (they cost nothing).
  */
 export async function benchGuard(): Promise<Section> {
@@ -72,7 +72,9 @@ async function runScenarios(stack: Stack, out: Measured[]): Promise<void> {
   await measure('push by another account to the holder’s branch', 0, () =>
     fake.push(REPO, { branch: 'feat/s-plain', pusher: 'bob' }),
   );
-  await measure('push by the holder’s author to its branch (renews)', 3, () =>
+  // The holder's thread was read at its claim, and only its issue changed since (the app's
+  // own label and assignee): its re-reads cost R = 1 (docs/api-budget.md).
+  await measure('push by the holder’s author to its branch (renews)', 2, () =>
     fake.push(REPO, { branch: 'feat/s-plain', pusher: 'alice' }),
   );
   await measure('second push within a tenth of the window', 0, () =>
@@ -95,14 +97,15 @@ async function runScenarios(stack: Stack, out: Measured[]): Promise<void> {
     }),
   );
   let flagged = 0;
-  await measure('pull request opened, overlapping one holder (40 files)', 4, () => {
+  await measure('pull request opened, overlapping one holder (40 files)', 3, () => {
     flagged = fake.openPullRequest(REPO, {
       head: 'feat/dave',
       author: 'bob',
       files: [...Array.from({ length: 39 }, (_, i) => `lib/g${i}.ts`), 'src/a.ts'],
     });
   });
-  await measure('pull request edited, verdict unchanged (overlap)', 4, () =>
+  // Its holder's thread is unchanged since the last event's read: R = 0 (two 304s).
+  await measure('pull request edited, verdict unchanged (overlap)', 2, () =>
     fake.editPullRequest(REPO, flagged, 'New title'),
   );
   await measure('holder released: its reconcile, then the flagged pull request re-checked', 6, () =>

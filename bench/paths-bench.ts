@@ -3,6 +3,7 @@ import { renderClaimComment } from '../src/claims/comment.js';
 import { overlaps } from '../src/claims/paths.js';
 import { overlappingHolders } from '../src/paths/overlapping-holders.js';
 import { MemoryStore } from '../src/store/memory-store.js';
+import { isCounted } from './measured-calls.js';
 import { fmt, type Section } from './section.js';
 
 const REPO = 'acme/widgets';
@@ -86,8 +87,16 @@ function claim(session: string, paths?: readonly string[]): string {
   );
 }
 
+/** The GitHub calls of one claim: counted, and the reads answered 304 (not counted). */
+interface CallCost {
+  readonly scenario: string;
+  readonly calls: number;
+  readonly notModified: number;
+  readonly requests: string[];
+}
+
 /** GitHub calls of one claim delivered to a settled app, by what its path line says. */
-async function callCost(): Promise<Array<{ scenario: string; calls: number; requests: string[] }>> {
+async function callCost(): Promise<CallCost[]> {
   const stack = await startStack({
     webhooks: 'capture',
     env: { CLAIMS_SWEEP_INTERVAL: '24h' },
@@ -99,7 +108,7 @@ async function callCost(): Promise<Array<{ scenario: string; calls: number; requ
     },
   });
   const { fake } = stack;
-  const out: Array<{ scenario: string; calls: number; requests: string[] }> = [];
+  const out: CallCost[] = [];
   try {
     let delivered = fake.deliveries.length;
     const measure = async (scenario: string, author: string, body: string) => {
@@ -110,8 +119,10 @@ async function callCost(): Promise<Array<{ scenario: string; calls: number; requ
       for (const d of fake.deliveries.slice(delivered)) await stack.deliver(d);
       await stack.app.warden.queue.idle();
       // Deliver nothing more: the app's echoes cost no call (docs/protocol.md §5).
-      const requests = fake.requests.slice(mark).map((r) => `${r.method} ${r.path}`);
-      out.push({ scenario, calls: requests.length, requests });
+      const answered = fake.requests.slice(mark);
+      const calls = answered.filter(isCounted).length;
+      const requests = answered.map((r) => `${r.method} ${r.path} ${r.status}`);
+      out.push({ scenario, calls, notModified: answered.length - calls, requests });
     };
     // Warm-up: the first claim also learns that the status label exists (one GET, once).
     await measure('warm-up', 'alice', claim('s-warm'));
@@ -138,12 +149,12 @@ export async function benchPaths(): Promise<Section> {
     title: 'Path claims: the overlap check, and GitHub calls of a claim with and without paths',
     notes: [
       'CPU rows: checks per second over 1,000 indexed holders of 20 entries (in-memory index).',
-      'Call rows: one claim delivered to a settled app (label exists, config cached).',
+      'Call rows: one claim delivered to a settled app (label exists, config cached); 304 answers apart, not counted by GitHub.',
     ],
-    columns: ['benchmark', 'per second', 'ms each', 'GitHub calls'],
+    columns: ['benchmark', 'per second', 'ms each', 'GitHub calls', '304s'],
     rows: [
-      ...cpu.map((r) => [r.name, fmt(r.perSec), fmt(r.msEach, 3), '-']),
-      ...calls.map((r) => [r.scenario, '-', '-', String(r.calls)]),
+      ...cpu.map((r) => [r.name, fmt(r.perSec), fmt(r.msEach, 3), '-', '-']),
+      ...calls.map((r) => [r.scenario, '-', '-', String(r.calls), String(r.notModified)]),
     ],
     data: { cpu, calls },
   };

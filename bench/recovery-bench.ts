@@ -5,11 +5,14 @@ import { freePort, stackPrivateKey, startStack } from '../sandbox/stack.js';
 import { renderClaimComment } from '../src/claims/comment.js';
 import { recoverDeliveries } from '../src/recovery/recover-deliveries.js';
 import { MemoryStore } from '../src/store/memory-store.js';
+import { sweepOnce } from '../src/sweep/sweep.js';
 import { type FakeGitHub, startFakeGitHub } from '../test/fake-github/fake-github.js';
+import { isCounted } from './measured-calls.js';
 import type { Section } from './section.js';
 
 const REPOS = 100;
 const INSTALLATION = 1;
+const HOUR = 3_600_000;
 
 /** One measured run: calls GitHub counts against the rate limit, and the free 304s. */
 interface Measured {
@@ -24,7 +27,7 @@ function measure(fake: FakeGitHub, scenario: string): Measured {
   const calls: Record<string, number> = {};
   let notModified = 0;
   for (const r of fake.requests) {
-    if (r.status === 304) {
+    if (!isCounted(r)) {
       notModified += 1;
       continue;
     }
@@ -50,6 +53,75 @@ async function resyncRuns(results: Measured[]): Promise<void> {
     stack.fake.clearRequests();
     await stack.app.warden.resync(INSTALLATION);
     results.push(measure(stack.fake, `resync, ${REPOS} repositories, nothing changed, next run`));
+  } finally {
+    await stack.close();
+  }
+}
+
+/**
+ * The sweep's reconcile of a due issue (docs/protocol.md §4), twice: a stale claim the app
+ * never read, and one it read while live and whose thread nobody touched since, so its
+ * re-read with the same token is answered 304 twice (docs/api-budget.md). Both issues are
+ * labelled and assigned already, so their claim's own reconcile writes nothing.
+ */
+async function sweepRuns(results: Measured[]): Promise<void> {
+  const repo = 'acme/widgets';
+  const stack = await startStack({
+    webhooks: 'capture',
+    env: { CLAIMS_SWEEP_INTERVAL: '24h' },
+    seed: (fake) => {
+      fake.addInstallation({ id: INSTALLATION, account: 'acme', repos: [repo] });
+      fake.addUser('alice', { association: 'COLLABORATOR' });
+    },
+  });
+  const { fake } = stack;
+  const { store, queue } = stack.app.warden;
+  const claimed = (title: string, at: Date) => {
+    const number = fake.createIssue(repo, {
+      title,
+      labels: ['status:in-progress'],
+      assignees: ['alice'],
+    });
+    fake.addComment(repo, number, {
+      author: 'alice',
+      body: renderClaimComment({
+        session: `s-${number}`,
+        lane: 'main',
+        branch: `fix/${number}`,
+        started: at,
+        updated: at,
+        stage: 'implementing',
+        assignee: 'claim',
+      }),
+      createdAt: at,
+      updatedAt: at,
+    });
+    return { installationId: INSTALLATION, owner: 'acme', repo: 'widgets', number };
+  };
+  // The sweep as its timer runs it, with a lease short enough to sweep twice in a row.
+  const sweepDue = async (scenario: string) => {
+    await new Promise((resolve) => setTimeout(resolve, 5)); // the 1 ms lease expires
+    fake.clearRequests();
+    const result = await sweepOnce({ store, queue, now: () => new Date(), intervalMs: 1 });
+    if (result.queued !== 1) throw new Error(`recovery bench: the sweep queued ${result.queued}`);
+    await queue.idle();
+    results.push(measure(fake, scenario));
+  };
+  try {
+    // Never read: its webhook is not delivered; due in the sweep's index.
+    const cold = claimed('cold', new Date(Date.now() - 7 * HOUR));
+    await store.setDeadline(cold, new Date(Date.now() - HOUR));
+    await sweepDue('sweep, one due issue, its thread read for the first time');
+
+    // Live for 3 more seconds when its webhook is delivered: read then, stale when swept.
+    const at = new Date(Math.floor((Date.now() - 6 * HOUR + 3_000) / 1000) * 1000);
+    const delivered = fake.deliveries.length;
+    claimed('quiet', at);
+    for (const d of fake.deliveries.slice(delivered)) await stack.deliver(d);
+    await queue.idle();
+    const staleIn = at.getTime() + 6 * HOUR + 1_000 - Date.now();
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, staleIn)));
+    await sweepDue('sweep, one due issue, its thread unchanged since the app read it');
   } finally {
     await stack.close();
   }
@@ -110,17 +182,19 @@ async function recoveryRun(results: Measured[], failed: number): Promise<void> {
 }
 
 /**
- * What the periodic reads of docs/protocol.md §4 and §12 cost of the rate limit, counted from
- * the fake GitHub's request log; 304 answers are counted apart, as GitHub does not count them.
+ * What the periodic reads of docs/protocol.md §4 and §12 (the resync, the sweep's re-reads,
+ * delivery recovery) cost of the rate limit, counted from the fake GitHub's request log; 304
+ * answers are counted apart, as GitHub does not count them.
  */
 export async function benchRecovery(): Promise<Section> {
   const results: Measured[] = [];
   await resyncRuns(results);
+  await sweepRuns(results);
   await recoveryRun(results, 0);
   await recoveryRun(results, 100);
   return {
     id: 'recovery',
-    title: 'Calls counted against the rate limit by the resync and by delivery recovery',
+    title: 'Calls counted against the rate limit by the resync, the sweep and delivery recovery',
     notes: [
       'From the fake GitHub’s request log; 304 answers (conditional requests, not counted by GitHub) apart.',
       'The fake ties an ETag to the token, as GitHub does; the app keeps its installation token for its hour.',

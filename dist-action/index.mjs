@@ -40786,8 +40786,69 @@ var IssueGoneError = class extends Error {
   name = "IssueGoneError";
 };
 
+// src/github/conditional.ts
+var CACHED_READ_TTL_MS = 24 * 36e5;
+function tokenScope(installationId) {
+  return `installation-${installationId}`;
+}
+function installationReads(store, installationId) {
+  return { store, scope: tokenScope(installationId) };
+}
+async function conditionalGet(octokit, cache, route, params, keep, options2 = {}) {
+  const url2 = octokit.request.endpoint(route, params).url;
+  const kept = options2.fresh ? null : await cache.store.cachedRead(cache.scope, url2);
+  try {
+    const response = await octokit.request(route, {
+      ...params,
+      headers: kept ? { "if-none-match": kept.etag } : {}
+    });
+    const value = keep(response);
+    const etag = response.headers.etag;
+    if (typeof etag === "string") {
+      await cache.store.setCachedRead(
+        cache.scope,
+        url2,
+        { etag, value: JSON.stringify(value) },
+        options2.ttlMs ?? CACHED_READ_TTL_MS
+      );
+    }
+    return { value, changed: true };
+  } catch (error62) {
+    if (statusOf(error62) !== 304 || !kept) throw error62;
+    return { value: JSON.parse(kept.value), changed: false };
+  }
+}
+async function* conditionalPages(octokit, store, scope, route, params, pick2, options2 = {}) {
+  const keep = (response) => ({
+    items: pick2(response.data),
+    next: nextLink(response.headers.link)
+  });
+  let page = await conditionalGet(octokit, { store, scope }, route, params, keep, options2);
+  for (; ; ) {
+    yield { items: page.value.items, changed: page.changed };
+    if (page.value.next === null) return;
+    page = await conditionalGet(
+      octokit,
+      { store, scope },
+      `GET ${page.value.next}`,
+      {},
+      keep,
+      options2
+    );
+  }
+}
+function nextLink(link) {
+  if (!link) return null;
+  for (const part of link.split(",")) {
+    const match = /<([^>]+)>\s*;\s*rel="next"/.exec(part);
+    if (match) return match[1] ?? null;
+  }
+  return null;
+}
+
 // src/github/thread.ts
 var MAX_THREAD_COMMENTS = 1e3;
+var THREAD_READ_TTL_MS = 36e5;
 function threadComment(c) {
   return {
     id: c.id,
@@ -40800,35 +40861,85 @@ function threadComment(c) {
     ...c.user?.avatar_url ? { avatarUrl: c.user.avatar_url } : {}
   };
 }
-async function readThread(octokit, key) {
-  const where = { owner: key.owner, repo: key.repo, issue_number: key.number };
+async function readThread(octokit, key, cache) {
   let issue2;
   try {
-    issue2 = (await octokit.rest.issues.get(where)).data;
+    issue2 = await readIssue(octokit, key, cache);
   } catch (error62) {
     const status = statusOf(error62);
     if (isGoneStatus(status)) throw new IssueGoneError(key, status);
     throw new UnverifiableError("could not read the issue", key, status, { cause: error62 });
   }
-  if (issue2.comments > MAX_THREAD_COMMENTS) {
+  const { commentCount, ...facts } = issue2;
+  if (commentCount > MAX_THREAD_COMMENTS) {
     throw new UnverifiableError(
-      `the thread has ${issue2.comments} comments, more than ${MAX_THREAD_COMMENTS}`,
+      `the thread has ${commentCount} comments, more than ${MAX_THREAD_COMMENTS}`,
       key
     );
   }
+  let listed = await readComments(octokit, key, cache, false);
+  if (listed.kept && listed.comments.length < commentCount) {
+    listed = await readComments(octokit, key, cache, true);
+  }
+  return { ...facts, comments: listed.comments.map(threadComment) };
+}
+async function readIssue(octokit, key, cache) {
+  const where = { owner: key.owner, repo: key.repo, issue_number: key.number };
+  if (!cache) return keptIssue((await octokit.rest.issues.get(where)).data);
+  const answer = await conditionalGet(
+    octokit,
+    cache,
+    "GET /repos/{owner}/{repo}/issues/{issue_number}",
+    where,
+    (response) => keptIssue(response.data),
+    { ttlMs: THREAD_READ_TTL_MS }
+  );
+  return answer.value;
+}
+function keptIssue(issue2) {
+  return {
+    open: issue2.state === "open",
+    stateReason: issue2.state_reason ?? null,
+    isPullRequest: issue2.pull_request !== void 0 && issue2.pull_request !== null,
+    labels: issue2.labels.map((l) => typeof l === "string" ? l : l.name ?? "").filter(Boolean),
+    assignees: (issue2.assignees ?? []).map((a) => a.login),
+    commentCount: issue2.comments,
+    meta: {
+      title: issue2.title,
+      url: issue2.html_url,
+      createdAt: issue2.created_at,
+      updatedAt: issue2.updated_at
+    }
+  };
+}
+async function readComments(octokit, key, cache, fresh) {
+  const where = { owner: key.owner, repo: key.repo, issue_number: key.number, per_page: 100 };
   const comments = [];
+  let kept = false;
+  const take = (page) => {
+    comments.push(...page);
+    if (comments.length > MAX_THREAD_COMMENTS) {
+      throw new UnverifiableError(`the thread has more than ${MAX_THREAD_COMMENTS} comments`, key);
+    }
+  };
   try {
-    const pages = octokit.paginate.iterator(octokit.rest.issues.listComments, {
-      ...where,
-      per_page: 100
-    });
-    for await (const page of pages) {
-      for (const c of page.data) comments.push(threadComment(c));
-      if (comments.length > MAX_THREAD_COMMENTS) {
-        throw new UnverifiableError(
-          `the thread has more than ${MAX_THREAD_COMMENTS} comments`,
-          key
-        );
+    if (cache) {
+      const pages = conditionalPages(
+        octokit,
+        cache.store,
+        cache.scope,
+        "GET /repos/{owner}/{repo}/issues/{issue_number}/comments",
+        where,
+        (data) => data.map(keptComment),
+        { ttlMs: THREAD_READ_TTL_MS, fresh }
+      );
+      for await (const page of pages) {
+        kept ||= !page.changed;
+        take(page.items);
+      }
+    } else {
+      for await (const page of octokit.paginate.iterator(octokit.rest.issues.listComments, where)) {
+        take(page.data);
       }
     }
   } catch (error62) {
@@ -40837,19 +40948,17 @@ async function readThread(octokit, key) {
       cause: error62
     });
   }
+  return { comments, kept };
+}
+function keptComment(c) {
   return {
-    open: issue2.state === "open",
-    stateReason: issue2.state_reason ?? null,
-    isPullRequest: issue2.pull_request !== void 0 && issue2.pull_request !== null,
-    labels: issue2.labels.map((l) => typeof l === "string" ? l : l.name ?? "").filter(Boolean),
-    assignees: (issue2.assignees ?? []).map((a) => a.login),
-    comments,
-    meta: {
-      title: issue2.title,
-      url: issue2.html_url,
-      createdAt: issue2.created_at,
-      updatedAt: issue2.updated_at
-    }
+    id: c.id,
+    user: c.user ? { login: c.user.login, ...c.user.avatar_url ? { avatar_url: c.user.avatar_url } : {} } : null,
+    author_association: c.author_association,
+    ...c.body !== void 0 ? { body: c.body } : {},
+    created_at: c.created_at,
+    updated_at: c.updated_at,
+    html_url: c.html_url
   };
 }
 
@@ -41328,7 +41437,7 @@ async function reconcileIssue(deps, request2) {
   }
   let thread;
   try {
-    thread = await readThread(octokit, key);
+    thread = await readThread(octokit, key, installationReads(deps.store, key.installationId));
   } catch (error62) {
     if (error62 instanceof IssueGoneError) {
       if (await deps.store.noteIssueGone(key, GONE_MEMORY_MS)) {
@@ -41355,7 +41464,12 @@ async function reconcileIssue(deps, request2) {
   const publishEvents = deps.observing ? void 0 : deps.publishEvents;
   const previousHolder = publishEvents ? await deps.store.holderOf(key) : null;
   const now = deps.now();
-  const pathDeps = { ...deps, readThread: (other) => readThread(octokit, other), log };
+  const reads = installationReads(deps.store, key.installationId);
+  const pathDeps = {
+    ...deps,
+    readThread: (other) => readThread(octokit, other, reads),
+    log
+  };
   const paths = await pathHoldersFor(pathDeps, key, thread, lookup.config, now);
   const plan = decide(
     {

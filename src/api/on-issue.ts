@@ -1,4 +1,5 @@
 import type { DecideConfig } from '../claims/decide.js';
+import { installationReads } from '../github/conditional.js';
 import {
   IssueGoneError,
   type IssueMeta,
@@ -66,7 +67,8 @@ export async function readIssue(
   key: IssueKey,
 ): Promise<IssueThread & { readonly meta: IssueMeta }> {
   try {
-    const thread = await readThread(repo.octokit, key);
+    const reads = installationReads(deps.store, key.installationId);
+    const thread = await readThread(repo.octokit, key, reads);
     // docs/protocol.md §2: claims live on issues only.
     if (thread.isPullRequest) throw notFound(key);
     return thread;

@@ -1,4 +1,5 @@
 import type { DecideConfig } from '../claims/decide.js';
+import { installationReads } from '../github/conditional.js';
 import { readThread, UnverifiableError } from '../github/thread.js';
 import { liveHoldersOverlapping, type PathConflict } from '../paths/live-holders-overlapping.js';
 import type { IssueKey } from '../store/store.js';
@@ -21,12 +22,13 @@ export async function pathConflicts(
   config: DecideConfig,
 ): Promise<PathConflict[]> {
   const now = deps.now();
+  const reads = installationReads(deps.store, key.installationId);
   try {
     return await liveHoldersOverlapping(
       {
         store: deps.store,
         appLogin: deps.appLogin,
-        readThread: (other) => readThread(repo.octokit, other),
+        readThread: (other) => readThread(repo.octokit, other, reads),
       },
       key,
       paths,

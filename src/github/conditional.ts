@@ -9,6 +9,80 @@ import { statusOf } from './errors.js';
  */
 export const CACHED_READ_TTL_MS = 24 * 3_600_000;
 
+/** Where conditional reads keep GitHub's answers: the store, under one token scope. */
+export interface ReadCache {
+  readonly store: Store;
+  /** The token the reads are made with, as {@link tokenScope} names it. */
+  readonly scope: string;
+}
+
+/**
+ * The token scope of an installation's reads. GitHub's ETags are tied to the token, so each
+ * installation keeps its own answers and never sends another's ETag (nor reuses its answer).
+ */
+export function tokenScope(installationId: number): string {
+  return `installation-${installationId}`;
+}
+
+/** The conditional reads of an installation's token, kept in `store`. */
+export function installationReads(store: Store, installationId: number): ReadCache {
+  return { store, scope: tokenScope(installationId) };
+}
+
+/** How a conditional read keeps its answers. */
+export interface ConditionalOptions {
+  /** How long an answer is kept (default {@link CACHED_READ_TTL_MS}). */
+  readonly ttlMs?: number;
+  /** Sends no `If-None-Match`, so GitHub answers in full; the answer is kept as usual. */
+  readonly fresh?: boolean;
+}
+
+/** What a conditional read came to. */
+export interface ConditionalAnswer<T> {
+  readonly value: T;
+  /** False when GitHub answered 304: the value is what it was at the last read. */
+  readonly changed: boolean;
+}
+
+/**
+ * One GET with `If-None-Match` and the ETag of the last answer to the same URL with the same
+ * token scope (docs/api-budget.md). GitHub answers an unchanged resource 304, which does not
+ * count against the rate limit, and the value is then the one kept from that answer: what
+ * the 200 said, reduced by `keep` (all that is kept). Any other failure throws as the plain
+ * request would.
+ */
+export async function conditionalGet<T>(
+  octokit: ProbotOctokit,
+  cache: ReadCache,
+  route: string,
+  params: Record<string, string | number>,
+  keep: (response: { data: unknown; headers: { link?: string } }) => T,
+  options: ConditionalOptions = {},
+): Promise<ConditionalAnswer<T>> {
+  const url = octokit.request.endpoint(route, params).url;
+  const kept = options.fresh ? null : await cache.store.cachedRead(cache.scope, url);
+  try {
+    const response = await octokit.request(route, {
+      ...params,
+      headers: kept ? { 'if-none-match': kept.etag } : {},
+    });
+    const value = keep(response);
+    const etag = response.headers.etag;
+    if (typeof etag === 'string') {
+      await cache.store.setCachedRead(
+        cache.scope,
+        url,
+        { etag, value: JSON.stringify(value) },
+        options.ttlMs ?? CACHED_READ_TTL_MS,
+      );
+    }
+    return { value, changed: true };
+  } catch (error) {
+    if (statusOf(error) !== 304 || !kept) throw error;
+    return { value: JSON.parse(kept.value) as T, changed: false };
+  }
+}
+
 /** One page of a conditional listing. */
 export interface ConditionalPage<T> {
   readonly items: readonly T[];
@@ -23,11 +97,11 @@ interface KeptPage<T> {
 }
 
 /**
- * Reads every page of a GET list with `If-None-Match` (docs/api-budget.md): GitHub answers an
- * unchanged page 304, which does not count against the rate limit, and the page's items are
- * then those kept from the last read. Answers are kept per token `scope` (an installation),
- * so one installation's ETag is never sent with another's token. `pick` reduces a page to
- * what the caller needs, which is all that is kept.
+ * Reads every page of a GET list with `If-None-Match` ({@link conditionalGet}), page by
+ * page: an unchanged page is answered 304 and its items and next page are those kept from
+ * the last read. Answers are kept per token `scope` (an installation), so one installation's
+ * ETag is never sent with another's token. `pick` reduces a page to what the caller needs,
+ * which is all that is kept.
  */
 export async function* conditionalPages<T>(
   octokit: ProbotOctokit,
@@ -36,35 +110,24 @@ export async function* conditionalPages<T>(
   route: string,
   params: Record<string, string | number>,
   pick: (data: unknown) => readonly T[],
+  options: ConditionalOptions = {},
 ): AsyncGenerator<ConditionalPage<T>> {
-  let url: string | null = octokit.request.endpoint(route, params).url;
-  while (url !== null) {
-    const kept = await store.cachedRead(scope, url);
-    let page: KeptPage<T>;
-    let changed = true;
-    try {
-      const response = await octokit.request({
-        method: 'GET',
-        url,
-        headers: kept ? { 'if-none-match': kept.etag } : {},
-      });
-      page = { items: pick(response.data), next: nextLink(response.headers.link) };
-      const etag = response.headers.etag;
-      if (typeof etag === 'string') {
-        await store.setCachedRead(
-          scope,
-          url,
-          { etag, value: JSON.stringify(page) },
-          CACHED_READ_TTL_MS,
-        );
-      }
-    } catch (error) {
-      if (statusOf(error) !== 304 || !kept) throw error;
-      page = JSON.parse(kept.value) as KeptPage<T>;
-      changed = false;
-    }
-    yield { items: page.items, changed };
-    url = page.next;
+  const keep = (response: { data: unknown; headers: { link?: string } }): KeptPage<T> => ({
+    items: pick(response.data),
+    next: nextLink(response.headers.link),
+  });
+  let page = await conditionalGet(octokit, { store, scope }, route, params, keep, options);
+  for (;;) {
+    yield { items: page.value.items, changed: page.changed };
+    if (page.value.next === null) return;
+    page = await conditionalGet(
+      octokit,
+      { store, scope },
+      `GET ${page.value.next}`,
+      {},
+      keep,
+      options,
+    );
   }
 }
 

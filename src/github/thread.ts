@@ -2,6 +2,7 @@ import type { ProbotOctokit } from 'probot';
 import type { IssueFacts } from '../claims/decide.js';
 import type { ThreadComment } from '../claims/types.js';
 import type { IssueKey } from '../keys.js';
+import { conditionalGet, conditionalPages, type ReadCache } from './conditional.js';
 import { IssueGoneError, isGoneStatus, statusOf, UnverifiableError } from './errors.js';
 
 // Re-exported: the client and the app import GitHub's error reading from here.
@@ -9,6 +10,13 @@ export { IssueGoneError, statusOf, UnverifiableError } from './errors.js';
 
 /** docs/protocol.md §6: a thread longer than this cannot be verified. */
 export const MAX_THREAD_COMMENTS = 1000;
+
+/**
+ * How long a conditional read of a thread keeps its answers (docs/api-budget.md). An ETag
+ * only matches for the token that got it, and installation tokens last an hour, so an older
+ * answer could never be used: the hour bounds what the store holds to the threads read in it.
+ */
+export const THREAD_READ_TTL_MS = 3_600_000;
 
 /** An issue and its whole thread, as GitHub reported them in one reconcile. */
 export type IssueThread = Omit<IssueFacts, 'appLogin' | 'hints' | 'appAssignees'>;
@@ -51,42 +59,133 @@ export function threadComment(c: GitHubComment): ThreadComment {
  * Reads an issue and every comment of its thread, 100 a page. Fails closed (docs/protocol.md §6): any
  * GitHub error, or a thread of more than 1,000 comments, throws UnverifiableError; a 404 or
  * 410 on the issue itself throws IssueGoneError (which may be transient: the caller decides).
+ *
+ * With a `cache`, every read is conditional (docs/api-budget.md): a 304 is GitHub's own answer
+ * that nothing changed since the kept read with the same token, so its kept copy (the reduced
+ * issue and comments, exactly as the 200 gave them) is the thread as it is now.
  */
 export async function readThread(
   octokit: ProbotOctokit,
   key: IssueKey,
+  cache?: ReadCache,
 ): Promise<IssueThread & { readonly meta: IssueMeta }> {
-  const where = { owner: key.owner, repo: key.repo, issue_number: key.number };
-  let issue: Awaited<ReturnType<ProbotOctokit['rest']['issues']['get']>>['data'];
+  let issue: KeptIssue;
   try {
-    issue = (await octokit.rest.issues.get(where)).data;
+    issue = await readIssue(octokit, key, cache);
   } catch (error) {
     const status = statusOf(error);
     if (isGoneStatus(status)) throw new IssueGoneError(key, status);
     throw new UnverifiableError('could not read the issue', key, status, { cause: error });
   }
+  const { commentCount, ...facts } = issue;
   // Checked before paging: a thread that long cannot be verified, so do not spend the calls.
-  if (issue.comments > MAX_THREAD_COMMENTS) {
+  if (commentCount > MAX_THREAD_COMMENTS) {
     throw new UnverifiableError(
-      `the thread has ${issue.comments} comments, more than ${MAX_THREAD_COMMENTS}`,
+      `the thread has ${commentCount} comments, more than ${MAX_THREAD_COMMENTS}`,
       key,
     );
   }
 
-  const comments: ThreadComment[] = [];
+  let listed = await readComments(octokit, key, cache, false);
+  // A page's ETag covers its body, not its Link header: a full last page answered 304 keeps
+  // "no next page" after a comment was added behind it. Fewer comments than the issue counts
+  // then lists the thread again in full (GitHub answers the stale pages anew).
+  if (listed.kept && listed.comments.length < commentCount) {
+    listed = await readComments(octokit, key, cache, true);
+  }
+  return { ...facts, comments: listed.comments.map(threadComment) };
+}
+
+/** The issue, conditionally with a cache. */
+async function readIssue(
+  octokit: ProbotOctokit,
+  key: IssueKey,
+  cache: ReadCache | undefined,
+): Promise<KeptIssue> {
+  const where = { owner: key.owner, repo: key.repo, issue_number: key.number };
+  if (!cache) return keptIssue((await octokit.rest.issues.get(where)).data);
+  const answer = await conditionalGet(
+    octokit,
+    cache,
+    'GET /repos/{owner}/{repo}/issues/{issue_number}',
+    where,
+    (response) => keptIssue(response.data as GitHubIssue),
+    { ttlMs: THREAD_READ_TTL_MS },
+  );
+  return answer.value;
+}
+
+/** The issue as the thread keeps it: its facts, its comment count and its meta. */
+type KeptIssue = Omit<IssueThread, 'comments'> & {
+  readonly commentCount: number;
+  readonly meta: IssueMeta;
+};
+
+/** The fields of an issue GitHub returns that the thread reads. */
+type GitHubIssue = Awaited<ReturnType<ProbotOctokit['rest']['issues']['get']>>['data'];
+
+/** Only the fields the thread reads, so a kept answer holds no more of GitHub's. */
+function keptIssue(issue: GitHubIssue): KeptIssue {
+  return {
+    open: issue.state === 'open',
+    stateReason: issue.state_reason ?? null,
+    isPullRequest: issue.pull_request !== undefined && issue.pull_request !== null,
+    labels: issue.labels.map((l) => (typeof l === 'string' ? l : (l.name ?? ''))).filter(Boolean),
+    assignees: (issue.assignees ?? []).map((a) => a.login),
+    commentCount: issue.comments,
+    meta: {
+      title: issue.title,
+      url: issue.html_url,
+      createdAt: issue.created_at,
+      updatedAt: issue.updated_at,
+    },
+  };
+}
+
+/** A thread's comments as GitHub listed them; `kept` when a page was answered 304. */
+interface ListedComments {
+  readonly comments: readonly GitHubComment[];
+  readonly kept: boolean;
+}
+
+/**
+ * Every comment of the issue, 100 a page, reduced to what the thread keeps. With a cache the
+ * pages are conditional (`fresh`: sent without an ETag, so every page is answered in full).
+ */
+async function readComments(
+  octokit: ProbotOctokit,
+  key: IssueKey,
+  cache: ReadCache | undefined,
+  fresh: boolean,
+): Promise<ListedComments> {
+  const where = { owner: key.owner, repo: key.repo, issue_number: key.number, per_page: 100 };
+  const comments: GitHubComment[] = [];
+  let kept = false;
+  const take = (page: readonly GitHubComment[]) => {
+    comments.push(...page);
+    // Comments may have been added since the issue was read.
+    if (comments.length > MAX_THREAD_COMMENTS) {
+      throw new UnverifiableError(`the thread has more than ${MAX_THREAD_COMMENTS} comments`, key);
+    }
+  };
   try {
-    const pages = octokit.paginate.iterator(octokit.rest.issues.listComments, {
-      ...where,
-      per_page: 100,
-    });
-    for await (const page of pages) {
-      for (const c of page.data) comments.push(threadComment(c));
-      // Comments may have been added since the issue was read.
-      if (comments.length > MAX_THREAD_COMMENTS) {
-        throw new UnverifiableError(
-          `the thread has more than ${MAX_THREAD_COMMENTS} comments`,
-          key,
-        );
+    if (cache) {
+      const pages = conditionalPages(
+        octokit,
+        cache.store,
+        cache.scope,
+        'GET /repos/{owner}/{repo}/issues/{issue_number}/comments',
+        where,
+        (data) => (data as GitHubComment[]).map(keptComment),
+        { ttlMs: THREAD_READ_TTL_MS, fresh },
+      );
+      for await (const page of pages) {
+        kept ||= !page.changed;
+        take(page.items);
+      }
+    } else {
+      for await (const page of octokit.paginate.iterator(octokit.rest.issues.listComments, where)) {
+        take(page.data);
       }
     }
   } catch (error) {
@@ -95,19 +194,20 @@ export async function readThread(
       cause: error,
     });
   }
+  return { comments, kept };
+}
 
+/** Only the fields the thread reads, so a kept page holds no more of GitHub's answer. */
+function keptComment(c: GitHubComment): GitHubComment {
   return {
-    open: issue.state === 'open',
-    stateReason: issue.state_reason ?? null,
-    isPullRequest: issue.pull_request !== undefined && issue.pull_request !== null,
-    labels: issue.labels.map((l) => (typeof l === 'string' ? l : (l.name ?? ''))).filter(Boolean),
-    assignees: (issue.assignees ?? []).map((a) => a.login),
-    comments,
-    meta: {
-      title: issue.title,
-      url: issue.html_url,
-      createdAt: issue.created_at,
-      updatedAt: issue.updated_at,
-    },
+    id: c.id,
+    user: c.user
+      ? { login: c.user.login, ...(c.user.avatar_url ? { avatar_url: c.user.avatar_url } : {}) }
+      : null,
+    author_association: c.author_association,
+    ...(c.body !== undefined ? { body: c.body } : {}),
+    created_at: c.created_at,
+    updated_at: c.updated_at,
+    html_url: c.html_url,
   };
 }

@@ -1,6 +1,7 @@
 import { pathCovers } from '../claims/paths.js';
 import type { PullHead } from '../claims/types.js';
 import { configForReconcile, type ResolvedRepoConfig } from '../config/repo-config.js';
+import { installationReads } from '../github/conditional.js';
 import { statusOf } from '../github/thread.js';
 import { type IssueKey, issueKeyString, repoOf } from '../keys.js';
 import { flagger } from './flagger.js';
@@ -61,7 +62,16 @@ export async function checkPullRequest(
     for (const h of await deps.store.branchHolders(repo, head.ref)) candidates.push(h.number);
   }
   const now = deps.now();
-  const holders = await verifiedHolders(octokit, repo, candidates, config, deps.appLogin, now);
+  const reads = installationReads(deps.store, key.installationId);
+  const holders = await verifiedHolders(
+    octokit,
+    repo,
+    candidates,
+    config,
+    deps.appLogin,
+    now,
+    reads,
+  );
   const verdict = pullCheck({ files, holders, head, pathGuard: config.pathGuard, truncated, now });
   // Remembered in observe mode too (the store only), so a re-check is decided and logged.
   const flag = async () => {

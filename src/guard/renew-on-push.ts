@@ -4,6 +4,7 @@ import { hasName, sameName } from '../claims/names.js';
 import { renewedClaimBody } from '../claims/renewed-claim-body.js';
 import type { Hint } from '../claims/types.js';
 import { configForReconcile } from '../config/repo-config.js';
+import { installationReads } from '../github/conditional.js';
 import { executePlan } from '../github/execute.js';
 import { IssueGoneError, readThread } from '../github/thread.js';
 import { type IssueKey, issueKeyString, repoOf } from '../keys.js';
@@ -46,7 +47,7 @@ export async function renewOnPush(
   if (!config.heartbeatOnPush) return 'off';
   let thread: Awaited<ReturnType<typeof readThread>>;
   try {
-    thread = await readThread(octokit, key);
+    thread = await readThread(octokit, key, installationReads(deps.store, key.installationId));
   } catch (error) {
     if (error instanceof IssueGoneError) return 'gone';
     throw error;

@@ -1,6 +1,7 @@
 import type { ProbotOctokit } from 'probot';
 import { type DecideConfig, decide } from '../claims/decide.js';
 import { parseClaimMarker } from '../claims/marker.js';
+import type { ReadCache } from '../github/conditional.js';
 import { IssueGoneError, readThread } from '../github/thread.js';
 import type { IssueKey, RepoKey } from '../keys.js';
 import type { VerifiedHolder } from './pull-check.js';
@@ -11,7 +12,9 @@ import type { VerifiedHolder } from './pull-check.js';
  * and a check that fails a pull request must not rest on partial facts (docs/protocol.md §6,
  * §11). A thread that cannot be read throws,
  * so the check is retried rather than passed or failed on a guess; an issue gone holds
- * nothing. Threads are read one after another: few holders touch one pull request.
+ * nothing. Threads are read one after another: few holders touch one pull request. The reads
+ * are conditional (`reads`): a holder verified on each event of a pull request costs no rate
+ * limit while its thread is unchanged (docs/api-budget.md).
  */
 export async function verifiedHolders(
   octokit: ProbotOctokit,
@@ -20,6 +23,7 @@ export async function verifiedHolders(
   config: DecideConfig,
   appLogin: string,
   now: Date,
+  reads: ReadCache,
 ): Promise<VerifiedHolder[]> {
   const found: VerifiedHolder[] = [];
   const seen = new Set<number>();
@@ -29,7 +33,7 @@ export async function verifiedHolders(
     const key: IssueKey = { ...repo, number };
     let thread: Awaited<ReturnType<typeof readThread>>;
     try {
-      thread = await readThread(octokit, key);
+      thread = await readThread(octokit, key, reads);
     } catch (error) {
       if (error instanceof IssueGoneError) continue;
       throw error;

@@ -5,6 +5,7 @@ import { type Action, type DecideConfig, decide, type Plan } from '../claims/dec
 import { hasName } from '../claims/names.js';
 import type { ClaimEvent } from '../events/claim-event.js';
 import { keepClaimEvents } from '../events/keep-claim-events.js';
+import { installationReads } from '../github/conditional.js';
 import { executePlan, type KnownLabels } from '../github/execute.js';
 import {
   IssueGoneError,
@@ -97,7 +98,7 @@ export async function reconcileIssue(
 
   let thread: IssueThread;
   try {
-    thread = await readThread(octokit, key);
+    thread = await readThread(octokit, key, installationReads(deps.store, key.installationId));
   } catch (error) {
     if (error instanceof IssueGoneError) {
       // docs/protocol.md §6: one 404 is not proof (GitHub answers a transient one now and
@@ -133,7 +134,12 @@ export async function reconcileIssue(
   const previousHolder = publishEvents ? await deps.store.holderOf(key) : null;
 
   const now = deps.now();
-  const pathDeps = { ...deps, readThread: (other: IssueKey) => readThread(octokit, other), log };
+  const reads = installationReads(deps.store, key.installationId);
+  const pathDeps = {
+    ...deps,
+    readThread: (other: IssueKey) => readThread(octokit, other, reads),
+    log,
+  };
   const paths = await pathHoldersFor(pathDeps, key, thread, lookup.config, now);
   const plan = decide(
     {

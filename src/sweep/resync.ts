@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { ProbotOctokit } from 'probot';
 import { indexOpenIssues } from '../api/index-events.js';
 import { parseClaimMarker } from '../claims/marker.js';
-import { conditionalPages } from '../github/conditional.js';
+import { conditionalPages, tokenScope } from '../github/conditional.js';
 import type { WorkQueue } from '../queue/queue.js';
 import type { IssueKey, Store } from '../store/store.js';
 
@@ -125,11 +125,6 @@ export async function resyncRepo(
     listed > 0 ? new Date(startedAt.getTime() - CHECKPOINT_OVERLAP_MS) : (checkpoint ?? since);
   await deps.store.setCheckpoint(repo, next);
   return numbers.size;
-}
-
-/** The token scope of an installation, under which its conditional reads are kept. */
-function tokenScope(installationId: number): string {
-  return `installation-${installationId}`;
 }
 
 /** The repositories an installation reaches (`owner/name`), read conditionally. */
