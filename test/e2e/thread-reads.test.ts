@@ -49,8 +49,9 @@ describe.concurrent('conditional thread reads', () => {
     expect(threadReads(fake, N)).toEqual(['200 issue', '200 comments']);
     expect(appWrites(fake)).toEqual([]);
     const holder = await harness.app.warden.store.holderOf(key);
-    const summary = await harness.app.warden.store.liveClaimSummary(key);
+    const summary = await harness.app.warden.store.issueClaim(key);
     expect(holder).toBe(posted.id);
+    expect(summary).toMatchObject({ commentId: posted.id });
 
     // The resync finds the claim's comment again and reconciles the issue.
     fake.clearRequests();
@@ -61,7 +62,7 @@ describe.concurrent('conditional thread reads', () => {
     expect(counted(fake).filter((c) => c.includes(`/issues/${N}`))).toEqual([]);
     expect(appWrites(fake)).toEqual([]);
     expect(await harness.app.warden.store.holderOf(key)).toBe(holder);
-    expect(await harness.app.warden.store.liveClaimSummary(key)).toEqual(summary);
+    expect(await harness.app.warden.store.issueClaim(key)).toEqual(summary);
   });
 
   it.for([
