@@ -59,6 +59,7 @@ export type WardenSettings = Pick<
       | 'eventsSecret'
       | 'redisUrl'
       | 'redisPrefix'
+      | 'queueLockMs'
     >
   >;
 
