@@ -58,6 +58,7 @@ export type WardenSettings = Pick<
       | 'eventsSecret'
       | 'redisUrl'
       | 'redisPrefix'
+      | 'queueLockMs'
     >
   >;
 

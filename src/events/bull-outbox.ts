@@ -8,6 +8,20 @@ import { EVENT_RETRY_WINDOW_MS, eventRetryDelay, nextEventAttemptIn } from './re
 /** The BullMQ queue of outgoing events, beside the reconcile queue under the same prefix. */
 export const EVENTS_QUEUE = 'claim-events';
 
+/**
+ * The longest an event a dead replica was sending stays taken. It is sent again within one
+ * and a half of these, so a killed sender's event is retried within the 30 s of
+ * docs/protocol.md §13 whatever `CLAIMS_QUEUE_LOCK` says.
+ */
+const MAX_EVENT_LOCK_MS = 10_000;
+
+/**
+ * How often an event may lose its sender before BullMQ gives it up. A stall is not a failed
+ * send: BullMQ's default of one would drop an event whose replicas died twice while sending
+ * it; a bound still stops an event that kills every replica sending it.
+ */
+const MAX_EVENT_STALLS = 10;
+
 /** Options of {@link BullOutbox}. */
 export interface BullOutboxOptions extends OutboxRetryOptions {
   /** `CLAIMS_REDIS_URL`. */
@@ -18,7 +32,10 @@ export interface BullOutboxOptions extends OutboxRetryOptions {
   readonly log: Logger;
   /** Events sent at once by this replica (default 4). */
   readonly concurrency?: number;
-  /** How long a dead replica's event stays taken before another sends it (default 30 s). */
+  /**
+   * How long a dead replica's event stays taken: another replica sends it within one and a
+   * half of these (`CLAIMS_QUEUE_LOCK`; default and at most {@link MAX_EVENT_LOCK_MS}).
+   */
   readonly lockDurationMs?: number;
 }
 
@@ -26,8 +43,9 @@ export interface BullOutboxOptions extends OutboxRetryOptions {
  * The shared outbox (docs/protocol.md §13): one BullMQ job per event, its id the event's,
  * so the same change published twice (a retried reconcile, two replicas) is one job, and a
  * delivered one is kept for the retry window so it is not sent again. Retries with backoff
- * until the window closes; a replica killed mid-send leaves its job to BullMQ's stalled
- * check, and another replica sends it.
+ * until the window closes. An event waiting for its retry waits on Redis, for any replica; one
+ * a replica was sending when it died keeps its lock until the lock lapses, then BullMQ's
+ * stalled check puts it back, and another replica sends it.
  */
 export class BullOutbox implements EventOutbox {
   private readonly connection: Redis;
@@ -54,18 +72,32 @@ export class BullOutbox implements EventOutbox {
     this.queue.on('error', (err) => options.log.warn({ err }, 'event queue: Redis error'));
     this.workerConnection = this.connection.duplicate({ maxRetriesPerRequest: null });
     this.workerConnection.on('error', () => {});
+    const lock = Math.min(options.lockDurationMs ?? MAX_EVENT_LOCK_MS, MAX_EVENT_LOCK_MS);
     this.worker = new Worker<ClaimEvent>(EVENTS_QUEUE, (job) => this.process(job), {
       connection: this.workerConnection,
       prefix: options.prefix,
       concurrency: options.concurrency ?? 4,
-      lockDuration: options.lockDurationMs ?? 30_000,
-      stalledInterval: options.lockDurationMs ?? 30_000,
+      lockDuration: lock,
+      // BullMQ's stalled check runs at most once per interval across the cluster, and moves
+      // back a job that was active at the check before and has no lock now. At half the lock,
+      // a dead sender's event is back in wait within 1.5 locks of the death; at a whole lock
+      // it could take 3.
+      stalledInterval: lock / 2,
+      maxStalledCount: MAX_EVENT_STALLS,
       settings: {
         backoffStrategy: (attemptsMade: number) =>
           eventRetryDelay(attemptsMade, options.firstRetryMs, options.maxRetryMs),
       },
     });
     this.worker.on('error', (err) => options.log.warn({ err }, 'event worker: Redis error'));
+    this.worker.on('failed', (job) => {
+      // process() logs the give-ups it decides; this one is BullMQ's (MAX_EVENT_STALLS).
+      if (!job?.finishedOn || !job.deferredFailure) return;
+      options.log.error(
+        { event: job.data.id, type: job.data.type, stalls: job.stalledCounter },
+        'claim event given up: the replicas sending it died too often',
+      );
+    });
   }
 
   async publish(events: readonly ClaimEvent[]): Promise<void> {

@@ -8,10 +8,13 @@ import { sendEvent } from './send-event.js';
 /**
  * The outbox of outgoing events for the operator's settings (docs/protocol.md §13): none
  * without `CLAIMS_EVENTS_URL`; on Redis when `CLAIMS_REDIS_URL` is set (a replica restart
- * loses none), else in the process.
+ * loses none: another replica sends a killed one's events, their lock `CLAIMS_QUEUE_LOCK`
+ * as for reconciles but at most 10 s), else in the process.
  */
 export function createEventOutbox(
-  settings: Partial<Pick<Settings, 'eventsUrl' | 'eventsSecret' | 'redisUrl' | 'redisPrefix'>>,
+  settings: Partial<
+    Pick<Settings, 'eventsUrl' | 'eventsSecret' | 'redisUrl' | 'redisPrefix' | 'queueLockMs'>
+  >,
   log: Logger,
   retry: OutboxRetryOptions = {},
 ): EventOutbox | null {
@@ -26,6 +29,7 @@ export function createEventOutbox(
     return new BullOutbox({
       url: settings.redisUrl,
       prefix: settings.redisPrefix ?? 'claims',
+      lockDurationMs: settings.queueLockMs,
       send,
       log: logger,
       ...retry,

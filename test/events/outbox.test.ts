@@ -1,9 +1,8 @@
 /**
  * Outgoing events are delivered at least once (docs/protocol.md §13): retried with backoff
- * under the same delivery id, in process (embedded) and on Redis, where a replica that dies
- * with events pending loses none.
+ * under the same delivery id, in process (embedded) and on Redis. A replica process killed
+ * with events pending: test/replicas/events-kill.test.ts.
  */
-import type { Redis } from 'ioredis';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BullOutbox } from '../../src/events/bull-outbox.js';
@@ -21,10 +20,10 @@ const DB = 9;
 const SECRET = 'events-secret';
 const log = pino({ level: 'silent' });
 
-function claimEvent(id: string, type: ClaimEvent['type'] = 'claim.held'): ClaimEvent {
+function claimEvent(id: string): ClaimEvent {
   return {
     id,
-    type,
+    type: 'claim.held',
     at: '2030-01-01T00:00:00Z',
     installation: 7,
     repository: 'acme/widgets',
@@ -52,7 +51,6 @@ async function bullOutbox(prefix: string, target: Receiver): Promise<BullOutbox>
     log,
     firstRetryMs: 50,
     maxRetryMs: 200,
-    lockDurationMs: 1000,
   });
   cleanups.push(() => outbox.close());
   return outbox;
@@ -113,35 +111,3 @@ describe.each([
     expect(target.received.map((r) => r.headers['x-claims-delivery'])).toEqual(['e-1']);
   });
 });
-
-describe('the event outbox on Redis, across replicas', () => {
-  it('a replica killed with events pending loses none: another replica delivers them', async () => {
-    const prefix = await redisPrefix();
-    // e-1 waits for a retry; e-2 and e-3 are in flight when the replica dies.
-    const down = await receiver((attempt) => (attempt === 1 ? 503 : null));
-    const first = await bullOutbox(prefix, down);
-    await first.publish([claimEvent('e-1')]);
-    await waitFor(() => down.received.length >= 1, 'the first attempt of e-1');
-    await first.publish([claimEvent('e-2', 'claim.lost'), claimEvent('e-3')]);
-    await waitFor(() => down.received.length >= 3, 'e-2 and e-3 in flight');
-    kill(first);
-    await down.close();
-
-    const up = await receiver();
-    const second = await bullOutbox(prefix, up);
-    await waitFor(() => up.received.length >= 3, 'the pending events', { timeoutMs: 20_000 });
-    await second.idle();
-    expect(up.received.map((r) => r.headers['x-claims-delivery']).sort()).toEqual([
-      'e-1',
-      'e-2',
-      'e-3',
-    ]);
-  });
-});
-
-/** Drops an outbox's Redis connections at once, as a replica killed with kill -9 would. */
-function kill(outbox: BullOutbox): void {
-  const inside = outbox as unknown as { connection: Redis; workerConnection: Redis };
-  inside.workerConnection.disconnect();
-  inside.connection.disconnect();
-}
