@@ -37,6 +37,7 @@ export interface Settings {
   /**
    * `CLAIMS_QUEUE_LOCK`: how long a reconcile may go unrenewed before it counts as dead and
    * another replica takes it over (BullMQ's lockDuration and stalledInterval; Redis mode).
+   * Outgoing events use it too, capped at 10 s, so a killed sender's events go out soon.
    */
   readonly queueLockMs: number;
   /** `APP_ID`. */
