@@ -40788,6 +40788,7 @@ var IssueGoneError = class extends Error {
 
 // src/github/conditional.ts
 var CACHED_READ_TTL_MS = 24 * 36e5;
+var KEPT_SHAPE = "v1";
 function tokenScope(installationId) {
   return `installation-${installationId}`;
 }
@@ -40796,7 +40797,8 @@ function installationReads(store, installationId) {
 }
 async function conditionalGet(octokit, cache, route, params, keep, options2 = {}) {
   const url2 = octokit.request.endpoint(route, params).url;
-  const kept = options2.fresh ? null : await cache.store.cachedRead(cache.scope, url2);
+  const keptAs = `${KEPT_SHAPE} ${url2}`;
+  const kept = options2.fresh ? null : await cache.store.cachedRead(cache.scope, keptAs);
   try {
     const response = await octokit.request(route, {
       ...params,
@@ -40807,7 +40809,7 @@ async function conditionalGet(octokit, cache, route, params, keep, options2 = {}
     if (typeof etag === "string") {
       await cache.store.setCachedRead(
         cache.scope,
-        url2,
+        keptAs,
         { etag, value: JSON.stringify(value) },
         options2.ttlMs ?? CACHED_READ_TTL_MS
       );

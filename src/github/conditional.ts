@@ -9,6 +9,13 @@ import { statusOf } from './errors.js';
  */
 export const CACHED_READ_TTL_MS = 24 * 3_600_000;
 
+/**
+ * The shape of what conditional reads keep. Kept answers are looked up under it, so a release
+ * that changes what a `keep` function returns bumps it, and replicas of two releases running
+ * side by side (a rolling deploy) never read each other's copies.
+ */
+const KEPT_SHAPE = 'v1';
+
 /** Where conditional reads keep GitHub's answers: the store, under one token scope. */
 export interface ReadCache {
   readonly store: Store;
@@ -60,7 +67,8 @@ export async function conditionalGet<T>(
   options: ConditionalOptions = {},
 ): Promise<ConditionalAnswer<T>> {
   const url = octokit.request.endpoint(route, params).url;
-  const kept = options.fresh ? null : await cache.store.cachedRead(cache.scope, url);
+  const keptAs = `${KEPT_SHAPE} ${url}`;
+  const kept = options.fresh ? null : await cache.store.cachedRead(cache.scope, keptAs);
   try {
     const response = await octokit.request(route, {
       ...params,
@@ -71,7 +79,7 @@ export async function conditionalGet<T>(
     if (typeof etag === 'string') {
       await cache.store.setCachedRead(
         cache.scope,
-        url,
+        keptAs,
         { etag, value: JSON.stringify(value) },
         options.ttlMs ?? CACHED_READ_TTL_MS,
       );
