@@ -32,6 +32,21 @@ describeStoreContract('RedisStore', async () => {
   };
 });
 
+/** An indexed claim as a version before `commentUpdatedAt` wrote it. */
+const EARLIER_CLAIM = {
+  commentId: 9,
+  url: 'c',
+  author: 'alice',
+  session: 's',
+  lane: 'l',
+  branch: 'b',
+  stage: 'claimed',
+  started: '2030-01-01T00:00:00Z',
+  updated: '2030-01-01T00:00:00Z',
+  heartbeat: '2030-01-01T00:00:00Z',
+  staleAt: '2030-01-01T06:00:01Z',
+};
+
 describe('RedisStore', () => {
   it('a replica reading the open-issue index sees every other replica’s writes', async () => {
     const prefix = `${runPrefix}${uniquePrefix('index')}:`;
@@ -47,20 +62,7 @@ describe('RedisStore', () => {
       createdAt: '2030-01-01T00:00:00Z',
       updatedAt: '2030-01-01T00:00:00Z',
     };
-    const claim = {
-      commentId: 9,
-      url: 'c',
-      author: 'alice',
-      session: 's',
-      lane: 'l',
-      branch: 'b',
-      stage: 'claimed',
-      started: '2030-01-01T00:00:00Z',
-      updated: '2030-01-01T00:00:00Z',
-      heartbeat: '2030-01-01T00:00:00Z',
-      staleAt: '2030-01-01T06:00:01Z',
-      commentUpdatedAt: '2030-01-01T00:00:00Z',
-    };
+    const claim = { ...EARLIER_CLAIM, commentUpdatedAt: '2030-01-01T00:00:00Z' };
     try {
       expect(await a.openIssues()).toEqual([]);
       await b.putOpenIssue(issue);
@@ -92,19 +94,7 @@ describe('RedisStore', () => {
     const prefix = `${runPrefix}${uniquePrefix('upgrade')}:`;
     const store = new RedisStore({ redis, prefix });
     const key = { installationId: 1, owner: 'acme', repo: 'widgets', number: 5 };
-    const earlier = {
-      commentId: 9,
-      url: 'c',
-      author: 'alice',
-      session: 's',
-      lane: 'l',
-      branch: 'b',
-      stage: 'claimed',
-      started: '2030-01-01T00:00:00Z',
-      updated: '2030-01-01T00:00:00Z',
-      heartbeat: '2030-01-01T00:00:00Z',
-      staleAt: '2030-01-01T06:00:01Z',
-    };
+    const earlier = EARLIER_CLAIM;
     try {
       await redis.hset(`${prefix}issue-claims`, '1/acme/widgets#5', JSON.stringify(earlier));
       const renewed = {
