@@ -25,4 +25,9 @@ export interface ApiDeps {
   config(octokit: ProbotOctokit, where: { owner: string; repo: string }): Promise<RepoConfigResult>;
   /** One reconcile of the issue with the app's token (labels, assignees, finalising losers). */
   reconcile(request: ReconcileRequest): Promise<RolloutResult>;
+  /**
+   * Whether outgoing claim events are sent (docs/protocol.md §13): an administrative release
+   * then keeps its event for the reconcile that follows to tell.
+   */
+  readonly events: boolean;
 }

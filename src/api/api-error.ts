@@ -11,6 +11,7 @@ export type ApiErrorCode =
   | 'PATHS_CLAIMED'
   | 'CLAIM_NOT_HELD'
   | 'CONFIG_INVALID'
+  | 'NOT_ENFORCED'
   | 'UNVERIFIABLE';
 
 /**

@@ -44,6 +44,8 @@ export interface ClaimsApiOptions {
   octokitFor(installationId: number): Promise<ProbotOctokit>;
   config(octokit: ProbotOctokit, where: { owner: string; repo: string }): Promise<RepoConfigResult>;
   reconcile(request: ReconcileRequest): Promise<RolloutResult>;
+  /** Whether outgoing claim events are sent (`CLAIMS_EVENTS_URL`, docs/protocol.md §13). */
+  readonly events: boolean;
   /** Cache lifetime of identity, permission and visibility (default and maximum 5 minutes). */
   readonly cacheMs?: number;
 }

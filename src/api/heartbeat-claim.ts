@@ -11,6 +11,7 @@ import { indexIssue } from './index-issue.js';
 import { onIssue } from './on-issue.js';
 import { type ApiAnswer, alreadyClaimed, settle } from './post-claim.js';
 import type { HeartbeatBody } from './request-bodies.js';
+import { requireEnforced } from './require-enforced.js';
 import { claimObject, issueObject, issueRef } from './serialise.js';
 
 /**
@@ -29,6 +30,7 @@ export async function heartbeatClaim(
   return onIssue(deps, repo, target.number, async (at) => {
     const { key, thread, config } = at;
     const now = deps.now();
+    requireEnforced(at, 'caller');
     const claims = trustedClaims(thread.comments, config.trustedBots);
     const holder = findHolder(claims, thread.open, config.staleAfterMs, now);
     const mine =

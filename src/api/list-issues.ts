@@ -45,7 +45,10 @@ export async function listIssues(
       const result = await deps.config(await deps.octokitFor(where.installationId), where);
       if (result.kind === 'unreadable')
         throw unverifiable(`the config of ${name} could not be read`);
-      settings.set(name, result.kind === 'invalid' ? null : queueSettings(result.config));
+      // Nothing is claimable where the config is invalid or the app is turned off (enabled:
+      // false): the claim route would refuse it.
+      const enforced = result.kind !== 'invalid' && result.config.enabled;
+      settings.set(name, enforced ? queueSettings(result.config) : null);
     }),
   );
   const page = queryIssues(entries, query, {

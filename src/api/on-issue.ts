@@ -1,4 +1,4 @@
-import type { DecideConfig } from '../claims/decide.js';
+import type { ResolvedRepoConfig } from '../config/repo-config.js';
 import { installationReads } from '../github/conditional.js';
 import {
   IssueGoneError,
@@ -18,7 +18,7 @@ import type { InstalledRepo } from './repo-access.js';
 export interface IssueAtHand {
   readonly key: IssueKey;
   readonly repo: InstalledRepo;
-  readonly config: DecideConfig;
+  readonly config: ResolvedRepoConfig;
   readonly thread: IssueThread & { readonly meta: IssueMeta };
 }
 
@@ -93,7 +93,7 @@ export async function readIssue(
  * The repository's config as a decision needs it: 409 CONFIG_INVALID naming the problem when
  * claims.yml is invalid (nothing is written there, docs/protocol.md §6), 503 when unreadable.
  */
-export async function configOf(deps: ApiDeps, repo: InstalledRepo): Promise<DecideConfig> {
+export async function configOf(deps: ApiDeps, repo: InstalledRepo): Promise<ResolvedRepoConfig> {
   const result = await deps.config(repo.octokit, repo);
   switch (result.kind) {
     case 'absent':

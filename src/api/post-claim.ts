@@ -14,6 +14,7 @@ import { pathsClaimed } from './paths-claimed.js';
 import { reconcileNow } from './reconcile-now.js';
 import { mayClaim } from './repo-access.js';
 import type { ClaimBody } from './request-bodies.js';
+import { requireEnforced } from './require-enforced.js';
 import { claimObject, issueObject, issueRef } from './serialise.js';
 
 /** An answer of the API: status and JSON body. */
@@ -50,6 +51,7 @@ export async function postClaim(
   return onIssue(deps, repo, target.number, async (at) => {
     const { key, thread, config } = at;
     const now = deps.now();
+    requireEnforced(at, 'caller');
     if (!thread.open) {
       throw new ApiError(
         409,
@@ -124,12 +126,11 @@ export async function postClaim(
         },
       };
     }
-    if (winner)
-      throw alreadyClaimed(
-        { ...at, thread: readback.thread },
-        winner,
-        mine?.comment.id ?? posted.id,
-      );
+    if (winner) {
+      // Observe mode finalises nothing: the comment lost, but stays as it was written.
+      const finalised = config.mode === 'observe' ? undefined : (mine?.comment.id ?? posted.id);
+      throw alreadyClaimed({ ...at, thread: readback.thread }, winner, finalised);
+    }
     if (body.paths && mine?.marker.stage === 'released') {
       await refuseHeldPaths(deps, at, body.paths, posted.id);
     }

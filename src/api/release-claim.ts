@@ -2,6 +2,9 @@ import { finaliseClaimBody, foldText, releasedClaim } from '../claims/comment.js
 import { trustedClaims } from '../claims/decide.js';
 import { findHolder } from '../claims/liveness.js';
 import { sameName } from '../claims/names.js';
+import { finalisationEvent } from '../events/claim-events.js';
+import { keepFinalisationEvent } from '../events/keep-claim-events.js';
+import { firstLine } from '../events/pending-events.js';
 import type { ApiDeps } from './api-deps.js';
 import { ApiError } from './api-error.js';
 import type { Caller } from './authenticate.js';
@@ -11,6 +14,7 @@ import { onIssue } from './on-issue.js';
 import { type ApiAnswer, settle } from './post-claim.js';
 import { mayReleaseForOthers } from './repo-access.js';
 import type { ReleaseBody } from './request-bodies.js';
+import { requireEnforced } from './require-enforced.js';
 import { claimObject, issueRef } from './serialise.js';
 
 /**
@@ -40,6 +44,7 @@ export async function releaseClaim(
   return onIssue(deps, repo, target.number, async (at) => {
     const { key, thread, config } = at;
     const now = deps.now();
+    requireEnforced(at, administrative ? 'app' : 'caller');
     const claims = trustedClaims(thread.comments, config.trustedBots);
     const holder = findHolder(claims, thread.open, config.staleAfterMs, now);
     const mine =
@@ -65,6 +70,19 @@ export async function releaseClaim(
       reason,
     );
     if (administrative) {
+      // docs/protocol.md §13: the app's own finalisation, outside a plan; the reconcile below
+      // tells it as an administrative release, not as a release by the holder's session.
+      if (deps.events) {
+        await keepFinalisationEvent(deps.store, key, {
+          event: finalisationEvent(
+            { key, now },
+            holder.comment,
+            'claim.administratively-released',
+            reason,
+          ),
+          marker: firstLine(finalised),
+        });
+      }
       try {
         await repo.octokit.rest.issues.updateComment({
           owner: key.owner,

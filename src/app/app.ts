@@ -217,6 +217,7 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
     octokitFor,
     config: repoConfig,
     reconcile: reconcileOne,
+    events: events !== null,
   });
 
   const resyncDeps = {

@@ -98,8 +98,21 @@ export function claimEvents(input: Reconciled, landed: readonly PendingEvent[] =
   return events;
 }
 
+/**
+ * The event of a finalisation the app writes outside a reconcile's plan: the claims API's
+ * administrative release (docs/protocol.md §8). Its id derives as a plan's would.
+ */
+export function finalisationEvent(
+  at: Pick<Reconciled, 'key' | 'now'>,
+  comment: ThreadComment,
+  type: ClaimEventType,
+  reason: string,
+): ClaimEvent {
+  return event(at, type, eventClaim(comment, comment.id), { reason });
+}
+
 function event(
-  input: Reconciled,
+  input: Pick<Reconciled, 'key' | 'now'>,
   type: ClaimEventType,
   claim: EventClaim,
   extra: { holder?: EventClaim; reason?: string },

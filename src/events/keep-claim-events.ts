@@ -2,7 +2,7 @@ import type { Reconciled } from '../reconcile/reconcile.js';
 import type { Store } from '../store/store.js';
 import type { ClaimEvent } from './claim-event.js';
 import { claimEvents } from './claim-events.js';
-import { landedOf, pendingOf } from './pending-events.js';
+import { landedOf, type PendingEvent, pendingOf } from './pending-events.js';
 
 /** The events of one reconcile, to publish once its plan is applied. */
 export interface KeptEvents {
@@ -30,4 +30,21 @@ export async function keepClaimEvents(store: Store, reconciled: Reconciled): Pro
       if (pending.length > 0) await store.setPendingEvents(reconciled.key, []);
     },
   };
+}
+
+/**
+ * Keeps the event of a finalisation about to be written outside a plan (the claims API's
+ * administrative release), beside those already kept: the reconcile that follows tells it
+ * once the comment shows the write, and counts it as that reconcile's own finalisation, so
+ * the holder's end is not also told as a release by its session. Called under the issue's
+ * lock, as the reconciles that read and replace the kept events run.
+ */
+export async function keepFinalisationEvent(
+  store: Store,
+  key: Reconciled['key'],
+  pending: PendingEvent,
+): Promise<void> {
+  const kept = await store.pendingEvents(key);
+  const others = kept.filter((p) => p.event.id !== pending.event.id);
+  await store.setPendingEvents(key, [...others, pending]);
 }

@@ -49,7 +49,8 @@ function isFinalisation(event: ClaimEvent): boolean {
   return event.type !== 'claim.held' && event.type !== 'claim.taken-over';
 }
 
-function firstLine(body: string): string {
+/** The marker line of a comment body: what {@link PendingEvent.marker} is compared with. */
+export function firstLine(body: string): string {
   const end = body.indexOf('\n');
   return (end === -1 ? body : body.slice(0, end)).trimEnd();
 }

@@ -500,6 +500,81 @@ describe.concurrent('DELETE …/issues/{n}/claim', () => {
   });
 });
 
+describe.concurrent('the repository’s rollout keys (docs/protocol.md §15)', () => {
+  it('enabled: false: no claim is taken, renewed or released there (409 NOT_ENFORCED), nothing written', async ({
+    onTestFinished,
+  }) => {
+    const { fake, appUrl } = await harnessFor(onTestFinished, {
+      seed: (f) => f.setFile(REPO, '.github/claims.yml', 'enabled: false\n'),
+    });
+    const n = fake.createIssue(REPO);
+    fake.clearRequests();
+    const alice = caller(appUrl, fake, 'alice');
+    const answers = [
+      await alice.post(claimPath(n), claimBody('s-1')),
+      await alice.post(`${claimPath(n)}/heartbeat`, { session: 's-1' }),
+      await alice.delete(claimPath(n), { session: 's-1', outcome: 'abandoned' }),
+    ];
+    for (const answer of answers) {
+      expect(answer.status).toBe(409);
+      expect(answer.body.error.code).toBe('NOT_ENFORCED');
+      expect(answer.body.error.message).toContain('enabled: false');
+    }
+    expect(fake.writes().filter((r) => !r.path.startsWith('/app/'))).toEqual([]);
+    expect(fake.comments(REPO, n)).toEqual([]);
+    // Nor does the work queue offer its issues as claimable.
+    const listed = await alice.get('/issues');
+    expect(listed.body.items.map((i: { issue: { number: number } }) => i.issue.number)).toEqual([
+      n,
+    ]);
+    const queue = await alice.get('/issues?claimable=true');
+    expect(queue.body.items).toEqual([]);
+  });
+
+  it('mode: observe: a claim is answered, a lost race finalises nothing, an administrative release is refused', async ({
+    onTestFinished,
+  }) => {
+    const { fake, appUrl, settle } = await harnessFor(onTestFinished, {
+      seed: (f) => {
+        f.setFile(REPO, '.github/claims.yml', 'mode: observe\n');
+        f.addUser('mona', { association: 'MEMBER' });
+        f.setRole(REPO, 'mona', 'maintain');
+      },
+    });
+    const n = fake.createIssue(REPO);
+    fake.clearRequests();
+    // Alice's API claim races bob's comment claim and loses (as in the race above).
+    const held = fake.inject({
+      method: 'POST',
+      path: `/repos/${REPO}/issues/${n}/comments`,
+      delayMs: 300,
+    });
+    const pending = caller(appUrl, fake, 'alice').post(claimPath(n), claimBody('s-alice'));
+    while (held.hits === 0) await new Promise((r) => setTimeout(r, 10));
+    const bobs = fake.addComment(REPO, n, { author: 'bob', body: claimComment('s-bob') });
+    const lost = await pending;
+    await settle();
+    const alices = fake.comments(REPO, n).find((c) => c.user.login === 'alice');
+    expect(markerOf(fake, alices!.id)).toMatchObject({ stage: 'claimed' });
+    expect(lost.status).toBe(409);
+    expect(lost.body.error.code).toBe('ISSUE_ALREADY_CLAIMED');
+    expect(lost.body.error.message).not.toContain('finalised');
+    expect(lost.body.error.details.finalised).toBeUndefined();
+
+    const refused = await caller(appUrl, fake, 'mona').delete(claimPath(n), {
+      outcome: 'abandoned',
+    });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.code).toBe('NOT_ENFORCED');
+    expect(refused.body.error.message).toContain('observe mode');
+    expect(markerOf(fake, bobs.id)).toMatchObject({ stage: 'claimed' });
+    // Nothing was written with the app's token; only the callers' own comments.
+    expect(fake.writes().filter((r) => !r.path.startsWith('/app/') && r.actor !== 'alice')).toEqual(
+      [],
+    );
+  });
+});
+
 let shared: Promise<Awaited<ReturnType<typeof harnessFor>>> | undefined;
 /** One harness for the validation rows, closed when the file's tests are done. */
 function sharedHarness() {

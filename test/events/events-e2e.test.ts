@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ClaimEvent } from '../../src/events/claim-event.js';
 import { signEvent } from '../../src/events/sign-event.js';
+import { caller, claimPath } from '../api/api-helpers.js';
 import { appWrites, claimComment, HOUR, harnessFor, scrape } from '../e2e/e2e-helpers.js';
 import { REPO, waitFor } from '../helpers/app-harness.js';
 import { startReceiver } from './receiver.js';
@@ -113,6 +114,49 @@ describe('outgoing claim events', () => {
     for (const { headers, body } of receiver.received) {
       expect(headers['x-claims-signature-256']).toBe(signEvent(SECRET, body));
     }
+  });
+
+  it('an administrative release through the claims API is told as one, not as the session’s release', async ({
+    onTestFinished,
+  }) => {
+    const receiver = await startReceiver();
+    onTestFinished(() => receiver.close());
+    const harness = await harnessFor(onTestFinished, {
+      env: { CLAIMS_EVENTS_URL: receiver.url, CLAIMS_EVENTS_SECRET: SECRET },
+      seed: (f) => {
+        f.addUser('mona', { association: 'MEMBER' });
+        f.setRole(REPO, 'mona', 'maintain');
+      },
+    });
+    const { fake } = harness;
+    const n = fake.createIssue(REPO);
+    const held = fake.addComment(REPO, n, { author: 'bob', body: claimComment('s-bob') });
+    await harness.settle();
+
+    const answer = await caller(harness.appUrl, fake, 'mona').delete(claimPath(n), {
+      outcome: 'abandoned',
+      note: 'reassigned',
+    });
+    expect(answer.status).toBe(200);
+    await harness.settle();
+    await harness.app.warden.events?.idle();
+
+    const told = receiver.received.map((r) => JSON.parse(r.body) as ClaimEvent);
+    expect(told.map((e) => [e.type, e.claim.commentId])).toEqual([
+      ['claim.held', held.id],
+      ['claim.administratively-released', held.id],
+    ]);
+    expect(told[1]?.reason).toBe(
+      'administrative release by @mona through the claims API: reassigned',
+    );
+    expect(
+      await harness.app.warden.store.pendingEvents({
+        installationId: harness.installationId,
+        owner: 'acme',
+        repo: 'widgets',
+        number: n,
+      }),
+    ).toEqual([]);
   });
 
   it('a repository in observe mode publishes no event: nothing was written', async ({

@@ -21,12 +21,20 @@ export function apiErrorOf(reply: ApiReply): ApiErrorBody {
  * kinds so the exit codes agree: 422 is the input error; 503 (and anything unexpected) is
  * unverifiable, never held or free; a token the app cannot name is unverifiable as in direct
  * mode's `GET /user`; 403 NOT_TRUSTED is the refusal of an untrusted author; a missing issue
- * is unverifiable as in direct mode. The app's message says what to do next and never holds
- * the token.
+ * is unverifiable as in direct mode; 409 NOT_ENFORCED is a refusal. The app's message says
+ * what to do next and never holds the token.
  */
 export function apiFailure(name: string, reply: ApiReply): ClientError {
   const error = apiErrorOf(reply);
   const says = `${error.code}: ${error.message}`;
+  if (reply.status === 409 && error.code === 'NOT_ENFORCED') {
+    // The repository turned the app off (or, for another's claim, it only observes there).
+    return refused(`${name}: ${says}. Nothing was written.`, {
+      issue: name,
+      reason: 'not-enforced',
+      code: error.code,
+    });
+  }
   switch (reply.status) {
     case 422: {
       const fields = (error.details?.fields ?? {}) as Record<string, string>;
