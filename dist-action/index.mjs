@@ -48227,7 +48227,6 @@ function routeEvent(event2, appLogin, now) {
   if (payload.sender && sameName(payload.sender.login, appLogin)) {
     return { kind: "ignore", why: "own echo" };
   }
-  const at = now.toISOString();
   const installationId = payload.installation?.id;
   if (installationId === void 0) return { kind: "ignore", why: "no installation" };
   switch (event2.name) {
@@ -48241,9 +48240,9 @@ function routeEvent(event2, appLogin, now) {
       return { kind: "resync", installationId, repos };
     }
     case "issue_comment":
-      return routeComment(event2, installationId, at);
+      return routeComment(event2, installationId, now);
     case "issues":
-      return routeIssue(event2, installationId, at);
+      return routeIssue(event2, installationId, now);
     case "pull_request":
       return guard(pullEvent(shape.data, installationId));
     case "push":
@@ -48253,7 +48252,7 @@ function routeEvent(event2, appLogin, now) {
 function guard(event2) {
   return event2 === null ? { kind: "ignore", why: "nothing to check" } : { kind: "guard", event: event2 };
 }
-function routeComment(event2, installationId, at) {
+function routeComment(event2, installationId, now) {
   const { payload } = event2;
   if (payload.issue.pull_request) return { kind: "ignore", why: "pull request" };
   const { comment } = payload;
@@ -48276,7 +48275,7 @@ function routeComment(event2, installationId, at) {
       author,
       authorAssociation: comment.author_association,
       body: gone,
-      at
+      at: now.toISOString()
     });
   }
   if (before?.stage === "released" && marker && marker.stage !== "released") {
@@ -48284,7 +48283,7 @@ function routeComment(event2, installationId, at) {
       kind: "release-reverted",
       commentId: comment.id,
       ...before.outcome ? { outcome: before.outcome } : {},
-      at
+      at: now.toISOString()
     });
   }
   const route = reconcile(
@@ -48308,7 +48307,7 @@ function isHeartbeat(before, after) {
 function samePaths(before, after) {
   return JSON.stringify(pathLineOf(before ?? "")) === JSON.stringify(pathLineOf(after));
 }
-function routeIssue(event2, installationId, at) {
+function routeIssue(event2, installationId, now) {
   const { payload } = event2;
   switch (payload.action) {
     case "labeled":
@@ -48321,7 +48320,7 @@ function routeIssue(event2, installationId, at) {
         by: payload.sender.login,
         // When the label changed, not when we heard of it: the issue snapshot is stamped then,
         // and decide() must not let a late delivery release a claim posted after the change.
-        at: payload.issue.updated_at ?? at
+        at: payload.issue.updated_at ?? now.toISOString()
       };
       const route = reconcile(
         installationId,

@@ -269,7 +269,6 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
     // Label events matter only for status labels, and a bot's marker only when the bot is in
     // trustedBots: either costs a cached config read, never a reconcile.
     async concernsClaims(route) {
-      if (route.label === undefined && route.bot === undefined) return true;
       const { key } = route.request;
       const config = configForFilter(await repoConfig(await octokitFor(key.installationId), key));
       // Unreadable: reconcile anyway; it fails closed and retries. Invalid: nothing to write.

@@ -107,7 +107,6 @@ export function routeEvent(event: Subscribed, appLogin: string, now: Date): Even
   if (payload.sender && sameName(payload.sender.login, appLogin)) {
     return { kind: 'ignore', why: 'own echo' };
   }
-  const at = now.toISOString();
   const installationId = payload.installation?.id;
   if (installationId === undefined) return { kind: 'ignore', why: 'no installation' };
 
@@ -122,9 +121,9 @@ export function routeEvent(event: Subscribed, appLogin: string, now: Date): Even
       return { kind: 'resync', installationId, repos };
     }
     case 'issue_comment':
-      return routeComment(event, installationId, at);
+      return routeComment(event, installationId, now);
     case 'issues':
-      return routeIssue(event, installationId, at);
+      return routeIssue(event, installationId, now);
     case 'pull_request':
       return guard(pullEvent(shape.data as z.infer<typeof PullRequestPayload>, installationId));
     case 'push':
@@ -139,7 +138,7 @@ function guard(event: GuardEvent | null): EventRoute {
 function routeComment(
   event: EmitterWebhookEvent<'issue_comment'>,
   installationId: number,
-  at: string,
+  now: Date,
 ): EventRoute {
   const { payload } = event;
   // docs/protocol.md §2: a marker in a pull request's conversation is not a claim.
@@ -171,7 +170,7 @@ function routeComment(
       author,
       authorAssociation: comment.author_association,
       body: gone,
-      at,
+      at: now.toISOString(),
     });
   }
   if (before?.stage === 'released' && marker && marker.stage !== 'released') {
@@ -179,7 +178,7 @@ function routeComment(
       kind: 'release-reverted',
       commentId: comment.id,
       ...(before.outcome ? { outcome: before.outcome } : {}),
-      at,
+      at: now.toISOString(),
     });
   }
   const route = reconcile(
@@ -226,7 +225,7 @@ function samePaths(before: string | null, after: string): boolean {
 function routeIssue(
   event: EmitterWebhookEvent<'issues'>,
   installationId: number,
-  at: string,
+  now: Date,
 ): EventRoute {
   const { payload } = event;
   switch (payload.action) {
@@ -240,7 +239,7 @@ function routeIssue(
         by: payload.sender.login,
         // When the label changed, not when we heard of it: the issue snapshot is stamped then,
         // and decide() must not let a late delivery release a claim posted after the change.
-        at: payload.issue.updated_at ?? at,
+        at: payload.issue.updated_at ?? now.toISOString(),
       };
       const route = reconcile(
         installationId,

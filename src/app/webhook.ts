@@ -26,7 +26,8 @@ export interface WebhookDeps {
   readonly log: Logger;
   /**
    * Whether a reconcile route with a `label` or a `bot` concerns claims (the repository's
-   * status labels, its trustedBots): a cached config read.
+   * status labels, its trustedBots): a cached config read. Not asked about other routes:
+   * they concern claims.
    */
   concernsClaims(route: EventRoute & { kind: 'reconcile' }): Promise<boolean>;
   /** Drops an issue from the holder and deadline indexes. */
@@ -78,8 +79,13 @@ export async function handleWebhook(
     log.debug({ event, why: route.why, delivery: id }, 'event ignored');
     return { event, result: 'ignored' };
   }
-  // Before the delivery is recorded: an error here leaves nothing to undo.
-  if (route.kind === 'reconcile' && !(await deps.concernsClaims(route))) {
+  // Before the delivery is recorded: an error here leaves nothing to undo. Most routes carry
+  // neither a label nor a bot, and skip the asynchronous call.
+  if (
+    route.kind === 'reconcile' &&
+    (route.label !== undefined || route.bot !== undefined) &&
+    !(await deps.concernsClaims(route))
+  ) {
     return { event, result: 'ignored' };
   }
   // docs/protocol.md §11: answered from the indexes; nothing to do costs no GitHub call.
