@@ -39895,8 +39895,9 @@ var NotifyTarget = external_exports.string({ error: NOTIFY_MESSAGE }).regex(/^@?
   error: NOTIFY_MESSAGE
 }).transform((target) => target.replace(/^@/, ""));
 var PATH_GUARDS = ["fail", "warn", "off"];
+var MIN_STALE_AFTER = "10m";
 var RepoConfig = external_exports.strictObject({
-  staleAfter: durationSchema("10m", "720h", "6h").optional(),
+  staleAfter: durationSchema(MIN_STALE_AFTER, "720h", "6h").optional(),
   labels: external_exports.strictObject(
     { inProgress: LabelName.optional(), blocked: LabelName.optional() },
     { error: "must be a mapping with inProgress and/or blocked" }
@@ -48297,12 +48298,13 @@ function routeComment(event2, installationId, now) {
     ...route,
     ...collaborator ? {} : { bot: author },
     // A changed path line is not a heartbeat: the paths it holds must be weighed again.
-    ...marker && before && isHeartbeat(before, marker) && samePaths(previous, body) ? { heartbeatOf: comment.id } : {}
+    ...marker && before && isHeartbeat(before, marker, now) && samePaths(previous, body) ? { heartbeatOf: comment.id } : {}
   };
 }
-function isHeartbeat(before, after) {
+var SHORTEST_WINDOW_MS = parseDuration(MIN_STALE_AFTER);
+function isHeartbeat(before, after, now) {
   const quiet = (stage) => stage !== "released" && stage !== "blocked";
-  return quiet(before.stage) && quiet(after.stage) && before.session === after.session && before.lane === after.lane && before.branch === after.branch && before.assignee === after.assignee && before.started.getTime() === after.started.getTime() && after.updated.getTime() >= before.updated.getTime();
+  return quiet(before.stage) && quiet(after.stage) && before.session === after.session && before.lane === after.lane && before.branch === after.branch && before.assignee === after.assignee && before.started.getTime() === after.started.getTime() && after.updated.getTime() >= before.updated.getTime() && after.updated.getTime() - now.getTime() <= SHORTEST_WINDOW_MS;
 }
 function samePaths(before, after) {
   return JSON.stringify(pathLineOf(before ?? "")) === JSON.stringify(pathLineOf(after));

@@ -5,6 +5,8 @@ import { parseClaimMarker } from '../claims/marker.js';
 import { sameName } from '../claims/names.js';
 import { pathLineOf } from '../claims/paths.js';
 import type { ClaimMarker, Hint } from '../claims/types.js';
+import { parseDuration } from '../config/duration.js';
+import { MIN_STALE_AFTER } from '../config/repo-config.js';
 import {
   type GuardEvent,
   PullRequestPayload,
@@ -192,18 +194,23 @@ function routeComment(
     ...route,
     ...(collaborator ? {} : { bot: author }),
     // A changed path line is not a heartbeat: the paths it holds must be weighed again.
-    ...(marker && before && isHeartbeat(before, marker) && samePaths(previous, body)
+    ...(marker && before && isHeartbeat(before, marker, now) && samePaths(previous, body)
       ? { heartbeatOf: comment.id }
       : {}),
   };
 }
 
+/** The shortest stale window any repository may set. */
+const SHORTEST_WINDOW_MS = parseDuration(MIN_STALE_AFTER);
+
 /**
  * An edit that keeps the claim's identity and only moves it forward among stages that need
  * no label: it cannot change who holds the issue, nor any label or assignee, so long as the
- * comment held the issue before it.
+ * comment held the issue before it. Not one when `updated` lies further ahead of the clock
+ * than the shortest stale window: under docs/protocol.md §3's clock-skew cap the claim may be
+ * stale at once, which the reconcile decides with the repository's own window.
  */
-function isHeartbeat(before: ClaimMarker, after: ClaimMarker): boolean {
+function isHeartbeat(before: ClaimMarker, after: ClaimMarker, now: Date): boolean {
   const quiet = (stage: string) => stage !== 'released' && stage !== 'blocked';
   return (
     quiet(before.stage) &&
@@ -213,7 +220,8 @@ function isHeartbeat(before: ClaimMarker, after: ClaimMarker): boolean {
     before.branch === after.branch &&
     before.assignee === after.assignee &&
     before.started.getTime() === after.started.getTime() &&
-    after.updated.getTime() >= before.updated.getTime()
+    after.updated.getTime() >= before.updated.getTime() &&
+    after.updated.getTime() - now.getTime() <= SHORTEST_WINDOW_MS
   );
 }
 

@@ -53,6 +53,9 @@ export const PATH_GUARDS = ['fail', 'warn', 'off'] as const;
 /** `pathGuard`: `failure`, `neutral`, or no check run at all. */
 export type PathGuard = (typeof PATH_GUARDS)[number];
 
+/** The shortest stale window a repository may set (`staleAfter`, docs/protocol.md §7). */
+export const MIN_STALE_AFTER = '10m';
+
 /**
  * `.github/claims.yml` as a repository writes it (docs/protocol.md §7). Strict: an unknown key is an error,
  * so a typo such as `stalAfter` is reported instead of silently ignored. Every field is
@@ -60,7 +63,7 @@ export type PathGuard = (typeof PATH_GUARDS)[number];
  */
 export const RepoConfig = z
   .strictObject({
-    staleAfter: durationSchema('10m', '720h', '6h').optional(),
+    staleAfter: durationSchema(MIN_STALE_AFTER, '720h', '6h').optional(),
     labels: z
       .strictObject(
         { inProgress: LabelName.optional(), blocked: LabelName.optional() },

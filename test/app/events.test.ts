@@ -162,6 +162,41 @@ describe('docs/protocol.md §5: events', () => {
     expect(writes()).toEqual([]);
   });
 
+  it('a heartbeat more than a window ahead of the clock is reconciled at once: stale by the skew cap', async () => {
+    const alice = claim({ id: 11, by: 'alice', session: 'sess-alice', updatedAgoMs: HOUR });
+    mockThread({ comments: [alice], labels: [IN_PROGRESS], assignees: ['alice'] });
+    await app().receive(commentCreated({ comment: alice }));
+    await app().settle();
+
+    // A clock 7 hours fast writes the heartbeat: past the 6-hour window, so stale now.
+    const ahead = claim({
+      id: 11,
+      by: 'alice',
+      session: 'sess-alice',
+      updatedAgoMs: -7 * HOUR,
+      editedAgoMs: 0,
+      postedAgoMs: HOUR,
+    });
+    mockThread({
+      comments: [ahead],
+      labels: [IN_PROGRESS],
+      assignees: ['alice'],
+      token: false,
+      config: 'cached',
+    });
+    const expected = expectWrites(
+      write.note(1, expect.stringContaining('@alice') as unknown as string),
+      write.finalise(11, finalised(ahead, 'abandoned', 'stale since 2026-11-30T12:00:00Z')),
+      write.removeLabel(1, IN_PROGRESS),
+      write.unassign(1, 'alice'),
+    );
+    await app().receive(commentEdited({ comment: ahead, from: alice.body }));
+    await app().settle();
+
+    expect(reads(issuePath(1))).toBe(2);
+    expect(writes()).toEqual(expected);
+  });
+
   it('the same edit of a claim that does not hold the issue is reconciled, and it loses', async () => {
     const alice = claim({ id: 11, by: 'alice', session: 'sess-alice', updatedAgoMs: HOUR });
     const bob = claim({
