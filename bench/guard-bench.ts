@@ -63,8 +63,17 @@ async function runScenarios(stack: Stack, out: Measured[]): Promise<void> {
   fake.addComment(REPO, plain, { author: 'alice', body: claim('s-plain', HOUR) });
   await stack.settle();
 
-  await measure('pull request opened, no path claims in the repository', 0, () =>
-    fake.openPullRequest(REPO, { head: 'feat/bob', author: 'bob', files: ['src/a.ts'] }),
+  // Every pull request gets its check run; without a path claim its files are not read.
+  let unclaimed = 0;
+  await measure('pull request opened, no path claims in the repository', 1, () => {
+    unclaimed = fake.openPullRequest(REPO, {
+      head: 'feat/bob',
+      author: 'bob',
+      files: ['src/a.ts'],
+    });
+  });
+  await measure('pull request edited, no path claims in the repository', 1, () =>
+    fake.editPullRequest(REPO, unclaimed, 'New title'),
   );
   await measure('push to a branch no claim names', 0, () =>
     fake.push(REPO, { branch: 'feat/nobody', pusher: 'alice' }),

@@ -21,12 +21,13 @@ export type PullCheckResult =
  * Sets the `claim-warden/paths` check run of a pull request (docs/protocol.md §11), run by the
  * queue under the pull request's own mutual exclusion, so two events on one head never make
  * two runs. `head` comes from the event; a re-check without one reads the pull request (and
- * leaves a closed one alone). A repository whose indexes hold no path claim and no holder of
- * the head branch costs no GitHub call, unless this is a re-check of a flagged pull request,
- * which must turn green. Under the repository's rollout keys (docs/protocol.md §11):
- * `enabled: false` reads nothing beyond the config and writes nothing; `mode: observe` reads
- * and decides as usual, logs the check run it would set and sends none. Throws on any GitHub
- * failure, so the queue retries.
+ * leaves a closed one alone). Every pull request of an enforced repository gets the run, so a
+ * maintainer may make it a required check. A repository whose indexes hold no path claim and
+ * no holder of the head branch needs no file read (no file can lie in a held path): its run
+ * says `success` for that reason, at the cost of setting it. Under the repository's rollout
+ * keys (docs/protocol.md §11): `enabled: false` reads nothing beyond the config and writes
+ * nothing; `mode: observe` reads and decides as usual, logs the check run it would set and
+ * sends none. Throws on any GitHub failure, so the queue retries.
  */
 export async function checkPullRequest(
   deps: GuardDeps,
@@ -34,11 +35,6 @@ export async function checkPullRequest(
   given: PullHead | undefined,
 ): Promise<PullCheckResult> {
   const repo = repoOf(key);
-  const pathHolders = await deps.store.pathHolders(key.installationId, key.owner, key.repo);
-  if (given !== undefined && pathHolders.length === 0) {
-    const own = given.sameRepo ? await deps.store.branchHolders(repo, given.ref) : [];
-    if (own.length === 0) return { outcome: 'skipped', why: 'no path claims' };
-  }
   const octokit = await deps.octokitFor(key.installationId);
   const lookup = configForReconcile(await deps.configOf(octokit, repo));
   // docs/protocol.md §6: bad repository config means nothing is written on the repository.
@@ -53,14 +49,15 @@ export async function checkPullRequest(
     if (read === null) return { outcome: 'skipped', why: 'pull request closed' };
     head = read;
   }
+  const pathHolders = await deps.store.pathHolders(key.installationId, key.owner, key.repo);
+  const own = head.sameRepo ? await deps.store.branchHolders(repo, head.ref) : [];
+  // Without a path holder no changed file can lie in a held path: the files are not read.
   const { files, truncated } =
     pathHolders.length === 0 ? { files: [], truncated: false } : await readPullFiles(octokit, key);
   const candidates = pathHolders
     .filter((h) => files.some((file) => h.paths.some((entry) => pathCovers(entry, file))))
     .map((h) => h.number);
-  if (head.sameRepo) {
-    for (const h of await deps.store.branchHolders(repo, head.ref)) candidates.push(h.number);
-  }
+  for (const h of own) candidates.push(h.number);
   const now = deps.now();
   const reads = installationReads(deps.store, key.installationId);
   const holders = await verifiedHolders(
@@ -72,7 +69,15 @@ export async function checkPullRequest(
     now,
     reads,
   );
-  const verdict = pullCheck({ files, holders, head, pathGuard: config.pathGuard, truncated, now });
+  const verdict = pullCheck({
+    files,
+    holders,
+    head,
+    pathGuard: config.pathGuard,
+    truncated,
+    unclaimed: pathHolders.length === 0 && own.length === 0,
+    now,
+  });
   // Remembered in observe mode too (the store only), so a re-check is decided and logged.
   const flag = async () => {
     for (const by of verdict.flaggedBy) {

@@ -25,18 +25,15 @@ export interface GuardWork {
 }
 
 /**
- * Weighs a `pull_request` or `push` delivery on the webhook path (docs/protocol.md §11), from
- * the store's indexes: a pull request in a repository without path claims (nor a holder of
- * its head branch), and a push to a branch no holder names, cost no GitHub call. A push by
- * someone other than the holder's author or a trusted bot, or one within a tenth of the stale
- * window of the indexed heartbeat, queues nothing. The queued work verifies on the thread.
+ * Weighs a `pull_request` or `push` delivery on the webhook path (docs/protocol.md §11). A
+ * pull request is always queued: every one gets its check run (the queued work reads the
+ * config and the indexes, and skips the file reads where no path is claimed). A push is
+ * weighed from the store's indexes: one to a branch no holder names costs no GitHub call, and
+ * one by someone other than the holder's author or a trusted bot, or within a tenth of the
+ * stale window of the indexed heartbeat, queues nothing. The queued work verifies on the thread.
  */
 export async function guardWork(deps: GuardWorkDeps, event: GuardEvent): Promise<GuardWork> {
   if (event.kind === 'pull') {
-    const repo = { ...event.key };
-    const paths = await deps.store.pathHolders(repo.installationId, repo.owner, repo.repo);
-    const own = event.head.sameRepo ? await deps.store.branchHolders(repo, event.head.ref) : [];
-    if (paths.length === 0 && own.length === 0) return { requests: [] };
     const reason = `pull_request.${event.action}`;
     return { requests: [checkPullRequestOf(event.key, event.head, reason, deps.now())] };
   }

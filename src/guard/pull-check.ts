@@ -47,7 +47,8 @@ export interface PullVerdict {
  * a holder's entry names it or a directory above it; a holder whose `branch` is the pull
  * request's head branch (same repository) is the pull request's own claim, so its paths are
  * no conflict and the check says whose work it is. Conflicts conclude `failure` with
- * `pathGuard: fail` and `neutral` with `warn`; none, `success`.
+ * `pathGuard: fail` and `neutral` with `warn`; none, `success`, also in a repository where no
+ * path is claimed (`unclaimed`), so a required `claim-warden/paths` check never waits.
  */
 export function pullCheck(input: {
   readonly files: readonly string[];
@@ -56,6 +57,11 @@ export function pullCheck(input: {
   readonly pathGuard: Exclude<PathGuard, 'off'>;
   /** Whether GitHub listed fewer files than the pull request changes (its 3,000 cap). */
   readonly truncated?: boolean;
+  /**
+   * Whether the indexes named no path holder in the repository and no holder of the head
+   * branch: the files were not read, as none can lie in a held path, and the check says why.
+   */
+  readonly unclaimed?: boolean;
   readonly now: Date;
 }): PullVerdict {
   const own = input.holders.filter((h) => isOwnWork(h, input.head));
@@ -82,7 +88,11 @@ export function pullCheck(input: {
     );
   }
   if (held.length === 0) {
-    lines.push('No changed file lies in a path held by another live claim.');
+    lines.push(
+      input.unclaimed
+        ? 'No path is claimed in this repository, so no changed file lies in a held path.'
+        : 'No changed file lies in a path held by another live claim.',
+    );
     const title = own.length > 0 ? `The work of ${own[0]!.issue}` : 'No held paths touched';
     return {
       outcome: { conclusion: 'success', title, summary: lines.join('\n') },

@@ -71,6 +71,17 @@ describe.concurrent('the guard under enabled: false (docs/protocol.md §11)', ()
     expect(checkWrites(fake)).toEqual([]);
   });
 
+  it('a pull request in a repository without path claims gets no check run', async ({
+    onTestFinished,
+  }) => {
+    const harness = await harnessFor(onTestFinished, { seed: config('enabled: false\n') });
+    const { fake } = harness;
+    const pull = fake.openPullRequest(REPO, { head: 'feat/bob', author: 'bob', files: ['a.ts'] });
+    await harness.settle();
+    expect(fake.checkRuns(REPO, fake.pullRecord(REPO, pull).head.sha)).toEqual([]);
+    expect(checkWrites(fake)).toEqual([]);
+  });
+
   it("a push by the holder's author renews nothing", async ({ onTestFinished }) => {
     const harness = await harnessFor(onTestFinished);
     const { fake } = harness;
@@ -118,6 +129,27 @@ describe.concurrent('the guard in mode: observe (docs/protocol.md §11)', () => 
       (l) => l.includes('observe mode: this write was decided') && l.includes('claim-warden/paths'),
     );
     expect(line).toContain('"conclusion":"failure"');
+  });
+
+  it('a pull request in a repository without path claims: the passing check is counted and logged, and not sent', async ({
+    onTestFinished,
+  }) => {
+    const harness = await harnessFor(onTestFinished, {
+      seed: config('mode: observe\n'),
+      captureLogs: true,
+      env: { LOG_LEVEL: 'info' },
+    });
+    const { fake } = harness;
+    const pull = fake.openPullRequest(REPO, { head: 'feat/bob', author: 'bob', files: ['a.ts'] });
+    await harness.settle();
+    expect(fake.checkRuns(REPO, fake.pullRecord(REPO, pull).head.sha)).toEqual([]);
+    expect(checkWrites(fake)).toEqual([]);
+    expect(observed(await scrape(harness), 'check-run')).toBe(1);
+    const line = harness.logLines.find(
+      (l) => l.includes('observe mode: this write was decided') && l.includes('claim-warden/paths'),
+    );
+    expect(line).toContain('"conclusion":"success"');
+    expect(line).toContain('No path is claimed in this repository');
   });
 
   it("a push by the holder's author: the renewal is counted and logged, and not sent", async ({

@@ -64,6 +64,14 @@ describe('pullCheck (docs/protocol.md §11)', () => {
     );
   });
 
+  it('a repository where no path is claimed passes, and the check says why', () => {
+    expect(check([], [], { unclaimed: true }).outcome).toEqual({
+      conclusion: 'success',
+      title: 'No held paths touched',
+      summary: 'No path is claimed in this repository, so no changed file lies in a held path.',
+    });
+  });
+
   it("the holder whose branch is the pull request's head is its own work, not a conflict", () => {
     const verdict = check(['src/a.ts'], [holder(5, ['src/'], 'feat/pr')]);
     expect(verdict.outcome.conclusion).toBe('success');

@@ -29,6 +29,14 @@ async function heldRepo(harness: Harness, options: { at?: Date; backdate?: boole
   return { issue, claim };
 }
 
+/** Issue 1 held by alice (session s-a, branch feat/s-a) with no path line. */
+async function plainRepo(harness: Harness) {
+  const { fake } = harness;
+  const issue = fake.createIssue(REPO);
+  fake.addComment(REPO, issue, { author: 'alice', body: pathClaim('s-a', null) });
+  await harness.settle();
+}
+
 describe.concurrent('the pull-request guard (docs/protocol.md §11)', () => {
   it('a pull request changing a held file fails its check, with file, issue, session, author and age', async ({
     onTestFinished,
@@ -69,18 +77,24 @@ describe.concurrent('the pull-request guard (docs/protocol.md §11)', () => {
     expect(checkOf(fake, pull).conclusion).toBe(conclusion);
   });
 
-  it('pathGuard: off sets no check run', async ({ onTestFinished }) => {
-    const harness = await harnessFor(onTestFinished, { seed: config('pathGuard: off\n') });
-    const { fake } = harness;
-    await heldRepo(harness);
-    const pull = fake.openPullRequest(REPO, {
-      head: 'feat/bob',
-      author: 'bob',
-      files: ['src/a.ts'],
-    });
-    await harness.settle();
-    expect(fake.checkRuns(REPO, fake.pullRecord(REPO, pull).head.sha)).toEqual([]);
-  });
+  it.for([
+    ['with', heldRepo],
+    ['without', plainRepo],
+  ] as const)(
+    'pathGuard: off sets no check run, %s path claims',
+    async ([, seed], { onTestFinished }) => {
+      const harness = await harnessFor(onTestFinished, { seed: config('pathGuard: off\n') });
+      const { fake } = harness;
+      await seed(harness);
+      const pull = fake.openPullRequest(REPO, {
+        head: 'feat/bob',
+        author: 'bob',
+        files: ['src/a.ts'],
+      });
+      await harness.settle();
+      expect(fake.checkRuns(REPO, fake.pullRecord(REPO, pull).head.sha)).toEqual([]);
+    },
+  );
 
   it('a pull request touching no held path passes', async ({ onTestFinished }) => {
     const harness = await harnessFor(onTestFinished);
@@ -98,21 +112,49 @@ describe.concurrent('the pull-request guard (docs/protocol.md §11)', () => {
     });
   });
 
-  it('a pull request in a repository without path claims costs no GitHub call', async ({
+  it('a pull request in a repository without path claims passes, its files not read', async ({
     onTestFinished,
   }) => {
     const harness = await harnessFor(onTestFinished);
     const { fake } = harness;
-    const issue = fake.createIssue(REPO);
-    fake.addComment(REPO, issue, { author: 'alice', body: pathClaim('s-a', null) });
-    await harness.settle();
+    await plainRepo(harness);
     fake.clearRequests();
     const pull = fake.openPullRequest(REPO, { head: 'feat/bob', author: 'bob', files: ['a.ts'] });
-    fake.pushToPullRequest(REPO, pull, { files: ['a.ts', 'b.ts'] });
+    await harness.settle();
+    const sha = fake.pullRecord(REPO, pull).head.sha;
+    expect(apiCalls(fake)).toEqual([
+      `GET /repos/${REPO}/commits/${sha}/check-runs`,
+      `POST /repos/${REPO}/check-runs`,
+    ]);
+    expect(checkOf(fake, pull)).toMatchObject({
+      status: 'completed',
+      conclusion: 'success',
+      output: {
+        title: 'No held paths touched',
+        summary: 'No path is claimed in this repository, so no changed file lies in a held path.',
+      },
+    });
+  });
+
+  it('without path claims too, a new commit gets its own run and an edit keeps the one run', async ({
+    onTestFinished,
+  }) => {
+    const harness = await harnessFor(onTestFinished);
+    const { fake } = harness;
+    await plainRepo(harness);
+    const pull = fake.openPullRequest(REPO, { head: 'feat/bob', author: 'bob', files: ['a.ts'] });
+    await harness.settle();
+    const first = fake.pullRecord(REPO, pull).head.sha;
+    const second = fake.pushToPullRequest(REPO, pull, { files: ['a.ts', 'b.ts'] });
+    await harness.settle();
     fake.editPullRequest(REPO, pull, 'Better title');
     await harness.settle();
-    expect(apiCalls(fake)).toEqual([]);
-    expect(fake.checkRuns(REPO, fake.pullRecord(REPO, pull).head.sha)).toEqual([]);
+    expect(fake.checkRuns(REPO, first)).toMatchObject([{ conclusion: 'success' }]);
+    expect(fake.checkRuns(REPO, second)).toMatchObject([{ conclusion: 'success' }]);
+    // The edit found the run of its head saying the same: nothing written again.
+    expect(fake.count('POST', `/repos/${REPO}/check-runs`)).toBe(2);
+    expect(fake.count('PATCH', /\/check-runs\//)).toBe(0);
+    expect(fake.count('GET', /\/pulls\/\d+\/files$/)).toBe(0);
   });
 
   it("a pull request from the holder's own branch is that claim's work, and its check says so", async ({
