@@ -7,20 +7,31 @@ import type { ClaimEvent } from '../../src/events/claim-event.js';
 import { signEvent } from '../../src/events/sign-event.js';
 import { caller, claimPath } from '../api/api-helpers.js';
 import { appWrites, claimComment, HOUR, harnessFor, scrape } from '../e2e/e2e-helpers.js';
+import type { FakeGitHub } from '../fake-github/fake-github.js';
 import { REPO, waitFor } from '../helpers/app-harness.js';
 import { startReceiver } from './receiver.js';
 
 const SECRET = 'e2e-events-secret';
 
+/** A receiver on loopback and the app telling it its events; both closed after the test. */
+async function withReceiver(
+  onTestFinished: (fn: () => Promise<void>) => void,
+  options: { seed?: (fake: FakeGitHub) => void } = {},
+) {
+  const receiver = await startReceiver();
+  onTestFinished(() => receiver.close());
+  const harness = await harnessFor(onTestFinished, {
+    ...options,
+    env: { CLAIMS_EVENTS_URL: receiver.url, CLAIMS_EVENTS_SECRET: SECRET },
+  });
+  return { receiver, harness };
+}
+
 describe('outgoing claim events', () => {
   it('a receiver sees held, lost, released and expired, each signed, once per change', async ({
     onTestFinished,
   }) => {
-    const receiver = await startReceiver();
-    onTestFinished(() => receiver.close());
-    const harness = await harnessFor(onTestFinished, {
-      env: { CLAIMS_EVENTS_URL: receiver.url, CLAIMS_EVENTS_SECRET: SECRET },
-    });
+    const { receiver, harness } = await withReceiver(onTestFinished);
     const { fake } = harness;
     const events = () => receiver.received.map((r) => JSON.parse(r.body) as ClaimEvent);
 
@@ -67,11 +78,7 @@ describe('outgoing claim events', () => {
   it('a reconcile that fails after finalising tells, on its retry, what it finalised', async ({
     onTestFinished,
   }) => {
-    const receiver = await startReceiver();
-    onTestFinished(() => receiver.close());
-    const harness = await harnessFor(onTestFinished, {
-      env: { CLAIMS_EVENTS_URL: receiver.url, CLAIMS_EVENTS_SECRET: SECRET },
-    });
+    const { receiver, harness } = await withReceiver(onTestFinished);
     const { fake } = harness;
     // Alice held the issue (an earlier reconcile recorded her) and has gone quiet since.
     fake.pauseWebhooks();
@@ -119,10 +126,7 @@ describe('outgoing claim events', () => {
   it('an administrative release through the claims API is told as one, not as the session’s release', async ({
     onTestFinished,
   }) => {
-    const receiver = await startReceiver();
-    onTestFinished(() => receiver.close());
-    const harness = await harnessFor(onTestFinished, {
-      env: { CLAIMS_EVENTS_URL: receiver.url, CLAIMS_EVENTS_SECRET: SECRET },
+    const { receiver, harness } = await withReceiver(onTestFinished, {
       seed: (f) => {
         f.addUser('mona', { association: 'MEMBER' });
         f.setRole(REPO, 'mona', 'maintain');
@@ -162,10 +166,7 @@ describe('outgoing claim events', () => {
   it('a repository in observe mode publishes no event: nothing was written', async ({
     onTestFinished,
   }) => {
-    const receiver = await startReceiver();
-    onTestFinished(() => receiver.close());
-    const harness = await harnessFor(onTestFinished, {
-      env: { CLAIMS_EVENTS_URL: receiver.url, CLAIMS_EVENTS_SECRET: SECRET },
+    const { receiver, harness } = await withReceiver(onTestFinished, {
       seed: (fake) => fake.setFile(REPO, '.github/claims.yml', 'mode: observe\n'),
     });
     const { fake } = harness;
