@@ -41113,9 +41113,28 @@ function indexedClaimOf(claim2, staleAfterMs, outcome) {
     ...outcome ? { outcome } : {}
   };
 }
+function issueObject(key, thread) {
+  return {
+    repo: `${key.owner}/${key.repo}`,
+    number: key.number,
+    title: thread.meta.title,
+    url: thread.meta.url,
+    state: thread.open ? "open" : "closed",
+    labels: thread.labels,
+    assignees: thread.assignees,
+    createdAt: formatClaimTime(new Date(thread.meta.createdAt)),
+    updatedAt: formatClaimTime(new Date(thread.meta.updatedAt))
+  };
+}
+function indexedIssueOf(key, thread) {
+  const { state: _state, repo: _repo, number: _number2, ...rest } = issueObject(key, thread);
+  return { key, ...rest };
+}
 
 // src/api/index-reconciled.ts
 async function indexReconciled(store, key, plan, thread, staleAfterMs, now) {
+  if (thread.open && !thread.isPullRequest) await store.putOpenIssue(indexedIssueOf(key, thread));
+  else await store.dropOpenIssue(key);
   await store.setIssueClaim(key, holderClaim(plan, thread, staleAfterMs));
   for (const change of claimChangesOf(key, plan, thread, now)) {
     await store.recordClaimChange(change);

@@ -9,6 +9,7 @@ import { installationReads } from '../github/conditional.js';
 import { executePlan, type KnownLabels } from '../github/execute.js';
 import {
   IssueGoneError,
+  type IssueMeta,
   type IssueThread,
   readThread,
   UnverifiableError,
@@ -96,7 +97,7 @@ export async function reconcileIssue(
     return { outcome: 'invalid-config' };
   }
 
-  let thread: IssueThread;
+  let thread: IssueThread & { readonly meta: IssueMeta };
   try {
     thread = await readThread(octokit, key, installationReads(deps.store, key.installationId));
   } catch (error) {

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { claimComment, harnessFor } from '../e2e/e2e-helpers.js';
 import type { FakeGitHub } from '../fake-github/fake-github.js';
-import { REPO } from '../helpers/app-harness.js';
+import { REPO, WEBHOOK_SECRET } from '../helpers/app-harness.js';
 import { callApi, caller, claimBody, claimPath } from './api-helpers.js';
 
 /** Moves the fake's clock one second on at every reading, from `start`. */
@@ -210,6 +210,32 @@ describe.concurrent('GET /api/claims/v1/issues', () => {
     const anonymous = await callApi(appUrl, 'GET', '/issues?claimedBy=me');
     expect(anonymous.status).toBe(401);
     expect(anonymous.body.error.code).toBe('UNAUTHENTICATED');
+  });
+
+  it('a claim on an issue whose opening was never delivered is listed once reconciled', async ({
+    onTestFinished,
+  }) => {
+    // Nothing for the app to write (the label is there, no assignee is wanted), so no echo of
+    // its own writes announces the issue either.
+    const harness = await harnessFor(onTestFinished, {
+      seed: (f) => f.setFile(REPO, '.github/claims.yml', 'assign: false\n'),
+    });
+    const { fake } = harness;
+    // GitHub's `issues.opened` delivery for the issue is lost (no resync has run since).
+    fake.setWebhookTarget(undefined);
+    const n = fake.createIssue(REPO, { title: 'never announced', labels: ['status:in-progress'] });
+    fake.setWebhookTarget({ url: harness.webhookUrl, secret: WEBHOOK_SECRET });
+    const alice = caller(harness.appUrl, fake, 'alice');
+    expect(numbers((await alice.get('/issues')).body)).toEqual([]);
+
+    fake.addComment(REPO, n, { author: 'bob', body: claimComment('s-bob') });
+    await harness.settle();
+    const answer = await alice.get('/issues?claimable=false');
+    expect(numbers(answer.body)).toEqual([`${REPO}#${n}`]);
+    expect(answer.body.items[0]).toMatchObject({
+      issue: { title: 'never announced' },
+      claim: { author: 'bob', session: 's-bob' },
+    });
   });
 
   it('the resync lists open issues opened while the app was away', async ({ onTestFinished }) => {
