@@ -41558,6 +41558,7 @@ function sameLogins(a, b) {
 }
 
 // src/store/store.ts
+var QUEUE_SETTINGS_TTL_MS = 24 * 36e5;
 var PENDING_EVENTS_TTL_MS = 24 * 36e5;
 
 // src/rollout/observe-plan.ts
@@ -41677,6 +41678,7 @@ var MemoryStore = class {
   deliveryExpiry = new MinHeap((a, b) => a.expiresAt < b.expiresAt);
   deadlines = /* @__PURE__ */ new Map();
   holders = /* @__PURE__ */ new Map();
+  queueSettingsByRepo = /* @__PURE__ */ new Map();
   pending = /* @__PURE__ */ new Map();
   deadlineHeap = new MinHeap(earlierDeadline);
   version = 0;
@@ -41756,6 +41758,14 @@ var MemoryStore = class {
   }
   async holderOf(key) {
     return this.holders.get(issueKeyString(key)) ?? null;
+  }
+  async setQueueSettings(repo, settings) {
+    const name = `${repo.owner}/${repo.repo}`.toLowerCase();
+    this.queueSettingsByRepo.set(name, { settings, expiresAt: this.now() + QUEUE_SETTINGS_TTL_MS });
+  }
+  async queueSettings(repo) {
+    const kept = this.queueSettingsByRepo.get(`${repo.owner}/${repo.repo}`.toLowerCase());
+    return kept && kept.expiresAt > this.now() ? kept.settings : void 0;
   }
   async setPendingEvents(key, pending) {
     const id = issueKeyString(key);

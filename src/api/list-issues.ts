@@ -1,9 +1,10 @@
-import { type QueueSettings, queueSettings } from '../config/repo-config.js';
+import type { QueueSettings } from '../config/repo-config.js';
 import type { ApiDeps } from './api-deps.js';
 import { invalidInput, unverifiable } from './api-error.js';
 import type { Caller } from './authenticate.js';
 import type { ApiAnswer } from './post-claim.js';
 import { type IssueQuery, type QueueCursor, queryIssues } from './query-issues.js';
+import { claimableSettings } from './queue-settings.js';
 
 const PARAMS = new Set([
   'claimable',
@@ -20,7 +21,8 @@ const LOGIN = /^[a-z\d](?:[a-z\d]|-(?=[a-z\d])){0,38}(?:\[bot\])?$/i;
 /**
  * `GET /api/claims/v1/issues` (docs/protocol.md §9), answered from the index: only
  * repositories of the app's installations that the caller's token can read (checked with
- * that token, cached), and no other GitHub call once those and the configs are cached.
+ * that token, cached), and no other GitHub call for repositories whose claims.yml the app
+ * read within QUEUE_SETTINGS_TTL_MS (their queue settings are kept in the store).
  */
 export async function listIssues(
   deps: ApiDeps,
@@ -42,13 +44,14 @@ export async function listIssues(
       if (!(await deps.access.canRead(caller, name))) return;
       visible.add(name);
       if (query.claimable !== true) return;
-      const result = await deps.config(await deps.octokitFor(where.installationId), where);
-      if (result.kind === 'unreadable')
-        throw unverifiable(`the config of ${name} could not be read`);
-      // Nothing is claimable where the config is invalid or the app is turned off (enabled:
-      // false): the claim route would refuse it.
-      const enforced = result.kind !== 'invalid' && result.config.enabled;
-      settings.set(name, enforced ? queueSettings(result.config) : null);
+      // As the app's last read of claims.yml found it; read now only when none is kept.
+      let claimable = await deps.store.queueSettings(where);
+      if (claimable === undefined) {
+        const octokit = await deps.octokitFor(where.installationId);
+        claimable = claimableSettings(await deps.config(octokit, where));
+      }
+      if (claimable === undefined) throw unverifiable(`the config of ${name} could not be read`);
+      settings.set(name, claimable);
     }),
   );
   const page = queryIssues(entries, query, {

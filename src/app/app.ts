@@ -4,6 +4,7 @@ import type { Probot, ProbotOctokit } from 'probot';
 import { createClaimsApi } from '../api/claims-api.js';
 import { indexIssuesEvent } from '../api/index-events.js';
 import { indexHeartbeat } from '../api/index-heartbeat.js';
+import { rememberQueueSettings } from '../api/queue-settings.js';
 import type { Action } from '../claims/decide.js';
 import { hasName } from '../claims/names.js';
 import {
@@ -134,10 +135,13 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
     countCalls(octokit, metrics, log);
     return octokit;
   };
+  // Each fresh read also records what the work queue offers there (docs/protocol.md §9).
   const repoConfig = (octokit: ProbotOctokit, where: { owner: string; repo: string }) =>
-    configCache.get(where, () =>
-      loadRepoConfig(octokit, where, { staleAfterMs: settings.staleAfterMs }),
-    );
+    configCache.get(where, async () => {
+      const result = await loadRepoConfig(octokit, where, { staleAfterMs: settings.staleAfterMs });
+      await rememberQueueSettings({ store, log }, where, result);
+      return result;
+    });
 
   const events = createEventOutbox(settings, log);
 

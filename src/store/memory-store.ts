@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { formatClaimTime } from '../claims/marker.js';
+import type { QueueSettings } from '../config/repo-config.js';
 import type { PendingEvent } from '../events/pending-events.js';
 import { type IssueKey, issueKeyString, type RepoKey, repoKeyString, repoPrefix } from '../keys.js';
 import { assertTtl } from './assert-ttl.js';
@@ -16,7 +17,7 @@ import type {
   PathHolder,
   Store,
 } from './store.js';
-import { PENDING_EVENTS_TTL_MS } from './store.js';
+import { PENDING_EVENTS_TTL_MS, QUEUE_SETTINGS_TTL_MS, type RepoName } from './store.js';
 
 /** Options of {@link MemoryStore}. */
 export interface MemoryStoreOptions {
@@ -138,6 +139,10 @@ export class MemoryStore implements Store {
 
   private readonly deadlines = new Map<string, Deadline>();
   private readonly holders = new Map<string, number>();
+  private readonly queueSettingsByRepo = new Map<
+    string,
+    { settings: QueueSettings | null; expiresAt: number }
+  >();
   private readonly pending = new Map<
     string,
     { pending: readonly PendingEvent[]; expiresAt: number }
@@ -236,6 +241,16 @@ export class MemoryStore implements Store {
 
   async holderOf(key: IssueKey): Promise<number | null> {
     return this.holders.get(issueKeyString(key)) ?? null;
+  }
+
+  async setQueueSettings(repo: RepoName, settings: QueueSettings | null): Promise<void> {
+    const name = `${repo.owner}/${repo.repo}`.toLowerCase();
+    this.queueSettingsByRepo.set(name, { settings, expiresAt: this.now() + QUEUE_SETTINGS_TTL_MS });
+  }
+
+  async queueSettings(repo: RepoName): Promise<QueueSettings | null | undefined> {
+    const kept = this.queueSettingsByRepo.get(`${repo.owner}/${repo.repo}`.toLowerCase());
+    return kept && kept.expiresAt > this.now() ? kept.settings : undefined;
   }
 
   async setPendingEvents(key: IssueKey, pending: readonly PendingEvent[]): Promise<void> {

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Redis, type RedisOptions } from 'ioredis';
 import { formatClaimTime } from '../claims/marker.js';
+import type { QueueSettings } from '../config/repo-config.js';
 import type { PendingEvent } from '../events/pending-events.js';
 import {
   type IssueKey,
@@ -24,7 +25,7 @@ import type {
   PathHolder,
   Store,
 } from './store.js';
-import { PENDING_EVENTS_TTL_MS } from './store.js';
+import { PENDING_EVENTS_TTL_MS, QUEUE_SETTINGS_TTL_MS, type RepoName } from './store.js';
 
 // Re-exported: the queue imports the script helper from here; new code imports redis-script.js.
 export { RedisScript } from './redis-script.js';
@@ -230,6 +231,24 @@ export class RedisStore implements Store {
   async holderOf(key: IssueKey): Promise<number | null> {
     const value = await (await this.client()).hget(this.key('holders'), issueKeyString(key));
     return value === null ? null : Number(value);
+  }
+
+  async setQueueSettings(repo: RepoName, settings: QueueSettings | null): Promise<void> {
+    await (await this.client()).set(
+      this.key('queue-settings', `${repo.owner}/${repo.repo}`.toLowerCase()),
+      JSON.stringify({ settings }),
+      'PX',
+      QUEUE_SETTINGS_TTL_MS,
+    );
+  }
+
+  async queueSettings(repo: RepoName): Promise<QueueSettings | null | undefined> {
+    const value = await (await this.client()).get(
+      this.key('queue-settings', `${repo.owner}/${repo.repo}`.toLowerCase()),
+    );
+    return value === null
+      ? undefined
+      : (JSON.parse(value) as { settings: QueueSettings | null }).settings;
   }
 
   async setPendingEvents(key: IssueKey, pending: readonly PendingEvent[]): Promise<void> {

@@ -1,3 +1,4 @@
+import type { QueueSettings } from '../config/repo-config.js';
 import type { PendingEvent } from '../events/pending-events.js';
 import type { IssueKey, RepoKey } from '../keys.js';
 import type { ClaimChange } from './board-records.js';
@@ -137,6 +138,16 @@ export interface Store {
   // ---- the open-issue index: the work queue (docs/protocol.md §9) and the board (§14) ----
 
   /**
+   * Records what the repository's claims.yml says the work queue offers, as a read of it
+   * found it; null: nothing is claimable there (the file is invalid, or the app is turned
+   * off). Kept for QUEUE_SETTINGS_TTL_MS, renewed by every read, so a queue query costs no
+   * GitHub call for the repositories the app has read lately.
+   */
+  setQueueSettings(repo: RepoName, settings: QueueSettings | null): Promise<void>;
+  /** What {@link Store.setQueueSettings} recorded, or undefined when nothing is known. */
+  queueSettings(repo: RepoName): Promise<QueueSettings | null | undefined>;
+
+  /**
    * Records an open issue. A snapshot older than the one indexed (by `updatedAt`) is ignored,
    * so webhooks delivered late or out of order never move the index backwards.
    */
@@ -174,6 +185,15 @@ export interface Store {
   /** The recorded changes at or after `since`, newest first. */
   claimChanges(since: Date): Promise<ClaimChange[]>;
 }
+
+/** A repository by name, as its claims.yml is read: `owner` and `repo`, case-insensitive. */
+export interface RepoName {
+  readonly owner: string;
+  readonly repo: string;
+}
+
+/** How long a repository's queue settings are kept unread (docs/protocol.md §9). */
+export const QUEUE_SETTINGS_TTL_MS = 24 * 3_600_000;
 
 /** How long pending events are kept: as long as an event is retried (docs/protocol.md §13). */
 export const PENDING_EVENTS_TTL_MS = 24 * 3_600_000;

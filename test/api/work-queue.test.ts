@@ -212,6 +212,37 @@ describe.concurrent('GET /api/claims/v1/issues', () => {
     expect(anonymous.body.error.code).toBe('UNAUTHENTICATED');
   });
 
+  it('claimable=true costs no GitHub call for a repository whose claims.yml the app read lately', async ({
+    onTestFinished,
+  }) => {
+    // No config cache: every read of claims.yml goes to GitHub, so only the kept settings
+    // can answer the query without one.
+    const { fake, appUrl, settle } = await harnessFor(onTestFinished, {
+      env: { CLAIMS_CONFIG_CACHE: '0s' },
+      seed: (f) => f.setFile(REPO, '.github/claims.yml', 'queue:\n  labels: [ready]\n'),
+    });
+    const ready = fake.createIssue(REPO, { labels: ['ready'] });
+    const other = fake.createIssue(REPO);
+    fake.addComment(REPO, other, { author: 'bob', body: claimComment('s-bob') });
+    await settle();
+    const alice = caller(appUrl, fake, 'alice');
+    await alice.get('/issues');
+    fake.clearRequests();
+
+    expect(numbers((await alice.get('/issues?claimable=true')).body)).toEqual([`${REPO}#${ready}`]);
+    expect(fake.requests).toEqual([]);
+
+    // The file changes; the next read of it (here bob's release is reconciled) moves the queue.
+    fake.setFile(REPO, '.github/claims.yml', 'queue:\n  labels: []\n');
+    const [bobs] = fake.comments(REPO, other);
+    fake.editComment(bobs!.id, claimComment('s-bob', { stage: 'released', outcome: 'landed' }));
+    await settle();
+    expect(numbers((await alice.get('/issues?claimable=true')).body)).toEqual([
+      `${REPO}#${ready}`,
+      `${REPO}#${other}`,
+    ]);
+  });
+
   it('a claim on an issue whose opening was never delivered is listed once reconciled', async ({
     onTestFinished,
   }) => {

@@ -102,6 +102,22 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
       });
     });
 
+    describe('queue settings', () => {
+      it('keeps what each repository’s claims.yml offers; null is nothing claimable, unknown is undefined', async () => {
+        const where = { owner: 'acme', repo: 'widgets' };
+        expect(await store.queueSettings(where)).toBeUndefined();
+        await store.setQueueSettings(where, { labels: ['ready'], exclude: ['wontfix'] });
+        await store.setQueueSettings({ owner: 'acme', repo: 'off' }, null);
+        expect(await store.queueSettings({ owner: 'ACME', repo: 'Widgets' })).toEqual({
+          labels: ['ready'],
+          exclude: ['wontfix'],
+        });
+        expect(await store.queueSettings({ owner: 'acme', repo: 'off' })).toBeNull();
+        await store.setQueueSettings(where, null);
+        expect(await store.queueSettings(where)).toBeNull();
+      });
+    });
+
     describe('pending events', () => {
       const pending = (commentId: number) => ({
         event: {
