@@ -16,10 +16,7 @@ import {
  * are the work queue's business and are not read here, as that would cost a config read per
  * view).
  */
-export function storeBoardSource(
-  store: Store,
-  options: { claimableCounts?: BoardSource['claimableCounts'] } = {},
-): BoardSource {
+export function storeBoardSource(store: Store): BoardSource {
   const visibleOf = (visible: VisibleRepos, item: { installationId: number; repo: string }) =>
     visible.has(visibleRepoKey(item.installationId, item.repo));
   return {
@@ -31,22 +28,20 @@ export function storeBoardSource(
       }
       return rows;
     },
-    claimableCounts:
-      options.claimableCounts ??
-      (async (visible) => {
-        const now = new Date();
-        const counts = new Map<string, number>();
-        for (const { issue, claim } of await store.openIssues()) {
-          const key = visibleRepoKey(
-            issue.key.installationId,
-            `${issue.key.owner}/${issue.key.repo}`,
-          );
-          if (!visible.has(key)) continue;
-          // Every indexed repository gets a count, 0 when all its open issues are held.
-          counts.set(key, (counts.get(key) ?? 0) + (isLiveClaim(claim, now) ? 0 : 1));
-        }
-        return counts;
-      }),
+    async claimableCounts(visible) {
+      const now = new Date();
+      const counts = new Map<string, number>();
+      for (const { issue, claim } of await store.openIssues()) {
+        const key = visibleRepoKey(
+          issue.key.installationId,
+          `${issue.key.owner}/${issue.key.repo}`,
+        );
+        if (!visible.has(key)) continue;
+        // Every indexed repository gets a count, 0 when all its open issues are held.
+        counts.set(key, (counts.get(key) ?? 0) + (isLiveClaim(claim, now) ? 0 : 1));
+      }
+      return counts;
+    },
     async recentChanges(visible, since) {
       return (await store.claimChanges(since)).filter((change) => visibleOf(visible, change));
     },
