@@ -145,12 +145,12 @@ export interface QueueSettings {
   readonly exclude: readonly string[];
 }
 
-/** The queue settings of a resolved config; by default nothing is required and blocked is excluded. */
+/**
+ * The queue settings of a resolved config: its own (resolveRepoConfig filled them in), else
+ * nothing required and the blocked label excluded.
+ */
 export function queueSettings(config: ResolvedRepoConfig): QueueSettings {
-  return {
-    labels: config.queue?.labels ?? [],
-    exclude: config.queue?.exclude ?? [config.labels.blocked],
-  };
+  return config.queue ?? { labels: [], exclude: [config.labels.blocked] };
 }
 
 /** What the operator sets for repositories that do not: the stale window (docs/protocol.md §3). */
@@ -163,12 +163,13 @@ export function resolveRepoConfig(
   config: RepoConfig,
   defaults: RepoConfigDefaults,
 ): ResolvedRepoConfig {
+  const labels = {
+    inProgress: config.labels?.inProgress ?? DEFAULT_LABELS.inProgress,
+    blocked: config.labels?.blocked ?? DEFAULT_LABELS.blocked,
+  };
   return {
     staleAfterMs: config.staleAfter ?? defaults.staleAfterMs,
-    labels: {
-      inProgress: config.labels?.inProgress ?? DEFAULT_LABELS.inProgress,
-      blocked: config.labels?.blocked ?? DEFAULT_LABELS.blocked,
-    },
+    labels,
     assign: config.assign ?? true,
     notifyOnExpiry: config.notifyOnExpiry ?? true,
     enforceLabels: config.enforceLabels ?? true,
@@ -182,7 +183,7 @@ export function resolveRepoConfig(
       ? {
           queue: {
             labels: config.queue.labels ?? [],
-            exclude: config.queue.exclude ?? [config.labels?.blocked ?? DEFAULT_LABELS.blocked],
+            exclude: config.queue.exclude ?? [labels.blocked],
           },
         }
       : {}),
