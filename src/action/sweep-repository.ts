@@ -1,5 +1,5 @@
 import type { ProbotOctokit } from 'probot';
-import { parseClaimMarker } from '../claims/marker.js';
+import { markedIssueNumber } from '../sweep/marked-issue-number.js';
 
 /**
  * The issues a scheduled run reconciles (docs/protocol.md §15): every issue with a marker
@@ -22,9 +22,8 @@ export async function sweepRepository(
   });
   for await (const page of comments) {
     for (const comment of page.data) {
-      if (!parseClaimMarker(comment.body ?? '')) continue;
-      const number = Number(/\/issues\/(\d+)$/.exec(comment.issue_url)?.[1]);
-      if (Number.isInteger(number) && number > 0) numbers.add(number);
+      const number = markedIssueNumber(comment);
+      if (number !== null) numbers.add(number);
     }
   }
   // `labels` matches issues holding all of them, so one listing per label.

@@ -1,10 +1,10 @@
 import type { Logger } from 'pino';
 import type { ProbotOctokit } from 'probot';
 import { indexOpenIssues } from '../api/index-events.js';
-import { parseClaimMarker } from '../claims/marker.js';
 import { conditionalPages, tokenScope } from '../github/conditional.js';
 import type { WorkQueue } from '../queue/queue.js';
 import type { IssueKey, Store } from '../store/store.js';
+import { markedIssueNumber } from './marked-issue-number.js';
 
 /**
  * Checkpoints are set this far before the pass started, so a comment GitHub stamped while
@@ -151,11 +151,9 @@ async function installationRepos(
 
 /** Per comment of a page, its issue number when it carries a marker, else 0. */
 function markedIssues(data: unknown): number[] {
-  return (data as Array<{ body?: string | null; issue_url: string }>).map((comment) => {
-    if (!parseClaimMarker(comment.body ?? '')) return 0;
-    const number = Number(/\/issues\/(\d+)$/.exec(comment.issue_url)?.[1]);
-    return Number.isInteger(number) && number > 0 ? number : 0;
-  });
+  return (data as Array<{ body?: string | null; issue_url: string }>).map(
+    (comment) => markedIssueNumber(comment) ?? 0,
+  );
 }
 
 /** The lease that lets one replica of a cluster run the periodic resync per interval. */
