@@ -54,13 +54,21 @@ export async function reconcileWithRollout(
     return { outcome: 'disabled' };
   }
   const observing = lookup.ok && lookup.config.mode === 'observe';
-  const log = deps.log.child({ issue: issueKeyString(key), mode: 'observe' });
   const result = await reconcileIssue(
     {
       ...deps,
       octokitFor: async () => octokit,
       configFor: async () => lookup,
-      ...(observing ? { executePlan: observePlan(log, deps.onObserve), observing } : {}),
+      // The observe log's child is made only for a repository that observes.
+      ...(observing
+        ? {
+            executePlan: observePlan(
+              deps.log.child({ issue: issueKeyString(key), mode: 'observe' }),
+              deps.onObserve,
+            ),
+            observing,
+          }
+        : {}),
     },
     request,
   );
