@@ -98,6 +98,12 @@ export function createBoardHandler(deps: BoardDeps): HttpHandler {
       send(status, 'text/html; charset=utf-8', body, headers);
     const json = (status: number, body: unknown, headers?: Record<string, string | string[]>) =>
       send(status, 'application/json; charset=utf-8', JSON.stringify(body), headers);
+    // The sign-in and sign-out steps: a redirect that sets or clears a cookie, never cached.
+    const redirect = (status: 302 | 303, location: string, setCookie: string | string[]) => {
+      res.writeHead(status, { location, 'cache-control': 'no-store', 'set-cookie': setCookie });
+      res.end();
+      return true;
+    };
     const clearSession = cookieHeader(SESSION_COOKIE, '', {
       path: cookiePath,
       maxAgeSeconds: 0,
@@ -218,17 +224,15 @@ export function createBoardHandler(deps: BoardDeps): HttpHandler {
       authorize.searchParams.set('client_id', oauth.clientId);
       authorize.searchParams.set('redirect_uri', callback);
       authorize.searchParams.set('state', state);
-      res.writeHead(302, {
-        location: authorize.toString(),
-        'cache-control': 'no-store',
-        'set-cookie': cookieHeader(STATE_COOKIE, cookie, {
+      return redirect(
+        302,
+        authorize.toString(),
+        cookieHeader(STATE_COOKIE, cookie, {
           path: cookiePath,
           maxAgeSeconds: STATE_TTL_MS / 1000,
           secure,
         }),
-      });
-      res.end();
-      return true;
+      );
     }
 
     if (path === '/claims/callback') {
@@ -266,20 +270,14 @@ export function createBoardHandler(deps: BoardDeps): HttpHandler {
       }
       const session = sealSession(secret, { ...user, expiresAt: now().getTime() + SESSION_TTL_MS });
       log.info({ login: user.login }, 'board sign-in');
-      res.writeHead(303, {
-        location: `${base}/claims`,
-        'cache-control': 'no-store',
-        'set-cookie': [
-          clearState,
-          cookieHeader(SESSION_COOKIE, session, {
-            path: cookiePath,
-            maxAgeSeconds: SESSION_TTL_MS / 1000,
-            secure,
-          }),
-        ],
-      });
-      res.end();
-      return true;
+      return redirect(303, `${base}/claims`, [
+        clearState,
+        cookieHeader(SESSION_COOKIE, session, {
+          path: cookiePath,
+          maxAgeSeconds: SESSION_TTL_MS / 1000,
+          secure,
+        }),
+      ]);
     }
 
     if (path === '/claims/logout') {
@@ -297,13 +295,7 @@ export function createBoardHandler(deps: BoardDeps): HttpHandler {
           }),
         );
       }
-      res.writeHead(303, {
-        location: `${base}/claims`,
-        'cache-control': 'no-store',
-        'set-cookie': clearSession,
-      });
-      res.end();
-      return true;
+      return redirect(303, `${base}/claims`, clearSession);
     }
 
     return html(
