@@ -23,6 +23,22 @@ afterEach(async () => {
 
 const OTHER_REPO = 'globex/gadgets';
 
+/**
+ * The fake with the second installation and one embedded app (no Redis) taking its
+ * webhooks; `replica` is where cluster.send delivers to it.
+ */
+async function startEmbedded(): Promise<{ fake: FakeGitHub; replica: Replica }> {
+  cluster = await startCluster({ replicas: 0, seed: seedSecondInstallation });
+  const { fake } = cluster;
+  const port = await freePort();
+  embedded = await main(appEnv(fake, port));
+  await embedded.warden.started;
+  return {
+    fake,
+    replica: { webhookUrl: `http://127.0.0.1:${port}/api/github/webhooks` } as Replica,
+  };
+}
+
 /** The writes to one repository (token minting is auth, not a write). */
 function writesTo(requests: readonly RecordedRequest[], repo: string): RecordedRequest[] {
   return requests.filter(
@@ -132,12 +148,7 @@ const BACKLOG = 200;
 
 describe('one installation’s burst does not stop another’s work', () => {
   it('embedded: a claim in another installation is enforced while the backlog still waits', async () => {
-    cluster = await startCluster({ replicas: 0, seed: seedSecondInstallation });
-    const { fake } = cluster;
-    const port = await freePort();
-    embedded = await main(appEnv(fake, port));
-    await embedded.warden.started;
-    const replica = { webhookUrl: `http://127.0.0.1:${port}/api/github/webhooks` } as Replica;
+    const { fake, replica } = await startEmbedded();
 
     const done = await backlogThenOne(fake, (d) => cluster!.send(d, replica));
 
@@ -211,12 +222,7 @@ async function rateLimitedInstallation(
 
 describe('a rate-limited installation waits what GitHub said; others do not', () => {
   it('embedded: after a 429 with retry-after: 3, the next request comes no earlier', async () => {
-    cluster = await startCluster({ replicas: 0, seed: seedSecondInstallation });
-    const { fake } = cluster;
-    const port = await freePort();
-    embedded = await main(appEnv(fake, port));
-    await embedded.warden.started;
-    const replica = { webhookUrl: `http://127.0.0.1:${port}/api/github/webhooks` } as Replica;
+    const { fake, replica } = await startEmbedded();
 
     const { refusedAt, nextAt, globexDone } = await rateLimitedInstallation(fake, (d) =>
       cluster!.send(d, replica),
