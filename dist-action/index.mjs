@@ -39935,12 +39935,13 @@ var RepoConfig = external_exports.strictObject({
   }
 });
 function resolveRepoConfig(config3, defaults) {
+  const labels = {
+    inProgress: config3.labels?.inProgress ?? DEFAULT_LABELS.inProgress,
+    blocked: config3.labels?.blocked ?? DEFAULT_LABELS.blocked
+  };
   return {
     staleAfterMs: config3.staleAfter ?? defaults.staleAfterMs,
-    labels: {
-      inProgress: config3.labels?.inProgress ?? DEFAULT_LABELS.inProgress,
-      blocked: config3.labels?.blocked ?? DEFAULT_LABELS.blocked
-    },
+    labels,
     assign: config3.assign ?? true,
     notifyOnExpiry: config3.notifyOnExpiry ?? true,
     enforceLabels: config3.enforceLabels ?? true,
@@ -39953,7 +39954,7 @@ function resolveRepoConfig(config3, defaults) {
     ...config3.queue ? {
       queue: {
         labels: config3.queue.labels ?? [],
-        exclude: config3.queue.exclude ?? [config3.labels?.blocked ?? DEFAULT_LABELS.blocked]
+        exclude: config3.queue.exclude ?? [labels.blocked]
       }
     } : {}
   };
@@ -41587,13 +41588,19 @@ async function reconcileWithRollout(deps, request2) {
     return { outcome: "disabled" };
   }
   const observing = lookup.ok && lookup.config.mode === "observe";
-  const log = deps.log.child({ issue: issueKeyString(key), mode: "observe" });
   const result = await reconcileIssue(
     {
       ...deps,
       octokitFor: async () => octokit,
       configFor: async () => lookup,
-      ...observing ? { executePlan: observePlan(log, deps.onObserve), observing } : {}
+      // The observe log's child is made only for a repository that observes.
+      ...observing ? {
+        executePlan: observePlan(
+          deps.log.child({ issue: issueKeyString(key), mode: "observe" }),
+          deps.onObserve
+        ),
+        observing
+      } : {}
     },
     request2
   );
@@ -48494,6 +48501,13 @@ function routeActionEvent(eventName, payload, repository, now) {
   }
 }
 
+// src/sweep/marked-issue-number.ts
+function markedIssueNumber(comment) {
+  if (!parseClaimMarker(comment.body ?? "")) return null;
+  const number4 = Number(/\/issues\/(\d+)$/.exec(comment.issue_url)?.[1]);
+  return Number.isInteger(number4) && number4 > 0 ? number4 : null;
+}
+
 // src/action/sweep-repository.ts
 async function sweepRepository(octokit, repo, options2) {
   const numbers = /* @__PURE__ */ new Set();
@@ -48505,9 +48519,8 @@ async function sweepRepository(octokit, repo, options2) {
   });
   for await (const page of comments) {
     for (const comment of page.data) {
-      if (!parseClaimMarker(comment.body ?? "")) continue;
-      const number4 = Number(/\/issues\/(\d+)$/.exec(comment.issue_url)?.[1]);
-      if (Number.isInteger(number4) && number4 > 0) numbers.add(number4);
+      const number4 = markedIssueNumber(comment);
+      if (number4 !== null) numbers.add(number4);
     }
   }
   for (const label of options2.labels) {
