@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { WorkQueue } from '../queue/queue.js';
 import type { Store } from '../store/store.js';
+import { answers } from './answers.js';
 import type { Metrics } from './metrics.js';
 
 /** Answers one request that its route matched. */
@@ -71,23 +72,4 @@ export function createHttpRoutes(deps: HttpDeps): HttpRoutes {
     res.end(await deps.metrics.registry.metrics());
   });
   return routes;
-}
-
-/** Whether `work` settles without an error within `ms`. */
-export async function answers(work: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  try {
-    return await Promise.race([
-      work.then(
-        () => true,
-        () => false,
-      ),
-      late,
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
