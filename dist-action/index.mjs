@@ -40515,6 +40515,9 @@ function expiryNoteTag(commentId) {
 function pathsNoteTag(commentId) {
   return `<!-- claim-warden note=paths comment=${commentId} -->`;
 }
+function lostTo(holder) {
+  return `lost to the older claim in comment ${holder.comment.id} (session ${holder.marker.session})`;
+}
 function isTrustedAuthor(login, association, trustedBots) {
   if (TRUSTED_ASSOCIATIONS.has(association)) return true;
   return hasName(trustedBots, login);
@@ -40594,7 +40597,7 @@ function decide(facts, config3, now) {
       claim: claim2,
       outcome: "abandoned",
       reason: "lost",
-      text: holder ? `lost to the older claim in comment ${holder.comment.id} (session ${holder.marker.session})` : "lost to an older claim"
+      text: holder ? lostTo(holder) : "lost to an older claim"
     });
   }
   if (finalising.some((f) => f.claim === holder)) holder = null;
@@ -48211,7 +48214,6 @@ var BRANCH_REF = "refs/heads/";
 function pullEvent(payload, installationId) {
   if (!CHECKED_PULL_ACTIONS.includes(payload.action)) return null;
   const { repository, pull_request: pull } = payload;
-  const headRepo = pull.head.repo?.full_name;
   return {
     kind: "pull",
     key: {
@@ -48223,11 +48225,13 @@ function pullEvent(payload, installationId) {
     head: {
       sha: pull.head.sha,
       ref: pull.head.ref,
-      // GitHub compares owner and repository names without case.
-      sameRepo: headRepo !== void 0 && headRepo.toLowerCase() === repository.full_name.toLowerCase()
+      sameRepo: isSameRepository(pull.head.repo?.full_name, repository.full_name)
     },
     action: payload.action
   };
+}
+function isSameRepository(head, base) {
+  return head !== void 0 && head.toLowerCase() === base.toLowerCase();
 }
 function pushEvent(payload, installationId, now) {
   if (!payload.ref.startsWith(BRANCH_REF) || payload.deleted === true) return null;

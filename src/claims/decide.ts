@@ -153,6 +153,14 @@ export function pathsNoteTag(commentId: number): string {
   return `<!-- claim-warden note=paths comment=${commentId} -->`;
 }
 
+/**
+ * The reason line of a claim finalised because `holder` holds the issue (docs/protocol.md §3),
+ * worded the same whether the app or a session writes it.
+ */
+export function lostTo(holder: ClaimComment): string {
+  return `lost to the older claim in comment ${holder.comment.id} (session ${holder.marker.session})`;
+}
+
 /** docs/protocol.md §2: a marker counts only when its author is a collaborator or a trusted bot. */
 export function isTrustedAuthor(
   login: string,
@@ -267,9 +275,7 @@ export function decide(facts: IssueFacts, config: DecideConfig, now: Date): Plan
       claim,
       outcome: 'abandoned',
       reason: 'lost',
-      text: holder
-        ? `lost to the older claim in comment ${holder.comment.id} (session ${holder.marker.session})`
-        : 'lost to an older claim',
+      text: holder ? lostTo(holder) : 'lost to an older claim',
     });
   }
   if (finalising.some((f) => f.claim === holder)) holder = null;

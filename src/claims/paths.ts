@@ -219,7 +219,7 @@ function directoriesAbove(entry: string): string[] {
 }
 
 /** Whether two canonical entries overlap: equal, or one under the other's directory. */
-export function entriesOverlap(a: string, b: string): boolean {
+function entriesOverlap(a: string, b: string): boolean {
   if (a === b) return true;
   if (a.endsWith('/') && b.startsWith(a)) return true;
   return b.endsWith('/') && a.startsWith(b);

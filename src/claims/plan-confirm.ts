@@ -1,5 +1,5 @@
 import { type Claimant, type ClaimState, isAssigned } from './claim-state.js';
-import type { Action } from './decide.js';
+import { type Action, lostTo } from './decide.js';
 import { finaliseAction } from './finalise-action.js';
 import type { ClaimComment } from './liveness.js';
 import { sameName } from './names.js';
@@ -56,8 +56,7 @@ export function planConfirm(
   const { holder } = readback;
   if (mine && holder === mine) return { kind: 'held', mine };
   if (mine && holder) {
-    const text = `lost to the older claim in comment ${holder.comment.id} (session ${holder.marker.session})`;
-    const spec = { own: true, outcome: 'abandoned', reason: 'lost', text } as const;
+    const spec = { own: true, outcome: 'abandoned', reason: 'lost', text: lostTo(holder) } as const;
     const actions: Action[] = [finaliseAction(claimant, mine, spec, now)];
     if (
       written.assigned &&

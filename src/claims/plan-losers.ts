@@ -1,5 +1,5 @@
 import type { Claimant, ClaimState } from './claim-state.js';
-import type { Action } from './decide.js';
+import { type Action, lostTo } from './decide.js';
 import { finaliseAction } from './finalise-action.js';
 import { type ClaimComment, isLive } from './liveness.js';
 
@@ -30,7 +30,7 @@ export function planLosers(
   own: (claim: ClaimComment) => boolean,
   claimant: Claimant,
   now: Date,
-  text = `lost to the older claim in comment ${holder.comment.id} (session ${holder.marker.session})`,
+  text = lostTo(holder),
 ): Losers {
   const losers = state.claims.filter(
     (claim) =>

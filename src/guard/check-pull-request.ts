@@ -1,3 +1,4 @@
+import type { ProbotOctokit } from 'probot';
 import { pathCovers } from '../claims/paths.js';
 import type { PullHead } from '../claims/types.js';
 import { configForReconcile, type ResolvedRepoConfig } from '../config/repo-config.js';
@@ -6,6 +7,7 @@ import { statusOf } from '../github/thread.js';
 import { type IssueKey, issueKeyString, repoOf } from '../keys.js';
 import { flagger } from './flagger.js';
 import type { GuardDeps } from './guard-deps.js';
+import { isSameRepository } from './guard-event.js';
 import { PATHS_CHECK_NAME, pullCheck } from './pull-check.js';
 import { readPullFiles } from './read-pull-files.js';
 import { type CheckRunWrite, setCheckRun } from './set-check-run.js';
@@ -45,7 +47,7 @@ export async function checkPullRequest(
 
   let head = given;
   if (head === undefined) {
-    const read = await readHead(deps, key);
+    const read = await readHead(octokit, key);
     if (read === null) return { outcome: 'skipped', why: 'pull request closed' };
     head = read;
   }
@@ -123,8 +125,7 @@ export async function checkPullRequest(
 }
 
 /** The open pull request's head, or null when it is closed or gone. */
-async function readHead(deps: GuardDeps, key: IssueKey): Promise<PullHead | null> {
-  const octokit = await deps.octokitFor(key.installationId);
+async function readHead(octokit: ProbotOctokit, key: IssueKey): Promise<PullHead | null> {
   try {
     const { data } = await octokit.rest.pulls.get({
       owner: key.owner,
@@ -132,9 +133,7 @@ async function readHead(deps: GuardDeps, key: IssueKey): Promise<PullHead | null
       pull_number: key.number,
     });
     if (data.state !== 'open') return null;
-    const sameRepo =
-      data.head.repo !== null &&
-      data.head.repo.full_name.toLowerCase() === data.base.repo.full_name.toLowerCase();
+    const sameRepo = isSameRepository(data.head.repo?.full_name, data.base.repo.full_name);
     return { sha: data.head.sha, ref: data.head.ref, sameRepo };
   } catch (error) {
     if (statusOf(error) === 404 || statusOf(error) === 410) return null;

@@ -81,7 +81,6 @@ export function pullEvent(
 ): GuardEvent | null {
   if (!(CHECKED_PULL_ACTIONS as readonly string[]).includes(payload.action)) return null;
   const { repository, pull_request: pull } = payload;
-  const headRepo = pull.head.repo?.full_name;
   return {
     kind: 'pull',
     key: {
@@ -93,12 +92,18 @@ export function pullEvent(
     head: {
       sha: pull.head.sha,
       ref: pull.head.ref,
-      // GitHub compares owner and repository names without case.
-      sameRepo:
-        headRepo !== undefined && headRepo.toLowerCase() === repository.full_name.toLowerCase(),
+      sameRepo: isSameRepository(pull.head.repo?.full_name, repository.full_name),
     },
     action: payload.action,
   };
+}
+
+/**
+ * Whether a pull request's head repository (`owner/name`; absent when its fork was deleted)
+ * is its base repository, not a fork. GitHub compares owner and repository names without case.
+ */
+export function isSameRepository(head: string | undefined, base: string): boolean {
+  return head !== undefined && head.toLowerCase() === base.toLowerCase();
 }
 
 /** Routes a validated `push` delivery: null for a tag, or a deleted branch. */

@@ -1,10 +1,10 @@
-import { hasName, sameName } from '../claims/names.js';
 import type { ResolvedRepoConfig } from '../config/repo-config.js';
 import type { RepoKey } from '../keys.js';
 import type { ReconcileRequest } from '../queue/queue.js';
 import type { Store } from '../store/store.js';
 import type { GuardEvent } from './guard-event.js';
 import { checkPullRequestOf, configCheckRequestOf, heartbeatRequestOf } from './guard-request.js';
+import { pushMayRenew, renewedTooRecently } from './push-renewal.js';
 
 /** What the webhook path needs to weigh a guard event. */
 export interface GuardWorkDeps {
@@ -50,11 +50,9 @@ export async function guardWork(deps: GuardWorkDeps, event: GuardEvent): Promise
   const at = Date.parse(event.at);
   for (const holder of holders) {
     if (config !== 'unknown') {
-      const trusted =
-        sameName(holder.author, event.pusher) || hasName(config.trustedBots, event.pusher);
-      if (!trusted) continue;
+      if (!pushMayRenew(holder.author, event.pusher, config.trustedBots)) continue;
       // The heartbeat is never later than the marker's `updated`: fresh here is fresh there.
-      if (at - holder.heartbeat.getTime() < config.staleAfterMs / 10) continue;
+      if (renewedTooRecently(holder.heartbeat, at, config.staleAfterMs)) continue;
     }
     requests.push(
       heartbeatRequestOf(

@@ -14,9 +14,8 @@ export interface VerifiedHolder {
   /** The issue as people write it: `acme/widgets#5`. */
   readonly issue: string;
   readonly number: number;
+  /** Its `started` is the marker's: the claim's age is counted from it. */
   readonly holder: HolderSummary;
-  /** The marker's `started`: the claim's age is counted from it. */
-  readonly started: Date;
 }
 
 /** What one check run says: GitHub's conclusion and its Markdown output. */
@@ -108,7 +107,7 @@ export function pullCheck(input: {
     '| --- | --- | --- | --- | --- | --- |',
   );
   for (const h of held.slice(0, MAX_TABLE_ROWS)) {
-    const age = formatAge(input.now.getTime() - h.by.started.getTime());
+    const age = formatAge(input.now.getTime() - h.by.holder.started.getTime());
     lines.push(
       `| ${code(h.file)} | ${h.by.issue} | ${code(h.entry)} | ${code(h.by.holder.session)} | ${code(h.by.holder.author)} | ${age} ago |`,
     );

@@ -1,6 +1,5 @@
 import { decide } from '../claims/decide.js';
 import { parseClaimMarker } from '../claims/marker.js';
-import { hasName, sameName } from '../claims/names.js';
 import { renewedClaimBody } from '../claims/renewed-claim-body.js';
 import type { Hint } from '../claims/types.js';
 import { configForReconcile } from '../config/repo-config.js';
@@ -9,6 +8,7 @@ import { executePlan } from '../github/execute.js';
 import { IssueGoneError, readThread } from '../github/thread.js';
 import { type IssueKey, issueKeyString, repoOf } from '../keys.js';
 import type { GuardDeps } from './guard-deps.js';
+import { pushMayRenew, renewedTooRecently } from './push-renewal.js';
 
 /** What a push came to for the claim it named. */
 export type RenewResult =
@@ -56,15 +56,13 @@ export async function renewOnPush(
   const holder = decide({ ...thread, appLogin: deps.appLogin, hints: [] }, config, now).holder;
   if (holder === null || holder.branch !== push.branch) return 'not-holder-branch';
   // docs/protocol.md §11: a push by anyone else renews nothing.
-  if (!sameName(holder.author, push.pusher) && !hasName(config.trustedBots, push.pusher)) {
-    return 'not-the-author';
-  }
+  if (!pushMayRenew(holder.author, push.pusher, config.trustedBots)) return 'not-the-author';
   const comment = thread.comments.find((c) => c.id === holder.commentId);
   const marker = comment === undefined ? null : parseClaimMarker(comment.body);
   if (comment === undefined || marker === null) return 'not-holder-branch';
   // Whole seconds: the marker is written so, and a renewal must not move it backwards.
   const at = new Date(Math.floor(Math.min(Date.parse(push.at), now.getTime()) / 1000) * 1000);
-  if (at.getTime() - marker.updated.getTime() < config.staleAfterMs / 10) return 'fresh';
+  if (renewedTooRecently(marker.updated, at.getTime(), config.staleAfterMs)) return 'fresh';
   const body = renewedClaimBody(comment.body, marker, at);
   if (config.mode === 'observe') {
     deps.log.info(

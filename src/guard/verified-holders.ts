@@ -1,6 +1,5 @@
 import type { ProbotOctokit } from 'probot';
 import { type DecideConfig, decide } from '../claims/decide.js';
-import { parseClaimMarker } from '../claims/marker.js';
 import type { ReadCache } from '../github/conditional.js';
 import { IssueGoneError, readThread } from '../github/thread.js';
 import type { IssueKey, RepoKey } from '../keys.js';
@@ -40,14 +39,7 @@ export async function verifiedHolders(
     }
     const holder = decide({ ...thread, appLogin, hints: [] }, config, now).holder;
     if (holder === null) continue;
-    const comment = thread.comments.find((c) => c.id === holder.commentId);
-    const marker = comment === undefined ? null : parseClaimMarker(comment.body);
-    found.push({
-      issue: `${repo.owner}/${repo.repo}#${number}`,
-      number,
-      holder,
-      started: marker?.started ?? holder.heartbeat,
-    });
+    found.push({ issue: `${repo.owner}/${repo.repo}#${number}`, number, holder });
   }
   return found;
 }

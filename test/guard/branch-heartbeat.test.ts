@@ -5,15 +5,16 @@
 import { describe, expect, it } from 'vitest';
 import { formatClaimTime } from '../../src/claims/marker.js';
 import { HOUR, harnessFor, markerOf } from '../e2e/e2e-helpers.js';
-import type { FakeGitHub } from '../fake-github/fake-github.js';
 import { type Harness, REPO } from '../helpers/app-harness.js';
-import { apiCalls, pathClaim } from './guard-helpers.js';
-
-const config = (text: string) => (fake: FakeGitHub) =>
-  fake.setFile(REPO, '.github/claims.yml', text);
-
-/** Whole seconds, as markers and push deliveries carry time. */
-const seconds = (ms: number) => new Date(Math.floor(ms / 1000) * 1000);
+import {
+  apiCalls,
+  bobsPull,
+  edits,
+  headRuns,
+  pathClaim,
+  seconds,
+  seedConfig,
+} from './guard-helpers.js';
 
 /** Alice's claim on a new issue, branch feat/s-a, its heartbeat `ago` ms old. */
 async function heldBranch(harness: Harness, ago: number) {
@@ -30,9 +31,6 @@ async function heldBranch(harness: Harness, ago: number) {
   expect(markerOf(fake, claim.id)?.stage).toBe('implementing');
   return { issue, claim, at };
 }
-
-const edits = (fake: FakeGitHub, commentId: number) =>
-  fake.count('PATCH', `/repos/${REPO}/issues/comments/${commentId}`);
 
 describe.concurrent('branch heartbeats (docs/protocol.md §11)', () => {
   it("a push by the holder's author to its branch renews the marker and the Updated line to the push time", async ({
@@ -99,7 +97,7 @@ describe.concurrent('branch heartbeats (docs/protocol.md §11)', () => {
     const harness = await harnessFor(onTestFinished, {
       seed: (fake) => {
         fake.addUser('my-agent[bot]', { type: 'Bot', association: 'NONE' });
-        config('trustedBots: ["my-agent[bot]"]\n')(fake);
+        seedConfig('trustedBots: ["my-agent[bot]"]\n')(fake);
       },
     });
     const { fake } = harness;
@@ -121,7 +119,9 @@ describe.concurrent('branch heartbeats (docs/protocol.md §11)', () => {
   });
 
   it('heartbeatOnPush: false renews nothing', async ({ onTestFinished }) => {
-    const harness = await harnessFor(onTestFinished, { seed: config('heartbeatOnPush: false\n') });
+    const harness = await harnessFor(onTestFinished, {
+      seed: seedConfig('heartbeatOnPush: false\n'),
+    });
     const { fake } = harness;
     const { claim } = await heldBranch(harness, HOUR);
     fake.push(REPO, { branch: 'feat/s-a', pusher: 'alice' });
@@ -175,13 +175,8 @@ describe.concurrent('the config check (docs/protocol.md §11)', () => {
     expect(fake.checkRuns(REPO, sha)).toMatchObject([
       { name: 'claim-warden/config', conclusion: 'success' },
     ]);
-    const pull = fake.openPullRequest(REPO, {
-      head: 'feat/bob',
-      author: 'bob',
-      files: ['src/a.ts'],
-    });
-    await harness.settle();
-    expect(fake.checkRuns(REPO, fake.pullRecord(REPO, pull).head.sha)).toEqual([]);
+    const pull = await bobsPull(harness, ['src/a.ts']);
+    expect(headRuns(fake, pull)).toEqual([]);
   });
 
   it('a push changing claims.yml on another branch gets no config check', async ({

@@ -1,7 +1,7 @@
 import { renderClaimComment } from '../../src/claims/comment.js';
 import type { ClaimMarker } from '../../src/claims/types.js';
 import type { CheckRunRecord, FakeGitHub } from '../fake-github/fake-github.js';
-import { REPO } from '../helpers/app-harness.js';
+import { type Harness, REPO } from '../helpers/app-harness.js';
 
 /**
  * A claim comment by `session` on branch `feat/<session>` whose path line names `paths`:
@@ -43,4 +43,27 @@ export function apiCalls(fake: FakeGitHub): string[] {
   return fake.requests
     .filter((r) => !r.path.startsWith('/app/'))
     .map((r) => `${r.method} ${r.path}`);
+}
+
+/** Whole seconds, as markers and push deliveries carry time. */
+export const seconds = (ms: number) => new Date(Math.floor(ms / 1000) * 1000);
+
+/** Seeds `.github/claims.yml` before the app starts (it caches the config it reads). */
+export const seedConfig = (text: string) => (fake: FakeGitHub) =>
+  fake.setFile(REPO, '.github/claims.yml', text);
+
+/** Bob opens a pull request from `feat/bob` changing `files`; resolves once the app settled. */
+export async function bobsPull(harness: Harness, files: readonly string[]): Promise<number> {
+  const pull = harness.fake.openPullRequest(REPO, { head: 'feat/bob', author: 'bob', files });
+  await harness.settle();
+  return pull;
+}
+
+/** How many times comment `commentId` was edited (PATCH requests to it). */
+export const edits = (fake: FakeGitHub, commentId: number) =>
+  fake.count('PATCH', `/repos/${REPO}/issues/comments/${commentId}`);
+
+/** Every check run on the pull request's head commit, whoever set it. */
+export function headRuns(fake: FakeGitHub, pull: number): CheckRunRecord[] {
+  return fake.checkRuns(REPO, fake.pullRecord(REPO, pull).head.sha);
 }

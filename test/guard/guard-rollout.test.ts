@@ -7,13 +7,20 @@ import { describe, expect, it } from 'vitest';
 import { HOUR, harnessFor, scrape } from '../e2e/e2e-helpers.js';
 import type { FakeGitHub } from '../fake-github/fake-github.js';
 import { type Harness, REPO } from '../helpers/app-harness.js';
-import { pathClaim } from './guard-helpers.js';
+import { bobsPull, edits, headRuns, pathClaim, seconds, seedConfig } from './guard-helpers.js';
 
-const config = (text: string) => (fake: FakeGitHub) =>
-  fake.setFile(REPO, '.github/claims.yml', text);
+/** A harness whose repository runs in `mode: observe`, with the app's info logs kept. */
+const OBSERVING = {
+  seed: seedConfig('mode: observe\n'),
+  captureLogs: true,
+  env: { LOG_LEVEL: 'info' },
+};
 
-/** Whole seconds, as markers and push deliveries carry time. */
-const seconds = (ms: number) => new Date(Math.floor(ms / 1000) * 1000);
+/** The log line of the observed check run `name` (decided, not sent). */
+const observedRun = (harness: Harness, name: string) =>
+  harness.logLines.find(
+    (l) => l.includes('observe mode: this write was decided') && l.includes(name),
+  );
 
 /** Alice's claim on `src/a.ts`, branch feat/s-a, its heartbeat an hour old. */
 async function held(harness: Harness) {
@@ -43,8 +50,6 @@ async function pushConfig(harness: Harness, text: string): Promise<string> {
 
 const checkWrites = (fake: FakeGitHub) =>
   fake.writes().filter((r) => r.path.startsWith(`/repos/${REPO}/check-runs`));
-const edits = (fake: FakeGitHub, commentId: number) =>
-  fake.count('PATCH', `/repos/${REPO}/issues/comments/${commentId}`);
 const observed = (metrics: string, kind: string) =>
   Number(new RegExp(`claims_observed_writes_total\\{kind="${kind}"\\} (\\d+)`).exec(metrics)?.[1]);
 
@@ -61,24 +66,18 @@ describe.concurrent('the guard under enabled: false (docs/protocol.md §11)', ()
     const { fake } = harness;
     await held(harness);
     await pushConfig(harness, 'enabled: false\n');
-    const pull = fake.openPullRequest(REPO, {
-      head: 'feat/bob',
-      author: 'bob',
-      files: ['src/a.ts'],
-    });
-    await harness.settle();
-    expect(fake.checkRuns(REPO, fake.pullRecord(REPO, pull).head.sha)).toEqual([]);
+    const pull = await bobsPull(harness, ['src/a.ts']);
+    expect(headRuns(fake, pull)).toEqual([]);
     expect(checkWrites(fake)).toEqual([]);
   });
 
   it('a pull request in a repository without path claims gets no check run', async ({
     onTestFinished,
   }) => {
-    const harness = await harnessFor(onTestFinished, { seed: config('enabled: false\n') });
+    const harness = await harnessFor(onTestFinished, { seed: seedConfig('enabled: false\n') });
     const { fake } = harness;
-    const pull = fake.openPullRequest(REPO, { head: 'feat/bob', author: 'bob', files: ['a.ts'] });
-    await harness.settle();
-    expect(fake.checkRuns(REPO, fake.pullRecord(REPO, pull).head.sha)).toEqual([]);
+    const pull = await bobsPull(harness, ['a.ts']);
+    expect(headRuns(fake, pull)).toEqual([]);
     expect(checkWrites(fake)).toEqual([]);
   });
 
@@ -109,45 +108,27 @@ describe.concurrent('the guard in mode: observe (docs/protocol.md §11)', () => 
   it('a pull request changing a held file: the failing check is counted and logged, and not sent', async ({
     onTestFinished,
   }) => {
-    const harness = await harnessFor(onTestFinished, {
-      seed: config('mode: observe\n'),
-      captureLogs: true,
-      env: { LOG_LEVEL: 'info' },
-    });
+    const harness = await harnessFor(onTestFinished, OBSERVING);
     const { fake } = harness;
     await held(harness);
-    const pull = fake.openPullRequest(REPO, {
-      head: 'feat/bob',
-      author: 'bob',
-      files: ['src/a.ts'],
-    });
-    await harness.settle();
-    expect(fake.checkRuns(REPO, fake.pullRecord(REPO, pull).head.sha)).toEqual([]);
+    const pull = await bobsPull(harness, ['src/a.ts']);
+    expect(headRuns(fake, pull)).toEqual([]);
     expect(checkWrites(fake)).toEqual([]);
     expect(observed(await scrape(harness), 'check-run')).toBeGreaterThanOrEqual(1);
-    const line = harness.logLines.find(
-      (l) => l.includes('observe mode: this write was decided') && l.includes('claim-warden/paths'),
-    );
+    const line = observedRun(harness, 'claim-warden/paths');
     expect(line).toContain('"conclusion":"failure"');
   });
 
   it('a pull request in a repository without path claims: the passing check is counted and logged, and not sent', async ({
     onTestFinished,
   }) => {
-    const harness = await harnessFor(onTestFinished, {
-      seed: config('mode: observe\n'),
-      captureLogs: true,
-      env: { LOG_LEVEL: 'info' },
-    });
+    const harness = await harnessFor(onTestFinished, OBSERVING);
     const { fake } = harness;
-    const pull = fake.openPullRequest(REPO, { head: 'feat/bob', author: 'bob', files: ['a.ts'] });
-    await harness.settle();
-    expect(fake.checkRuns(REPO, fake.pullRecord(REPO, pull).head.sha)).toEqual([]);
+    const pull = await bobsPull(harness, ['a.ts']);
+    expect(headRuns(fake, pull)).toEqual([]);
     expect(checkWrites(fake)).toEqual([]);
     expect(observed(await scrape(harness), 'check-run')).toBe(1);
-    const line = harness.logLines.find(
-      (l) => l.includes('observe mode: this write was decided') && l.includes('claim-warden/paths'),
-    );
+    const line = observedRun(harness, 'claim-warden/paths');
     expect(line).toContain('"conclusion":"success"');
     expect(line).toContain('No path is claimed in this repository');
   });
@@ -155,11 +136,7 @@ describe.concurrent('the guard in mode: observe (docs/protocol.md §11)', () => 
   it("a push by the holder's author: the renewal is counted and logged, and not sent", async ({
     onTestFinished,
   }) => {
-    const harness = await harnessFor(onTestFinished, {
-      seed: config('mode: observe\n'),
-      captureLogs: true,
-      env: { LOG_LEVEL: 'info' },
-    });
+    const harness = await harnessFor(onTestFinished, OBSERVING);
     const { fake } = harness;
     const { claim } = await held(harness);
     const body = fake.comment(claim.id)!.body;

@@ -24,12 +24,7 @@ function holder(number: number, paths: string[], branch = `feat/${number}`): Ver
     heartbeat: new Date(now.getTime() - 5 * MIN),
     paths,
   };
-  return {
-    issue: `acme/widgets#${number}`,
-    number,
-    holder: summary,
-    started: new Date(now.getTime() - 125 * MIN),
-  };
+  return { issue: `acme/widgets#${number}`, number, holder: summary };
 }
 
 const head = { sha: 'abc', ref: 'feat/pr', sameRepo: true };

@@ -6,14 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { renderClaimComment } from '../../src/claims/comment.js';
 import { parseClaimMarker } from '../../src/claims/marker.js';
 import { HOUR, harnessFor } from '../e2e/e2e-helpers.js';
-import type { FakeGitHub } from '../fake-github/fake-github.js';
 import type { Harness } from '../helpers/app-harness.js';
 import { REPO, waitFor } from '../helpers/app-harness.js';
-import { apiCalls, checkOf, pathClaim } from './guard-helpers.js';
-
-/** Seeds `.github/claims.yml` before the app starts (it caches the config it reads). */
-const config = (text: string) => (fake: FakeGitHub) =>
-  fake.setFile(REPO, '.github/claims.yml', text);
+import { apiCalls, bobsPull, checkOf, headRuns, pathClaim, seedConfig } from './guard-helpers.js';
 
 /** Issue 1 held by alice (session s-a, branch feat/s-a) on `src/a.ts` and `docs/`. */
 async function heldRepo(harness: Harness, options: { at?: Date; backdate?: boolean } = {}) {
@@ -44,12 +39,12 @@ describe.concurrent('the pull-request guard (docs/protocol.md §11)', () => {
     const harness = await harnessFor(onTestFinished);
     const { fake } = harness;
     const { issue } = await heldRepo(harness, { at: new Date(Date.now() - 2 * HOUR) });
-    const pull = fake.openPullRequest(REPO, {
-      head: 'feat/bob',
-      author: 'bob',
-      files: ['README.md', 'docs/guide/intro.md', 'src/a.ts', 'src/b.ts'],
-    });
-    await harness.settle();
+    const pull = await bobsPull(harness, [
+      'README.md',
+      'docs/guide/intro.md',
+      'src/a.ts',
+      'src/b.ts',
+    ]);
 
     const run = checkOf(fake, pull);
     expect(run).toMatchObject({ status: 'completed', conclusion: 'failure' });
@@ -65,15 +60,10 @@ describe.concurrent('the pull-request guard (docs/protocol.md §11)', () => {
     ['warn', 'neutral'],
     ['fail', 'failure'],
   ] as const)('pathGuard: %s concludes %s', async ([guard, conclusion], { onTestFinished }) => {
-    const harness = await harnessFor(onTestFinished, { seed: config(`pathGuard: ${guard}\n`) });
+    const harness = await harnessFor(onTestFinished, { seed: seedConfig(`pathGuard: ${guard}\n`) });
     const { fake } = harness;
     await heldRepo(harness);
-    const pull = fake.openPullRequest(REPO, {
-      head: 'feat/bob',
-      author: 'bob',
-      files: ['src/a.ts'],
-    });
-    await harness.settle();
+    const pull = await bobsPull(harness, ['src/a.ts']);
     expect(checkOf(fake, pull).conclusion).toBe(conclusion);
   });
 
@@ -83,16 +73,11 @@ describe.concurrent('the pull-request guard (docs/protocol.md §11)', () => {
   ] as const)(
     'pathGuard: off sets no check run, %s path claims',
     async ([, seed], { onTestFinished }) => {
-      const harness = await harnessFor(onTestFinished, { seed: config('pathGuard: off\n') });
+      const harness = await harnessFor(onTestFinished, { seed: seedConfig('pathGuard: off\n') });
       const { fake } = harness;
       await seed(harness);
-      const pull = fake.openPullRequest(REPO, {
-        head: 'feat/bob',
-        author: 'bob',
-        files: ['src/a.ts'],
-      });
-      await harness.settle();
-      expect(fake.checkRuns(REPO, fake.pullRecord(REPO, pull).head.sha)).toEqual([]);
+      const pull = await bobsPull(harness, ['src/a.ts']);
+      expect(headRuns(fake, pull)).toEqual([]);
     },
   );
 
@@ -100,12 +85,7 @@ describe.concurrent('the pull-request guard (docs/protocol.md §11)', () => {
     const harness = await harnessFor(onTestFinished);
     const { fake } = harness;
     await heldRepo(harness);
-    const pull = fake.openPullRequest(REPO, {
-      head: 'feat/bob',
-      author: 'bob',
-      files: ['src/ab.ts', 'docsx/a.md'],
-    });
-    await harness.settle();
+    const pull = await bobsPull(harness, ['src/ab.ts', 'docsx/a.md']);
     expect(checkOf(fake, pull)).toMatchObject({
       conclusion: 'success',
       output: { title: 'No held paths touched' },
@@ -119,8 +99,7 @@ describe.concurrent('the pull-request guard (docs/protocol.md §11)', () => {
     const { fake } = harness;
     await plainRepo(harness);
     fake.clearRequests();
-    const pull = fake.openPullRequest(REPO, { head: 'feat/bob', author: 'bob', files: ['a.ts'] });
-    await harness.settle();
+    const pull = await bobsPull(harness, ['a.ts']);
     const sha = fake.pullRecord(REPO, pull).head.sha;
     expect(apiCalls(fake)).toEqual([
       `GET /repos/${REPO}/commits/${sha}/check-runs`,
@@ -142,8 +121,7 @@ describe.concurrent('the pull-request guard (docs/protocol.md §11)', () => {
     const harness = await harnessFor(onTestFinished);
     const { fake } = harness;
     await plainRepo(harness);
-    const pull = fake.openPullRequest(REPO, { head: 'feat/bob', author: 'bob', files: ['a.ts'] });
-    await harness.settle();
+    const pull = await bobsPull(harness, ['a.ts']);
     const first = fake.pullRecord(REPO, pull).head.sha;
     const second = fake.pushToPullRequest(REPO, pull, { files: ['a.ts', 'b.ts'] });
     await harness.settle();
@@ -200,12 +178,7 @@ describe.concurrent('the pull-request guard (docs/protocol.md §11)', () => {
     const harness = await harnessFor(onTestFinished);
     const { fake } = harness;
     await heldRepo(harness);
-    const pull = fake.openPullRequest(REPO, {
-      head: 'feat/bob',
-      author: 'bob',
-      files: ['src/a.ts'],
-    });
-    await harness.settle();
+    const pull = await bobsPull(harness, ['src/a.ts']);
     const first = fake.pullRecord(REPO, pull).head.sha;
     fake.editPullRequest(REPO, pull, 'Renamed');
     await harness.settle();
@@ -226,12 +199,7 @@ describe.concurrent('the pull-request guard (docs/protocol.md §11)', () => {
     const { fake } = harness;
     await heldRepo(harness);
     const files = Array.from({ length: 250 }, (_, i) => `lib/f${String(i).padStart(3, '0')}.ts`);
-    const pull = fake.openPullRequest(REPO, {
-      head: 'feat/bob',
-      author: 'bob',
-      files: [...files, 'src/a.ts'],
-    });
-    await harness.settle();
+    const pull = await bobsPull(harness, [...files, 'src/a.ts']);
     expect(fake.count('GET', `/repos/${REPO}/pulls/${pull}/files`)).toBe(3);
     expect(checkOf(fake, pull).conclusion).toBe('failure');
   });
@@ -244,12 +212,7 @@ describe.concurrent('the pull-request guard (docs/protocol.md §11)', () => {
     await heldRepo(harness);
     const files = Array.from({ length: 3100 }, (_, i) => `lib/f${String(i).padStart(4, '0')}.ts`);
     // `src/a.ts` sorts after every `lib/` file: past GitHub's cap.
-    const pull = fake.openPullRequest(REPO, {
-      head: 'feat/bob',
-      author: 'bob',
-      files: [...files, 'src/a.ts'],
-    });
-    await harness.settle();
+    const pull = await bobsPull(harness, [...files, 'src/a.ts']);
     expect(fake.count('GET', `/repos/${REPO}/pulls/${pull}/files`)).toBe(30);
     const run = checkOf(fake, pull);
     expect(run.conclusion).toBe('success');
@@ -272,12 +235,7 @@ describe.concurrent('the pull-request guard (docs/protocol.md §11)', () => {
       const stale = how === 'gone stale';
       const at = new Date(Date.now() - (stale ? 6 * HOUR - 6_000 : HOUR));
       const { issue, claim } = await heldRepo(harness, { at, backdate: stale });
-      const pull = fake.openPullRequest(REPO, {
-        head: 'feat/bob',
-        author: 'bob',
-        files: ['src/a.ts'],
-      });
-      await harness.settle();
+      const pull = await bobsPull(harness, ['src/a.ts']);
       const sha = fake.pullRecord(REPO, pull).head.sha;
       expect(checkOf(fake, pull).conclusion).toBe('failure');
 

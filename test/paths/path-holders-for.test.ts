@@ -40,20 +40,24 @@ const thread = (...comments: ThreadComment[]): IssueThread => ({
 function repository(threads: Record<number, IssueThread | 'gone' | 'failing'>) {
   const reads: number[] = [];
   const store = new MemoryStore();
+  const deps = {
+    store,
+    appLogin: APP_LOGIN,
+    async readThread(k: IssueKey): Promise<IssueThread> {
+      reads.push(k.number);
+      const found = threads[k.number];
+      if (found === 'gone' || found === undefined) throw new IssueGoneError(k);
+      if (found === 'failing') throw new UnverifiableError('could not read the thread', k, 502);
+      return found;
+    },
+  };
   return {
     store,
     reads,
-    deps: {
-      store,
-      appLogin: APP_LOGIN,
-      async readThread(k: IssueKey): Promise<IssueThread> {
-        reads.push(k.number);
-        const found = threads[k.number];
-        if (found === 'gone' || found === undefined) throw new IssueGoneError(k);
-        if (found === 'failing') throw new UnverifiableError('could not read the thread', k, 502);
-        return found;
-      },
-    },
+    deps,
+    /** Whom issue `n`, its thread `mine`, gives way to. */
+    check: (n: number, mine: IssueThread) =>
+      pathHoldersFor(deps, key(n), mine, DEFAULT_CONFIG, NOW),
     /** Indexes issue `n` as its thread's reconcile would. */
     async index(n: number) {
       const t = threads[n];
@@ -68,13 +72,7 @@ describe('pathHoldersFor: whom a claim gives way to (docs/protocol.md §10)', ()
   it('a claim without paths costs no index read and no thread read', async () => {
     const repo = repository({ 1: thread(pathComment(10, ['src/'])), 2: thread(claim({ id: 20 })) });
     await repo.index(1);
-    const check = await pathHoldersFor(
-      repo.deps,
-      key(2),
-      thread(claim({ id: 20 })),
-      DEFAULT_CONFIG,
-      NOW,
-    );
+    const check = await repo.check(2, thread(claim({ id: 20 })));
     expect(check.holders).toEqual([]);
     expect(repo.reads).toEqual([]);
   });
@@ -83,22 +81,14 @@ describe('pathHoldersFor: whom a claim gives way to (docs/protocol.md §10)', ()
     const repo = repository({ 1: thread(pathComment(10, ['src/'])) });
     await repo.index(1);
     const mine = thread(pathComment(20, ['docs/', 'srcs/a.ts']));
-    expect((await pathHoldersFor(repo.deps, key(2), mine, DEFAULT_CONFIG, NOW)).holders).toEqual(
-      [],
-    );
+    expect((await repo.check(2, mine)).holders).toEqual([]);
     expect(repo.reads).toEqual([]);
   });
 
   it('an older overlapping holder is verified from its own thread, then weighed', async () => {
     const repo = repository({ 1: thread(pathComment(10, ['src/'])) });
     await repo.index(1);
-    const check = await pathHoldersFor(
-      repo.deps,
-      key(2),
-      thread(pathComment(20, ['src/a.ts'])),
-      DEFAULT_CONFIG,
-      NOW,
-    );
+    const check = await repo.check(2, thread(pathComment(20, ['src/a.ts'])));
     expect(check.holders).toEqual([
       { issue: 'acme/widgets#1', commentId: 10, session: 'session-10', paths: ['src/'] },
     ]);
@@ -108,13 +98,7 @@ describe('pathHoldersFor: whom a claim gives way to (docs/protocol.md §10)', ()
   it('a younger holder elsewhere is not weighed here: its own reconcile gives way', async () => {
     const repo = repository({ 1: thread(pathComment(30, ['src/'])) });
     await repo.index(1);
-    const check = await pathHoldersFor(
-      repo.deps,
-      key(2),
-      thread(pathComment(20, ['src/a.ts'])),
-      DEFAULT_CONFIG,
-      NOW,
-    );
+    const check = await repo.check(2, thread(pathComment(20, ['src/a.ts'])));
     expect(check.holders).toEqual([]);
     expect(repo.reads).toEqual([]);
   });
@@ -124,13 +108,7 @@ describe('pathHoldersFor: whom a claim gives way to (docs/protocol.md §10)', ()
     const repo = repository(threads);
     await repo.index(1);
     threads[1] = thread({ ...claim({ id: 10, stage: 'released', outcome: 'landed' }) });
-    const check = await pathHoldersFor(
-      repo.deps,
-      key(2),
-      thread(pathComment(20, ['src/a.ts'])),
-      DEFAULT_CONFIG,
-      NOW,
-    );
+    const check = await repo.check(2, thread(pathComment(20, ['src/a.ts'])));
     expect(check.holders).toEqual([]);
     expect(check.checked.get(1)).toBe(10);
   });
@@ -140,13 +118,7 @@ describe('pathHoldersFor: whom a claim gives way to (docs/protocol.md §10)', ()
     const repo = repository(threads);
     await repo.index(1);
     threads[1] = 'gone';
-    const check = await pathHoldersFor(
-      repo.deps,
-      key(2),
-      thread(pathComment(20, ['src/a.ts'])),
-      DEFAULT_CONFIG,
-      NOW,
-    );
+    const check = await repo.check(2, thread(pathComment(20, ['src/a.ts'])));
     expect(check.holders).toEqual([]);
     expect(await repo.store.pathHolders(7, 'acme', 'widgets')).toEqual([]);
   });
@@ -158,9 +130,9 @@ describe('pathHoldersFor: whom a claim gives way to (docs/protocol.md §10)', ()
     const repo = repository(threads);
     await repo.index(1);
     threads[1] = 'failing';
-    await expect(
-      pathHoldersFor(repo.deps, key(2), thread(pathComment(20, ['src/a.ts'])), DEFAULT_CONFIG, NOW),
-    ).rejects.toThrow(UnverifiableError);
+    await expect(repo.check(2, thread(pathComment(20, ['src/a.ts'])))).rejects.toThrow(
+      UnverifiableError,
+    );
   });
 
   it('keeping goes in comment-id order: a holder that lost its paths to an older one takes none from a younger', async () => {
@@ -172,23 +144,11 @@ describe('pathHoldersFor: whom a claim gives way to (docs/protocol.md §10)', ()
     });
     await repo.index(1);
     await repo.index(2);
-    const check = await pathHoldersFor(
-      repo.deps,
-      key(3),
-      thread(pathComment(30, ['src/b.ts'])),
-      DEFAULT_CONFIG,
-      NOW,
-    );
+    const check = await repo.check(3, thread(pathComment(30, ['src/b.ts'])));
     expect(check.holders).toEqual([]);
     expect(repo.reads.sort()).toEqual([1, 2]);
     // And a claim on src/a/x.ts gives way to #1, the oldest.
-    const other = await pathHoldersFor(
-      repo.deps,
-      key(4),
-      thread(pathComment(40, ['src/a/x.ts'])),
-      DEFAULT_CONFIG,
-      NOW,
-    );
+    const other = await repo.check(4, thread(pathComment(40, ['src/a/x.ts'])));
     expect(other.holders.map((h) => h.issue)).toEqual(['acme/widgets#1']);
   });
 });
