@@ -3,10 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { runAction } from '../src/action/run-action.js';
-import { renderClaimComment } from '../src/claims/comment.js';
-import type { ClaimMarker } from '../src/claims/types.js';
 import { type FakeGitHub, startFakeGitHub } from '../test/fake-github/fake-github.js';
 import { benchCalls } from './calls-bench.js';
+import { marker } from './claim-marker.js';
 import { fmt, type Section } from './section.js';
 
 const REPO = 'acme/widgets';
@@ -14,20 +13,6 @@ const HOUR = 3_600_000;
 /** GitHub's rate limit for a workflow's GITHUB_TOKEN on github.com, per repository per hour. */
 const TOKEN_BUDGET = 1000;
 const SWEPT_CLAIMS = 100;
-
-function marker(session: string, fields: Partial<ClaimMarker> = {}): string {
-  const at = fields.updated ?? new Date();
-  return renderClaimComment({
-    session,
-    lane: 'main',
-    branch: `fix/${session}`,
-    started: fields.started ?? at,
-    updated: at,
-    stage: fields.stage ?? 'claimed',
-    assignee: 'claim',
-    ...(fields.outcome ? { outcome: fields.outcome } : {}),
-  });
-}
 
 /** A workflow's GitHub: installation tokens act as github-actions[bot]. */
 async function workflowGitHub(): Promise<{ fake: FakeGitHub; token: string }> {

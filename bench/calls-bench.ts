@@ -1,26 +1,11 @@
 import { type Stack, startStack } from '../sandbox/stack.js';
-import { renderClaimComment } from '../src/claims/comment.js';
-import type { ClaimMarker } from '../src/claims/types.js';
+import { marker } from './claim-marker.js';
 import { callsSection, type Measured, summarise } from './measured-calls.js';
 import type { Section } from './section.js';
 
 const REPO = 'acme/widgets';
 const INSTALLATION = 1;
 const HOUR = 3_600_000;
-
-function marker(session: string, fields: Partial<ClaimMarker> = {}): string {
-  const at = fields.updated ?? new Date();
-  return renderClaimComment({
-    session,
-    lane: 'main',
-    branch: `fix/${session}`,
-    started: fields.started ?? at,
-    updated: at,
-    stage: fields.stage ?? 'claimed',
-    assignee: 'claim',
-    ...(fields.outcome ? { outcome: fields.outcome } : {}),
-  });
-}
 
 /**
  * GitHub calls per event, per scenario, counted from the fake GitHub's request log. The fake

@@ -41154,6 +41154,19 @@ function holderClaim(plan, thread, staleAfterMs) {
 
 // src/events/claim-events.ts
 import { createHash } from "node:crypto";
+
+// src/keys.ts
+function repoKeyString(key) {
+  return `${key.installationId}/${key.owner}/${key.repo}`;
+}
+function repoPrefix(repo) {
+  return `${repoKeyString(repo)}#`;
+}
+function issueKeyString(key) {
+  return `${repoKeyString(key)}#${key.number}`;
+}
+
+// src/events/claim-events.ts
 var FINALISED = {
   lost: { type: "claim.lost", reason: "lost to an older claim" },
   paths: { type: "claim.lost", reason: "its paths are held by an older claim" },
@@ -41218,7 +41231,7 @@ function event(input2, type, claim2, extra) {
   const { key } = input2;
   const repository = `${key.owner}/${key.repo}`;
   return {
-    id: eventId(`${key.installationId}/${repository}#${key.number}`, claim2, type),
+    id: eventId(issueKeyString(key), claim2, type),
     type,
     at: formatClaimTime(input2.now),
     installation: key.installationId,
@@ -41316,17 +41329,6 @@ async function indexForGuard(deps, key, plan) {
   for (const pull of await deps.store.takeFlaggedPulls(key, keep)) {
     await deps.requestPullCheck({ ...key, number: pull });
   }
-}
-
-// src/keys.ts
-function repoKeyString(key) {
-  return `${key.installationId}/${key.owner}/${key.repo}`;
-}
-function repoPrefix(repo) {
-  return `${repoKeyString(repo)}#`;
-}
-function issueKeyString(key) {
-  return `${repoKeyString(key)}#${key.number}`;
 }
 
 // src/paths/verified-keepers.ts
@@ -41461,9 +41463,10 @@ async function reconcileIssue(deps, request2) {
     log.warn({ error: lookup.error }, "repository config is invalid: nothing written");
     return { outcome: "invalid-config" };
   }
+  const reads = installationReads(deps.store, key.installationId);
   let thread;
   try {
-    thread = await readThread(octokit, key, installationReads(deps.store, key.installationId));
+    thread = await readThread(octokit, key, reads);
   } catch (error62) {
     if (error62 instanceof IssueGoneError) {
       if (await deps.store.noteIssueGone(key, GONE_MEMORY_MS)) {
@@ -41490,7 +41493,6 @@ async function reconcileIssue(deps, request2) {
   const publishEvents = deps.observing ? void 0 : deps.publishEvents;
   const previousHolder = publishEvents ? await deps.store.holderOf(key) : null;
   const now = deps.now();
-  const reads = installationReads(deps.store, key.installationId);
   const pathDeps = {
     ...deps,
     readThread: (other) => readThread(octokit, other, reads),

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { formatClaimTime, parseClaimMarker } from '../claims/marker.js';
 import type { ThreadComment } from '../claims/types.js';
+import { issueKeyString } from '../keys.js';
 import type { Reconciled } from '../reconcile/reconcile.js';
 import type { ClaimEvent, ClaimEventType, EventClaim } from './claim-event.js';
 import type { PendingEvent } from './pending-events.js';
@@ -120,7 +121,7 @@ function event(
   const { key } = input;
   const repository = `${key.owner}/${key.repo}`;
   return {
-    id: eventId(`${key.installationId}/${repository}#${key.number}`, claim, type),
+    id: eventId(issueKeyString(key), claim, type),
     type,
     at: formatClaimTime(input.now),
     installation: key.installationId,
@@ -132,7 +133,7 @@ function event(
 }
 
 /** A uuid-shaped hash of the change: comment, type and marker `updated`. */
-export function eventId(issue: string, claim: EventClaim, type: ClaimEventType): string {
+function eventId(issue: string, claim: EventClaim, type: ClaimEventType): string {
   const hex = createHash('sha256')
     .update(`${issue}\n${claim.commentId}\n${type}\n${claim.updated ?? ''}`)
     .digest('hex');

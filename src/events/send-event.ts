@@ -2,7 +2,7 @@ import type { ClaimEvent } from './claim-event.js';
 import { signEvent } from './sign-event.js';
 
 /** How long a receiver may take to answer before the attempt counts as failed. */
-export const EVENT_TIMEOUT_MS = 10_000;
+const EVENT_TIMEOUT_MS = 10_000;
 
 /** Where events go: `CLAIMS_EVENTS_URL` and `CLAIMS_EVENTS_SECRET`. */
 export interface EventTarget {

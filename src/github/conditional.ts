@@ -7,7 +7,7 @@ import { statusOf } from './errors.js';
  * that read it, and installation tokens last an hour, so an older one only costs the bytes
  * of sending it (GitHub answers 200); a day covers repeats under any resync interval.
  */
-export const CACHED_READ_TTL_MS = 24 * 3_600_000;
+const CACHED_READ_TTL_MS = 24 * 3_600_000;
 
 /**
  * The shape of what conditional reads keep. Kept answers are looked up under it, so a release

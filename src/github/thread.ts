@@ -16,7 +16,7 @@ export const MAX_THREAD_COMMENTS = 1000;
  * only matches for the token that got it, and installation tokens last an hour, so an older
  * answer could never be used: the hour bounds what the store holds to the threads read in it.
  */
-export const THREAD_READ_TTL_MS = 3_600_000;
+const THREAD_READ_TTL_MS = 3_600_000;
 
 /** An issue and its whole thread, as GitHub reported them in one reconcile. */
 export type IssueThread = Omit<IssueFacts, 'appLogin' | 'hints' | 'appAssignees'>;

@@ -1,18 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { DelayedError, type Job, Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
+import { extendLockScript, releaseLockScript } from '../store/lock-scripts.js';
+import { FAIL_FAST_OPTIONS } from '../store/redis-store.js';
 import { type IssueKey, issueKeyString, parseIssueKeyString } from '../store/store.js';
 import {
   enqueueScript,
   ensureScript,
-  extendScript,
   finishScript,
   holdScript,
   parkedScript,
-  releaseScript,
   takeScript,
 } from './bullmq-scripts.js';
 import { canonicalJson } from './canonical-json.js';
+import { handOverExhausted } from './exhausted.js';
 import { installationShare } from './fair-order.js';
 import { exclusiveOnRedis } from './issue-lock.js';
 import {
@@ -278,12 +279,8 @@ export class BullQueue implements WorkQueue {
     }
     this.namespace = `${this.options.prefix}:${this.options.queueName}:cw:`;
 
-    const producerOptions = {
-      enableOfflineQueue: false,
-      autoResendUnfulfilledCommands: false,
-      maxRetriesPerRequest: 1,
-      commandTimeout: this.options.enqueueTimeoutMs,
-    };
+    // The store's fail-fast connection, with the queue's own command timeout.
+    const producerOptions = { ...FAIL_FAST_OPTIONS, commandTimeout: this.options.enqueueTimeoutMs };
     this.producer =
       typeof options.connection === 'string'
         ? new Redis(options.connection, producerOptions)
@@ -473,36 +470,15 @@ export class BullQueue implements WorkQueue {
     if (retryAfterMs !== undefined) await this.hold(key.installationId, records.held, retryAfterMs);
     const attempt = job.attemptsMade + 1;
     if (attempt >= (job.opts.attempts ?? this.options.maxAttempts)) {
-      await this.exhausted(request, error, attempt);
+      await handOverExhausted(this.hooks, this.logger, request, error, attempt);
       return this.finish(job, key, lockToken);
     }
     // The delay BullMQ's backoffStrategy below computes for this attempt.
     const delayMs = retryDelay(attempt, this.options, error);
     this.logger.warn({ issue: id, attempt, delayMs, err: error }, 'reconcile failed; will retry');
     // running:K stays: the retry's TAKE merges it with whatever arrives meanwhile.
-    await releaseScript.run(this.redis, [records.lock], [lockToken]);
+    await releaseLockScript.run(this.redis, [records.lock], [lockToken]);
     throw asError(error);
-  }
-
-  /** Hands a request that failed on every attempt to `onExhausted`; logged if nobody takes it. */
-  private async exhausted(
-    request: ReconcileRequest,
-    error: unknown,
-    attempts: number,
-  ): Promise<void> {
-    const issue = issueKeyString(request.key);
-    if (this.hooks.onExhausted) {
-      try {
-        await this.hooks.onExhausted(request, error, attempts);
-        return;
-      } catch (hookError) {
-        this.logger.error({ issue, err: hookError }, 'work queue: onExhausted failed');
-      }
-    }
-    this.logger.error(
-      { issue, attempts, err: error },
-      'reconcile failed on every attempt; request dropped',
-    );
   }
 
   /**
@@ -543,7 +519,7 @@ export class BullQueue implements WorkQueue {
   private keepLock(lockKey: string, lockToken: string, issue: string): () => void {
     const renew = async () => {
       try {
-        const extended = await extendScript.run(
+        const extended = await extendLockScript.run(
           this.redis,
           [lockKey],
           [lockToken, this.options.lockDurationMs],

@@ -1,4 +1,4 @@
-import { RedisScript } from '../store/redis-store.js';
+import { RedisScript } from '../store/redis-script.js';
 
 /*
  * The Lua scripts of the BullMQ queue (the design and its races are written down at the top
@@ -148,17 +148,3 @@ if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[1]) then
   redis.call('SET', KEYS[1], '1', 'PX', ARGV[1])
 end
 return 1`);
-
-/** KEYS: lock. ARGV: token, ttl. Extends the lock only while `token` holds it. */
-export const extendScript = new RedisScript(`
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
-end
-return 0`);
-
-/** KEYS: lock. ARGV: token. Releases the lock only while `token` holds it. */
-export const releaseScript = new RedisScript(`
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  return redis.call('DEL', KEYS[1])
-end
-return 0`);

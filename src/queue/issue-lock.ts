@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { RedisScript } from '../store/redis-store.js';
+import { extendLockScript, releaseLockScript } from '../store/lock-scripts.js';
 
 /**
  * The per-issue mutual exclusion that reconciles run under (docs/protocol.md §5), offered to
@@ -63,20 +63,6 @@ export async function exclusiveInProcess<T>(
   }
 }
 
-/** KEYS: lock. ARGV: token, ttl. Extends the lock only while `token` holds it. */
-const extendScript = new RedisScript(`
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
-end
-return 0`);
-
-/** KEYS: lock. ARGV: token. Releases the lock only while `token` holds it. */
-const releaseScript = new RedisScript(`
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  return redis.call('DEL', KEYS[1])
-end
-return 0`);
-
 /** Options of {@link exclusiveOnRedis}. */
 export interface RedisIssueLockOptions extends IssueLockOptions {
   /** The lock's TTL, renewed every third of it while `fn` runs (the queue's lock duration). */
@@ -109,7 +95,7 @@ export async function exclusiveOnRedis<T>(
     await new Promise((resolve) => setTimeout(resolve, retryMs));
   }
   const renewal = setInterval(
-    () => void extendScript.run(redis, [lockKey], [token, ttlMs]).catch(() => {}),
+    () => void extendLockScript.run(redis, [lockKey], [token, ttlMs]).catch(() => {}),
     Math.max(10, Math.floor(ttlMs / 3)),
   );
   try {
@@ -117,7 +103,7 @@ export async function exclusiveOnRedis<T>(
   } finally {
     clearInterval(renewal);
     // A release that fails leaves the lock to expire within ttlMs; reconciles then resume.
-    await releaseScript.run(redis, [lockKey], [token]).catch(() => 0);
+    await releaseLockScript.run(redis, [lockKey], [token]).catch(() => 0);
   }
 }
 

@@ -3,7 +3,7 @@ import type { ExhaustedHandler, QueueLogger } from './queue.js';
 import { retryAfterOf } from './retry.js';
 
 /** How long after its last failed attempt an exhausted reconcile is due again (default). */
-export const KEEP_DUE_AFTER_MS = 60_000;
+const KEEP_DUE_AFTER_MS = 60_000;
 
 /** What {@link keepDue} needs. */
 export interface KeepDueDeps {

@@ -1,5 +1,6 @@
 import { type IssueKey, issueKeyString } from '../store/store.js';
 import { canonicalJson } from './canonical-json.js';
+import { handOverExhausted } from './exhausted.js';
 import { FairOrder, installationShare } from './fair-order.js';
 import { exclusiveInProcess } from './issue-lock.js';
 import {
@@ -131,8 +132,9 @@ export class MemoryQueue implements WorkQueue {
   }
 
   exclusive<T>(key: IssueKey, fn: () => Promise<T>): Promise<T> {
-    return exclusiveInProcess(this.running, issueKeyString(key), fn, () => {
-      this.schedule(issueKeyString(key));
+    const id = issueKeyString(key);
+    return exclusiveInProcess(this.running, id, fn, () => {
+      this.schedule(id);
       this.notifyIfIdle();
     });
   }
@@ -208,17 +210,18 @@ export class MemoryQueue implements WorkQueue {
 
   private async retryLater(id: string, batch: Batch, error: unknown): Promise<void> {
     const failures = batch.failures + 1;
-    const issue = id;
     // After close() nothing would run a retry, so a failure then is final too.
     if (failures >= this.retry.maxAttempts || this.closed) {
-      await this.exhausted(batch, error, failures);
+      await handOverExhausted(this.hooks, this.logger, toRequest(batch), error, failures, {
+        hints: batch.hints.size,
+      });
       return;
     }
     const retryAfterMs = retryAfterOf(error);
     if (retryAfterMs !== undefined) this.hold(batch.key.installationId, retryAfterMs);
     const delayMs = retryDelay(failures, this.retry, error);
     this.logger.warn(
-      { issue, attempt: failures, delayMs, err: error },
+      { issue: id, attempt: failures, delayMs, err: error },
       'reconcile failed; will retry',
     );
     // The failed hints go first and requests that arrived during the run join them: one retry
@@ -231,23 +234,6 @@ export class MemoryQueue implements WorkQueue {
         this.delayed.delete(id);
         this.schedule(id);
       }, delayMs),
-    );
-  }
-
-  /** Hands a request that failed on every attempt to `onExhausted`; logged if nobody takes it. */
-  private async exhausted(batch: Batch, error: unknown, attempts: number): Promise<void> {
-    const issue = issueKeyString(batch.key);
-    if (this.hooks.onExhausted) {
-      try {
-        await this.hooks.onExhausted(toRequest(batch), error, attempts);
-        return;
-      } catch (hookError) {
-        this.logger.error({ issue, err: hookError }, 'work queue: onExhausted failed');
-      }
-    }
-    this.logger.error(
-      { issue, attempts, err: error, hints: batch.hints.size },
-      'reconcile failed on every attempt; request dropped',
     );
   }
 

@@ -26,7 +26,7 @@ import type { Store } from '../store/store.js';
  * the queue's retries of one request, and than a sweep interval, so the confirming reconcile
  * finds it.
  */
-export const GONE_MEMORY_MS = 24 * 3_600_000;
+const GONE_MEMORY_MS = 24 * 3_600_000;
 
 /** A repository's config as the reconcile needs it: usable, or invalid with the field named. */
 export type ConfigLookup =
@@ -97,9 +97,10 @@ export async function reconcileIssue(
     return { outcome: 'invalid-config' };
   }
 
+  const reads = installationReads(deps.store, key.installationId);
   let thread: IssueThread & { readonly meta: IssueMeta };
   try {
-    thread = await readThread(octokit, key, installationReads(deps.store, key.installationId));
+    thread = await readThread(octokit, key, reads);
   } catch (error) {
     if (error instanceof IssueGoneError) {
       // docs/protocol.md §6: one 404 is not proof (GitHub answers a transient one now and
@@ -135,7 +136,6 @@ export async function reconcileIssue(
   const previousHolder = publishEvents ? await deps.store.holderOf(key) : null;
 
   const now = deps.now();
-  const reads = installationReads(deps.store, key.installationId);
   const pathDeps = {
     ...deps,
     readThread: (other: IssueKey) => readThread(octokit, other, reads),

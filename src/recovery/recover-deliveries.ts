@@ -6,7 +6,7 @@ import { HookDelivery } from './hook-delivery.js';
 import { nextCheckpoint, pickRedeliveries } from './pick-redeliveries.js';
 
 /** GitHub keeps an app's webhook deliveries for three days; none older can be redelivered. */
-export const DELIVERY_HISTORY_MS = 3 * 24 * 3_600_000;
+const DELIVERY_HISTORY_MS = 3 * 24 * 3_600_000;
 
 /** What a recovery run needs. */
 export interface RecoveryDeps {

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { type RecoveryDeps, type RecoveryResult, recoverDeliveries } from './recover-deliveries.js';
 
 /** The lease that lets one replica of a cluster recover deliveries per interval. */
-export const REDELIVER_LEASE = 'redeliver-lease';
+const REDELIVER_LEASE = 'redeliver-lease';
 
 /** What the periodic recovery needs besides a run's dependencies. */
 export interface StartRecoveryDeps extends RecoveryDeps {

@@ -12,6 +12,8 @@ import {
   repoPrefix,
 } from '../keys.js';
 import { assertTtl } from './assert-ttl.js';
+import { CLAIM_CHANGES_CAP, type ClaimChange } from './board-records.js';
+import { extendLockScript, releaseLockScript } from './lock-scripts.js';
 import { RedisScript } from './redis-script.js';
 import type {
   BranchHolder,
@@ -26,11 +28,6 @@ import type {
   Store,
 } from './store.js';
 import { PENDING_EVENTS_TTL_MS, QUEUE_SETTINGS_TTL_MS, type RepoName } from './store.js';
-
-// Re-exported: the queue imports the script helper from here; new code imports redis-script.js.
-export { RedisScript } from './redis-script.js';
-
-import { CLAIM_CHANGES_CAP, type ClaimChange } from './board-records.js';
 
 /** Where a {@link RedisStore} gets its connection: the caller's client, or a URL it owns. */
 export type RedisStoreConnection =
@@ -66,20 +63,6 @@ export const FAIL_FAST_OPTIONS: RedisOptions = {
   maxRetriesPerRequest: 1,
   commandTimeout: 2000,
 };
-
-/** Deletes the lock only while `token` holds it, so a holder whose lock expired frees nothing. */
-const releaseScript = new RedisScript(`
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  return redis.call('DEL', KEYS[1])
-end
-return 0`);
-
-/** Extends the lock only while `token` holds it; an expired lock stays expired. */
-const extendScript = new RedisScript(`
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
-end
-return 0`);
 
 /**
  * KEYS: open-issue hash, index version. ARGV: member, JSON, updatedAt. Writes the snapshot
@@ -336,7 +319,7 @@ export class RedisStore implements Store {
 
   async extendLock(name: string, token: string, ttlMs: number): Promise<boolean> {
     assertTtl(ttlMs);
-    const reply = await extendScript.run(
+    const reply = await extendLockScript.run(
       await this.client(),
       [this.key('lock', name)],
       [token, Math.ceil(ttlMs)],
@@ -345,7 +328,11 @@ export class RedisStore implements Store {
   }
 
   async releaseLock(name: string, token: string): Promise<boolean> {
-    const reply = await releaseScript.run(await this.client(), [this.key('lock', name)], [token]);
+    const reply = await releaseLockScript.run(
+      await this.client(),
+      [this.key('lock', name)],
+      [token],
+    );
     return reply === 1;
   }
 
