@@ -3,9 +3,7 @@ import { decide } from '../../src/claims/decide.js';
 import { renderPathLine } from '../../src/claims/paths.js';
 import type { ThreadComment } from '../../src/claims/types.js';
 import { IssueGoneError, type IssueThread, UnverifiableError } from '../../src/github/thread.js';
-import { holdersContaining } from '../../src/paths/holders-containing.js';
 import { liveHoldersOverlapping } from '../../src/paths/live-holders-overlapping.js';
-import { overlappingHolders } from '../../src/paths/overlapping-holders.js';
 import { pathHoldersFor } from '../../src/paths/path-holders-for.js';
 import { recordPathHolder } from '../../src/paths/record-path-holder.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
@@ -232,30 +230,5 @@ describe('liveHoldersOverlapping: the claims API asks before a claim is made', (
     expect(await liveHoldersOverlapping(repo.deps, key(3), ['lib/'], DEFAULT_CONFIG, NOW)).toEqual(
       [],
     );
-  });
-});
-
-describe('index queries for the claims API and the pull-request guard', () => {
-  it('who holds paths overlapping these, and which holders contain a changed file', async () => {
-    const store = new MemoryStore();
-    const holder = (commentId: number, paths: string[]) => ({
-      commentId,
-      session: 's',
-      author: 'alice',
-      branch: 'b',
-      heartbeat: NOW,
-      paths,
-    });
-    await store.setPathHolder(key(1), holder(10, ['src/', 'README.md']));
-    await store.setPathHolder(key(2), holder(20, ['docs/my%20notes/']));
-    const found = await overlappingHolders(store, REPO, ['src/a.ts', 'docs/'], { exceptIssue: 3 });
-    expect(found.map((f) => [f.holder.number, f.pairs])).toEqual([
-      [1, [['src/a.ts', 'src/']]],
-      [2, [['docs/', 'docs/my%20notes/']]],
-    ]);
-    expect(await overlappingHolders(store, REPO, ['src/a.ts'], { exceptIssue: 1 })).toEqual([]);
-    const covering = await holdersContaining(store, REPO, 'docs/my notes/today.md');
-    expect(covering.map((c) => [c.holder.number, c.entries])).toEqual([[2, ['docs/my%20notes/']]]);
-    expect(await holdersContaining(store, REPO, 'lib/x.ts')).toEqual([]);
   });
 });
