@@ -1,13 +1,14 @@
 import { formatClaimTime } from '../claims/marker.js';
 import { sameName } from '../claims/names.js';
 import type { IssueKey } from '../store/store.js';
+import type { ApiAnswer } from './api-answer.js';
 import type { ApiDeps } from './api-deps.js';
-import { ApiError, invalidInput } from './api-error.js';
+import { invalidInput } from './api-error.js';
 import type { Caller } from './authenticate.js';
 import { configOf } from './on-issue.js';
 import { pathConflicts } from './path-conflicts.js';
 import { isQuiet } from './paths-claimed.js';
-import type { ApiAnswer } from './post-claim.js';
+import { readableRepo } from './readable-repo.js';
 import { Paths } from './request-bodies.js';
 import { holderObject } from './serialise.js';
 
@@ -26,14 +27,7 @@ export async function checkPaths(
   params: URLSearchParams,
 ): Promise<ApiAnswer> {
   const paths = parsePathsParam(params);
-  const repo = await deps.access.installed(target.owner, target.repo);
-  if (!(await deps.access.canRead(caller, `${repo.owner}/${repo.repo}`))) {
-    throw new ApiError(
-      404,
-      'NOT_FOUND',
-      `your token cannot read ${target.owner}/${target.repo}: check the name and the token's repository access`,
-    );
-  }
+  const repo = await readableRepo(deps, caller, target);
   const config = await configOf(deps, repo);
   // Issue 0 exists nowhere: no issue of the repository is left out of the check.
   const key: IssueKey = {

@@ -5,6 +5,7 @@ import type { RepoConfigResult } from '../config/repo-config.js';
 import type { ReconcileRequest, WorkQueue } from '../queue/queue.js';
 import type { RolloutResult } from '../rollout/reconcile-with-rollout.js';
 import type { Store } from '../store/store.js';
+import type { ApiAnswer } from './api-answer.js';
 import type { ApiDeps } from './api-deps.js';
 import { ApiError, invalidInput, unverifiable } from './api-error.js';
 import { authenticate } from './authenticate.js';
@@ -12,7 +13,7 @@ import { checkPaths } from './check-paths.js';
 import { getClaim } from './get-claim.js';
 import { heartbeatClaim } from './heartbeat-claim.js';
 import { listIssues } from './list-issues.js';
-import { type ApiAnswer, postClaim } from './post-claim.js';
+import { postClaim } from './post-claim.js';
 import { releaseClaim } from './release-claim.js';
 import { repoAccess } from './repo-access.js';
 import { ClaimBody, HeartbeatBody, parseBody, ReleaseBody } from './request-bodies.js';
@@ -81,12 +82,9 @@ export function createClaimsApi(
     try {
       answer = await route(deps, req, path, url.searchParams);
     } catch (error) {
-      answer = errorAnswer(deps, error, req.method ?? 'GET', path);
-      if (error instanceof ApiError) {
-        for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
-      } else {
-        res.setHeader('retry-after', '5');
-      }
+      const known = knownError(deps, error, req.method ?? 'GET', path);
+      for (const [name, value] of Object.entries(known.headers)) res.setHeader(name, value);
+      answer = errorAnswer(known);
     }
     res.writeHead(answer.status, { 'content-type': 'application/json; charset=utf-8' });
     res.end(JSON.stringify(answer.body));
@@ -175,14 +173,17 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   }
 }
 
-function errorAnswer(deps: ApiDeps, error: unknown, method: string, path: string): ApiAnswer {
-  // Fail closed (docs/protocol.md §6): anything unexpected (the store away, a bug) is never
-  // reported as held or free.
-  const known =
-    error instanceof ApiError ? error : unverifiable('the request could not be completed');
-  if (!(error instanceof ApiError)) {
-    deps.log.error({ err: error, method, path }, 'claims API: request failed');
-  }
+/**
+ * The error a request is answered with. Fail closed (docs/protocol.md §6): anything
+ * unexpected (the store away, a bug) is logged and answered 503, never as held or free.
+ */
+function knownError(deps: ApiDeps, error: unknown, method: string, path: string): ApiError {
+  if (error instanceof ApiError) return error;
+  deps.log.error({ err: error, method, path }, 'claims API: request failed');
+  return unverifiable('the request could not be completed');
+}
+
+function errorAnswer(known: ApiError): ApiAnswer {
   return {
     status: known.status,
     body: {

@@ -1,11 +1,11 @@
 import { trustedClaims } from '../claims/decide.js';
 import { findHolder } from '../claims/liveness.js';
+import type { ApiAnswer } from './api-answer.js';
 import type { ApiDeps } from './api-deps.js';
-import { ApiError } from './api-error.js';
 import type { Caller } from './authenticate.js';
 import { indexIssue } from './index-issue.js';
-import { onIssue } from './on-issue.js';
-import type { ApiAnswer } from './post-claim.js';
+import { type IssueTarget, onIssue } from './on-issue.js';
+import { readableRepo } from './readable-repo.js';
 import { claimObject, issueObject } from './serialise.js';
 
 /**
@@ -16,16 +16,9 @@ import { claimObject, issueObject } from './serialise.js';
 export async function getClaim(
   deps: ApiDeps,
   caller: Caller,
-  target: { owner: string; repo: string; number: number },
+  target: IssueTarget,
 ): Promise<ApiAnswer> {
-  const repo = await deps.access.installed(target.owner, target.repo);
-  if (!(await deps.access.canRead(caller, `${repo.owner}/${repo.repo}`))) {
-    throw new ApiError(
-      404,
-      'NOT_FOUND',
-      `your token cannot read ${target.owner}/${target.repo}: check the name and the token's repository access`,
-    );
-  }
+  const repo = await readableRepo(deps, caller, target);
   return onIssue(deps, repo, target.number, async ({ key, thread, config }) => {
     const claims = trustedClaims(thread.comments, config.trustedBots);
     const holder = findHolder(claims, thread.open, config.staleAfterMs, deps.now());

@@ -2,17 +2,19 @@ import { trustedClaims } from '../claims/decide.js';
 import { findHolder } from '../claims/liveness.js';
 import { sameName } from '../claims/names.js';
 import type { ClaimMarker } from '../claims/types.js';
+import { alreadyClaimed } from './already-claimed.js';
+import type { ApiAnswer } from './api-answer.js';
 import type { ApiDeps } from './api-deps.js';
 import { ApiError } from './api-error.js';
 import type { Caller } from './authenticate.js';
 import { editAsCaller } from './caller-writes.js';
 import { renewedBody } from './claim-body.js';
 import { indexIssue } from './index-issue.js';
-import { onIssue } from './on-issue.js';
-import { type ApiAnswer, alreadyClaimed, settle } from './post-claim.js';
+import { type IssueTarget, onIssue } from './on-issue.js';
 import type { HeartbeatBody } from './request-bodies.js';
 import { requireEnforced } from './require-enforced.js';
 import { claimObject, issueObject, issueRef } from './serialise.js';
+import { settle } from './settle.js';
 
 /**
  * `POST …/claim/heartbeat` (docs/protocol.md §8): the caller's live claim gets `updated` =
@@ -23,7 +25,7 @@ import { claimObject, issueObject, issueRef } from './serialise.js';
 export async function heartbeatClaim(
   deps: ApiDeps,
   caller: Caller,
-  target: { owner: string; repo: string; number: number },
+  target: IssueTarget,
   body: HeartbeatBody,
 ): Promise<ApiAnswer> {
   const repo = await deps.access.installed(target.owner, target.repo);

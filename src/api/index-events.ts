@@ -3,6 +3,7 @@ import type { ProbotOctokit } from 'probot';
 import { formatClaimTime } from '../claims/marker.js';
 import { conditionalPages } from '../github/conditional.js';
 import type { IndexedIssue, IssueKey, RepoKey, Store } from '../store/store.js';
+import { issueRef } from './serialise.js';
 
 /** The fields of a webhook's or the REST API's issue the index keeps. */
 interface IssuePayload {
@@ -82,56 +83,39 @@ export async function indexIssuesEvent(store: Store, log: Logger, payload: unkno
     const entry = indexedIssueFromPayload(where, event.issue);
     if (entry) await store.putOpenIssue(entry);
   } catch (err) {
-    log.warn(
-      { err, issue: `${where.owner}/${where.repo}#${key.number}` },
-      'work queue index not updated',
-    );
+    log.warn({ err, issue: issueRef(key) }, 'work queue index not updated');
   }
 }
 
 /**
  * docs/protocol.md §12: the resync lists the repository's open issues for the index, 100 a
  * page; issues closed while the app was away leave it. Throws when GitHub fails (the
- * repository's resync is retried next time). With a token `scope`, the listing is
- * conditional (docs/api-budget.md): a page GitHub answers 304 costs no rate limit, and its
- * issues are those kept from the read before.
+ * repository's resync is retried next time). The listing is conditional on the token
+ * `scope`'s kept reads (docs/api-budget.md): a page GitHub answers 304 costs no rate limit,
+ * and its issues are those kept from the read before.
  */
 export async function indexOpenIssues(
   store: Store,
   octokit: ProbotOctokit,
   repo: RepoKey,
   listedAt: Date,
-  scope?: string,
+  scope: string,
 ): Promise<number> {
   const entries: IndexedIssue[] = [];
-  const params = { owner: repo.owner, repo: repo.repo, state: 'open', per_page: 100 };
-  if (scope !== undefined) {
-    const pick = (data: unknown): IndexedIssue[] =>
-      (data as IssuePayload[]).flatMap((issue) => {
-        const entry = indexedIssueFromPayload(repo, issue);
-        return entry ? [entry] : [];
-      });
-    const pages = conditionalPages(
-      octokit,
-      store,
-      scope,
-      'GET /repos/{owner}/{repo}/issues',
-      params,
-      pick,
-    );
-    for await (const page of pages) entries.push(...page.items);
-  } else {
-    const pages = octokit.paginate.iterator(octokit.rest.issues.listForRepo, {
-      ...params,
-      state: 'open',
+  const pick = (data: unknown): IndexedIssue[] =>
+    (data as IssuePayload[]).flatMap((issue) => {
+      const entry = indexedIssueFromPayload(repo, issue);
+      return entry ? [entry] : [];
     });
-    for await (const page of pages) {
-      for (const issue of page.data) {
-        const entry = indexedIssueFromPayload(repo, issue as IssuePayload);
-        if (entry) entries.push(entry);
-      }
-    }
-  }
+  const pages = conditionalPages(
+    octokit,
+    store,
+    scope,
+    'GET /repos/{owner}/{repo}/issues',
+    { owner: repo.owner, repo: repo.repo, state: 'open', per_page: 100 },
+    pick,
+  );
+  for await (const page of pages) entries.push(...page.items);
   await store.replaceOpenIssues(repo, entries, listedAt);
   return entries.length;
 }

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { ClaimComment } from '../claims/liveness.js';
 import type { IssueMeta, IssueThread } from '../github/thread.js';
 import type { IssueKey, Store } from '../store/store.js';
-import { indexedClaimOf, indexedIssueOf } from './serialise.js';
+import { indexedClaimOf, indexedIssueOf, issueRef } from './serialise.js';
 
 /**
  * Records what an API call just read back in the work queue's index (docs/protocol.md §9):
@@ -24,9 +24,6 @@ export async function indexIssue(
     await deps.store.putOpenIssue(indexedIssueOf(key, thread));
     await deps.store.setIssueClaim(key, holder ? indexedClaimOf(holder, staleAfterMs) : null);
   } catch (err) {
-    deps.log.warn(
-      { err, issue: `${key.owner}/${key.repo}#${key.number}` },
-      'claims API: index not updated',
-    );
+    deps.log.warn({ err, issue: issueRef(key) }, 'claims API: index not updated');
   }
 }

@@ -1,8 +1,8 @@
 import type { QueueSettings } from '../config/repo-config.js';
+import type { ApiAnswer } from './api-answer.js';
 import type { ApiDeps } from './api-deps.js';
 import { invalidInput, unverifiable } from './api-error.js';
 import type { Caller } from './authenticate.js';
-import type { ApiAnswer } from './post-claim.js';
 import { type IssueQuery, type QueueCursor, queryIssues } from './query-issues.js';
 import { claimableSettings } from './queue-settings.js';
 

@@ -13,6 +13,7 @@ import type { ApiDeps } from './api-deps.js';
 import { ApiError, unverifiable } from './api-error.js';
 import { githubFailure } from './caller-github.js';
 import type { InstalledRepo } from './repo-access.js';
+import { issueRef } from './serialise.js';
 
 /** An issue the API works on, read inside its lock. */
 export interface IssueAtHand {
@@ -76,7 +77,7 @@ export async function readIssue(
     if (error instanceof IssueGoneError) throw notFound(key);
     if (error instanceof UnverifiableError) {
       deps.log.warn(
-        { issue: `${key.owner}/${key.repo}#${key.number}`, status: error.status },
+        { issue: issueRef(key), status: error.status },
         'claims API: thread unverifiable',
       );
       throw githubFailure(
@@ -114,6 +115,6 @@ function notFound(key: IssueKey): ApiError {
   return new ApiError(
     404,
     'NOT_FOUND',
-    `${key.owner}/${key.repo}#${key.number} is not an issue of that repository (it does not exist, or it is a pull request): check the number`,
+    `${issueRef(key)} is not an issue of that repository (it does not exist, or it is a pull request): check the number`,
   );
 }

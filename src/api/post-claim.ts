@@ -2,26 +2,21 @@ import { isTrustedAuthor, trustedClaims } from '../claims/decide.js';
 import { type ClaimComment, findHolder, isStale } from '../claims/liveness.js';
 import { hasName, sameName } from '../claims/names.js';
 import type { AssigneeMode, ClaimMarker } from '../claims/types.js';
+import { alreadyClaimed } from './already-claimed.js';
+import type { ApiAnswer } from './api-answer.js';
 import type { ApiDeps } from './api-deps.js';
 import { ApiError, unverifiable } from './api-error.js';
 import type { Caller } from './authenticate.js';
 import { editAsCaller, postAsCaller } from './caller-writes.js';
 import { newClaimBody, renewedBody } from './claim-body.js';
-import { indexIssue } from './index-issue.js';
-import { type IssueAtHand, onIssue, readIssue } from './on-issue.js';
+import { type IssueAtHand, type IssueTarget, onIssue } from './on-issue.js';
 import { pathConflicts } from './path-conflicts.js';
 import { pathsClaimed } from './paths-claimed.js';
-import { reconcileNow } from './reconcile-now.js';
 import { mayClaim } from './repo-access.js';
 import type { ClaimBody } from './request-bodies.js';
 import { requireEnforced } from './require-enforced.js';
 import { claimObject, issueObject, issueRef } from './serialise.js';
-
-/** An answer of the API: status and JSON body. */
-export interface ApiAnswer {
-  readonly status: number;
-  readonly body: unknown;
-}
+import { settle } from './settle.js';
 
 /**
  * `POST …/claim` (docs/protocol.md §8), under the issue's lock: refuse while another session
@@ -36,7 +31,7 @@ export interface ApiAnswer {
 export async function postClaim(
   deps: ApiDeps,
   caller: Caller,
-  target: { owner: string; repo: string; number: number },
+  target: IssueTarget,
   body: ClaimBody,
 ): Promise<ApiAnswer> {
   const repo = await deps.access.installed(target.owner, target.repo);
@@ -216,34 +211,4 @@ async function refuseHeldPaths(
     'claims API: paths held elsewhere',
   );
   throw pathsClaimed(at.key, paths, conflicts, at.config.staleAfterMs, deps.now(), finalised);
-}
-
-/** What GitHub shows after a write: reconciled with the app's token, then read again. */
-export async function settle(deps: ApiDeps, at: IssueAtHand, reason: string) {
-  await reconcileNow(deps, at.key, reason);
-  const thread = await readIssue(deps, at.repo, at.key);
-  const now = deps.now();
-  const claims = trustedClaims(thread.comments, at.config.trustedBots);
-  const holder = findHolder(claims, thread.open, at.config.staleAfterMs, now);
-  await indexIssue(deps, at.key, thread, holder, at.config.staleAfterMs);
-  return { thread, claims, holder };
-}
-
-/** 409 ISSUE_ALREADY_CLAIMED naming the holder and when to come back (docs/protocol.md §8). */
-export function alreadyClaimed(
-  at: IssueAtHand,
-  holder: ClaimComment,
-  finalised?: number,
-): ApiError {
-  const claim = claimObject(at.key, holder, at.config.staleAfterMs);
-  return new ApiError(
-    409,
-    'ISSUE_ALREADY_CLAIMED',
-    `${issueRef(at.key)} is held by @${claim.author} (comment ${claim.commentId}, session ${claim.session}); wait until ${claim.staleAt} or pick another issue${finalised ? `; your comment ${finalised} was finalised as abandoned` : ''}`,
-    {
-      holder: claim,
-      recovery: { action: 'wait', retryAt: claim.staleAt },
-      ...(finalised ? { finalised } : {}),
-    },
-  );
 }

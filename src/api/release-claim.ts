@@ -5,17 +5,18 @@ import { sameName } from '../claims/names.js';
 import { finalisationEvent } from '../events/claim-events.js';
 import { keepFinalisationEvent } from '../events/keep-claim-events.js';
 import { firstLine } from '../events/pending-events.js';
+import type { ApiAnswer } from './api-answer.js';
 import type { ApiDeps } from './api-deps.js';
 import { ApiError } from './api-error.js';
 import type { Caller } from './authenticate.js';
 import { githubFailure } from './caller-github.js';
 import { editAsCaller } from './caller-writes.js';
-import { onIssue } from './on-issue.js';
-import { type ApiAnswer, settle } from './post-claim.js';
+import { type IssueTarget, onIssue } from './on-issue.js';
 import { mayReleaseForOthers } from './repo-access.js';
 import type { ReleaseBody } from './request-bodies.js';
 import { requireEnforced } from './require-enforced.js';
 import { claimObject, issueRef } from './serialise.js';
+import { settle } from './settle.js';
 
 /**
  * `DELETE …/claim` (docs/protocol.md §8). With `session`: the caller's own live claim is
@@ -26,7 +27,7 @@ import { claimObject, issueRef } from './serialise.js';
 export async function releaseClaim(
   deps: ApiDeps,
   caller: Caller,
-  target: { owner: string; repo: string; number: number },
+  target: IssueTarget,
   body: ReleaseBody,
 ): Promise<ApiAnswer> {
   const repo = await deps.access.installed(target.owner, target.repo);

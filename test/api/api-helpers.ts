@@ -1,4 +1,7 @@
+import { afterAll } from 'vitest';
+import { harnessFor } from '../e2e/e2e-helpers.js';
 import type { FakeGitHub } from '../fake-github/fake-github.js';
+import type { Harness } from '../helpers/app-harness.js';
 
 /** An answer of the claims API as a test reads it. */
 export interface Answer {
@@ -58,4 +61,22 @@ export function claimBody(session: string, extra: Record<string, unknown> = {}) 
 /** Requests the caller's token made (everything but the app's and its installations'). */
 export function callerRequests(fake: FakeGitHub, login: string) {
   return fake.requests.filter((r) => r.actor === login);
+}
+
+/**
+ * One harness started on first use and shared by a test file's calls, closed when that file's
+ * tests are done. Call it at the top level of the test file.
+ */
+export function fileHarness(): () => Promise<Harness> {
+  let shared: Promise<Harness> | undefined;
+  const hooks: Array<() => Promise<void>> = [];
+  afterAll(async () => {
+    for (const hook of hooks) await hook();
+  });
+  return () => {
+    shared ??= harnessFor((fn) => {
+      hooks.push(fn);
+    });
+    return shared;
+  };
 }

@@ -2,11 +2,21 @@
  * The claims API of docs/protocol.md §8, row by row, through the real server (main()) and
  * the HTTP fake of GitHub. Each test starts its own fake and app.
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseClaimMarker } from '../../src/claims/marker.js';
 import { claimComment, HOUR, harnessFor, IN_PROGRESS, markerOf } from '../e2e/e2e-helpers.js';
-import { REPO } from '../helpers/app-harness.js';
-import { callApi, caller, callerRequests, claimBody, claimPath } from './api-helpers.js';
+import { type Harness, REPO } from '../helpers/app-harness.js';
+import {
+  callApi,
+  caller,
+  callerRequests,
+  claimBody,
+  claimPath,
+  fileHarness,
+} from './api-helpers.js';
+
+/** One harness for the validation rows, closed when the file's tests are done. */
+const sharedHarness = fileHarness();
 
 describe.concurrent('GET …/issues/{n}/claim', () => {
   it('a free issue answers the issue with its state and claim null', async ({ onTestFinished }) => {
@@ -338,19 +348,10 @@ describe.concurrent('POST …/issues/{n}/claim', () => {
   it('an API claim racing a comment claim: the older comment holds, the API answers 409', async ({
     onTestFinished,
   }) => {
-    const { fake, appUrl, settle } = await harnessFor(onTestFinished);
+    const h = await harnessFor(onTestFinished);
+    const { fake } = h;
     const n = fake.createIssue(REPO);
-    // The caller's comment is held up at GitHub; meanwhile bob's client posts its own.
-    const held = fake.inject({
-      method: 'POST',
-      path: `/repos/${REPO}/issues/${n}/comments`,
-      delayMs: 300,
-    });
-    const pending = caller(appUrl, fake, 'alice').post(claimPath(n), claimBody('s-api'));
-    while (held.hits === 0) await new Promise((r) => setTimeout(r, 10));
-    const bobs = fake.addComment(REPO, n, { author: 'bob', body: claimComment('s-comment') });
-    const answer = await pending;
-    await settle();
+    const { answer, bobs } = await apiClaimRacingComment(h, n, 's-api', 's-comment');
     expect(answer.status).toBe(409);
     expect(answer.body.error.code).toBe('ISSUE_ALREADY_CLAIMED');
     expect(answer.body.error.details.holder).toMatchObject({ commentId: bobs.id, author: 'bob' });
@@ -534,26 +535,18 @@ describe.concurrent('the repository’s rollout keys (docs/protocol.md §15)', (
   it('mode: observe: a claim is answered, a lost race finalises nothing, an administrative release is refused', async ({
     onTestFinished,
   }) => {
-    const { fake, appUrl, settle } = await harnessFor(onTestFinished, {
+    const h = await harnessFor(onTestFinished, {
       seed: (f) => {
         f.setFile(REPO, '.github/claims.yml', 'mode: observe\n');
         f.addUser('mona', { association: 'MEMBER' });
         f.setRole(REPO, 'mona', 'maintain');
       },
     });
+    const { fake, appUrl } = h;
     const n = fake.createIssue(REPO);
     fake.clearRequests();
     // Alice's API claim races bob's comment claim and loses (as in the race above).
-    const held = fake.inject({
-      method: 'POST',
-      path: `/repos/${REPO}/issues/${n}/comments`,
-      delayMs: 300,
-    });
-    const pending = caller(appUrl, fake, 'alice').post(claimPath(n), claimBody('s-alice'));
-    while (held.hits === 0) await new Promise((r) => setTimeout(r, 10));
-    const bobs = fake.addComment(REPO, n, { author: 'bob', body: claimComment('s-bob') });
-    const lost = await pending;
-    await settle();
+    const { answer: lost, bobs } = await apiClaimRacingComment(h, n, 's-alice', 's-bob');
     const alices = fake.comments(REPO, n).find((c) => c.user.login === 'alice');
     expect(markerOf(fake, alices!.id)).toMatchObject({ stage: 'claimed' });
     expect(lost.status).toBe(409);
@@ -575,15 +568,26 @@ describe.concurrent('the repository’s rollout keys (docs/protocol.md §15)', (
   });
 });
 
-let shared: Promise<Awaited<ReturnType<typeof harnessFor>>> | undefined;
-/** One harness for the validation rows, closed when the file's tests are done. */
-function sharedHarness() {
-  shared ??= harnessFor((fn) => {
-    afterAllHooks.push(fn);
+/**
+ * Alice's API claim on issue `n` (session `apiSession`) with its comment held up at GitHub,
+ * while bob's client posts its own claim comment (session `commentSession`) meanwhile: the
+ * race the API claim loses. Resolves with the API's answer once the app has settled.
+ */
+async function apiClaimRacingComment(
+  h: Harness,
+  n: number,
+  apiSession: string,
+  commentSession: string,
+) {
+  const held = h.fake.inject({
+    method: 'POST',
+    path: `/repos/${REPO}/issues/${n}/comments`,
+    delayMs: 300,
   });
-  return shared;
+  const pending = caller(h.appUrl, h.fake, 'alice').post(claimPath(n), claimBody(apiSession));
+  while (held.hits === 0) await new Promise((r) => setTimeout(r, 10));
+  const bobs = h.fake.addComment(REPO, n, { author: 'bob', body: claimComment(commentSession) });
+  const answer = await pending;
+  await h.settle();
+  return { answer, bobs };
 }
-const afterAllHooks: Array<() => Promise<void>> = [];
-afterAll(async () => {
-  for (const hook of afterAllHooks) await hook();
-});

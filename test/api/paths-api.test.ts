@@ -3,12 +3,22 @@
  * 409 PATHS_CLAIMED and the check route `GET …/repos/{o}/{r}/paths`, through the real server
  * and the HTTP fake of GitHub. Each test starts its own fake and app.
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { renderClaimComment } from '../../src/claims/comment.js';
 import { pathLineOf, renderPathLine } from '../../src/claims/paths.js';
 import { HOUR, harnessFor, markerOf } from '../e2e/e2e-helpers.js';
 import { REPO } from '../helpers/app-harness.js';
-import { callApi, caller, callerRequests, claimBody, claimPath } from './api-helpers.js';
+import {
+  callApi,
+  caller,
+  callerRequests,
+  claimBody,
+  claimPath,
+  fileHarness,
+} from './api-helpers.js';
+
+/** One harness for the validation rows, closed when the file's tests are done. */
+const sharedHarness = fileHarness();
 
 /** A comment claim by `session` naming `paths`, its marker and heartbeat `at`. */
 function pathClaim(session: string, paths: readonly string[], at: Date): string {
@@ -459,17 +469,4 @@ describe.concurrent('GET …/repos/{o}/{r}/paths', () => {
     const post = await caller(appUrl, fake, 'alice').post(`/repos/${REPO}/paths?paths=a`, {});
     expect(post.status).toBe(405);
   });
-});
-
-let shared: Promise<Awaited<ReturnType<typeof harnessFor>>> | undefined;
-/** One harness for the validation rows, closed when the file's tests are done. */
-function sharedHarness() {
-  shared ??= harnessFor((fn) => {
-    afterAllHooks.push(fn);
-  });
-  return shared;
-}
-const afterAllHooks: Array<() => Promise<void>> = [];
-afterAll(async () => {
-  for (const hook of afterAllHooks) await hook();
 });

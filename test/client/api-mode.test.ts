@@ -4,20 +4,10 @@
  * once against GitHub alone (direct), once through the real app's server on the same fake
  * GitHub (API), on the same machine (so the same identity tags).
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Harness, harness } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { type Harness, worldsPerTest } from './harness.js';
 
-let worlds: Harness[] = [];
-afterEach(async () => {
-  for (const w of worlds.reverse()) await w.close();
-  worlds = [];
-});
-
-async function world(options: Parameters<typeof harness>[0] = {}): Promise<Harness> {
-  const h = await harness(options);
-  worlds.push(h);
-  return h;
-}
+const world = worldsPerTest();
 
 /** Two worlds on one machine: GitHub alone, and GitHub with the app in front. */
 async function bothModes(): Promise<{ direct: Harness; api: Harness }> {

@@ -4,21 +4,11 @@
  * nothing written; `paths check` answers from the app without claiming; and a claim with
  * paths answers as it does in direct mode.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { pathLineOf } from '../../src/claims/paths.js';
-import { type Harness, harness, issueNumber, REPO } from './harness.js';
+import { issueNumber, REPO, worldsPerTest } from './harness.js';
 
-let worlds: Harness[] = [];
-afterEach(async () => {
-  for (const w of worlds.reverse()) await w.close();
-  worlds = [];
-});
-
-async function world(options: Parameters<typeof harness>[0] = {}): Promise<Harness> {
-  const h = await harness(options);
-  worlds.push(h);
-  return h;
-}
+const world = worldsPerTest();
 
 const claimArgs = (ref: string, session: string, paths: string) => [
   'claim',

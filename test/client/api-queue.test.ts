@@ -3,22 +3,12 @@
  * without CLAIM_WARDEN_URL, and the failures of API mode, through the real app's server on
  * the fake GitHub.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiFailure } from '../../src/client/commands/api-failure.js';
 import { freePort } from '../helpers/app-harness.js';
-import { type Harness, harness, issueNumber, REPO } from './harness.js';
+import { type Harness, harness, issueNumber, REPO, worldsPerTest } from './harness.js';
 
-let worlds: Harness[] = [];
-afterEach(async () => {
-  for (const w of worlds.reverse()) await w.close();
-  worlds = [];
-});
-
-async function world(options: Parameters<typeof harness>[0] = {}): Promise<Harness> {
-  const h = await harness(options);
-  worlds.push(h);
-  return h;
-}
+const world = worldsPerTest();
 
 const claimArgs = (ref: string, session: string) => [
   'claim',

@@ -1,22 +1,11 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { commands } from '../../src/client/cli/commands.js';
 import { mcpServer } from '../../src/client/cli/mcp-server.js';
-import { type Harness, harness, issueNumber, REPO } from './harness.js';
+import { type Harness, issueNumber, REPO, worldsPerTest } from './harness.js';
 
-let worlds: Harness[] = [];
-afterEach(async () => {
-  // Newest first: a world sharing another's config directory closes before its owner.
-  for (const w of worlds.reverse()) await w.close();
-  worlds = [];
-});
-
-async function world(options: Parameters<typeof harness>[0] = {}): Promise<Harness> {
-  const h = await harness(options);
-  worlds.push(h);
-  return h;
-}
+const world = worldsPerTest();
 
 /** One step of the script both transports play: a command, its input, and who runs it. */
 interface Step {

@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterEach } from 'vitest';
 import { renderClaimComment } from '../../src/claims/comment.js';
 import { claimTag } from '../../src/claims/identity.js';
 import { parseClaimMarker } from '../../src/claims/marker.js';
@@ -102,8 +103,6 @@ export async function harness(
     ...overrides,
   });
 
-  const number = (ref: string) => Number(ref.slice(ref.indexOf('#') + 1));
-
   return {
     fake,
     configDir,
@@ -148,7 +147,7 @@ export async function harness(
         ...(options.outcome ? { outcome: options.outcome } : {}),
       };
       const body = renderClaimComment(marker, options.note ? { note: options.note } : {});
-      return fake.addComment(REPO, number(ref), {
+      return fake.addComment(REPO, issueNumber(ref), {
         author: options.author,
         body,
         createdAt: at,
@@ -168,6 +167,24 @@ export async function harness(
       // A test passes only on requests GitHub would accept (test/fake-github/openapi.ts).
       fake.assertValid();
     },
+  };
+}
+
+/**
+ * A `world(options)` that starts a {@link harness} and closes it after the test. Newest first:
+ * a world sharing another's config directory closes before its owner. Call it at the top
+ * level of the test file.
+ */
+export function worldsPerTest(): (options?: Parameters<typeof harness>[0]) => Promise<Harness> {
+  let worlds: Harness[] = [];
+  afterEach(async () => {
+    for (const w of worlds.reverse()) await w.close();
+    worlds = [];
+  });
+  return async (options = {}) => {
+    const h = await harness(options);
+    worlds.push(h);
+    return h;
   };
 }
 

@@ -3,21 +3,11 @@
  * the comment's second line with the core's renderer; a bad entry is the input error with
  * nothing written, in both modes; `paths check` and the MCP tools.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { pathLineOf } from '../../src/claims/paths.js';
-import { type Harness, harness, issueNumber, REPO } from './harness.js';
+import { issueNumber, REPO, worldsPerTest } from './harness.js';
 
-let worlds: Harness[] = [];
-afterEach(async () => {
-  for (const w of worlds.reverse()) await w.close();
-  worlds = [];
-});
-
-async function world(options: Parameters<typeof harness>[0] = {}): Promise<Harness> {
-  const h = await harness(options);
-  worlds.push(h);
-  return h;
-}
+const world = worldsPerTest();
 
 const claimArgs = (ref: string, paths: string) => [
   'claim',

@@ -5,12 +5,13 @@ import { type ApiClaim, apiClaimView } from './api-claim-view.js';
 import { apiErrorOf, apiFailure } from './api-failure.js';
 import { claimRoute } from './api-route.js';
 import type { ClaimRequest } from './claim.js';
-import { describeClaim } from './claim-view.js';
+import { claimedResult } from './claimed-result.js';
 import { type ClientError, refused } from './client-error.js';
 import { closedRefusal } from './closed-refusal.js';
-import { type CommandResult, ok } from './command-result.js';
+import type { CommandResult } from './command-result.js';
 import { heldRefusalOf } from './held-refusal.js';
 import { formatIssueRef } from './issue-ref.js';
+import { resumedResult } from './resumed-result.js';
 
 /** One entry of a 409 PATHS_CLAIMED's `details.conflicts` (docs/protocol.md §10). */
 interface PathConflict {
@@ -48,28 +49,10 @@ export async function apiClaim(
   if (reply.status === 201) {
     const view = apiClaimView(reply.body.claim, true);
     const replaced = ((reply.body.replaced ?? []) as ApiClaim[]).map((c) => apiClaimView(c, false));
-    const took = replaced[0];
-    return ok(
-      took
-        ? `took over ${name} from the stale claim in comment ${took.commentId} (session ${took.session}): ${describeClaim(view)}`
-        : `claimed ${name}: ${describeClaim(view)}`,
-      { issue: name, action: took ? 'took-over' : 'claimed', claim: view, replaced },
-    );
+    return claimedResult(name, view, replaced);
   }
   if (reply.status === 200 && reply.body?.alreadyHeld === true) {
-    const view = apiClaimView(reply.body.claim, true);
-    const notes: string[] = [];
-    if (view.branch !== request.branch) {
-      notes.push(`the claim records branch ${view.branch}, not ${request.branch}`);
-    }
-    if (view.lane !== lane) notes.push('the claim records another lane');
-    return ok(
-      [
-        `resumed ${name}: this session already holds it: ${describeClaim(view)}`,
-        ...notes.map((note) => `Note: ${note}; status updates keep what the claim records.`),
-      ].join('\n'),
-      { issue: name, action: 'resumed', claim: view },
-    );
+    return resumedResult(name, apiClaimView(reply.body.claim, true), request.branch, lane);
   }
   throw refusal(name, reply);
 }

@@ -8,10 +8,11 @@ import type { Desk } from '../io/desk.js';
 import { type IssueState, readIssueState } from '../io/issue-state.js';
 import { abandonHalfMade } from './abandon-half-made.js';
 import { abandonLosers } from './abandon-losers.js';
-import { describeClaim, viewIn } from './claim-view.js';
+import { viewIn } from './claim-view.js';
+import { claimedResult } from './claimed-result.js';
 import { refused, unverifiable } from './client-error.js';
 import { closedRefusal } from './closed-refusal.js';
-import { type CommandResult, ok } from './command-result.js';
+import type { CommandResult } from './command-result.js';
 import { heldRefusal } from './held-refusal.js';
 import { formatIssueRef, type IssueRef } from './issue-ref.js';
 import { resumeClaim } from './resume-claim.js';
@@ -107,17 +108,12 @@ async function confirm(
   const id = written.posted.comment.id;
   const plan = planConfirm(readback, written, desk, desk.now());
   switch (plan.kind) {
-    case 'held': {
-      const view = viewIn(readback, plan.mine);
-      const replaced = stale.map((claim) => viewIn(readback, claim));
-      const took = replaced[0];
-      return ok(
-        took
-          ? `took over ${name} from the stale claim in comment ${took.commentId} (session ${took.session}): ${describeClaim(view)}`
-          : `claimed ${name}: ${describeClaim(view)}`,
-        { issue: name, action: took ? 'took-over' : 'claimed', claim: view, replaced },
+    case 'held':
+      return claimedResult(
+        name,
+        viewIn(readback, plan.mine),
+        stale.map((claim) => viewIn(readback, claim)),
       );
-    }
     case 'untrusted':
       await abandonHalfMade(desk, readback, written, plan.cause, { actions: plan.actions });
       throw refused(`${name}: ${plan.cause}. The comment was finalised as abandoned.`, {

@@ -4,10 +4,11 @@ import { applyActions } from '../io/apply-actions.js';
 import type { Desk } from '../io/desk.js';
 import type { IssueState } from '../io/issue-state.js';
 import type { ClaimRequest } from './claim.js';
-import { describeClaim, viewIn } from './claim-view.js';
+import { viewIn } from './claim-view.js';
 import { unverifiable } from './client-error.js';
-import { type CommandResult, ok } from './command-result.js';
+import type { CommandResult } from './command-result.js';
 import { formatIssueRef } from './issue-ref.js';
+import { resumedResult } from './resumed-result.js';
 
 /**
  * `claim` by the session that already holds the issue: nothing is rewritten (Praetor protocol: "a
@@ -33,19 +34,10 @@ export async function resumeClaim(
       error,
     );
   }
-  const view = viewIn(state, holder);
-  const notes: string[] = [];
-  if (holder.marker.branch !== request.branch) {
-    notes.push(`the claim records branch ${holder.marker.branch}, not ${request.branch}`);
-  }
-  if (holder.marker.lane !== publicIdentity(desk.key, 'lane', request.lane)) {
-    notes.push('the claim records another lane');
-  }
-  return ok(
-    [
-      `resumed ${name}: this session already holds it: ${describeClaim(view)}`,
-      ...notes.map((note) => `Note: ${note}; status updates keep what the claim records.`),
-    ].join('\n'),
-    { issue: name, action: 'resumed', claim: view },
+  return resumedResult(
+    name,
+    viewIn(state, holder),
+    request.branch,
+    publicIdentity(desk.key, 'lane', request.lane),
   );
 }

@@ -1,0 +1,17 @@
+import { trustedClaims } from '../claims/decide.js';
+import { findHolder } from '../claims/liveness.js';
+import type { ApiDeps } from './api-deps.js';
+import { indexIssue } from './index-issue.js';
+import { type IssueAtHand, readIssue } from './on-issue.js';
+import { reconcileNow } from './reconcile-now.js';
+
+/** What GitHub shows after a write: reconciled with the app's token, then read again. */
+export async function settle(deps: ApiDeps, at: IssueAtHand, reason: string) {
+  await reconcileNow(deps, at.key, reason);
+  const thread = await readIssue(deps, at.repo, at.key);
+  const now = deps.now();
+  const claims = trustedClaims(thread.comments, at.config.trustedBots);
+  const holder = findHolder(claims, thread.open, at.config.staleAfterMs, now);
+  await indexIssue(deps, at.key, thread, holder, at.config.staleAfterMs);
+  return { thread, claims, holder };
+}
