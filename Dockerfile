@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 # Multi-stage: compile TypeScript with the dev dependencies, ship only the runtime ones.
 
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -9,7 +9,7 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 RUN npm run build
 
-FROM node:20-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production \
     # Probot listens on localhost unless told otherwise; a container must listen on all.
     HOST=0.0.0.0 \

@@ -8,7 +8,7 @@ await build({
   outfile: 'dist-action/index.mjs',
   bundle: true,
   platform: 'node',
-  target: 'node20',
+  target: 'node24',
   format: 'esm',
   // CommonJS dependencies call require(); an ES module has none of its own.
   banner: {

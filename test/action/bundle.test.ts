@@ -25,9 +25,9 @@ afterEach(async () => {
 });
 
 describe('the committed Action bundle', () => {
-  it('action.yml runs the bundle on node20', () => {
+  it('action.yml runs the bundle on node24, the current LTS', () => {
     const action = readFileSync(join(ROOT, 'action.yml'), 'utf8');
-    expect(action).toMatch(/^runs:\n {2}using: node20\n {2}main: dist-action\/index\.mjs\n/m);
+    expect(action).toMatch(/^runs:\n {2}using: node24\n {2}main: dist-action\/index\.mjs\n/m);
     expect(ACTION_BUNDLE).toBe(join(ROOT, 'dist-action/index.mjs'));
     // The inputs the program reads as INPUT_GITHUB-TOKEN and INPUT_STALE-AFTER.
     expect(action).toMatch(
