@@ -5,6 +5,7 @@ import { createBoardHandler } from '../src/board/board-http.js';
 import { sealSession } from '../src/board/session-cookie.js';
 import { storeBoardSource } from '../src/board/store-board-source.js';
 import { formatClaimTime } from '../src/claims/marker.js';
+import { MemoryBoardSessions } from '../src/store/memory-board-sessions.js';
 import { MemoryStore } from '../src/store/memory-store.js';
 import { fmt, type Section } from './section.js';
 
@@ -74,6 +75,9 @@ export async function benchBoard(): Promise<Section> {
       commentUpdatedAt: stamp(beat),
     });
   }
+  // Each view checks the session's record (docs/protocol.md §14: sign-out ends it).
+  const sessions = new MemoryBoardSessions();
+  await sessions.start('bench-session', 3_600_000);
   const handler = createBoardHandler({
     settings: {
       boardOAuth: { clientId: 'Iv1.bench', clientSecret: 'bench' },
@@ -84,6 +88,7 @@ export async function benchBoard(): Promise<Section> {
       githubBaseUrl: undefined,
     },
     source: storeBoardSource(store),
+    sessions,
     log: pino({ level: 'silent' }),
     fetch: fakeGitHub,
   });
@@ -95,6 +100,7 @@ export async function benchBoard(): Promise<Section> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const cookie = `cw_board_session=${sealSession(SECRET, {
+    id: 'bench-session',
     login: 'agent-1',
     avatarUrl: '',
     token: 'ghu_bench',

@@ -365,6 +365,42 @@ describe('identity', () => {
   });
 });
 
+describe('revoking a user token', () => {
+  const revoke = (
+    body: unknown,
+    secret = fake.oauth.client.clientSecret,
+    id = fake.oauth.client.clientId,
+  ) =>
+    fetch(`${fake.apiUrl}/applications/${fake.oauth.client.clientId}/token`, {
+      method: 'DELETE',
+      headers: {
+        authorization: `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify(body),
+    });
+
+  it('takes the app’s client id and secret, revokes the token once, then knows it no more', async () => {
+    const token = fake.userAccessToken('alice');
+    expect((await revoke({ access_token: token }, 'wrong')).status).toBe(401);
+    expect((await revoke({ access_token: token }, undefined, 'Iv1.other')).status).toBe(401);
+    expect((await api('GET', '/user', { token })).status).toBe(200);
+    expect((await revoke({ access_token: token })).status).toBe(204);
+    expect((await api('GET', '/user', { token })).status).toBe(401);
+    expect((await revoke({ access_token: token })).status).toBe(404);
+    expect(fake.oauth.revocations).toEqual([{ login: 'alice', token }]);
+    fake.assertValid();
+  });
+
+  it('refuses a body without access_token as GitHub’s REST description does', async () => {
+    expect((await revoke({ token: 'x' })).status).toBe(422);
+    expect(fake.invalidRequests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      `DELETE /applications/${fake.oauth.client.clientId}/token`,
+    ]);
+    fake.invalidRequests.length = 0;
+  });
+});
+
 describe('request log and failure injection', () => {
   it('records requests with actor, status and body; unknown paths are 404', async () => {
     const n = fake.createIssue(REPO);

@@ -73,7 +73,12 @@ export async function main(
       options.startup,
     );
     // The claims board (docs/protocol.md §14): /claims, read from the store.
-    const board = createBoardHandler({ settings, source: storeBoardSource(backends.store), log });
+    const board = createBoardHandler({
+      settings,
+      source: storeBoardSource(backends.store),
+      sessions: backends.sessions,
+      log,
+    });
     for (const method of ['GET', 'POST']) {
       for (const path of ['/claims', '/claims/']) {
         warden.http.route(method, path, async (req, res) => {

@@ -1,6 +1,8 @@
+import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Settings } from '../config/settings.js';
+import type { BoardSessions } from '../store/board-sessions.js';
 import type { BoardSource } from './board-source.js';
 import { BOARD_STYLES } from './board-styles.js';
 import { boardView, readFilters } from './board-view.js';
@@ -13,7 +15,14 @@ import { logoutToken } from './logout-token.js';
 import { checkOAuthState, newOAuthState, STATE_TTL_MS } from './oauth-state.js';
 import { renderNotice } from './render-notice.js';
 import { renderBoardPage } from './render-page.js';
-import { type BoardSession, openSession, SESSION_TTL_MS, sealSession } from './session-cookie.js';
+import { revokeToken } from './revoke-token.js';
+import {
+  type BoardSession,
+  newSessionId,
+  openSession,
+  SESSION_TTL_MS,
+  sealSession,
+} from './session-cookie.js';
 import { type Visibility, VisibleReposCache } from './visible-repos.js';
 
 /** The settings the board reads. */
@@ -26,6 +35,8 @@ export type BoardSettings = Pick<
 export interface BoardDeps {
   readonly settings: BoardSettings;
   readonly source: BoardSource;
+  /** The live sessions, shared by every replica: sign-out ends one for every cookie copy. */
+  readonly sessions: BoardSessions;
   readonly log: Logger;
   readonly now?: () => Date;
   /** GitHub's HTTP client (tests and benchmarks pass their own). */
@@ -147,6 +158,9 @@ export function createBoardHandler(deps: BoardDeps): HttpHandler {
       const cookie = cookies.get(SESSION_COOKIE);
       const session = cookie ? openSession(secret, cookie, now()) : null;
       if (!cookie || !session) return { kind: 'out' };
+      // A cookie whose session was signed out (here or on any replica) is no session: the
+      // visitor gets what a visitor without one gets. A store that does not answer is a 503.
+      if (!(await deps.sessions.isLive(session.id))) return { kind: 'out' };
       try {
         return { kind: 'in', session, cookie, visible: await visibility.get(session.token) };
       } catch (error) {
@@ -268,7 +282,14 @@ export function createBoardHandler(deps: BoardDeps): HttpHandler {
           `${error instanceof Error ? error.message : 'The sign-in failed'}. Start again.`,
         );
       }
-      const session = sealSession(secret, { ...user, expiresAt: now().getTime() + SESSION_TTL_MS });
+      // The record first: a cookie is never handed out for a session the store does not hold.
+      const id = newSessionId();
+      await deps.sessions.start(id, SESSION_TTL_MS);
+      const session = sealSession(secret, {
+        id,
+        ...user,
+        expiresAt: now().getTime() + SESSION_TTL_MS,
+      });
       log.info({ login: user.login }, 'board sign-in');
       return redirect(303, `${base}/claims`, [
         clearState,
@@ -284,8 +305,9 @@ export function createBoardHandler(deps: BoardDeps): HttpHandler {
       if (method !== 'POST') return html(405, '', { allow: 'POST' });
       const form = new URLSearchParams(await readBody(req, 4096));
       const cookie = cookies.get(SESSION_COOKIE);
-      // CSRF: only a page served to this session knows the token.
-      if (!cookie || form.get('token') !== logoutToken(secret, cookie)) {
+      // CSRF: only a page served to this session knows the token (and SameSite=Lax keeps the
+      // cookie off another site's post).
+      if (!cookie || !sameToken(form.get('token'), logoutToken(secret, cookie))) {
         return html(
           403,
           renderNotice({
@@ -294,6 +316,23 @@ export function createBoardHandler(deps: BoardDeps): HttpHandler {
             text: 'The sign-out did not come from this board page. Sign out from the board itself.',
           }),
         );
+      }
+      const session = openSession(secret, cookie, now());
+      // Ending the record ends every copy of the cookie on every replica; only the sign-out
+      // that ended it revokes the token, so a repeated post revokes nothing twice.
+      if (session && (await deps.sessions.end(session.id))) {
+        log.info({ login: session.login }, 'board sign-out');
+        try {
+          if (!(await revokeToken(endpoints, session.token, fetchImpl))) {
+            log.info({ login: session.login }, 'board sign-out: GitHub no longer knew the token');
+          }
+        } catch (error) {
+          // The session is over all the same; the token expires with GitHub's 8 hours.
+          log.warn(
+            { login: session.login, reason: revokeFailure(error) },
+            'board sign-out: GitHub did not revoke the user token',
+          );
+        }
       }
       return redirect(303, `${base}/claims`, clearSession);
     }
@@ -338,6 +377,19 @@ function baseUrl(req: IncomingMessage, publicUrl: string | undefined): string {
     ?.trim();
   const proto = forwarded === 'https' ? 'https' : 'http';
   return `${proto}://${req.headers.host ?? 'localhost'}`;
+}
+
+/** Whether a posted form token is the expected one, compared in constant time. */
+function sameToken(posted: string | null, expected: string): boolean {
+  const a = Buffer.from(posted ?? '');
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** Why a revocation failed, for the log: GitHub's status or the network error's message. */
+function revokeFailure(error: unknown): string {
+  if (error instanceof GitHubAnswerError) return error.message;
+  return error instanceof Error ? error.message : 'unknown error';
 }
 
 /** A request body, at most `limit` bytes (a sign-out form is tiny). */

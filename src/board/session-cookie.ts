@@ -2,6 +2,11 @@ import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:
 
 /** A signed-in board user. The token is GitHub's user access token from the OAuth flow. */
 export interface BoardSession {
+  /**
+   * The session's id: its record in the app's shared state (src/store/board-sessions.ts),
+   * which sign-out removes, ends the session for every copy of the cookie.
+   */
+  readonly id: string;
   readonly login: string;
   readonly avatarUrl: string;
   readonly token: string;
@@ -12,7 +17,13 @@ export interface BoardSession {
 /** How long a session lasts: as long as GitHub's expiring user tokens (8 hours). */
 export const SESSION_TTL_MS = 8 * 3_600_000;
 
-const VERSION = 'v1';
+/** v2 cookies carry a session id; a v1 cookie (no server-side record) is refused. */
+const VERSION = 'v2';
+
+/** A fresh, unguessable session id (32 random bytes). */
+export function newSessionId(): string {
+  return randomBytes(32).toString('base64url');
+}
 
 /** A 32-byte key for one purpose, derived from the session secret, so purposes never share. */
 export function purposeKey(secret: string, purpose: string): Buffer {
@@ -22,7 +33,8 @@ export function purposeKey(secret: string, purpose: string): Buffer {
 /**
  * Seals a session into a cookie value: AES-256-GCM, so the token is never in clear and any
  * change to the value fails its authentication tag (docs/protocol.md §14: a tampered cookie
- * gives no session). The cookie is all the state, so every replica reads it.
+ * gives no session). The cookie holds the token; the session's record (its `id`) says
+ * whether it is still live, on every replica.
  */
 export function sealSession(secret: string, session: BoardSession): string {
   const iv = randomBytes(12);
@@ -53,6 +65,7 @@ export function openSession(secret: string, value: string, now: Date): BoardSess
     );
     const session = JSON.parse(text) as Partial<BoardSession>;
     if (
+      typeof session.id !== 'string' ||
       typeof session.login !== 'string' ||
       typeof session.token !== 'string' ||
       typeof session.avatarUrl !== 'string' ||

@@ -356,6 +356,14 @@ export class RedisStore implements Store {
     }
   }
 
+  /**
+   * The store's connection once it is up, for the small stores that share it (the board's
+   * sessions, src/store/redis-board-sessions.ts): closed with this store.
+   */
+  connection(): Promise<Redis> {
+    return this.client();
+  }
+
   /** Closes the connection only when this store opened it; a caller's client stays open. */
   async close(): Promise<void> {
     if (!this.ownsConnection) return;

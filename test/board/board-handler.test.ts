@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { type BoardSettings, createBoardHandler } from '../../src/board/board-http.js';
 import type { BoardSource } from '../../src/board/board-source.js';
 import { sealSession } from '../../src/board/session-cookie.js';
+import type { BoardSessions } from '../../src/store/board-sessions.js';
+import { MemoryBoardSessions } from '../../src/store/memory-board-sessions.js';
 
 const SECRET = 'a-session-secret-of-at-least-32-characters';
 const SETTINGS: BoardSettings = {
@@ -26,14 +28,20 @@ function gitHub(status = 200): typeof fetch {
   };
 }
 
+/** The live sessions: alice's is. */
+const sessions = new MemoryBoardSessions();
+await sessions.start('s-alice', 3_600_000);
+
 async function serve(
   source: BoardSource,
   fetchImpl: typeof fetch,
   onFinished: (fn: () => Promise<void>) => void,
+  live: BoardSessions = sessions,
 ) {
   const handler = createBoardHandler({
     settings: SETTINGS,
     source,
+    sessions: live,
     log: pino({ level: 'silent' }),
     fetch: fetchImpl,
   });
@@ -46,6 +54,7 @@ async function serve(
 }
 
 const cookie = `cw_board_session=${sealSession(SECRET, {
+  id: 's-alice',
   login: 'alice',
   avatarUrl: '',
   token: 'ghu_test',
@@ -73,6 +82,24 @@ describe('the board handler on its own', () => {
     expect(response.headers.get('retry-after')).toBe('15');
   });
 
+  it('answers 503, not a crash, when the session records do not answer', async ({
+    onTestFinished,
+  }) => {
+    const away: BoardSessions = {
+      start: async () => {},
+      end: async () => false,
+      isLive: async () => {
+        throw new Error('Redis is away');
+      },
+    };
+    const base = await serve(empty, gitHub(), onTestFinished, away);
+    for (const path of ['/claims', '/claims/data.json']) {
+      const response = await fetch(`${base}${path}`, { headers: { cookie } });
+      expect(response.status).toBe(503);
+      expect(await response.text()).not.toContain('Redis is away');
+    }
+  });
+
   it('shows nothing when GitHub does not answer the visibility check (fail closed)', async ({
     onTestFinished,
   }) => {
@@ -95,6 +122,7 @@ describe('the board handler on its own', () => {
     const handler = createBoardHandler({
       settings: SETTINGS,
       source: empty,
+      sessions,
       log: pino({ level: 'silent' }),
     });
     for (const url of ['/health', '/claimsx', '/api/claims/v1/issues']) {

@@ -11,12 +11,13 @@ export const OTHER_REPO = 'globex/secret';
  */
 export async function boardHarness(
   onFinished: OnFinished,
-  options: { env?: Record<string, string>; board?: boolean } = {},
+  options: { env?: Record<string, string>; board?: boolean; captureLogs?: boolean } = {},
 ): Promise<Harness> {
   // Filled in by `seed`, which runs before the app's environment is built.
   const env: Record<string, string> = { ...options.env };
   return harnessFor(onFinished, {
     env,
+    ...(options.captureLogs ? { captureLogs: true } : {}),
     seed: (fake) => {
       fake.addInstallation({ id: nextOtherInstallation++, account: 'globex', repos: [OTHER_REPO] });
       fake.addUser('alice', { association: 'COLLABORATOR', repos: { [OTHER_REPO]: 'NONE' } });
@@ -70,8 +71,11 @@ export interface SignInSteps {
   readonly callback: URL;
 }
 
+/** Where a sign-in goes: the app (any replica) and the fake GitHub it signs in with. */
+export type SignInTarget = Pick<Harness, 'appUrl'> & { readonly fake: Pick<FakeGitHub, 'url'> };
+
 /** /claims/login, then GitHub's authorize page approved as `login`. */
-export async function beginSignIn(harness: Harness, login: string): Promise<SignInSteps> {
+export async function beginSignIn(harness: SignInTarget, login: string): Promise<SignInSteps> {
   const start = await fetch(`${harness.appUrl}/claims/login`, { redirect: 'manual' });
   const authorize = new URL(start.headers.get('location') ?? '');
   const stateCookie = setCookie(start, 'cw_board_state') ?? '';
@@ -90,7 +94,7 @@ export async function beginSignIn(harness: Harness, login: string): Promise<Sign
 }
 
 /** A whole sign-in as `login`: the session cookie (`cw_board_session=…`). */
-export async function signIn(harness: Harness, login: string): Promise<string> {
+export async function signIn(harness: SignInTarget, login: string): Promise<string> {
   const { stateCookie, callback } = await beginSignIn(harness, login);
   const landed = await fetch(callback, { redirect: 'manual', headers: { cookie: stateCookie } });
   const session = setCookie(landed, 'cw_board_session');

@@ -6,6 +6,7 @@ import { openSession, sealSession } from '../../src/board/session-cookie.js';
 const SECRET = 'a-session-secret-of-at-least-32-characters';
 const NOW = new Date('2026-12-01T09:00:00Z');
 const session = {
+  id: 'session-id-0123456789',
   login: 'alice',
   avatarUrl: 'https://avatars.githubusercontent.com/u/1?v=4',
   token: 'ghu_0123456789abcdef0123456789abcdef0123',

@@ -261,6 +261,7 @@ export class FakeGitHub {
       this.app.name,
       () => this.clock(),
       (login) => this.userAccessToken(login),
+      (token) => this.forgetUserAccessToken(token),
     );
     this.outbox = new WebhookOutbox({
       appId: this.app.id,
@@ -277,6 +278,7 @@ export class FakeGitHub {
         mintInstallationToken: (id) => this.mintInstallationToken(id),
         convertManifest: (code) => this.convertManifest(code),
       }),
+      ...this.oauth.routes(),
       ...hookRoutes({
         apiUrl: () => this.apiUrl,
         attempts: () => this.outbox.attempts,
@@ -720,6 +722,14 @@ export class FakeGitHub {
     }
   }
 
+  /** Revokes one user access token; its login, or undefined when it was not one. */
+  private forgetUserAccessToken(token: string): string | undefined {
+    const auth = this.tokens.get(token);
+    if (auth?.kind !== 'user' || !auth.appUserToken) return undefined;
+    this.tokens.delete(token);
+    return auth.login;
+  }
+
   /** A fresh installation access token, as `POST /app/installations/:id/access_tokens` gives. */
   installationToken(installationId: number): string {
     return this.mintInstallationToken(installationId).token;
@@ -871,6 +881,11 @@ export class FakeGitHub {
   private authenticate(req: IncomingMessage): Auth | HttpError {
     const header = req.headers.authorization;
     if (!header) return { kind: 'anonymous' };
+    // The app's client id and secret (Basic) authenticate only the OAuth app routes, which
+    // check them themselves (oauth.ts); as a user they are nobody.
+    if (/^basic\s/i.test(header) && (req.url ?? '').startsWith('/api/v3/applications/')) {
+      return { kind: 'anonymous' };
+    }
     const match = /^(?:token|bearer)\s+(\S+)$/i.exec(header);
     if (!match) return new HttpError(401, 'Bad credentials');
     const token = match[1]!;

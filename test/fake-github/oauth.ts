@@ -7,8 +7,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Reply } from './router.js';
-import type { State } from './state.js';
+import { type Reply, type Route, type RouteContext, route } from './router.js';
+import { HttpError, type State } from './state.js';
 
 /** The app's OAuth credentials as the fake checks them. */
 export interface OAuthClient {
@@ -31,9 +31,19 @@ const escapeText = (text: string) =>
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
   );
 
-/** The web-host half of the fake: the authorize page and the code exchange. */
+/** A user token the fake issued or revoked, and whose it is. */
+export interface UserTokenRecord {
+  readonly login: string;
+  readonly token: string;
+}
+
+/** The web-host half of the fake (the authorize page and the code exchange), and revocation. */
 export class FakeOAuth {
   private readonly codes = new Map<string, PendingCode>();
+  /** Every user token the code exchange gave, in order. */
+  readonly issued: UserTokenRecord[] = [];
+  /** Every user token revoked through `DELETE /applications/{client_id}/token`, in order. */
+  readonly revocations: UserTokenRecord[] = [];
 
   constructor(
     private readonly state: State,
@@ -42,7 +52,39 @@ export class FakeOAuth {
     private readonly now: () => Date,
     /** Registers a user token so the API accepts it for `login`. */
     private readonly issueUserToken: (login: string) => string,
+    /** Forgets a user token (the API then answers 401); its login, or undefined if unknown. */
+    private readonly revokeUserToken: (token: string) => string | undefined,
   ) {}
+
+  /** The API routes of the flow (under `/api/v3`): revoking a user token. */
+  routes(): Route[] {
+    return [route('DELETE', '/applications/:client_id/token', (ctx) => this.revoke(ctx))];
+  }
+
+  /**
+   * GitHub's "Delete an app token": Basic authentication with the client id and secret (the
+   * id must be the path's), the token in the body (its shape is checked against GitHub's REST
+   * description before this runs); 204 once revoked, 404 for a token it does not know.
+   */
+  private revoke(ctx: RouteContext): Reply {
+    const basic = /^basic\s+(\S+)$/i.exec(String(ctx.headers.authorization ?? ''));
+    const [id, ...secret] = Buffer.from(basic?.[1] ?? '', 'base64')
+      .toString('utf8')
+      .split(':');
+    if (
+      !basic ||
+      id !== this.client.clientId ||
+      secret.join(':') !== this.client.clientSecret ||
+      ctx.params.client_id !== this.client.clientId
+    ) {
+      throw new HttpError(401, 'Bad credentials');
+    }
+    const token = String((ctx.body as { access_token?: unknown }).access_token);
+    const login = this.revokeUserToken(token);
+    if (!login) throw new HttpError(404, 'Not Found');
+    this.revocations.push({ login, token });
+    return { status: 204 };
+  }
 
   /** Answers a web-host request, or undefined when the path is not one of the flow's. */
   handle(
@@ -139,8 +181,10 @@ ${hidden('client_id', clientId)}${hidden('redirect_uri', redirectUri)}${hidden('
         'The redirect_uri MUST match the registered callback URL for this application.',
       );
     }
+    const token = this.issueUserToken(pending.login);
+    this.issued.push({ login: pending.login, token });
     return answer({
-      access_token: this.issueUserToken(pending.login),
+      access_token: token,
       token_type: 'bearer',
       scope: '',
     });
