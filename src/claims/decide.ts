@@ -7,6 +7,7 @@ import {
   staleAt,
   staleSince,
 } from './liveness.js';
+import { markdownCode } from './markdown-code.js';
 import { formatClaimTime, parseClaimMarker } from './marker.js';
 import { hasName, sameName } from './names.js';
 import { overlaps, pathLineOf } from './paths.js';
@@ -378,15 +379,18 @@ function pathConflict(
   return winner;
 }
 
-/** Entries go in code spans: a segment may begin with `@`, which must not mention anyone. */
+/**
+ * Entries and sessions go in code spans through markdownCode, the one renderer of untrusted
+ * text: a segment may begin with `@`, which must not mention anyone.
+ */
 function pathsNote(
   claim: ClaimComment,
   { other, held }: { other: PathHolderFact; held: readonly string[] },
 ): string {
-  const paths = held.map((entry) => `\`${entry}\``).join(', ');
+  const paths = held.map((entry) => markdownCode(entry)).join(', ');
   return [
     pathsNoteTag(claim.comment.id),
-    `@${claim.comment.author} the claim in comment ${claim.comment.id} (session \`${claim.marker.session}\`) names paths already held by ${other.issue} (comment ${other.commentId}, session \`${other.session}\`): ${paths}. It has been released as abandoned; claim again without those paths, or wait until that claim ends.`,
+    `@${claim.comment.author} the claim in comment ${claim.comment.id} (session ${markdownCode(claim.marker.session)}) names paths already held by ${other.issue} (comment ${other.commentId}, session ${markdownCode(other.session)}): ${paths}. It has been released as abandoned; claim again without those paths, or wait until that claim ends.`,
   ].join('\n');
 }
 
@@ -402,7 +406,7 @@ function expiryNote(claim: ClaimComment, since: string, notify: readonly string[
   const others = notify.filter((target) => !sameName(target, claim.comment.author));
   return [
     expiryNoteTag(claim.comment.id),
-    `@${claim.comment.author} the claim in comment ${claim.comment.id} (session \`${claim.marker.session}\`) went stale: no update since ${formatClaimTime(heartbeat(claim))}, stale since ${since}. It has been released as abandoned; claim the issue again to go on.`,
+    `@${claim.comment.author} the claim in comment ${claim.comment.id} (session ${markdownCode(claim.marker.session)}) went stale: no update since ${formatClaimTime(heartbeat(claim))}, stale since ${since}. It has been released as abandoned; claim the issue again to go on.`,
     ...(others.length > 0 ? [`cc ${others.map((target) => `@${target}`).join(' ')}`] : []),
   ].join('\n');
 }

@@ -2,11 +2,13 @@
  * The path line of a claim comment (docs/protocol.md §10): read and write the second line,
  * and tell which entries of two claims overlap. Pure: no I/O and no clock.
  *
- * Entries are kept in their canonical form: each byte of the decoded path written as itself
- * when it is one of `A-Za-z0-9._@+-` (or the `/` between segments), else as `%XX` with
- * uppercase hex. Canonical forms are equal exactly when the decoded bytes are, and, because
- * that code is prefix-free, one is a prefix of another exactly when the decoded bytes are, so
- * "compare byte for byte after decoding" is plain string comparison on them.
+ * Entries are kept in their canonical form: each segment percent-decoded, read as UTF-8 and
+ * put in Unicode NFC, then each byte of it written as itself when it is one of
+ * `A-Za-z0-9._@+-` (or the `/` between segments), else as `%XX` with uppercase hex. Canonical
+ * forms are equal exactly when the normalised names are, and, because that code is
+ * prefix-free and no segment holds a `/`, one entry lies under another exactly when its
+ * canonical form starts with the other's followed by `/`: "compare after decoding and NFC" is
+ * plain string comparison on them.
  */
 
 /** The exact start of a path line (§10), trailing space included. */
@@ -44,6 +46,11 @@ export type PathOverlap = readonly [ours: string, theirs: string];
 const PLAIN_BYTE = /^[A-Za-z0-9._@+-]$/;
 const HEX = /^[0-9A-Fa-f]{2}$/;
 const SLASH = 0x2f;
+const BACKSLASH = 0x5c;
+/** Control characters (C0, DEL, C1): no entry names one, encoded or raw (§10). */
+const CONTROL = /\p{Cc}/u;
+/** Reads a segment's bytes as UTF-8, refusing bytes that are not (§10: entries are UTF-8). */
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
  * Reads the path line of a claim comment: its second line (§10). A first line alone, or a
@@ -103,9 +110,9 @@ export function parsePathLine(text: string): PathLine {
 }
 
 /**
- * Checks a list of entries against §10 (1..20 entries, each valid, none twice after
- * decoding) and returns them in canonical form, in the order given. The API and the client
- * use it to refuse bad input (422) with the problem named.
+ * Checks a list of entries against §10 (1..20 entries, each valid, none twice after decoding
+ * and NFC, `docs` and `docs/` being one entry) and returns them in canonical form, in the
+ * order given. The API and the client use it to refuse bad input (422) with the problem named.
  */
 export function checkPathEntries(entries: readonly string[]): PathEntriesResult {
   if (entries.length < 1 || entries.length > MAX_PATH_ENTRIES) {
@@ -121,10 +128,11 @@ export function checkPathEntries(entries: readonly string[]): PathEntriesResult 
     if (typeof canonical !== 'string') {
       return { ok: false, problem: `path ${JSON.stringify(entry)}: ${canonical.problem}` };
     }
-    if (seen.has(canonical)) {
+    // A trailing `/` only says "meant as a directory": `docs` and `docs/` cover the same.
+    if (seen.has(entryKey(canonical))) {
       return { ok: false, problem: `path ${JSON.stringify(entry)} is listed twice` };
     }
-    seen.add(canonical);
+    seen.add(entryKey(canonical));
     paths.push(canonical);
   }
   return { ok: true, paths };
@@ -150,18 +158,20 @@ export function renderPathLine(paths: readonly string[]): string {
 
 /**
  * The entry for a repository path as Git and GitHub spell it (UTF-8, `/` between segments,
- * a trailing `/` for a directory): bytes outside `A-Za-z0-9._@+-` percent-encoded. The
- * result still has to pass checkPathEntries (no `.` or `..` segment, and so on).
+ * a trailing `/` for a directory): put in NFC, then bytes outside `A-Za-z0-9._@+-`
+ * percent-encoded. The result still has to pass checkPathEntries (no `.` or `..` segment,
+ * no `\` or control character, and so on).
  */
 export function encodePath(path: string): string {
   let out = '';
-  for (const byte of Buffer.from(path, 'utf8')) out += encodeByte(byte, true);
+  for (const byte of Buffer.from(path.normalize('NFC'), 'utf8')) out += encodeByte(byte, true);
   return out;
 }
 
 /**
- * Every overlapping pair of two lists of canonical entries (§10): equal entries, or one
- * under a directory entry of the other. Each pair is `[entry of a, entry of b]`, in the
+ * Every overlapping pair of two lists of canonical entries (§10): an entry covers itself and
+ * everything under it, with or without its trailing `/`, so two entries overlap when they
+ * name the same path or one lies under the other. Each pair is `[entry of a, entry of b]`, in the
  * order of `a`, then `b`. Empty when the claims touch nothing in common.
  */
 export function overlaps(a: readonly string[], b: readonly string[]): PathOverlap[] {
@@ -187,51 +197,57 @@ export interface PathMatcher {
  * lookups per entry of the other claim (one per `/` in it), not one comparison per pair.
  */
 export function pathMatcher(entries: readonly string[]): PathMatcher {
-  const exact = new Set(entries);
-  const directories = new Set(entries.filter((e) => e.endsWith('/')));
-  // Every directory strictly above an entry: an entry of the other claim that is one of
-  // them has this entry under it.
+  const exact = new Set(entries.map(entryKey));
+  // Every path strictly above an entry: an entry of the other claim that is one of them
+  // has this entry under it.
   const above = new Set<string>();
-  for (const entry of entries) for (const dir of directoriesAbove(entry)) above.add(dir);
+  for (const entry of entries) for (const dir of pathsAbove(entryKey(entry))) above.add(dir);
   return {
     touches(other) {
       for (const entry of other) {
-        if (exact.has(entry)) return true;
-        if (entry.endsWith('/') && above.has(entry)) return true;
-        for (const dir of directoriesAbove(entry)) if (directories.has(dir)) return true;
+        const key = entryKey(entry);
+        if (exact.has(key) || above.has(key)) return true;
+        for (const dir of pathsAbove(key)) if (exact.has(dir)) return true;
       }
       return false;
     },
   };
 }
 
-/** The directory prefixes strictly above an entry: `a/b/c.ts` → `a/`, `a/b/`. */
-function directoriesAbove(entry: string): string[] {
+/** The paths strictly above a key (an entry without its trailing `/`): `a/b/c.ts` → `a`, `a/b`. */
+function pathsAbove(key: string): string[] {
   const out: string[] = [];
-  for (
-    let i = entry.indexOf('/');
-    i !== -1 && i < entry.length - 1;
-    i = entry.indexOf('/', i + 1)
-  ) {
-    out.push(entry.slice(0, i + 1));
-  }
+  for (let i = key.indexOf('/'); i !== -1; i = key.indexOf('/', i + 1)) out.push(key.slice(0, i));
   return out;
 }
 
-/** Whether two canonical entries overlap: equal, or one under the other's directory. */
+/**
+ * What an entry names, its trailing `/` dropped: the `/` only says it is meant as a
+ * directory (§10), and an entry covers everything under it either way.
+ */
+function entryKey(entry: string): string {
+  return entry.endsWith('/') ? entry.slice(0, -1) : entry;
+}
+
+/** Whether a key is the path `key` or lies under it. */
+function keyCovers(key: string, path: string): boolean {
+  return path === key || (path.length > key.length && path.startsWith(`${key}/`));
+}
+
+/** Whether two canonical entries overlap: the same path, or one under the other. */
 function entriesOverlap(a: string, b: string): boolean {
-  if (a === b) return true;
-  if (a.endsWith('/') && b.startsWith(a)) return true;
-  return b.endsWith('/') && a.startsWith(b);
+  const ka = entryKey(a);
+  const kb = entryKey(b);
+  return keyCovers(ka, kb) || keyCovers(kb, ka);
 }
 
 /**
  * Whether a canonical entry covers a changed file, the file named as GitHub lists it (a
- * repository path, not encoded): the entry is the file, or a directory above it.
+ * repository path, not encoded): the entry is the file, or a path above it (§10, with or
+ * without its trailing `/`), compared after NFC as entries are.
  */
 export function pathCovers(entry: string, file: string): boolean {
-  const encoded = encodePath(file);
-  return entry === encoded || (entry.endsWith('/') && encoded.startsWith(entry));
+  return keyCovers(entryKey(entry), encodePath(file));
 }
 
 /** The canonical form of one entry, or the rule it breaks. */
@@ -242,9 +258,11 @@ function canonicalEntry(entry: string): string | { problem: string } {
   const segments = (directory ? entry.slice(0, -1) : entry).split('/');
   const out: string[] = [];
   for (const segment of segments) {
-    const bytes = decodeSegment(segment);
+    const decoded = decodeSegment(segment);
+    if (!Array.isArray(decoded)) return decoded;
+    if (decoded.length === 0) return { problem: 'an entry must not have an empty segment' };
+    const bytes = normalisedSegment(decoded);
     if (!Array.isArray(bytes)) return bytes;
-    if (bytes.length === 0) return { problem: 'an entry must not have an empty segment' };
     if (bytes.length > MAX_SEGMENT_BYTES) {
       return { problem: `a segment is ${bytes.length} bytes, at most ${MAX_SEGMENT_BYTES}` };
     }
@@ -254,7 +272,11 @@ function canonicalEntry(entry: string): string | { problem: string } {
   return `${out.join('/')}${directory ? '/' : ''}`;
 }
 
-/** The bytes of one segment as written (`A-Za-z0-9._@+-` or `%XX`), or the rule it breaks. */
+/**
+ * The bytes of one segment as written (`A-Za-z0-9._@+-` or `%XX`), or the rule it breaks.
+ * An encoded `\`, `/` or control character is refused as its raw form is (§10): decoding must
+ * not let in what the grammar keeps out.
+ */
 function decodeSegment(segment: string): number[] | { problem: string } {
   const bytes: number[] = [];
   for (let i = 0; i < segment.length; i++) {
@@ -263,6 +285,8 @@ function decodeSegment(segment: string): number[] | { problem: string } {
       bytes.push(char.charCodeAt(0));
       continue;
     }
+    if (char === '\\') return BACKSLASH_PROBLEM;
+    if (CONTROL.test(char)) return controlProblem(char.charCodeAt(0));
     const hex = segment.slice(i + 1, i + 3);
     if (char !== '%' || !HEX.test(hex)) {
       return {
@@ -270,13 +294,40 @@ function decodeSegment(segment: string): number[] | { problem: string } {
       };
     }
     const byte = Number.parseInt(hex, 16);
-    // No Git tree entry holds a `/` or a NUL in its name: an encoded one names no file.
-    if (byte === SLASH || byte === 0)
-      return { problem: `%${hex} names no file: no / or NUL in a segment` };
+    // No Git tree entry holds a `/` in its name: an encoded one names no file.
+    if (byte === SLASH) return { problem: `%${hex} names no file: no / in a segment` };
+    if (byte === BACKSLASH) return BACKSLASH_PROBLEM;
+    if (byte < 0x20 || byte === 0x7f) return controlProblem(byte);
     bytes.push(byte);
     i += 2;
   }
   return bytes;
+}
+
+/**
+ * A decoded segment read as UTF-8 and put in NFC (§10), so that `caf%C3%A9` and
+ * `cafe%CC%81` are one name as people see it; or the rule it breaks.
+ */
+function normalisedSegment(decoded: readonly number[]): number[] | { problem: string } {
+  let text: string;
+  try {
+    text = UTF8.decode(Uint8Array.from(decoded));
+  } catch {
+    return { problem: 'the %XX bytes of a segment must spell UTF-8 text' };
+  }
+  // C1 controls arrive as two UTF-8 bytes: only the decoded text shows them.
+  const control = CONTROL.exec(text);
+  if (control) return controlProblem(control[0].codePointAt(0)!);
+  return [...Buffer.from(text.normalize('NFC'), 'utf8')];
+}
+
+const BACKSLASH_PROBLEM = {
+  problem: 'a \\ is refused, raw or as %5C: paths separate directories with / only',
+};
+
+function controlProblem(code: number): { problem: string } {
+  const at = `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+  return { problem: `a control character (${at}) is refused, raw or encoded` };
 }
 
 function isDotSegment(bytes: readonly number[]): boolean {

@@ -1,3 +1,4 @@
+import { markdownCode } from '../claims/markdown-code.js';
 import { REPO_CONFIG_PATH, type RepoConfigResult } from '../config/repo-config.js';
 import type { RepoKey } from '../keys.js';
 import type { GuardDeps } from './guard-deps.js';
@@ -71,7 +72,7 @@ export function configOutcome(result: RepoConfigResult): CheckOutcome | null {
       return {
         conclusion: 'success',
         title: `${REPO_CONFIG_PATH} is valid`,
-        summary: `Read from ${result.sources.map((s) => `\`${s}\``).join(', ')}.`,
+        summary: `Read from ${result.sources.map((s) => markdownCode(s)).join(', ')}.`,
       };
     case 'invalid':
       return failure(result.error.split('; '));

@@ -1,4 +1,5 @@
 import type { HolderSummary } from '../claims/decide.js';
+import { markdownCode } from '../claims/markdown-code.js';
 import { pathCovers } from '../claims/paths.js';
 import type { PullHead } from '../claims/types.js';
 import type { PathGuard } from '../config/repo-config.js';
@@ -76,7 +77,7 @@ export function pullCheck(input: {
   const lines: string[] = [];
   for (const h of own) {
     lines.push(
-      `This pull request is the work of ${h.issue}: its head branch ${code(input.head.ref)} is the branch of the claim of ${code(h.holder.author)} (session ${code(h.holder.session)}).`,
+      `This pull request is the work of ${h.issue}: its head branch ${markdownCode(input.head.ref)} is the branch of the claim of ${markdownCode(h.holder.author)} (session ${markdownCode(h.holder.session)}).`,
       '',
     );
   }
@@ -109,7 +110,7 @@ export function pullCheck(input: {
   for (const h of held.slice(0, MAX_TABLE_ROWS)) {
     const age = formatAge(input.now.getTime() - h.by.holder.started.getTime());
     lines.push(
-      `| ${code(h.file)} | ${h.by.issue} | ${code(h.entry)} | ${code(h.by.holder.session)} | ${code(h.by.holder.author)} | ${age} ago |`,
+      `| ${cell(h.file)} | ${h.by.issue} | ${cell(h.entry)} | ${cell(h.by.holder.session)} | ${cell(h.by.holder.author)} | ${age} ago |`,
     );
   }
   if (held.length > MAX_TABLE_ROWS) {
@@ -130,13 +131,12 @@ function isOwnWork(holder: VerifiedHolder, head: PullHead): boolean {
 }
 
 /**
- * Text in a Markdown code span inside a table cell: a pipe would end the cell and a backtick
- * the span, so both are escaped (file names may hold either).
+ * Text in a code span inside a table cell. File names are a fork's choice (a double backtick
+ * or a newline in one once ended its span and let the rest be read as Markdown), so every
+ * cell goes through markdownCode: nothing in it can end the span, the cell or the row.
  */
-function code(text: string): string {
-  const safe = text.replace(/\|/g, '\\|');
-  if (!safe.includes('`')) return `\`${safe}\``;
-  return `\`\` ${safe} \`\``;
+function cell(text: string): string {
+  return markdownCode(text, { inTableCell: true });
 }
 
 /** `4 min`, `2 h 5 min`, `3 d 4 h`: enough to tell a fresh claim from an old one. */

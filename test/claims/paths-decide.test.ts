@@ -95,7 +95,11 @@ describe('decide with path holders elsewhere (docs/protocol.md §10)', () => {
   it.each([
     ['a younger holder elsewhere', elsewhere(3000, ['src/a.ts']), 2000],
     ['an older holder of other paths', elsewhere(1000, ['lib/b.ts', 'srcs/']), 2000],
-    ['an older holder of a file named like the directory', elsewhere(1000, ['src']), 2000],
+    [
+      'an older holder of a name that merely starts the same',
+      elsewhere(1000, ['src.ts', 'srcs']),
+      2000,
+    ],
   ])('keeps its paths next to %s', (_, other, holder) => {
     const plan = decide(
       { ...facts({ comments: [withPaths({ id: 2000 }, ['src/'])] }), pathHolders: [other] },
@@ -104,6 +108,20 @@ describe('decide with path holders elsewhere (docs/protocol.md §10)', () => {
     );
     expect(plan.holder?.commentId).toBe(holder);
     expect(finalised(plan.actions)).toEqual([]);
+  });
+
+  it('loses its paths to an older holder of the directory written without its / (§10)', () => {
+    const plan = decide(
+      {
+        ...facts({ comments: [withPaths({ id: 2000 }, ['src/a.ts'])] }),
+        pathHolders: [elsewhere(1000, ['src'])],
+      },
+      DEFAULT_CONFIG,
+      NOW,
+    );
+    expect(finalised(plan.actions)[0]!.body).toContain(
+      'paths held by acme/widgets#5 (comment 1000, session h:aaaaaaaaaaaa): src',
+    );
   });
 
   it('names the oldest of several holders it overlaps', () => {

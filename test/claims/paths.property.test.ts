@@ -3,13 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { overlaps, parsePathLine, renderPathLine } from '../../src/claims/paths.js';
 
 /*
- * Property tests of the path line and the overlap rule (docs/protocol.md §10):
+ * Property tests of the path line and the overlap rule (docs/protocol.md §10; the NFC and
+ * trailing-`/` rules have their own in paths-normalise.property.test.ts):
  * - render then parse is the identity on canonical entries;
  * - on random and mutated lines, the parser accepts exactly when an independent oracle does;
  * - overlap is symmetric and agrees with a brute-force oracle over generated trees.
  *
  * The oracle is written unlike the parser on purpose: a whole-entry regex, decoding to a
- * Buffer, and byte comparisons on Buffers rather than on canonical strings.
+ * Buffer (read as UTF-8, put in NFC), and byte comparisons on Buffers rather than on
+ * canonical strings.
  */
 
 // ---------------------------------------------------------------------------------------------
@@ -19,27 +21,38 @@ const ORACLE_LINE = /^<!-- claim-paths (\S+) (\S+) -->$/;
 const ORACLE_ENTRY =
   /^(?:(?:[A-Za-z0-9._@+-]|%[0-9A-Fa-f]{2})+\/)*(?:(?:[A-Za-z0-9._@+-]|%[0-9A-Fa-f]{2})+\/?)$/;
 
-/** The decoded bytes of an entry (its trailing `/` kept as byte 0x2f), or null. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The decoded bytes of an entry, each segment read as UTF-8 and put in NFC, its trailing `/`
+ * dropped (it only says "meant as a directory"), or null.
+ */
 function oracleEntry(entry: string): Buffer | null {
   if (!ORACLE_ENTRY.test(entry)) return null;
   const isDir = entry.endsWith('/');
   const segments = (isDir ? entry.slice(0, -1) : entry).split('/');
   const decoded: Buffer[] = [];
   for (const segment of segments) {
-    const bytes = Buffer.from(
+    const raw = Buffer.from(
       segment.replace(/%([0-9A-Fa-f]{2})/g, (_, hex: string) =>
         String.fromCharCode(Number.parseInt(hex, 16)),
       ),
       'latin1',
     );
+    let text: string;
+    try {
+      text = UTF8.decode(raw);
+    } catch {
+      return null;
+    }
+    if (/[/\\\p{Cc}]/u.test(text)) return null;
+    const bytes = Buffer.from(text.normalize('NFC'), 'utf8');
     if (bytes.length < 1 || bytes.length > 255) return null;
-    if (bytes.includes(0x2f) || bytes.includes(0)) return null;
-    const text = bytes.toString('latin1');
-    if (text === '.' || text === '..') return null;
+    const plain = bytes.toString('latin1');
+    if (plain === '.' || plain === '..') return null;
     decoded.push(bytes);
   }
-  const joined = Buffer.concat(decoded.flatMap((b, i) => (i === 0 ? [b] : [Buffer.from('/'), b])));
-  return isDir ? Buffer.concat([joined, Buffer.from('/')]) : joined;
+  return Buffer.concat(decoded.flatMap((b, i) => (i === 0 ? [b] : [Buffer.from('/'), b])));
 }
 
 /** What the oracle makes of a line: the decoded entries, or null when it is refused. */
@@ -66,6 +79,11 @@ function oracleLine(raw: string): Buffer[] | null {
 
 /** Decodes a canonical entry the parser returned, for comparison with the oracle. */
 function decodeCanonical(entry: string): Buffer {
+  return decodeBytes(entry.endsWith('/') ? entry.slice(0, -1) : entry);
+}
+
+/** The bytes a canonical string spells, `/` included. */
+function decodeBytes(entry: string): Buffer {
   return Buffer.from(
     entry.replace(/%([0-9A-F]{2})/g, (_, hex: string) =>
       String.fromCharCode(Number.parseInt(hex, 16)),
@@ -78,30 +96,49 @@ function decodeCanonical(entry: string): Buffer {
 // Generators
 
 const plainChar = fc.constantFrom(...'abcXYZ019._@+-'.split(''));
-const escaped = fc
-  .integer({ min: 1, max: 255 })
-  .filter((b) => b !== 0x2f)
-  .map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`);
-/** A segment in canonical form: plain bytes as themselves, others encoded. */
+/** Characters written encoded: spaces, markup, non-ASCII, combining marks, NFD pairs. */
+const otherChar = fc.constantFrom(
+  ' ',
+  '*',
+  '%',
+  '`',
+  '\u00e9',
+  'e\u0301',
+  '\u0301',
+  'A\u030a',
+  '\u212b',
+  '\u65e5',
+  '\u{1f600}',
+  '\u00a0',
+);
+/** A segment in canonical form: NFC, plain bytes as themselves, every other byte `%XX`. */
 const canonicalSegment = fc
-  .array(fc.oneof({ weight: 4, arbitrary: plainChar }, { weight: 1, arbitrary: escaped }), {
+  .array(fc.oneof({ weight: 4, arbitrary: plainChar }, { weight: 1, arbitrary: otherChar }), {
     minLength: 1,
     maxLength: 8,
   })
-  .map((parts) =>
-    parts
-      .map((p) =>
-        p.startsWith('%') && /^[A-Za-z0-9._@+-]$/.test(decodeCanonical(p).toString('latin1'))
-          ? decodeCanonical(p).toString('latin1')
-          : p,
-      )
-      .join(''),
-  )
+  .map((chars) => encodeSegment(chars.join('').normalize('NFC')))
   .filter((s) => s !== '.' && s !== '..');
 const canonicalEntry = fc
   .tuple(fc.array(canonicalSegment, { minLength: 1, maxLength: 4 }), fc.boolean())
   .map(([segments, dir]) => `${segments.join('/')}${dir ? '/' : ''}`);
-const canonicalEntries = fc.uniqueArray(canonicalEntry, { minLength: 1, maxLength: 20 });
+/** Distinct entries: `a` and `a/` are one entry (docs/protocol.md §10). */
+const canonicalEntries = fc.uniqueArray(canonicalEntry, {
+  minLength: 1,
+  maxLength: 20,
+  selector: (e) => (e.endsWith('/') ? e.slice(0, -1) : e),
+});
+
+/** A segment's UTF-8 bytes, plain ones as themselves and the rest `%XX` uppercase. */
+function encodeSegment(text: string): string {
+  return [...Buffer.from(text, 'utf8')]
+    .map((b) =>
+      /^[A-Za-z0-9._@+-]$/.test(String.fromCharCode(b))
+        ? String.fromCharCode(b)
+        : `%${b.toString(16).toUpperCase().padStart(2, '0')}`,
+    )
+    .join('');
+}
 
 const LINE_ALPHABET = 'ab./,%2FAE0 =-_@+v1pths<>!\r\n*';
 const noise = fc.string({ unit: fc.constantFrom(...LINE_ALPHABET.split('')), maxLength: 3 });
@@ -202,24 +239,27 @@ describe('path line properties (docs/protocol.md §10)', () => {
 // ---------------------------------------------------------------------------------------------
 // Overlap against a brute-force oracle over a generated tree
 
-/** Whether an entry (decoded bytes) covers a path (decoded bytes): itself, or under a directory. */
+/**
+ * Whether an entry (decoded bytes, trailing `/` dropped) covers a path: itself, or anything
+ * under it, as a directory whether or not it was written with its `/`.
+ */
 function covers(entry: Buffer, path: Buffer): boolean {
   if (entry.equals(path)) return true;
   return (
-    entry.at(-1) === 0x2f &&
     path.length > entry.length &&
+    path[entry.length] === 0x2f &&
     path.subarray(0, entry.length).equals(entry)
   );
 }
 
 /**
  * Two entries overlap when some path of the tree is covered by both. The tree holds every
- * entry itself and one file below each directory entry, which is enough to witness any overlap.
+ * entry itself and one file below each entry, which is enough to witness any overlap.
  */
 function bruteOverlaps(a: readonly string[], b: readonly string[]): Array<[string, string]> {
   const tree = [...a, ...b].flatMap((e) => {
     const bytes = decodeCanonical(e);
-    return e.endsWith('/') ? [bytes, Buffer.concat([bytes, Buffer.from('~leaf')])] : [bytes];
+    return [bytes, Buffer.concat([bytes, Buffer.from('/~leaf')])];
   });
   const pairs: Array<[string, string]> = [];
   for (const x of a) {
@@ -237,7 +277,11 @@ const treeSegment = fc.constantFrom('src', 'docs', 'a', 'a.ts', 'b', '%C3%A9', '
 const treeEntry = fc
   .tuple(fc.array(treeSegment, { minLength: 1, maxLength: 3 }), fc.boolean())
   .map(([segments, dir]) => `${segments.join('/')}${dir ? '/' : ''}`);
-const treeEntries = fc.uniqueArray(treeEntry, { minLength: 1, maxLength: 20 });
+const treeEntries = fc.uniqueArray(treeEntry, {
+  minLength: 1,
+  maxLength: 20,
+  selector: (e) => (e.endsWith('/') ? e.slice(0, -1) : e),
+});
 
 describe('overlap properties (docs/protocol.md §10)', () => {
   it('overlap agrees with a brute-force oracle over generated trees', () => {

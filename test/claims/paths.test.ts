@@ -37,7 +37,6 @@ describe('reading a path line (docs/protocol.md §10)', () => {
       line(Array.from({ length: 20 }, (_, i) => `f${i}`).join(',')),
       Array.from({ length: 20 }, (_, i) => `f${i}`),
     ],
-    ['a file and the directory of that name', line('src,src/'), ['src', 'src/']],
     ['a segment of 255 bytes', line('a'.repeat(255)), ['a'.repeat(255)]],
   ])('accepts %s', (_, text, paths) => {
     expect(parsePathLine(text)).toEqual({ kind: 'valid', paths });
@@ -68,6 +67,7 @@ describe('reading a path line (docs/protocol.md §10)', () => {
     ['a broken escape', line('a%2.ts')],
     ['an entry twice', line('a.ts,b.ts,a.ts')],
     ['an entry twice after decoding', line('A.ts,%41.ts')],
+    ['an entry twice, once with its trailing /', line('src,src/')],
     ['21 entries', line(Array.from({ length: 21 }, (_, i) => `f${i}`).join(','))],
     ['a segment of 256 bytes', line('a'.repeat(256))],
     ['a segment of 256 bytes, encoded', line('%C3%A9'.repeat(128))],
@@ -151,8 +151,9 @@ describe('overlap between two claims (docs/protocol.md §10)', () => {
     ['a directory under a directory', ['src/queue/'], ['src/'], [['src/queue/', 'src/']]],
     ['the same directory', ['docs/'], ['docs/'], [['docs/', 'docs/']]],
     ['different files', ['src/a.ts'], ['src/b.ts'], []],
-    ['a file named like a directory prefix', ['src'], ['src/a.ts'], []],
-    ['a directory and a file of the same name', ['src/'], ['src'], []],
+    // An entry covers everything under it, its trailing / or none (§10).
+    ['an entry without / over a file under it', ['src'], ['src/a.ts'], [['src', 'src/a.ts']]],
+    ['one path written with and without /', ['src/'], ['src'], [['src/', 'src']]],
     ['a name that merely starts the same', ['src/a'], ['src/ab'], []],
     ['a directory that merely starts the same', ['src/a/'], ['src/ab/c.ts'], []],
     [

@@ -109,7 +109,8 @@ describe.concurrent('path claims end to end (docs/protocol.md §10)', () => {
       const { n1, n2, older, younger } = await twoClaims(
         harness,
         { author: 'alice', body: pathClaim('s-a', ['src/a.ts', 'docs/']) },
-        { author: 'bob', body: pathClaim('s-b', ['src/b.ts', 'docs2/', 'src']) },
+        // `src.ts` and `docs2/` merely start like `src/a.ts` and `docs/`: they overlap nothing.
+        { author: 'bob', body: pathClaim('s-b', ['src/b.ts', 'docs2/', 'src.ts']) },
         order,
       );
       expect(markerOf(fake, older.id)?.stage).toBe('claimed');

@@ -44,7 +44,9 @@ describe('pullCheck (docs/protocol.md §11)', () => {
       ['src/a.ts', 'docs/'],
       'success',
     ],
-    ['a directory entry without its slash is a file', ['src/a/b.ts'], ['src/a'], 'success'],
+    // An entry covers everything under it, written with its / or not (§10).
+    ['a directory entry without its slash', ['src/a/b.ts'], ['src/a'], 'failure'],
+    ['a name that merely starts like the entry', ['src/ab.ts'], ['src/a'], 'success'],
     ['no files', [], ['src/'], 'success'],
   ])('%s: %s', (_, files, paths, conclusion) => {
     expect(check(files, [holder(5, paths)]).outcome.conclusion).toBe(conclusion);
@@ -97,7 +99,7 @@ describe('pullCheck (docs/protocol.md §11)', () => {
 
   it('a pipe or backtick in a file name cannot break the table', () => {
     const summary = check(['a|b`c.ts'], [holder(5, [encodePath('a|b`c.ts')])]).outcome.summary;
-    expect(summary).toContain('| `` a\\|b`c.ts `` |');
+    expect(summary).toContain('| ``a\\|b`c.ts`` |');
   });
 
   it(`shows at most ${MAX_TABLE_ROWS} rows and counts the rest`, () => {
