@@ -73,4 +73,34 @@ describe('the embedded event sender is bounded', () => {
     const health = await fetch(`${harness.appUrl}/health`);
     expect(health.status).toBe(200);
   });
+
+  it('an event its receiver refuses for its whole retry window is given up, logged with its id and type, and counted', async ({
+    onTestFinished,
+  }) => {
+    const refusing = await startReceiver(() => 503);
+    onTestFinished(() => refusing.close());
+    const harness = await harnessFor(onTestFinished, {
+      env: { CLAIMS_EVENTS_URL: refusing.url, CLAIMS_EVENTS_SECRET: SECRET, LOG_LEVEL: 'warn' },
+      captureLogs: true,
+      // §13's 24 hours and its backoff, shortened: no test waits for them.
+      main: { events: { firstRetryMs: 10, maxRetryMs: 20, windowMs: 2_000 } },
+    });
+    const { fake } = harness;
+    const n = fake.createIssue(REPO);
+    fake.addComment(REPO, n, { author: 'alice', body: claimComment('s-1') });
+    await harness.settle();
+    await harness.app.warden.events?.idle();
+
+    const given = harness.logLines
+      .map((line) => JSON.parse(line) as LogLine)
+      .filter((l) => l.reason === 'expired');
+    const sent = JSON.parse(refusing.received[0]!.body) as ClaimEvent;
+    expect(given).toEqual([expect.objectContaining({ event: sent.id, type: 'claim.held' })]);
+    expect(refusing.received.length).toBeGreaterThan(1);
+    const metrics = await scrape(harness);
+    expect(metrics).toContain('claims_events_dropped_total{reason="expired"} 1');
+    expect(metrics).toContain(
+      `claims_event_attempts_total{result="failed"} ${refusing.received.length}`,
+    );
+  });
 });
