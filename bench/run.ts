@@ -6,6 +6,7 @@ import { benchCalls } from './calls-bench.js';
 import { benchConvergence } from './convergence-bench.js';
 import { benchDecide } from './decide-bench.js';
 import { benchDoor } from './door-bench.js';
+import { benchEvents } from './events-bench.js';
 import { benchFairness } from './fairness-bench.js';
 import { benchGuard } from './guard-bench.js';
 import { benchMarkers } from './marker-bench.js';
@@ -39,6 +40,7 @@ const BENCHES: ReadonlyArray<readonly [string, () => Promise<Section>]> = [
   ['sweep', benchSweep],
   ['memory', benchMemory],
   ['door', benchDoor],
+  ['events', benchEvents],
   ['paths', benchPaths],
   ['guard', benchGuard],
   ['action', benchAction],

@@ -17,7 +17,8 @@ import {
 import type { Settings } from '../config/settings.js';
 import type { ClaimEvent } from '../events/claim-event.js';
 import { createEventOutbox } from '../events/create-event-outbox.js';
-import type { EventOutbox } from '../events/event-outbox.js';
+import { eventMetrics } from '../events/event-metrics.js';
+import type { EventOutbox, EventSenderOptions } from '../events/event-outbox.js';
 import { KnownLabels } from '../github/execute.js';
 import { InstallationOctokits } from '../github/octokit.js';
 import type { GuardDeps } from '../guard/guard-deps.js';
@@ -57,6 +58,8 @@ export type WardenSettings = Pick<
       | 'redeliverMax'
       | 'eventsUrl'
       | 'eventsSecret'
+      | 'eventsConcurrency'
+      | 'eventsMaxPending'
       | 'redisUrl'
       | 'redisPrefix'
       | 'queueLockMs'
@@ -75,6 +78,8 @@ export interface WardenOptions {
   /** The app's logger; default Probot's (`app.log`). main passes its root, so the log line
    * carries one `name`, not Probot's and ours. */
   readonly log?: Logger;
+  /** How outgoing events are retried and how long a receiver may take (tests shorten them). */
+  readonly eventSender?: EventSenderOptions;
 }
 
 /** A running claim-warden inside a Probot instance. */
@@ -143,7 +148,12 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
       return result;
     });
 
-  const events = createEventOutbox(settings, log);
+  const events = createEventOutbox(
+    settings,
+    log,
+    options.eventSender,
+    eventMetrics(metrics.registry),
+  );
 
   const requestPullCheckOf = (key: IssueKey) =>
     queue.enqueue(checkPullRequestOf(key, undefined, 'recheck', now()));

@@ -69,6 +69,17 @@ export interface Settings {
   /** `CLAIMS_EVENTS_SECRET`: signs outgoing events; a secret, never logged. */
   readonly eventsSecret: string | undefined;
   /**
+   * `CLAIMS_EVENTS_CONCURRENCY`: outgoing events this process sends at once, so a receiver
+   * that never answers holds at most this many connections (both modes; default 4).
+   */
+  readonly eventsConcurrency: number;
+  /**
+   * `CLAIMS_EVENTS_MAX_PENDING`: embedded, the most outgoing events kept in memory, sending or
+   * waiting for a retry; one past it is dropped, logged and counted (default 10000). With
+   * Redis they wait on Redis, unbounded here.
+   */
+  readonly eventsMaxPending: number;
+  /**
    * `WEBHOOK_PROXY_URL`: a smee.io channel that forwards webhooks to this server, for
    * development without a public URL (Probot's Server connects to it). A secret: anyone with
    * the channel URL can read the webhooks.
@@ -314,6 +325,16 @@ const SettingsEnv = z.object({
   ).default(100),
   CLAIMS_EVENTS_URL: eventsUrlSchema.optional(),
   CLAIMS_EVENTS_SECRET: z.string().optional(),
+  CLAIMS_EVENTS_CONCURRENCY: integerSchema(
+    1,
+    64,
+    'the number of outgoing events sent at once',
+  ).default(4),
+  CLAIMS_EVENTS_MAX_PENDING: integerSchema(
+    1,
+    1_000_000,
+    'the most outgoing events kept in memory for their receiver',
+  ).default(10_000),
   WEBHOOK_PROXY_URL: z
     .url({
       protocol: /^https?$/,
@@ -422,6 +443,8 @@ export function readSettings(
     redeliverMax: v.CLAIMS_REDELIVER_MAX,
     eventsUrl: v.CLAIMS_EVENTS_URL,
     eventsSecret: v.CLAIMS_EVENTS_SECRET,
+    eventsConcurrency: v.CLAIMS_EVENTS_CONCURRENCY,
+    eventsMaxPending: v.CLAIMS_EVENTS_MAX_PENDING,
     webhookProxyUrl: v.WEBHOOK_PROXY_URL,
     boardOAuth:
       v.GITHUB_CLIENT_ID !== undefined && v.GITHUB_CLIENT_SECRET !== undefined

@@ -2,7 +2,7 @@ import { type Job, Queue, UnrecoverableError, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { ClaimEvent } from './claim-event.js';
-import type { EventOutbox, OutboxRetryOptions } from './event-outbox.js';
+import type { EventOutbox, OutboxObserver, OutboxRetryOptions } from './event-outbox.js';
 import { EVENT_RETRY_WINDOW_MS, eventRetryDelay, nextEventAttemptIn } from './retry-schedule.js';
 
 /** The BullMQ queue of outgoing events, beside the reconcile queue under the same prefix. */
@@ -30,8 +30,10 @@ export interface BullOutboxOptions extends OutboxRetryOptions {
   readonly prefix: string;
   readonly send: (event: ClaimEvent) => Promise<void>;
   readonly log: Logger;
-  /** Events sent at once by this replica (default 4). */
+  /** Events sent at once by this replica: `CLAIMS_EVENTS_CONCURRENCY` (default 4). */
   readonly concurrency?: number;
+  /** Told of each attempt and each event given up (the metrics). */
+  readonly observer?: OutboxObserver;
   /**
    * How long a dead replica's event stays taken: another replica sends it within one and a
    * half of these (`CLAIMS_QUEUE_LOCK`; default and at most {@link MAX_EVENT_LOCK_MS}).
@@ -85,14 +87,21 @@ export class BullOutbox implements EventOutbox {
       stalledInterval: lock / 2,
       maxStalledCount: MAX_EVENT_STALLS,
       settings: {
-        backoffStrategy: (attemptsMade: number) =>
-          eventRetryDelay(attemptsMade, options.firstRetryMs, options.maxRetryMs),
+        // Jittered per event (retry-schedule.ts); the same wait process() logs.
+        backoffStrategy: (attemptsMade: number, _type, _err, job) =>
+          eventRetryDelay(
+            attemptsMade,
+            (job as Job<ClaimEvent> | undefined)?.data.id ?? '',
+            options.firstRetryMs,
+            options.maxRetryMs,
+          ),
       },
     });
     this.worker.on('error', (err) => options.log.warn({ err }, 'event worker: Redis error'));
     this.worker.on('failed', (job) => {
       // process() logs the give-ups it decides; this one is BullMQ's (MAX_EVENT_STALLS).
       if (!job?.finishedOn || !job.deferredFailure) return;
+      options.observer?.dropped('expired');
       options.log.error(
         { event: job.data.id, type: job.data.type, stalls: job.stalledCounter },
         'claim event given up: the replicas sending it died too often',
@@ -125,7 +134,9 @@ export class BullOutbox implements EventOutbox {
   private async process(job: Job<ClaimEvent>): Promise<void> {
     try {
       await this.options.send(job.data);
+      this.options.observer?.attempted('delivered');
     } catch (error) {
+      this.options.observer?.attempted('failed');
       const fields = {
         event: job.data.id,
         type: job.data.type,
@@ -134,11 +145,13 @@ export class BullOutbox implements EventOutbox {
       };
       const wait = nextEventAttemptIn(
         job.attemptsMade + 1,
+        job.data.id,
         job.timestamp,
         Date.now(),
         this.options,
       );
       if (wait === null) {
+        this.options.observer?.dropped('expired');
         this.options.log.error(fields, 'claim event given up after its retry window');
         throw new UnrecoverableError('the retry window of the event closed');
       }

@@ -7,8 +7,9 @@ import type { ClaimEvent } from './claim-event.js';
 export interface EventOutbox {
   /**
    * Keeps the events for sending, each at most once per id: an event whose id is pending or
-   * was delivered recently is not sent again. Resolves once they are kept; throws when they
-   * could not be (Redis away), so the caller can retry.
+   * was delivered recently is not sent again. Resolves once they are kept (or, embedded and
+   * past `CLAIMS_EVENTS_MAX_PENDING`, dropped and logged); throws when they could not be
+   * (Redis away), so the caller can retry.
    */
   publish(events: readonly ClaimEvent[]): Promise<void>;
   /** Resolves once no event waits, runs or waits for a retry (tests and the benchmark). */
@@ -19,10 +20,25 @@ export interface EventOutbox {
 
 /** How an outbox sends and retries; defaults follow docs/protocol.md §13. */
 export interface OutboxRetryOptions {
-  /** The first retry's wait (default 5 s). */
+  /** The first retry's wait before jitter (default 5 s). */
   readonly firstRetryMs?: number;
-  /** The longest wait between attempts (default 30 min). */
+  /** The longest wait between attempts before jitter (default 30 min). */
   readonly maxRetryMs?: number;
   /** How long an event is retried before it is given up (default 24 h). */
   readonly windowMs?: number;
+}
+
+/** {@link OutboxRetryOptions} and how long a receiver may take to answer (default 10 s). */
+export interface EventSenderOptions extends OutboxRetryOptions {
+  readonly answerTimeoutMs?: number;
+}
+
+/** Why an event was given up without its receiver taking it (`claims_events_dropped_total`). */
+export type DropReason = 'full' | 'expired' | 'stopped';
+
+/** What an outbox reports to the metrics (src/events/event-metrics.ts). */
+export interface OutboxObserver {
+  /** One attempt: the receiver answered 2xx, or it did not. */
+  attempted(result: 'delivered' | 'failed'): void;
+  dropped(reason: DropReason): void;
 }
