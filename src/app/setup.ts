@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type Logger, pino } from 'pino';
 import { Probot, Server } from 'probot';
+import { checkListenHost } from '../config/check-listen-host.js';
 import { requestLog } from './request-log.js';
 import type { NodeMiddleware } from './webhook-door.js';
 import { withoutProbotHttpLog } from './without-probot-http-log.js';
@@ -51,6 +52,8 @@ export async function startSetup(
   const log = pino({ level: env.LOG_LEVEL || 'info', name: 'claim-warden' });
   const port = Number(env.PORT) || 3000;
   const host = env.HOST || 'localhost';
+  // A typo in HOST stops setup naming it, as it stops the app (docs/protocol.md §6).
+  await checkListenHost({ host });
   const proxy = env.WEBHOOK_PROXY_URL || undefined;
   // No webhookProxy here: setup mode takes no webhook. The proxy's URL goes into the
   // manifest as the app's webhook URL (Probot reads WEBHOOK_PROXY_URL for it).

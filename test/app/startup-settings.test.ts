@@ -4,7 +4,8 @@
  * names none (`getaddrinfo ENOTFOUND`).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { PRIVATE_KEY, WEBHOOK_SECRET } from '../helpers/app-harness.js';
+import { main } from '../../src/app/main.js';
+import { logSink, PRIVATE_KEY, WEBHOOK_SECRET } from '../helpers/app-harness.js';
 import { type Spawned, spawnStart } from './spawned-start.js';
 
 const running: Spawned[] = [];
@@ -68,5 +69,35 @@ describe('a bad setting stops the real process naming the variable', { timeout: 
     expect(code).toBe(1);
     expect(output).toMatch(/CLAIMS_PUBLIC_URL: /);
     expect(output).not.toContain('hunter2');
+  });
+});
+
+describe('setup mode checks HOST too', { timeout: 60_000 }, () => {
+  it('a HOST that does not resolve stops the setup server naming HOST', async () => {
+    const spawned = spawnStart({ PORT: '0', HOST: 'no-such-host.invalid' });
+    running.push(spawned);
+    expect(await spawned.exited()).toBe(1);
+    expect(spawned.output()).toMatch(/HOST: .*no-such-host\.invalid/);
+    expect(spawned.output()).not.toContain('getaddrinfo');
+  });
+});
+
+describe('listen failures name the variable', () => {
+  it('a HOST that resolves but is not this machine’s stops start-up naming HOST', async () => {
+    const failed = main(
+      {
+        APP_ID: '1',
+        PRIVATE_KEY,
+        WEBHOOK_SECRET,
+        PORT: '0',
+        // TEST-NET-1 (RFC 5737): an address no machine here holds.
+        HOST: '192.0.2.1',
+        GHE_HOST: '127.0.0.1:9',
+        GHE_PROTOCOL: 'http',
+        LOG_LEVEL: 'fatal',
+      },
+      { logDestination: logSink([]) },
+    );
+    await expect(failed).rejects.toThrow(/HOST: must be an address of this machine/);
   });
 });
