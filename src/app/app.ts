@@ -63,6 +63,7 @@ export type WardenSettings = Pick<
       | 'redisUrl'
       | 'redisPrefix'
       | 'queueLockMs'
+      | 'metricsToken'
     >
   >;
 
@@ -328,7 +329,12 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
   const resyncer = timers
     ? startResync({ ...resyncDeps, intervalMs: settings.resyncIntervalMs })
     : null;
-  const http = createHttpRoutes({ store, queue, metrics });
+  const http = createHttpRoutes({
+    store,
+    queue,
+    metrics,
+    metricsToken: settings.metricsToken,
+  });
   for (const method of ['GET', 'POST', 'DELETE', 'PUT', 'PATCH']) {
     http.route(method, '/api/claims/v1/', async (req, res) => {
       if (!(await claimsApi(req, res))) res.writeHead(404).end();

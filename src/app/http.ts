@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { WorkQueue } from '../queue/queue.js';
 import type { Store } from '../store/store.js';
 import { answers } from './answers.js';
+import { bearerAllowed } from './bearer-allowed.js';
 import type { Metrics } from './metrics.js';
 
 /** Answers one request that its route matched. */
@@ -26,10 +27,16 @@ export interface HttpDeps {
   readonly store: Store;
   readonly queue: WorkQueue;
   readonly metrics: Metrics;
+  /** `CLAIMS_METRICS_TOKEN`: when set, `/metrics` answers only `Authorization: Bearer <it>`. */
+  readonly metricsToken?: string | undefined;
 }
 
-/** The routes with `GET /health` and `GET /metrics` registered. */
+/**
+ * The routes with `GET /health` (open: orchestrators and load balancers probe it) and
+ * `GET /metrics` (behind `metricsToken` when set) registered.
+ */
 export function createHttpRoutes(deps: HttpDeps): HttpRoutes {
+  const metricsAllowed = bearerAllowed(deps.metricsToken);
   const exact = new Map<string, RouteHandler>();
   const prefixes: Array<{ method: string; path: string; handler: RouteHandler }> = [];
   const routes: HttpRoutes = {
@@ -67,7 +74,15 @@ export function createHttpRoutes(deps: HttpDeps): HttpRoutes {
     res.writeHead(ok ? 200 : 503, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ status: ok ? 'ok' : 'unavailable', store: ok }));
   });
-  routes.route('GET', '/metrics', async (_req, res) => {
+  routes.route('GET', '/metrics', async (req, res) => {
+    if (!metricsAllowed(req)) {
+      res.writeHead(401, {
+        'content-type': 'text/plain; charset=utf-8',
+        'www-authenticate': 'Bearer realm="metrics"',
+      });
+      res.end('GET /metrics needs Authorization: Bearer <CLAIMS_METRICS_TOKEN>\n');
+      return;
+    }
     res.writeHead(200, { 'content-type': deps.metrics.registry.contentType });
     res.end(await deps.metrics.registry.metrics());
   });

@@ -20,8 +20,9 @@ export async function createLog(
     name: 'claim-warden',
     serializers: { err: errorWithoutPayload },
     onChild: keepOneName,
-    // Probot's HTTP log writes request headers: the claims API's bearer tokens and the
-    // board's session cookie must not appear.
+    // A second guard: Probot's HTTP log, which wrote request headers, is silenced
+    // (withoutProbotHttpLog); should any line still carry them, the claims API's bearer
+    // tokens and the board's session cookie must not appear.
     redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
   };
   if (settings.logFormat === 'pretty') {

@@ -4,6 +4,7 @@ import type { DestinationStream, Logger } from 'pino';
 import { Probot, type ProbotOctokit, Server } from 'probot';
 import { createBoardHandler } from '../board/board-http.js';
 import { storeBoardSource } from '../board/store-board-source.js';
+import { checkListenHost, listenSettingsError } from '../config/check-listen-host.js';
 import { readSettings, type Settings, SettingsError, settingsForLog } from '../config/settings.js';
 import type { EventSenderOptions } from '../events/event-outbox.js';
 import type { WorkQueue } from '../queue/queue.js';
@@ -14,8 +15,10 @@ import { createBackends } from './backends.js';
 import { connectToGitHub, type StartupBackoff, StartupError } from './connect-to-github.js';
 import { isEntry } from './is-entry.js';
 import { createLog } from './log.js';
+import { requestLog } from './request-log.js';
 import { needsSetup, startSetup } from './setup.js';
 import { type NodeMiddleware, webhookDoor } from './webhook-door.js';
+import { withoutProbotHttpLog } from './without-probot-http-log.js';
 
 /** The app started by main(). */
 export interface RunningApp {
@@ -50,7 +53,14 @@ export async function main(
   options: MainOptions = {},
 ): Promise<RunningApp> {
   const settings = readSettings(env);
+  await checkListenHost(settings);
   const log = await createLog(settings, options.logDestination);
+  if (settings.metricsToken === undefined && env.NODE_ENV === 'production') {
+    log.warn(
+      { route: 'GET /metrics' },
+      'metrics are open to anyone who reaches this port: set CLAIMS_METRICS_TOKEN to require a bearer token, or keep the port off untrusted networks',
+    );
+  }
   const backends = createBackends(settings, log);
   if (backends.mode === 'redis') await waitForStore(backends, log);
 
@@ -67,7 +77,9 @@ export async function main(
   const app = probot;
   if (!app) throw new Error('the app did not load');
   try {
-    await server.start();
+    await server.start().catch((error: unknown) => {
+      throw listenSettingsError(error, settings);
+    });
     options.onListening?.(server.port);
     warden = await connectToGitHub(
       () =>
@@ -154,15 +166,21 @@ export function probotServer(
       middlewareOptions?: Parameters<Probot['getNodeMiddleware']>[0],
     ): Promise<NodeMiddleware> {
       const inner = (await super.getNodeMiddleware(middlewareOptions)) as NodeMiddleware;
-      return webhookDoor(inner, { path: this.webhookPath, log, ready });
+      const door = webhookDoor(inner, { path: this.webhookPath, log, ready });
+      // The first handler of every request, so every request gets its one line.
+      return (req, res, next) => {
+        logRequest(req, res);
+        return door(req, res, next);
+      };
     }
   }
+  const logRequest = requestLog(log);
   return new Server({
     host: settings.host,
     // Probot's Server replaces a falsy port with 3000; the string "0" passes that test, and
     // node's listen() reads it as the number 0: any free port.
     port: (settings.port === 0 ? '0' : settings.port) as number,
-    log,
+    log: withoutProbotHttpLog(log),
     ...(settings.webhookProxyUrl ? { webhookProxy: settings.webhookProxyUrl } : {}),
     Probot: WardenProbot,
   });

@@ -3,6 +3,11 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type Logger, pino } from 'pino';
 import { Probot, Server } from 'probot';
+import { checkListenHost } from '../config/check-listen-host.js';
+import { requestLog } from './request-log.js';
+import type { NodeMiddleware } from './webhook-door.js';
+import { withoutProbotHttpLog } from './without-probot-http-log.js';
+import { writeDotenv } from './write-dotenv.js';
 
 /** The setup server started by startSetup. */
 export interface SetupServer {
@@ -19,6 +24,7 @@ interface ProbotSetupApp {
     host: string;
     port: number;
     log: Logger;
+    updateEnv?: (values: Record<string, string>) => Record<string, string>;
   }): () => Promise<RequestHandler>;
 }
 
@@ -31,7 +37,9 @@ const BY_HAND = ['APP_ID', 'PRIVATE_KEY (or PRIVATE_KEY_PATH)', 'WEBHOOK_SECRET'
  * app from `app.yml` (its permissions and events; GitHub Enterprise through `GHE_HOST`,
  * which Probot reads), writes `.env` and asks for a restart. Where that flow cannot
  * complete (no network, no public URL or `WEBHOOK_PROXY_URL` for webhooks), the page and
- * the log say what to set by hand. Probot's setup code reads `process.env`.
+ * the log say what to set by hand. Probot's setup code reads `process.env`. `.env` is
+ * written 0600 (it holds the private key), and requests are logged without their query (the
+ * manifest flow's `code`).
  */
 export function needsSetup(env: Readonly<Record<string, string | undefined>>): boolean {
   return (env.APP_ID ?? '').trim() === '' && env.NODE_ENV !== 'production';
@@ -44,18 +52,43 @@ export async function startSetup(
   const log = pino({ level: env.LOG_LEVEL || 'info', name: 'claim-warden' });
   const port = Number(env.PORT) || 3000;
   const host = env.HOST || 'localhost';
+  // A typo in HOST stops setup naming it, as it stops the app (docs/protocol.md §6).
+  await checkListenHost({ host });
   const proxy = env.WEBHOOK_PROXY_URL || undefined;
   // No webhookProxy here: setup mode takes no webhook. The proxy's URL goes into the
   // manifest as the app's webhook URL (Probot reads WEBHOOK_PROXY_URL for it).
+  const logRequest = requestLog(log);
+  const Base = Probot.defaults({
+    appId: 1,
+    privateKey: 'unused in setup mode',
+    log,
+  }) as typeof Probot;
+  // Probot's server runs the webhook middleware first for every request: each gets its line.
+  class SetupProbot extends Base {
+    override async getNodeMiddleware(
+      options?: Parameters<Probot['getNodeMiddleware']>[0],
+    ): Promise<NodeMiddleware> {
+      const inner = (await super.getNodeMiddleware(options)) as NodeMiddleware;
+      return (req, res, next) => {
+        logRequest(req, res);
+        return inner(req, res, next);
+      };
+    }
+  }
   const server = new Server({
     host,
     port,
-    log,
+    log: withoutProbotHttpLog(log),
     // Setup mode takes no webhook; Probot wants credentials all the same (probot/lib/run.js).
-    Probot: Probot.defaults({ appId: 1, privateKey: 'unused in setup mode', log }),
+    Probot: SetupProbot,
   });
   const { setupAppFactory } = await probotSetupApp();
-  const setup = await setupAppFactory({ host, port, log: log.child({ name: 'setup' }) })();
+  const setup = await setupAppFactory({
+    host,
+    port,
+    log: log.child({ name: 'setup' }),
+    updateEnv: (values) => writeDotenv(values),
+  })();
   server.addHandler((req, res) => {
     const path = (req.url ?? '').split('?')[0];
     if (req.method === 'GET' && path === '/probot') withManualSteps(res, env);

@@ -1,5 +1,6 @@
 import { createHmac, createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { durationSchema, parseDuration } from './duration.js';
@@ -48,7 +49,10 @@ export interface Settings {
   readonly webhookSecret: string;
   /** `PORT`; 0 listens on any free port (tests; the port is logged and returned by main). */
   readonly port: number;
-  /** `HOST`: the address to listen on; undefined lets Node choose, as Probot does. */
+  /**
+   * `HOST`: the address to listen on, an IP address or a host name (checked to resolve by
+   * checkListenHost at start-up); undefined lets Node choose, as Probot does.
+   */
   readonly host: string | undefined;
   /** `LOG_LEVEL`. */
   readonly logLevel: LogLevel;
@@ -66,7 +70,7 @@ export interface Settings {
   readonly redeliverMax: number;
   /** `CLAIMS_EVENTS_URL`: where outgoing claim events are POSTed (docs/protocol.md §13); undefined: none. */
   readonly eventsUrl: string | undefined;
-  /** `CLAIMS_EVENTS_SECRET`: signs outgoing events; a secret, never logged. */
+  /** `CLAIMS_EVENTS_SECRET`: signs outgoing events (32+ characters); a secret, never logged. */
   readonly eventsSecret: string | undefined;
   /**
    * `CLAIMS_EVENTS_CONCURRENCY`: outgoing events this process sends at once, so a receiver
@@ -90,13 +94,21 @@ export interface Settings {
    * claims board's sign-in (docs/protocol.md §14); undefined leaves the board off (404).
    */
   readonly boardOAuth: { readonly clientId: string; readonly clientSecret: string } | undefined;
-  /** `CLAIMS_PUBLIC_URL`: the app's address as browsers reach it (no trailing slash), if set. */
+  /**
+   * `CLAIMS_PUBLIC_URL`: the app's address as browsers reach it, if set: normalised (lower-case
+   * scheme and host, no default port, no trailing slash), never with credentials or a query.
+   */
   readonly publicUrl: string | undefined;
   /**
    * `CLAIMS_SESSION_SECRET`, else derived from `WEBHOOK_SECRET`: the key board session
    * cookies are sealed with. Every replica derives the same one.
    */
   readonly sessionSecret: string;
+  /**
+   * `CLAIMS_METRICS_TOKEN`: when set, `GET /metrics` needs `Authorization: Bearer <it>`
+   * (else 401); unset, /metrics is open to whoever reaches the port. A secret, never logged.
+   */
+  readonly metricsToken: string | undefined;
 }
 
 /** One bad variable and what it should hold. */
@@ -132,7 +144,14 @@ const SECRET_VARIABLES = new Set([
   'WEBHOOK_PROXY_URL',
   'GITHUB_CLIENT_SECRET',
   'CLAIMS_SESSION_SECRET',
+  'CLAIMS_METRICS_TOKEN',
 ]);
+
+// URLs that are not secrets but may carry some (a user name and password, a `?token=`).
+const URL_VARIABLES = new Set(['CLAIMS_EVENTS_URL', 'CLAIMS_PUBLIC_URL']);
+
+/** How the secrets the app checks the length of are best made. */
+const MAKE_ONE = 'make one with `openssl rand -hex 32`';
 
 const required = (what: string) => (issue: { input: unknown }) =>
   issue.input === undefined ? `is required: ${what}` : `must be ${what}`;
@@ -269,23 +288,57 @@ const gheHostSchema = z.string().refine(
 );
 
 // The board's address as browsers reach it; a path prefix is kept (a proxy may mount the app).
-const publicUrlSchema = z
-  .string()
-  .refine(
-    (text) => {
-      try {
-        const url = new URL(text);
-        return (url.protocol === 'http:' || url.protocol === 'https:') && !url.search && !url.hash;
-      } catch {
-        return false;
-      }
-    },
-    {
-      error:
-        'must be the http:// or https:// address browsers use for the app, such as https://claims.example.com',
-    },
-  )
-  .transform((text) => text.replace(/\/+$/, ''));
+// It becomes the OAuth callback and the cookies' scope (docs/protocol.md §14), so it is taken
+// only in one unambiguous form: WHATWG parsing would read `http:x.example` as
+// `http://x.example/`, drop a leading space, and keep a user name and password.
+const PUBLIC_URL_EXAMPLE = 'such as https://claims.example.com';
+const publicUrlSchema = z.string().transform((text, ctx) => {
+  const refuse = (message: string) => {
+    ctx.addIssue({ code: 'custom', message });
+    return z.NEVER;
+  };
+  if (/[\s\u0000-\u001f\u007f]/.test(text)) {
+    return refuse(
+      `must not contain a space or control character: the address browsers use for the app, ${PUBLIC_URL_EXAMPLE}`,
+    );
+  }
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !/^https?:\/\/[^/]/i.test(text) || url.hostname === '') {
+    return refuse(
+      `must be an absolute http:// or https:// address with a host: the address browsers use for the app, ${PUBLIC_URL_EXAMPLE}`,
+    );
+  }
+  if (url.username !== '' || url.password !== '') {
+    return refuse(
+      `must not hold a user name or password: the address browsers use for the app, ${PUBLIC_URL_EXAMPLE}`,
+    );
+  }
+  if (text.includes('?') || text.includes('#')) {
+    return refuse(
+      `must not have a query or a fragment: the address browsers use for the app, ${PUBLIC_URL_EXAMPLE}`,
+    );
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+});
+
+// Where the server listens: an IP literal or a host name, nothing else (no scheme, no port:
+// PORT says that). Whether the name resolves is checked by checkListenHost, at start-up.
+const HOST_NAME =
+  /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*\.?$/i;
+const hostSchema = z.string().refine((text) => isIP(text) !== 0 || HOST_NAME.test(text), {
+  error:
+    'must be an IP address or a host name to listen on, such as 0.0.0.0 (every interface, for containers), 127.0.0.1 or localhost; without a scheme or port (set PORT for that)',
+});
+
+// A bearer token Prometheus sends in a header: printable ASCII, no spaces.
+const metricsTokenSchema = z.string().regex(/^[\x21-\x7e]{32,}$/, {
+  error: `must be at least 32 characters without spaces: the bearer token that GET /metrics requires; ${MAKE_ONE}`,
+});
 
 // Every variable the app or Probot reads, each validated on its own so that one bad value does
 // not hide the others. Empty strings count as unset (a `FOO=` line in a compose file).
@@ -310,7 +363,7 @@ const SettingsEnv = z.object({
     error: required("the GitHub App's webhook secret, as set on its settings page"),
   }),
   PORT: integerSchema(0, 65535, 'the port to listen on (0: any free port)').default(3000),
-  HOST: z.string().optional(),
+  HOST: hostSchema.optional(),
   LOG_LEVEL: z
     .enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` })
     .default('info'),
@@ -324,7 +377,12 @@ const SettingsEnv = z.object({
     'the most deliveries one recovery run redelivers',
   ).default(100),
   CLAIMS_EVENTS_URL: eventsUrlSchema.optional(),
-  CLAIMS_EVENTS_SECRET: z.string().optional(),
+  CLAIMS_EVENTS_SECRET: z
+    .string()
+    .min(32, {
+      error: `must be at least 32 characters of random text, shared with the receiver; ${MAKE_ONE}`,
+    })
+    .optional(),
   CLAIMS_EVENTS_CONCURRENCY: integerSchema(
     1,
     64,
@@ -356,6 +414,7 @@ const SettingsEnv = z.object({
       error: 'must be at least 32 characters of random text (unset: derived from WEBHOOK_SECRET)',
     })
     .optional(),
+  CLAIMS_METRICS_TOKEN: metricsTokenSchema.optional(),
 });
 
 /**
@@ -399,6 +458,14 @@ export function readSettings(
       variable: 'CLAIMS_EVENTS_SECRET',
       message:
         'is required when CLAIMS_EVENTS_URL is set: the secret that signs each event (X-Claims-Signature-256), shared with the receiver',
+    });
+  }
+  // A secret with nothing to sign is a setting that silently does nothing: say so.
+  if (input.CLAIMS_EVENTS_SECRET !== undefined && input.CLAIMS_EVENTS_URL === undefined) {
+    problems.push({
+      variable: 'CLAIMS_EVENTS_URL',
+      message:
+        'is required when CLAIMS_EVENTS_SECRET is set: the http(s) URL that receives the signed claim events (or unset CLAIMS_EVENTS_SECRET to send none)',
     });
   }
   // The board's sign-in needs both halves of the OAuth credentials (docs/protocol.md §14).
@@ -455,12 +522,14 @@ export function readSettings(
     sessionSecret:
       v.CLAIMS_SESSION_SECRET ??
       createHmac('sha256', v.WEBHOOK_SECRET).update('claim-warden board session').digest('hex'),
+    metricsToken: v.CLAIMS_METRICS_TOKEN,
   };
 }
 
 /**
- * The settings as they may be logged: secrets left out, the Redis URL without its credentials
- * (docs/protocol.md §6).
+ * The settings as they may be logged (docs/protocol.md §6): secrets left out, each URL as its
+ * origin only (scheme://host:port): a user name, a password, a path or a query may carry a
+ * token (a receiver's `?token=`, a Redis password).
  */
 export function settingsForLog(settings: Settings): Record<string, unknown> {
   const {
@@ -468,30 +537,30 @@ export function settingsForLog(settings: Settings): Record<string, unknown> {
     webhookSecret: _secret,
     eventsSecret: _eventsSecret,
     sessionSecret: _session,
+    metricsToken,
     boardOAuth,
     redisUrl,
     eventsUrl,
+    publicUrl,
     webhookProxyUrl,
     ...rest
   } = settings;
   return {
     ...rest,
-    redisUrl: redisUrl === undefined ? undefined : redactUrl(redisUrl),
-    eventsUrl: eventsUrl === undefined ? undefined : redactUrl(eventsUrl),
+    redisUrl: redisUrl === undefined ? undefined : urlOrigin(redisUrl),
+    eventsUrl: eventsUrl === undefined ? undefined : urlOrigin(eventsUrl),
+    publicUrl: publicUrl === undefined ? undefined : urlOrigin(publicUrl),
     webhookProxy: webhookProxyUrl !== undefined,
     boardClientId: boardOAuth?.clientId,
+    metricsToken: metricsToken !== undefined,
   };
 }
 
-/** A URL with any user name and password replaced by `***`, for logs. */
-export function redactUrl(text: string): string {
+/** A URL's scheme, host and port only (`redis://…` has no WHATWG origin, so it is built). */
+export function urlOrigin(text: string): string {
   try {
     const url = new URL(text);
-    if (url.username !== '' || url.password !== '') {
-      url.username = url.username === '' ? '' : '***';
-      url.password = url.password === '' ? '' : '***';
-    }
-    return url.toString();
+    return `${url.protocol}//${url.host}`;
   } catch {
     return '(unparseable URL)';
   }
@@ -500,6 +569,10 @@ export function redactUrl(text: string): string {
 /** Adds `(got "...")` to a problem, except for secret variables, whose values are never shown. */
 function withValue(variable: string, message: string, value: string | undefined): string {
   if (value === undefined || SECRET_VARIABLES.has(variable)) return message;
-  const shown = value.length > 60 ? `${value.slice(0, 60)}…` : value;
+  // A URL's user name, password and query may be credentials: shown as `***`.
+  const quoted = URL_VARIABLES.has(variable)
+    ? value.replace(/\/\/[^/?#]*@/, '//***@').replace(/[?#].*$/s, '?***')
+    : value;
+  const shown = quoted.length > 60 ? `${quoted.slice(0, 60)}…` : quoted;
   return `${message} (got ${JSON.stringify(shown)})`;
 }

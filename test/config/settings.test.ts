@@ -5,12 +5,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   readSettings,
-  redactUrl,
   SettingsError,
   settingsForLog,
+  urlOrigin,
 } from '../../src/config/settings.js';
 
 const s = 1000;
+const EVENTS_SECRET = 'events-secret-'.padEnd(40, 'x');
 const m = 60 * s;
 const h = 60 * m;
 
@@ -82,6 +83,7 @@ describe('readSettings', () => {
       boardOAuth: undefined,
       publicUrl: undefined,
       sessionSecret: expect.stringMatching(/^[0-9a-f]{64}$/),
+      metricsToken: undefined,
     });
   });
 
@@ -233,15 +235,18 @@ describe('readSettings', () => {
     expect(problems.map((p) => p.variable)).toEqual(['CLAIMS_EVENTS_SECRET']);
     expect(problems[0]?.message).toContain('is required when CLAIMS_EVENTS_URL is set');
     const settings = readSettings(
-      env({ CLAIMS_EVENTS_URL: 'https://hooks.example.com/c', CLAIMS_EVENTS_SECRET: 'sh-h' }),
+      env({
+        CLAIMS_EVENTS_URL: 'https://hooks.example.com/c',
+        CLAIMS_EVENTS_SECRET: EVENTS_SECRET,
+      }),
     );
     expect(settings).toMatchObject({
       eventsUrl: 'https://hooks.example.com/c',
-      eventsSecret: 'sh-h',
+      eventsSecret: EVENTS_SECRET,
     });
-    expect(JSON.stringify(settingsForLog(settings))).not.toContain('sh-h');
+    expect(JSON.stringify(settingsForLog(settings))).not.toContain(EVENTS_SECRET);
     const bad = problemsOf(
-      env({ CLAIMS_EVENTS_URL: 'ftp://hooks.example.com', CLAIMS_EVENTS_SECRET: 'sh-h' }),
+      env({ CLAIMS_EVENTS_URL: 'ftp://hooks.example.com', CLAIMS_EVENTS_SECRET: EVENTS_SECRET }),
     );
     expect(bad.problems.map((p) => p.variable)).toEqual(['CLAIMS_EVENTS_URL']);
     expect(bad.problems[0]?.message).toContain('must be an http:// or https:// URL');
@@ -364,25 +369,26 @@ describe('readSettings: secrets stay secret (docs/protocol.md §6)', () => {
     expect(error.message).not.toContain(pkcs8.slice(40, 80));
   });
 
-  it('settingsForLog leaves out the key and the webhook secret, and masks Redis credentials', () => {
+  it('settingsForLog leaves out the key and the webhook secret, and shows Redis as its origin', () => {
     const settings = readSettings(env({ CLAIMS_REDIS_URL: 'redis://user:pw-123@redis:6379/0' }));
     const logged = JSON.stringify(settingsForLog(settings));
     expect(logged).not.toContain('PRIVATE KEY');
     expect(logged).not.toContain('hush-webhook');
     expect(logged).not.toContain('pw-123');
     expect(settingsForLog(settings)).toMatchObject({
-      redisUrl: 'redis://***:***@redis:6379/0',
+      redisUrl: 'redis://redis:6379',
       appId: 12345,
       staleAfterMs: 6 * h,
     });
   });
 
   it.each([
-    ['redis://:pw@host:6379', 'redis://:***@host:6379'],
+    ['redis://:pw@host:6379/2?x=1', 'redis://host:6379'],
     ['redis://host:6379', 'redis://host:6379'],
+    ['https://u:p@hooks.example.com:443/a?token=t', 'https://hooks.example.com'],
     ['not a url', '(unparseable URL)'],
-  ])('redactUrl(%s)', (url, expected) => {
-    expect(redactUrl(url)).toBe(expected);
+  ])('urlOrigin(%s)', (url, expected) => {
+    expect(urlOrigin(url)).toBe(expected);
   });
 });
 
@@ -439,7 +445,7 @@ describe('claims board settings (docs/protocol.md §14)', () => {
         GITHUB_CLIENT_SECRET: 'oauth-hush',
         CLAIMS_SESSION_SECRET: 'session-hush-'.padEnd(40, 'x'),
         CLAIMS_EVENTS_URL: 'https://hooks.example.com/claims',
-        CLAIMS_EVENTS_SECRET: 'events-hush',
+        CLAIMS_EVENTS_SECRET: 'events-hush-'.padEnd(40, 'x'),
         WEBHOOK_PROXY_URL: 'https://smee.io/ProxyHush1234',
       }),
     );
@@ -455,7 +461,7 @@ describe('claims board settings (docs/protocol.md §14)', () => {
       expect(logged).not.toContain(secret);
     }
     expect(settingsForLog(settings)).toMatchObject({
-      eventsUrl: 'https://hooks.example.com/claims',
+      eventsUrl: 'https://hooks.example.com',
       webhookProxy: true,
       boardClientId: 'Iv1.abc',
     });

@@ -11,7 +11,7 @@ import type { FakeGitHub } from '../fake-github/fake-github.js';
 import { REPO, waitFor } from '../helpers/app-harness.js';
 import { startReceiver } from './receiver.js';
 
-const SECRET = 'e2e-events-secret';
+const SECRET = 'e2e-events-secret-'.padEnd(40, 'x');
 
 /** A receiver on loopback and the app telling it its events; both closed after the test. */
 async function withReceiver(

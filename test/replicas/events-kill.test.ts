@@ -20,7 +20,7 @@ import {
   waitFor,
 } from './harness.js';
 
-const SECRET = 'events-kill-secret';
+const SECRET = 'events-kill-secret-'.padEnd(40, 'x');
 
 let cluster: Cluster | undefined;
 let receiver: Receiver | undefined;
