@@ -59,7 +59,7 @@ export async function benchEvents(): Promise<Section> {
       const port = await freePort();
       const env = stackEnv(fake, port, {
         CLAIMS_EVENTS_URL: silent.url,
-        CLAIMS_EVENTS_SECRET: 'bench-events-secret',
+        CLAIMS_EVENTS_SECRET: 'bench-events-secret-'.padEnd(40, 'x'),
         CLAIMS_SWEEP_INTERVAL: '24h',
         LOG_LEVEL: 'error',
         BENCH_EVENTS: String(EVENTS),

@@ -11,7 +11,7 @@ import { claimComment, harnessFor, scrape } from '../e2e/e2e-helpers.js';
 import { REPO, waitFor } from '../helpers/app-harness.js';
 import { startReceiver } from './receiver.js';
 
-const SECRET = 'bounded-events-secret';
+const SECRET = 'bounded-events-secret-'.padEnd(40, 'x');
 
 /** Installations besides the harness's own, each with one repository: their writes are paced
  * apart from each other (src/github/octokit.ts), so eight claims take seconds, not eight. */

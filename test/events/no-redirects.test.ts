@@ -9,7 +9,7 @@ import { claimComment, harnessFor, scrape } from '../e2e/e2e-helpers.js';
 import { REPO, waitFor } from '../helpers/app-harness.js';
 import { startReceiver } from './receiver.js';
 
-const SECRET = 'redirect-events-secret';
+const SECRET = 'redirect-events-secret-'.padEnd(40, 'x');
 
 describe.concurrent('outgoing events follow no redirect', () => {
   it.for([301, 302, 303, 307, 308])(
