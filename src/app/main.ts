@@ -14,7 +14,7 @@ import { connectToGitHub, type StartupBackoff, StartupError } from './connect-to
 import { isEntry } from './is-entry.js';
 import { createLog } from './log.js';
 import { needsSetup, startSetup } from './setup.js';
-import { type NodeMiddleware, webhookDoor } from './webhook-door.js';
+import { type NodeMiddleware, type WebhookDoorLimits, webhookDoor } from './webhook-door.js';
 
 /** The app started by main(). */
 export interface RunningApp {
@@ -35,6 +35,8 @@ export interface MainOptions {
   readonly startup?: StartupBackoff;
   /** Called once the server listens, before GitHub is reached (tests poll /health then). */
   readonly onListening?: (port: number) => void;
+  /** The webhook door's limits (tests shorten its 10 s deadline). */
+  readonly webhookDoor?: WebhookDoorLimits;
 }
 
 /**
@@ -54,6 +56,7 @@ export async function main(
   let warden: ClaimWarden | undefined;
   const server = probotServer(settings, log, {
     ...(options.Octokit ? { Octokit: options.Octokit } : {}),
+    ...(options.webhookDoor ? { door: options.webhookDoor } : {}),
     ready: () => warden !== undefined,
   });
   let probot: Probot | undefined;
@@ -116,13 +119,13 @@ async function starting(req: IncomingMessage, res: ServerResponse): Promise<bool
 
 /**
  * Probot's server built from the operator settings, its webhook middleware behind the
- * webhook door (bounded bodies, 503 until `ready`). `Octokit` replaces Probot's client class
- * (the benchmark uses it to compare throttling schemes).
+ * webhook door (bounded bodies, 503 until `ready`, `door` its limits). `Octokit` replaces
+ * Probot's client class (the benchmark uses it to compare throttling schemes).
  */
 export function probotServer(
   settings: Settings,
   log: Logger,
-  options: { Octokit?: typeof ProbotOctokit; ready?: () => boolean } = {},
+  options: { Octokit?: typeof ProbotOctokit; ready?: () => boolean; door?: WebhookDoorLimits } = {},
 ): Server {
   const Base = Probot.defaults({
     appId: settings.appId,
@@ -140,7 +143,14 @@ export function probotServer(
       middlewareOptions?: Parameters<Probot['getNodeMiddleware']>[0],
     ): Promise<NodeMiddleware> {
       const inner = (await super.getNodeMiddleware(middlewareOptions)) as NodeMiddleware;
-      return webhookDoor(inner, { path: this.webhookPath, log, ready });
+      // The secret Probot verifies with: the door checks each signature as the body arrives.
+      return webhookDoor(inner, {
+        ...options.door,
+        path: middlewareOptions?.path || this.webhookPath,
+        secret: settings.webhookSecret,
+        log,
+        ready,
+      });
     }
   }
   return new Server({

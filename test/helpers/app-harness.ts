@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { createServer } from 'node:net';
 import { Writable } from 'node:stream';
-import { main, type RunningApp } from '../../src/app/main.js';
+import { type MainOptions, main, type RunningApp } from '../../src/app/main.js';
 import {
   type FakeGitHub,
   type FakeGitHubOptions,
@@ -100,6 +100,8 @@ export async function startHarness(
     installationId?: number;
     /** Keep the app's log lines in `logLines` (set LOG_LEVEL in `env` to see more than fatal). */
     captureLogs?: boolean;
+    /** What main() may be given besides the log destination (such as the door's limits). */
+    main?: Omit<MainOptions, 'logDestination'>;
   } = {},
 ): Promise<Harness> {
   const installationId = options.installationId ?? nextInstallationId++;
@@ -116,7 +118,10 @@ export async function startHarness(
   const webhookUrl = `${appUrl}/api/github/webhooks`;
   let running = true;
   const logLines: string[] = [];
-  const mainOptions = options.captureLogs ? { logDestination: logSink(logLines) } : {};
+  const mainOptions: MainOptions = {
+    ...options.main,
+    ...(options.captureLogs ? { logDestination: logSink(logLines) } : {}),
+  };
   const harness: Harness = {
     fake,
     installationId,
