@@ -29,7 +29,7 @@ export const SMALL_BODY_ALLOWANCE_BYTES = 16 * MB;
 /** GitHub gives a delivery 10 s: a body not received by then is cut off with 408. */
 export const BODY_DEADLINE_MS = 10_000;
 
-/** The door's limits (docs/protocol.md §16); tests and the benchmark may change them. */
+/** The door's limits (docs/protocol.md §7); tests may change them. */
 export interface WebhookDoorLimits {
   readonly maxBodyBytes?: number;
   readonly maxInFlightBytes?: number;
@@ -74,7 +74,8 @@ type Read =
  * the middleware resolves it (dot segments, `%2e`, `\`, `#`, absolute form: issue 20 #2);
  * any other request is never handed to it. Refusals: 404 (not POST), 415, 400 (headers), 413
  * (over 25 MB), 503 (starting, or too many bytes in flight), 408 (not received within 10 s),
- * 401 (signature). They log the delivery id, event and size, never the body or the secret.
+ * 401 (signature): docs/protocol.md §7. They log the delivery id, event and size, never the
+ * body or the secret.
  */
 export function webhookDoor(inner: NodeMiddleware, options: WebhookDoorOptions): NodeMiddleware {
   const maxBody = options.maxBodyBytes ?? MAX_WEBHOOK_BYTES;
@@ -172,11 +173,13 @@ export function webhookDoor(inner: NodeMiddleware, options: WebhookDoorOptions):
     }
     const type = header(req, 'content-type');
     if (!type || !JSON_TYPE.test(type)) {
+      log.warn({ delivery, event }, 'webhook without content-type application/json refused: 415');
       refuse(req, res, 415, 'Unsupported "Content-Type" header value. Must be "application/json"');
       return true;
     }
     const missing = WEBHOOK_HEADERS.filter((name) => !header(req, name));
     if (missing.length > 0) {
+      log.warn({ delivery, event, missing }, 'webhook headers missing: 400');
       refuse(req, res, 400, `Required headers missing: ${missing.join(', ')}`);
       return true;
     }
@@ -272,15 +275,16 @@ function answer(res: ServerResponse, status: number, error: string): void {
 /**
  * How long a refused request's connection stays open after the answer is written. Closing a
  * socket with unread bytes resets it, and a reset can destroy the answer before the client
- * read it (it then sees ECONNRESET, not 413); meanwhile what it still sends is discarded.
+ * read it (it then sees ECONNRESET, not 413).
  */
 const REFUSE_GRACE_MS = 500;
 
 /**
  * Answers without keeping (the rest of) the body, then closes the connection: on keep-alive,
  * Node would otherwise read all of it to find the next request. The answer is written at
- * once and the response ended only after REFUSE_GRACE_MS, bytes still arriving discarded;
- * a request whose body has all arrived is ended at once.
+ * once and the response ended only after REFUSE_GRACE_MS; meanwhile the request is paused,
+ * so Node stops reading the socket (each byte read would be a buffer to collect: a flood of
+ * refused bodies would pile up garbage). A request whose body has all arrived ends at once.
  */
 function refuse(req: IncomingMessage, res: ServerResponse, status: number, error: string): void {
   const body = JSON.stringify({ error });
@@ -297,9 +301,6 @@ function refuse(req: IncomingMessage, res: ServerResponse, status: number, error
     return;
   }
   req.removeAllListeners('data');
-  req.on('data', discard);
-  req.resume();
+  req.pause();
   setTimeout(() => res.end(() => req.socket.destroy()), REFUSE_GRACE_MS);
 }
-
-function discard(): void {}

@@ -6,7 +6,6 @@
 import { randomUUID } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
 import { signWebhook } from '../fake-github/webhooks.js';
-import { WEBHOOK_SECRET } from '../helpers/app-harness.js';
 
 /** The status of the answer, or `closed` when the connection ended without one. */
 export type Answer = number | 'closed';
@@ -60,8 +59,13 @@ export async function writeRepeated(socket: Socket, body: Buffer, times: number)
   for (let i = 0; i < times && !socket.destroyed; i++) {
     if (!socket.write(body)) {
       await new Promise<void>((resolve) => {
-        socket.once('drain', resolve);
-        socket.once('close', resolve);
+        const done = () => {
+          socket.off('drain', done);
+          socket.off('close', done);
+          resolve();
+        };
+        socket.on('drain', done);
+        socket.on('close', done);
       });
     }
   }
@@ -119,14 +123,14 @@ export function pacedChunks(
   };
 }
 
-/** A genuine delivery: a small `ping` signed with the app's secret, as GitHub sends it. */
-export function genuineDelivery(port: number): Promise<Answer> {
+/** A genuine delivery: a small `ping` signed with the app's `secret`, as GitHub sends it. */
+export function genuineDelivery(port: number, secret: string): Promise<Answer> {
   const body = JSON.stringify({ zen: 'Design for failure.', hook_id: 1 });
   const request = rawRequest(port, '/api/github/webhooks', {
     'content-type': 'application/json',
     'x-github-event': 'ping',
     'x-github-delivery': randomUUID(),
-    'x-hub-signature-256': signWebhook(WEBHOOK_SECRET, body),
+    'x-hub-signature-256': signWebhook(secret, body),
     'content-length': String(Buffer.byteLength(body)),
   });
   request.socket.write(body);

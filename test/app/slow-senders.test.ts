@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from '../helpers/app-harness.js';
+import { type Harness, startHarness, WEBHOOK_SECRET } from '../helpers/app-harness.js';
 import {
   type Answer,
   genuineDelivery,
@@ -56,7 +56,7 @@ describe('slow and unsigned senders at the webhook door', () => {
     const genuine: Answer[] = [];
     // One genuine delivery a tick for as long as any slow sender is still in flight.
     while (slowDone < slow.length && genuine.length < 60) {
-      genuine.push(await genuineDelivery(port));
+      genuine.push(await genuineDelivery(port, WEBHOOK_SECRET));
       await new Promise((resolve) => setTimeout(resolve, BYTE_EVERY_MS / 2));
     }
     const slowAnswers = await Promise.all(slow.map((sender) => sender.answer));
