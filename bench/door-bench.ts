@@ -82,11 +82,69 @@ const LARGE_BYTES = 20 * MB;
 const GENUINE = 19;
 const GENUINE_EVERY_MS = 450;
 
-/** Sends `counts` of answers as `3× 408, 1× closed`. */
+/** Answers counted, as `3× 408, 1× closed`. */
 function tally(answers: readonly (Answer | string)[]): string {
   const counts = new Map<string, number>();
   for (const answer of answers) counts.set(String(answer), (counts.get(String(answer)) ?? 0) + 1);
   return [...counts].map(([answer, n]) => `${n}× ${answer}`).join(', ');
+}
+
+/** Sends LARGE_BODIES unsigned 20 MB bodies at once (content-length declared) to `port`. */
+function largeUnsigned(port: number) {
+  const piece = Buffer.alloc(MB, 0x61);
+  return Array.from({ length: LARGE_BODIES }, () => {
+    const request = rawRequest(port, WEBHOOK_PATH, {
+      ...unsignedHeaders(),
+      'content-length': String(LARGE_BYTES),
+    });
+    void writeRepeated(request.socket, piece, LARGE_BYTES / MB);
+    return request;
+  });
+}
+
+/** A fresh replica, its RSS once warm, and a sampler of its peak. */
+async function freshReplica(fake: FakeGitHub) {
+  const env = stackEnv(fake, await freePort(), { LOG_LEVEL: 'info', CLAIMS_SWEEP_INTERVAL: '24h' });
+  const child = await spawnChild('app', env);
+  const pid = child.process.pid!;
+  const port = Number(child.ready.port);
+  // Warm the delivery path so the figure is the flood's, not the first delivery's.
+  await genuineDelivery(port, STACK_SECRET);
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const before = rssOf(pid);
+  let peak = before;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, rssOf(pid));
+  }, 10);
+  return {
+    child,
+    port,
+    before,
+    peak: () => peak,
+    stop: async () => {
+      clearInterval(sampler);
+      await child.stop();
+    },
+  };
+}
+
+/** Issue 20 #3's figure alone: ten unsigned 20 MB bodies at once on a fresh replica. */
+async function tenLarge(fake: FakeGitHub, rows: string[][], data: Array<Record<string, unknown>>) {
+  const replica = await freshReplica(fake);
+  try {
+    const answers = await Promise.all(largeUnsigned(replica.port).map((r) => r.answer));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const growth = replica.peak() - replica.before;
+    rows.push([
+      `${LARGE_BODIES}× 20 MB unsigned at once (fresh replica)`,
+      tally(answers),
+      `${fmt(replica.peak() / MB)} MB`,
+      `+${fmt(growth / MB)} MB over ${fmt(replica.before / MB)} MB`,
+    ]);
+    data.push({ phase: 'ten-large', answers, rssBefore: replica.before, rssGrowth: growth });
+  } finally {
+    await replica.stop();
+  }
 }
 
 /**
@@ -96,29 +154,11 @@ function tally(answers: readonly (Answer | string)[]): string {
  * the RSS just before.
  */
 async function storm(fake: FakeGitHub, rows: string[][], data: Array<Record<string, unknown>>) {
-  const env = stackEnv(fake, await freePort(), { LOG_LEVEL: 'info', CLAIMS_SWEEP_INTERVAL: '24h' });
-  const child = await spawnChild('app', env);
-  const pid = child.process.pid!;
-  const port = Number(child.ready.port);
+  const replica = await freshReplica(fake);
+  const { port, before } = replica;
   try {
-    // Warm the delivery path so the figure is the storm's, not the first delivery's.
-    await genuineDelivery(port, STACK_SECRET);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    const before = rssOf(pid);
-    let peak = before;
-    const sampler = setInterval(() => {
-      peak = Math.max(peak, rssOf(pid));
-    }, 10);
     const slow = Array.from({ length: SLOW_SENDERS }, () => slowSender(port, SLOW_EVERY_MS, 1000));
-    const piece = Buffer.alloc(MB, 0x61);
-    const large = Array.from({ length: LARGE_BODIES }, () => {
-      const request = rawRequest(port, WEBHOOK_PATH, {
-        ...unsignedHeaders(),
-        'content-length': String(LARGE_BYTES),
-      });
-      void writeRepeated(request.socket, piece, LARGE_BYTES / MB);
-      return request;
-    });
+    const large = largeUnsigned(port);
     const started = performance.now();
     const genuine = await Promise.all(
       Array.from({ length: GENUINE }, async (_, i) => {
@@ -131,7 +171,7 @@ async function storm(fake: FakeGitHub, rows: string[][], data: Array<Record<stri
     const slowAnswers = await Promise.all(slow.map((sender) => sender.answer));
     const slowMs = performance.now() - started;
     const largeAnswers = await Promise.all(large.map((request) => request.answer));
-    clearInterval(sampler);
+    const peak = replica.peak();
     for (const sender of slow) sender.stop();
     const ok = genuine.filter(({ answer }) => typeof answer === 'number' && answer < 300).length;
     const slowest = Math.max(...genuine.map(({ ms }) => ms));
@@ -160,7 +200,7 @@ async function storm(fake: FakeGitHub, rows: string[][], data: Array<Record<stri
       rssGrowth: peak - before,
     });
   } finally {
-    await child.stop();
+    await replica.stop();
   }
 }
 
@@ -215,6 +255,7 @@ export async function benchDoor(): Promise<Section> {
     } finally {
       await child.stop();
     }
+    await tenLarge(fake, rows, data);
     await storm(fake, rows, data);
   } finally {
     await fake.close();
