@@ -17,7 +17,7 @@ import { isEntry } from './is-entry.js';
 import { createLog } from './log.js';
 import { requestLog } from './request-log.js';
 import { needsSetup, startSetup } from './setup.js';
-import { type NodeMiddleware, webhookDoor } from './webhook-door.js';
+import { type NodeMiddleware, type WebhookDoorLimits, webhookDoor } from './webhook-door.js';
 import { withoutProbotHttpLog } from './without-probot-http-log.js';
 
 /** The app started by main(). */
@@ -41,6 +41,8 @@ export interface MainOptions {
   readonly onListening?: (port: number) => void;
   /** How outgoing events are retried (docs/protocol.md §13); tests shorten the waits. */
   readonly events?: EventSenderOptions;
+  /** The webhook door's limits (tests shorten its 10 s deadline). */
+  readonly webhookDoor?: WebhookDoorLimits;
 }
 
 /**
@@ -67,6 +69,7 @@ export async function main(
   let warden: ClaimWarden | undefined;
   const server = probotServer(settings, log, {
     ...(options.Octokit ? { Octokit: options.Octokit } : {}),
+    ...(options.webhookDoor ? { door: options.webhookDoor } : {}),
     ready: () => warden !== undefined,
   });
   let probot: Probot | undefined;
@@ -142,13 +145,13 @@ async function starting(req: IncomingMessage, res: ServerResponse): Promise<bool
 
 /**
  * Probot's server built from the operator settings, its webhook middleware behind the
- * webhook door (bounded bodies, 503 until `ready`). `Octokit` replaces Probot's client class
- * (the benchmark uses it to compare throttling schemes).
+ * webhook door (bounded bodies, 503 until `ready`, `door` its limits). `Octokit` replaces
+ * Probot's client class (the benchmark uses it to compare throttling schemes).
  */
 export function probotServer(
   settings: Settings,
   log: Logger,
-  options: { Octokit?: typeof ProbotOctokit; ready?: () => boolean } = {},
+  options: { Octokit?: typeof ProbotOctokit; ready?: () => boolean; door?: WebhookDoorLimits } = {},
 ): Server {
   const Base = Probot.defaults({
     appId: settings.appId,
@@ -166,7 +169,14 @@ export function probotServer(
       middlewareOptions?: Parameters<Probot['getNodeMiddleware']>[0],
     ): Promise<NodeMiddleware> {
       const inner = (await super.getNodeMiddleware(middlewareOptions)) as NodeMiddleware;
-      const door = webhookDoor(inner, { path: this.webhookPath, log, ready });
+      // The secret Probot verifies with: the door checks each signature as the body arrives.
+      const door = webhookDoor(inner, {
+        ...options.door,
+        path: middlewareOptions?.path || this.webhookPath,
+        secret: settings.webhookSecret,
+        log,
+        ready,
+      });
       // The first handler of every request, so every request gets its one line.
       return (req, res, next) => {
         logRequest(req, res);

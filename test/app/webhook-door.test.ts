@@ -85,13 +85,13 @@ describe('the webhook door', () => {
     expect(harness.logLines.join('\n')).not.toContain(CANARY);
   });
 
-  it('a delivery with a bad signature is answered 400 and its log lines hold no payload', async () => {
+  it('a delivery with a bad signature is answered 401 and its log lines hold no payload', async () => {
     const lines = harness.logLines.length;
     const body = JSON.stringify({ action: 'created', comment: { body: CANARY } });
 
     const status = await post(body, { signature: signWebhook('not-the-secret', body) });
 
-    expect(status).toBe(400);
+    expect(status).toBe(401);
     const logged = harness.logLines.slice(lines).join('\n');
     expect(logged).toContain('signature does not match');
     expect(logged).not.toContain(CANARY);

@@ -100,7 +100,7 @@ export async function startHarness(
     installationId?: number;
     /** Keep the app's log lines in `logLines` (set LOG_LEVEL in `env` to see more than fatal). */
     captureLogs?: boolean;
-    /** Passed to main as they are (the outgoing events' retry schedule, say). */
+    /** Passed to main as they are (the events' retry schedule, the door's limits). */
     main?: Omit<MainOptions, 'logDestination'>;
   } = {},
 ): Promise<Harness> {
