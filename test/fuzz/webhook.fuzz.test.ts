@@ -109,7 +109,7 @@ async function answers(): Promise<void> {
 }
 
 /**
- * Every answer of 400 or more is in the log: the access line of its delivery with its status,
+ * Every answer of 400 or more is in the log: the request line naming its delivery and status,
  * and an error line for each (the framework's own refusals, such as invalid JSON, name the
  * error but not the delivery; the access line next to it does).
  */
@@ -121,8 +121,7 @@ function expectLoggedFailures(answered: readonly Answer[], since: number): void 
       !lines.some(
         (line) =>
           line.raw.includes(a.id) &&
-          ((line.res as { statusCode?: number } | undefined)?.statusCode === a.status ||
-            Number(line.level) >= 50),
+          (line.status === a.status || Number(line.level) >= 50),
       ),
   );
   expect(unlogged, 'failed deliveries that no log line names').toEqual([]);
