@@ -5,6 +5,7 @@ import { Probot, type ProbotOctokit, Server } from 'probot';
 import { createBoardHandler } from '../board/board-http.js';
 import { storeBoardSource } from '../board/store-board-source.js';
 import { readSettings, type Settings, SettingsError, settingsForLog } from '../config/settings.js';
+import type { PacingClock } from '../github/write-pacing.js';
 import type { WorkQueue } from '../queue/queue.js';
 import type { Store } from '../store/store.js';
 import { answers } from './answers.js';
@@ -35,6 +36,8 @@ export interface MainOptions {
   readonly startup?: StartupBackoff;
   /** Called once the server listens, before GitHub is reached (tests poll /health then). */
   readonly onListening?: (port: number) => void;
+  /** The clock GitHub writes are paced on (default real time); tests drive their own. */
+  readonly pacingClock?: PacingClock;
 }
 
 /**
@@ -67,7 +70,13 @@ export async function main(
     await server.start();
     options.onListening?.(server.port);
     warden = await connectToGitHub(
-      () => createClaimWarden(app, { settings, ...backends, log }),
+      () =>
+        createClaimWarden(app, {
+          settings,
+          ...backends,
+          log,
+          ...(options.pacingClock ? { pacingClock: options.pacingClock } : {}),
+        }),
       { url: `${settings.githubBaseUrl ?? 'https://api.github.com'}/app`, appId: settings.appId },
       log,
       options.startup,

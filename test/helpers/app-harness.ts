@@ -66,6 +66,13 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+/**
+ * The spacing, in ms, between two writes of one installation in tests (`CLAIMS_WRITE_PACING_MS`).
+ * GitHub asks for a second; the fake does not, and tests that are not about pacing should not
+ * spend their time waiting on it. Tests about pacing set their own.
+ */
+export const TEST_WRITE_PACING_MS = '10';
+
 /** The environment of `npm start` for an app that talks to `fake`. */
 export function appEnv(
   fake: FakeGitHub,
@@ -82,6 +89,7 @@ export function appEnv(
     GHE_PROTOCOL: 'http',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'fatal',
     CLAIMS_SWEEP_INTERVAL: '1s',
+    CLAIMS_WRITE_PACING_MS: TEST_WRITE_PACING_MS,
     ...extra,
   };
 }

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { Redis } from 'ioredis';
-import { main, type RunningApp } from '../../src/app/main.js';
+import { type MainOptions, main, type RunningApp } from '../../src/app/main.js';
 import { renderClaimComment } from '../../src/claims/comment.js';
 import {
   type FakeGitHub,
@@ -56,8 +56,12 @@ export interface Cluster {
   readonly redis: Redis;
   /** The environment of a replica on `port` (with `extra`), through Redis at `redisUrl`. */
   env(port: number, extra?: Record<string, string>): Record<string, string>;
-  /** Starts one more replica in this process. */
-  startReplica(options?: { env?: Record<string, string>; name?: string }): Promise<Replica>;
+  /** Starts one more replica in this process (`main` options such as a pacing clock). */
+  startReplica(options?: {
+    env?: Record<string, string>;
+    name?: string;
+    main?: MainOptions;
+  }): Promise<Replica>;
   /** Starts one more replica in a child process (`node --import tsx src/app/main.ts`). */
   spawnReplica(options?: { env?: Record<string, string>; name?: string }): Promise<Replica>;
   /** Sends a captured delivery to a replica, as GitHub (re)delivers it; resolves its status. */
@@ -115,7 +119,7 @@ export async function startCluster(
     env,
     async startReplica(opts = {}) {
       const port = await freePort();
-      const app = await main(env(port, opts.env));
+      const app = await main(env(port, opts.env), opts.main);
       const replica = inProcessReplica(opts.name ?? `r${++counter}`, port, app);
       replicas.push(replica);
       return replica;
@@ -234,7 +238,7 @@ export function exitOf(replica: Replica): Promise<number | string | null> {
  * `CLIENT PAUSE` or a dead network path), and restore: Redis goes away for those replicas only.
  */
 export interface RedisProxy {
-  /** `redis://127.0.0.1:<proxy port>/<db>` */
+  /** The test Redis's URL (credentials kept) with the proxy's address: `redis://127.0.0.1:<proxy port>/<db>`. */
   url(db: number): string;
   cut(): void;
   stall(): void;
@@ -243,7 +247,7 @@ export interface RedisProxy {
   close(): Promise<void>;
 }
 
-/** Starts a {@link RedisProxy} in front of the local Redis. */
+/** Starts a {@link RedisProxy} in front of the test Redis (`CLAIMS_TEST_REDIS_URL`). */
 export async function startRedisProxy(): Promise<RedisProxy> {
   const sockets = new Set<Socket>();
   let open = true;
@@ -280,7 +284,12 @@ export async function startRedisProxy(): Promise<RedisProxy> {
     for (const socket of sockets) socket.destroy();
   };
   return {
-    url: (db) => `redis://127.0.0.1:${port}/${db}`,
+    url: (db) => {
+      const url = new URL(redisUrl(db));
+      url.hostname = '127.0.0.1';
+      url.port = String(port);
+      return url.toString();
+    },
     cut() {
       open = false;
       dropAll();
