@@ -67,21 +67,20 @@ function tokenFor(installationId: number): void {
     });
 }
 
-/** `times` label writes by an installation, recording when each reached "GitHub". */
+/** `times` label writes by an installation, recording each as it reaches "GitHub". */
 function labelWrites(installationId: number, times: number, stamps: Stamp[]): void {
   nock(API)
     .matchHeader('authorization', `token token-${installationId}`)
     .post('/repos/o/r/issues/1/labels')
     .times(times)
     .reply(() => {
-      stamps.push({ installationId, at: Date.now() });
+      stamps.push({ installationId });
       return [200, [{ name: 'status:in-progress' }]];
     });
 }
 
 interface Stamp {
   installationId: number;
-  at: number;
 }
 
 function addLabel(octokit: ProbotOctokit) {
@@ -91,10 +90,6 @@ function addLabel(octokit: ProbotOctokit) {
     issue_number: 1,
     labels: ['status:in-progress'],
   });
-}
-
-function firstAt(stamps: Stamp[], installationId: number): number {
-  return Math.min(...stamps.filter((s) => s.installationId === installationId).map((s) => s.at));
 }
 
 /** An `issues.opened` delivery for an installation, as Probot's webhooks receive it. */
