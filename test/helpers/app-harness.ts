@@ -184,14 +184,32 @@ export function logSink(lines: string[]): Writable {
   });
 }
 
-/** Polls `check` every `everyMs` until it holds; fails naming `what` after `timeoutMs`. */
+/**
+ * Polls `check` every `everyMs` until it holds; fails naming `what` after `timeoutMs`. The
+ * default is generous: it only bounds a wait that will never end, and a loaded machine can
+ * take many seconds over a condition that does hold.
+ */
 export async function waitFor(
   check: () => boolean,
   what: string,
-  { timeoutMs = 15_000, everyMs = 100 }: { timeoutMs?: number; everyMs?: number } = {},
+  { timeoutMs = 60_000, everyMs = 100 }: { timeoutMs?: number; everyMs?: number } = {},
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!check()) {
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+}
+
+/** {@link waitFor} for a condition that has to ask (Redis, an HTTP endpoint). */
+export async function waitUntil(
+  check: () => Promise<boolean>,
+  what: string,
+  { timeoutMs = 60_000, everyMs = 50 }: { timeoutMs?: number; everyMs?: number } = {},
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
     if (Date.now() > deadline)
       throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, everyMs));

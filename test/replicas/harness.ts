@@ -17,6 +17,7 @@ import {
   REPO,
   WEBHOOK_SECRET,
   waitFor,
+  waitUntil,
 } from '../helpers/app-harness.js';
 import {
   flushPrefix,
@@ -27,7 +28,7 @@ import {
   uniquePrefix,
 } from '../helpers/redis.js';
 
-export { INSTALLATION_ID, REPO, waitFor };
+export { INSTALLATION_ID, REPO, waitFor, waitUntil };
 
 /** The replicas suites' database (the store and queue suites use 5 and 6). */
 export const DB = 8;
@@ -179,6 +180,9 @@ function inProcessReplica(name: string, port: number, app: RunningApp): Replica 
 const MAIN = fileURLToPath(new URL('../../src/app/main.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
+/** How long a child replica may take to answer `/health`. */
+const CHILD_START_MS = 60_000;
+
 /** `npm start` in a child process; resolves once its `/health` answers 200. */
 async function childReplica(
   name: string,
@@ -196,12 +200,13 @@ async function childReplica(
   void exited.then(() => {
     dead = true;
   });
-  const deadline = Date.now() + 20_000;
+  // tsx compiles the app as the child starts: seconds on a busy machine, so a wide bound.
+  const deadline = Date.now() + CHILD_START_MS;
   for (;;) {
     if (dead) throw new Error(`replica ${name} exited during start-up`);
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`replica ${name} did not answer /health within 20 s`);
+      throw new Error(`replica ${name} did not answer /health within ${CHILD_START_MS} ms`);
     }
     const status = await fetch(`${url}/health`).then(
       (r) => r.status,

@@ -131,14 +131,10 @@ async function backlogThenOne(
   }
   expect(await send(globex!, 0)).toBe(200);
 
-  await waitFor(
-    () => {
-      const issue = fake.issue(OTHER_REPO, b);
-      return issue.labels.includes('status:in-progress') && issue.assignees.includes('carol');
-    },
-    'the other installation’s claim to be labelled and assigned',
-    { timeoutMs: 20_000 },
-  );
+  await waitFor(() => {
+    const issue = fake.issue(OTHER_REPO, b);
+    return issue.labels.includes('status:in-progress') && issue.assignees.includes('carol');
+  }, 'the other installation’s claim to be labelled and assigned');
   const done = labelledIn(fake, backlog);
   fake.clearInjections();
   return done;
@@ -216,7 +212,7 @@ async function rateLimitedInstallation(
   };
   await waitFor(enforced(OTHER_REPO, b, 'carol'), 'globex’s claim');
   const globexDone = Date.now();
-  await waitFor(enforced(REPO, a, 'alice'), 'acme’s claim after the wait', { timeoutMs: 15_000 });
+  await waitFor(enforced(REPO, a, 'alice'), 'acme’s claim after the wait');
 
   const acmeRequests = requestsTo(fake.requests, REPO);
   const refused = acmeRequests.findIndex((r) => r.status === 429);
