@@ -4,8 +4,10 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // Tests wait on conditions, never on time; these bounds only end a wait that would never
+    // end, and must not end one that a busy machine (2 cores, other suites) makes slow.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
     // Suites that talk to Redis use databases of their own, so files may run in parallel.
     pool: 'forks',
     // Most suites wait on GitHub's write pacing (one write a second), not the CPU: one file

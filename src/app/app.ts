@@ -21,6 +21,7 @@ import { eventMetrics } from '../events/event-metrics.js';
 import type { EventOutbox, EventSenderOptions } from '../events/event-outbox.js';
 import { KnownLabels } from '../github/execute.js';
 import { InstallationOctokits } from '../github/octokit.js';
+import { GITHUB_WRITE_SPACING_MS, type PacingClock, writePacing } from '../github/write-pacing.js';
 import type { GuardDeps } from '../guard/guard-deps.js';
 import { checkPullRequestOf, needsReconcile } from '../guard/guard-request.js';
 import { guardWork } from '../guard/guard-work.js';
@@ -64,6 +65,7 @@ export type WardenSettings = Pick<
       | 'redisPrefix'
       | 'queueLockMs'
       | 'metricsToken'
+      | 'writePacingMs'
     >
   >;
 
@@ -74,6 +76,8 @@ export interface WardenOptions {
   readonly queue: WorkQueue;
   /** The clock; tests pass their own. */
   readonly now?: () => Date;
+  /** The clock GitHub writes are paced on (default real time); tests pass their own. */
+  readonly pacingClock?: PacingClock;
   /** Start the sweep and resync timers (default true; tests drive them by hand). */
   readonly timers?: boolean;
   /** The app's logger; default Probot's (`app.log`). main passes its root, so the log line
@@ -124,7 +128,12 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
   const log: Logger = (options.log ?? app.log).child({ name: 'claim-warden' });
   // NaN while Redis is away, so a scrape still gets the other metrics.
   const metrics = createMetrics(() => queue.depth().catch(() => Number.NaN));
-  const octokits = new InstallationOctokits(app);
+  const octokits = new InstallationOctokits(app, {
+    pacing: writePacing({
+      writeMs: settings.writePacingMs ?? GITHUB_WRITE_SPACING_MS,
+      ...(options.pacingClock ? { clock: options.pacingClock } : {}),
+    }),
+  });
   const configCache = new RepoConfigCache({ ttlMs: settings.configCacheMs });
   const knownLabels = new KnownLabels();
 

@@ -7,6 +7,7 @@ import { storeBoardSource } from '../board/store-board-source.js';
 import { checkListenHost, listenSettingsError } from '../config/check-listen-host.js';
 import { readSettings, type Settings, SettingsError, settingsForLog } from '../config/settings.js';
 import type { EventSenderOptions } from '../events/event-outbox.js';
+import type { PacingClock } from '../github/write-pacing.js';
 import type { WorkQueue } from '../queue/queue.js';
 import type { Store } from '../store/store.js';
 import { answers } from './answers.js';
@@ -43,6 +44,8 @@ export interface MainOptions {
   readonly events?: EventSenderOptions;
   /** The webhook door's limits (tests shorten its 10 s deadline). */
   readonly webhookDoor?: WebhookDoorLimits;
+  /** The clock GitHub writes are paced on (default real time); tests drive their own. */
+  readonly pacingClock?: PacingClock;
 }
 
 /**
@@ -91,6 +94,7 @@ export async function main(
           ...backends,
           log,
           ...(options.events ? { eventSender: options.events } : {}),
+          ...(options.pacingClock ? { pacingClock: options.pacingClock } : {}),
         }),
       { url: `${settings.githubBaseUrl ?? 'https://api.github.com'}/app`, appId: settings.appId },
       log,

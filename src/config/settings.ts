@@ -41,6 +41,12 @@ export interface Settings {
    * Outgoing events use it too, capped at 10 s, so a killed sender's events go out soon.
    */
   readonly queueLockMs: number;
+  /**
+   * `CLAIMS_WRITE_PACING_MS`: milliseconds between two GitHub writes of one installation
+   * (default 1000, GitHub's advice; writes that notify wait three times as long). A test knob
+   * for runs against a fake GitHub: against GitHub, leave it unset.
+   */
+  readonly writePacingMs: number;
   /** `APP_ID`. */
   readonly appId: number;
   /** The PEM key from `PRIVATE_KEY` (escapes undone, as Probot does) or `PRIVATE_KEY_PATH`. */
@@ -353,6 +359,11 @@ const SettingsEnv = z.object({
   CLAIMS_REDIS_URL: redisUrlSchema.optional(),
   CLAIMS_REDIS_PREFIX: redisPrefixSchema.default('claims'),
   CLAIMS_QUEUE_LOCK: durationSchema('1s', '10m', '30s').default(parseDuration('30s')),
+  CLAIMS_WRITE_PACING_MS: integerSchema(
+    0,
+    10_000,
+    'the milliseconds between two GitHub writes of one installation',
+  ).default(1000),
   APP_ID: z
     .string({ error: required("the GitHub App's numeric ID, shown on its settings page") })
     .regex(/^[1-9]\d{0,15}$/, { error: "must be the GitHub App's numeric ID, such as 123456" })
@@ -496,6 +507,7 @@ export function readSettings(
     redisUrl: v.CLAIMS_REDIS_URL,
     redisPrefix: v.CLAIMS_REDIS_PREFIX,
     queueLockMs: v.CLAIMS_QUEUE_LOCK,
+    writePacingMs: v.CLAIMS_WRITE_PACING_MS,
     appId: v.APP_ID,
     privateKey,
     webhookSecret: v.WEBHOOK_SECRET,

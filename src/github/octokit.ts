@@ -1,4 +1,5 @@
 import type { Probot, ProbotOctokit } from 'probot';
+import { type WritePacing, writePacing } from './write-pacing.js';
 
 /*
  * Why this file exists — what the Probot 14.3.2 sources show (docs/protocol.md §6: "writes of different
@@ -29,10 +30,13 @@ import type { Probot, ProbotOctokit } from 'probot';
  * installationOctokit() therefore goes the app.auth(id) way: it asks the app octokit for an
  * installation octokit with a factory (auth-app passes `octokit` and `octokitOptions`, the app
  * octokit's constructor options) and builds it with the same class and options, plus:
- * `throttle.id` = the installation id (the same key app.auth(id) uses, so both paths for one
- * installation still pace together; with Probot's REDIS_URL the key is shared across
- * replicas), handlers that honour retry-after and x-ratelimit-reset a bounded number of times
- * and log the installation, and 429 left to the throttling plugin alone.
+ * `throttle.id` = the installation id, handlers that honour retry-after and x-ratelimit-reset
+ * a bounded number of times and log the installation, and 429 left to the throttling plugin
+ * alone. Its writes are paced on a WritePacing (write-pacing.ts) in place of the plugin's
+ * process-wide groups, with the same spacings by default, so that the spacing can be chosen
+ * and its clock injected. The app writes to installations through these octokits only, so
+ * they are the only writers one installation's pacing needs to cover (per process, as the
+ * plugin's groups without Probot's REDIS_URL, which claim-warden does not set).
  * Tokens: the auth options keep Probot's token cache; @octokit/auth-app's request hook fetches
  * and refreshes the installation token per request, so an instance can be kept and reused.
  */
@@ -47,6 +51,19 @@ export interface InstallationOctokitOptions {
    * the queue instead of holding a worker that other installations need. Default 60.
    */
   readonly maxRetryAfterSeconds?: number;
+  /**
+   * How writes are spaced, per installation. Default: one pacing for the whole process, with
+   * GitHub's one second between writes (three between writes that notify).
+   */
+  readonly pacing?: WritePacing;
+}
+
+let processPacing: WritePacing | undefined;
+
+/** The pacing shared by installation octokits given none: the throttling plugin's spacings. */
+function defaultPacing(): WritePacing {
+  processPacing ??= writePacing();
+  return processPacing;
 }
 
 // @octokit/plugin-retry's default doNotRetry list, plus 429: rate limits are the throttling
@@ -108,7 +125,8 @@ export class InstallationOctokits {
 
   constructor(app: Probot, options: InstallationOctokitOptions = {}) {
     this.#app = app;
-    this.#options = options;
+    // One pacing for all of them, so every octokit of one installation paces together.
+    this.#options = { ...options, pacing: options.pacing ?? defaultPacing() };
   }
 
   /** The octokit of an installation. */
@@ -172,6 +190,7 @@ function buildInstallationOctokit(
 ): ProbotOctokit {
   const maxRetries = options.maxRateLimitRetries ?? 3;
   const maxWait = options.maxRetryAfterSeconds ?? 60;
+  const pacing = options.pacing ?? defaultPacing();
   const baseLog = octokitOptions.log;
   const log =
     typeof baseLog?.child === 'function'
@@ -203,6 +222,9 @@ function buildInstallationOctokit(
       : {
           ...octokitOptions.throttle,
           id: String(installationId),
+          // The plugin schedules on these instead of its own process-wide groups.
+          write: pacing.write,
+          notifications: pacing.notifications,
           onRateLimit: onLimit('primary'),
           onSecondaryRateLimit: onLimit('secondary'),
         };

@@ -62,33 +62,16 @@ const { privateKey: PRIVATE_KEY } = generateKeyPairSync('rsa', {
 // ---------------------------------------------------------------------------------------
 
 /**
- * The throttling plugin spaces writes of one installation 1 s apart (comments 3 s) through its
- * `write` and `notifications` Bottleneck groups, which its options let a caller replace. This
- * stand-in runs each job at once. Everything else stays as in production: the plugin still
- * handles 403/429 and calls the installation octokit's handlers (src/github/octokit.ts), so
- * `retry-after` is still honoured. (`throttle: { enabled: false }` would also drop that.)
- */
-const unpaced = {
-  key: () => ({
-    schedule: (_options: unknown, task: (...args: unknown[]) => unknown, ...args: unknown[]) =>
-      Promise.resolve(task(...args)),
-  }),
-};
-
-/**
- * ProbotOctokit with unpaced writes and @octokit/plugin-retry's waits (1, 4, 9 s for a 5xx)
- * shortened to 1, 4, 9 ms: same retries, same order, no sleeping. A function default, because
- * Probot's own defaults (get-probot-octokit-with-defaults.js) replace a plain `throttle`
- * object. Installation octokits inherit both: src/github/octokit.ts builds them from the app
- * octokit's options.
+ * ProbotOctokit with @octokit/plugin-retry's waits (1, 4, 9 s for a 5xx) shortened to 1, 4,
+ * 9 ms: same retries, same order, no sleeping. A function default, because Probot's own
+ * defaults (get-probot-octokit-with-defaults.js) replace a plain `throttle` object.
+ * Installation octokits inherit it: src/github/octokit.ts builds them from the app octokit's
+ * options. Write pacing is the app's own setting (`writePacingMs: 0` below): the throttling
+ * plugin still handles 403/429 and calls the installation octokit's handlers, so
+ * `retry-after` is still honoured.
  */
 export const TestOctokit = ProbotOctokit.defaults((options: Record<string, unknown>) => ({
   ...options,
-  throttle: {
-    ...(options.throttle as object | undefined),
-    write: unpaced,
-    notifications: unpaced,
-  },
   retry: { ...(options.retry as object | undefined), retryAfterBaseValue: 1 },
 }));
 
@@ -147,6 +130,7 @@ export async function startApp(): Promise<TestApp> {
         sweepIntervalMs: 60_000,
         resyncIntervalMs: 6 * HOUR,
         configCacheMs: 60_000,
+        writePacingMs: 0,
       },
       store,
       queue,

@@ -3,7 +3,7 @@
  * fake of GitHub. Each test starts its own fake and app.
  */
 import { describe, expect, it } from 'vitest';
-import { type Harness, REPO, WEBHOOK_SECRET, waitFor } from '../helpers/app-harness.js';
+import { type Harness, REPO, WEBHOOK_SECRET, waitFor, waitUntil } from '../helpers/app-harness.js';
 import {
   appWrites,
   claimComment,
@@ -101,9 +101,8 @@ describe.concurrent('end to end on one replica', () => {
     const finalise = fake.requests.find(
       (r) => r.method === 'PATCH' && r.path === `/repos/acme/widgets/issues/comments/${posted.id}`,
     );
-    // Within about one sweep interval (1 s) of going stale, plus the write pacing.
+    // Not before it went stale (how soon after is the sweep interval's business).
     expect(finalise!.at.getTime()).toBeGreaterThanOrEqual(staleAt);
-    expect(finalise!.at.getTime() - staleAt).toBeLessThan(6_000);
     // No webhook but the app's own echoes arrived meanwhile: the sweep did it.
     expect(fake.deliveries.filter((d) => senderOf(d) !== fake.botLogin)).toHaveLength(eventsBefore);
     expect(markerOf(fake, posted.id)).toMatchObject({ stage: 'released', outcome: 'abandoned' });
@@ -112,7 +111,12 @@ describe.concurrent('end to end on one replica', () => {
     expect(fake.issue(REPO, n).assignees).toEqual([]);
 
     // Two more sweeps: still exactly one note, mentioning the claim's author.
-    await new Promise((resolve) => setTimeout(resolve, 2_200));
+    const sweeps = async () =>
+      (await harness.app.warden.metrics.sweepSeconds.get()).values.find((v) =>
+        v.metricName?.endsWith('_count'),
+      )?.value ?? 0;
+    const before = await sweeps();
+    await waitUntil(async () => (await sweeps()) >= before + 2, 'two more sweeps');
     await harness.settle();
     const notes = fake.comments(REPO, n).filter((c) => c.user?.login === fake.botLogin);
     expect(notes).toHaveLength(1);

@@ -42,7 +42,8 @@ function run(
       stderr += chunk.toString();
     });
     // A start-up that should have failed but serves instead must not hang the suite.
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    // Wide: tsx compiles the app as it starts, which takes seconds on a busy machine.
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
     child.on('error', fail);
     child.on('close', (code) => {
       clearTimeout(timer);

@@ -2,19 +2,9 @@
  * Path claims end to end (docs/protocol.md §10): the real app on the HTTP fake of GitHub.
  * Each test starts its own fake and app.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { renderClaimComment } from '../../src/claims/comment.js';
-import { startFakeGitHub } from '../fake-github/fake-github.js';
-import {
-  appEnv,
-  freePort,
-  type Harness,
-  REPO,
-  WEBHOOK_SECRET,
-  waitFor,
-} from '../helpers/app-harness.js';
+import { type Harness, REPO, WEBHOOK_SECRET } from '../helpers/app-harness.js';
 import { deliveryFor, harnessFor, IN_PROGRESS, markerOf, redeliver } from './e2e-helpers.js';
 
 /** A claim comment by `session` whose second line names `paths` (or is `line`, verbatim). */
@@ -193,100 +183,42 @@ describe.concurrent('path claims end to end (docs/protocol.md §10)', () => {
   it('a claim whose path line breaks the grammar holds its issue but no paths, and the app logs it', async ({
     onTestFinished,
   }) => {
-    const fake = await startFakeGitHub({ log: () => {} });
-    fake.addInstallation({ id: 7, account: 'acme', repos: [REPO] });
-    fake.addUser('alice', { association: 'COLLABORATOR' });
-    fake.addUser('bob', { association: 'COLLABORATOR' });
-    const app = await spawnApp(fake);
-    onTestFinished(async () => {
-      fake.setWebhookTarget(undefined);
-      await app.stop();
-      await fake.close();
+    // In this process, its pino lines kept: once the app has settled, every line of the
+    // reconciles is there (a child's stdout would arrive when it arrives).
+    const harness = await harnessFor(onTestFinished, {
+      captureLogs: true,
+      env: { LOG_LEVEL: 'info' },
     });
-    fake.setWebhookTarget({ url: app.webhookUrl, secret: WEBHOOK_SECRET });
+    const { fake } = harness;
+    const logs = () => harness.logLines.map((line) => JSON.parse(line) as Record<string, unknown>);
 
     const n1 = fake.createIssue(REPO);
     const bad = fake.addComment(REPO, n1, {
       author: 'alice',
       body: pathClaim('s-a', { line: '<!-- claim-paths v=1 paths=src/a.ts,../b.ts -->' }),
     });
-    await waitFor(() => fake.issue(REPO, n1).labels.includes(IN_PROGRESS), 'issue 1 labelled');
+    await harness.settle();
+    expect(fake.issue(REPO, n1).labels).toEqual([IN_PROGRESS]);
     // It holds no paths, so a claim on src/a.ts elsewhere holds too.
     const n2 = fake.createIssue(REPO);
     const other = fake.addComment(REPO, n2, {
       author: 'bob',
       body: pathClaim('s-b', ['src/a.ts']),
     });
-    await waitFor(() => fake.issue(REPO, n2).labels.includes(IN_PROGRESS), 'issue 2 labelled');
-    await waitFor(
-      () =>
-        app
-          .logs()
-          .some((l) => l.msg === 'path line invalid: the claim holds its issue but no paths'),
-      'the log line',
-    );
+    await harness.settle();
 
+    expect(fake.issue(REPO, n2).labels).toEqual([IN_PROGRESS]);
     expect(markerOf(fake, bad.id)?.stage).toBe('claimed');
     expect(markerOf(fake, other.id)?.stage).toBe('claimed');
     expect(fake.issue(REPO, n1).assignees).toEqual(['alice']);
-    const line = app
-      .logs()
-      .find((l) => l.msg === 'path line invalid: the claim holds its issue but no paths');
+    const line = logs().find(
+      (l) => l.msg === 'path line invalid: the claim holds its issue but no paths',
+    );
     expect(line).toMatchObject({
       level: 40,
-      issue: `7/acme/widgets#${n1}`,
+      issue: `${harness.installationId}/acme/widgets#${n1}`,
       commentId: bad.id,
       problem: expect.stringContaining('. or .. segment'),
     });
   });
 });
-
-const MAIN = fileURLToPath(new URL('../../src/app/main.ts', import.meta.url));
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-
-/** `npm start` in a child process, its pino lines collected; resolves once `/health` is 200. */
-async function spawnApp(fake: Awaited<ReturnType<typeof startFakeGitHub>>) {
-  const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', MAIN], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', ...appEnv(fake, port, { LOG_LEVEL: 'info' }) },
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const lines: Array<Record<string, unknown>> = [];
-  let partial = '';
-  child.stdout!.on('data', (chunk: Buffer) => {
-    const text = partial + chunk.toString('utf8');
-    const parts = text.split('\n');
-    partial = parts.pop() ?? '';
-    for (const part of parts) {
-      try {
-        lines.push(JSON.parse(part) as Record<string, unknown>);
-      } catch {
-        // Not a pino line (Probot's banner): not what the test looks for.
-      }
-    }
-  });
-  const url = `http://127.0.0.1:${port}`;
-  let healthy = false;
-  const deadline = Date.now() + 20_000;
-  while (!healthy) {
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error('the app did not answer /health within 20 s');
-    }
-    healthy = await fetch(`${url}/health`).then(
-      (r) => r.status === 200,
-      () => false,
-    );
-    if (!healthy) await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return {
-    webhookUrl: `${url}/api/github/webhooks`,
-    logs: () => lines,
-    async stop() {
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}

@@ -119,9 +119,7 @@ function expectLoggedFailures(answered: readonly Answer[], since: number): void 
   const unlogged = failed.filter(
     (a) =>
       !lines.some(
-        (line) =>
-          line.raw.includes(a.id) &&
-          (line.status === a.status || Number(line.level) >= 50),
+        (line) => line.raw.includes(a.id) && (line.status === a.status || Number(line.level) >= 50),
       ),
   );
   expect(unlogged, 'failed deliveries that no log line names').toEqual([]);

@@ -2,16 +2,19 @@ import { generateKeyPairSync } from 'node:crypto';
 import { Writable } from 'node:stream';
 import nock from 'nock';
 import { pino } from 'pino';
-import { Probot, type ProbotOctokit } from 'probot';
+import { Probot, ProbotOctokit } from 'probot';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   InstallationOctokits,
   installationOctokit,
   rateLimitRetryAfterMs,
 } from '../../src/github/octokit.js';
+import { writePacing } from '../../src/github/write-pacing.js';
+import { waitFor } from '../helpers/app-harness.js';
+import { manualClock } from '../helpers/manual-clock.js';
 
-// The throttling plugin keeps its Bottleneck groups per process and spaces writes of one
-// throttle key 1 s apart; each test uses installation ids of its own so that the spacing
+// Installation octokits given no pacing share one for the process, spacing writes of one
+// installation 1 s apart; each test uses installation ids of its own so that the spacing
 // left by one test does not delay the next. Vitest runs each file in its own process.
 
 const API = 'https://api.github.com';
@@ -64,21 +67,20 @@ function tokenFor(installationId: number): void {
     });
 }
 
-/** `times` label writes by an installation, recording when each reached "GitHub". */
+/** `times` label writes by an installation, recording each as it reaches "GitHub". */
 function labelWrites(installationId: number, times: number, stamps: Stamp[]): void {
   nock(API)
     .matchHeader('authorization', `token token-${installationId}`)
     .post('/repos/o/r/issues/1/labels')
     .times(times)
     .reply(() => {
-      stamps.push({ installationId, at: Date.now() });
+      stamps.push({ installationId });
       return [200, [{ name: 'status:in-progress' }]];
     });
 }
 
 interface Stamp {
   installationId: number;
-  at: number;
 }
 
 function addLabel(octokit: ProbotOctokit) {
@@ -88,10 +90,6 @@ function addLabel(octokit: ProbotOctokit) {
     issue_number: 1,
     labels: ['status:in-progress'],
   });
-}
-
-function firstAt(stamps: Stamp[], installationId: number): number {
-  return Math.min(...stamps.filter((s) => s.installationId === installationId).map((s) => s.at));
 }
 
 /** An `issues.opened` delivery for an installation, as Probot's webhooks receive it. */
@@ -108,36 +106,50 @@ function issueOpened(installationId: number) {
   } as unknown as Parameters<Probot['receive']>[0];
 }
 
+/**
+ * The throttle key each octokit was built with, as the throttling plugin reads it
+ * (`throttle.id`, default "no-id"): writes of one key are paced together. Recorded by a plugin
+ * on a Probot whose octokits are otherwise Probot's own.
+ */
+function recordingThrottleIds(): Probot {
+  const Octokit = ProbotOctokit.plugin((octokit, options) => {
+    (octokit as Keyed).throttleId = (options as { throttle?: { id?: string } }).throttle?.id;
+  });
+  return new Probot({ appId: 1, privateKey, log: probot.log, Octokit });
+}
+
+type Keyed = ProbotOctokit & { throttleId?: string };
+
 describe("Probot's own installation octokits", () => {
   it('context.octokit makes one installation wait on another: writes share one throttle key', async () => {
-    const stamps: Stamp[] = [];
     for (const id of [1, 2]) {
       tokenFor(id);
-      labelWrites(id, 1, stamps);
+      labelWrites(id, 1, []);
     }
-    probot.on('issues.opened', async (context) => {
+    const recording = recordingThrottleIds();
+    const keys: Array<string | undefined> = [];
+    recording.on('issues.opened', async (context) => {
+      keys.push((context.octokit as Keyed).throttleId);
       await addLabel(context.octokit);
     });
 
-    await Promise.all([probot.receive(issueOpened(1)), probot.receive(issueOpened(2))]);
+    await Promise.all([recording.receive(issueOpened(1)), recording.receive(issueOpened(2))]);
 
-    // Writes start 1 s apart; the stamps are taken when each reaches "GitHub", so a slow
-    // first request narrows the gap. Half the spacing still tells a wait from none (< 200).
-    const gap = Math.abs(firstAt(stamps, 1) - firstAt(stamps, 2));
-    expect(gap).toBeGreaterThanOrEqual(500);
+    // No id: both installations' event octokits are paced under the plugin's "no-id".
+    expect(keys).toEqual([undefined, undefined]);
   });
 
   it('app.auth(id) already keys the write group by installation', async () => {
-    const stamps: Stamp[] = [];
     for (const id of [3, 4]) {
       tokenFor(id);
-      labelWrites(id, 1, stamps);
+      labelWrites(id, 1, []);
     }
-    const [one, two] = await Promise.all([probot.auth(3), probot.auth(4)]);
+    const recording = recordingThrottleIds();
+    const [one, two] = await Promise.all([recording.auth(3), recording.auth(4)]);
 
     await Promise.all([addLabel(one), addLabel(two)]);
 
-    expect(Math.abs(firstAt(stamps, 3) - firstAt(stamps, 4))).toBeLessThan(200);
+    expect([(one as Keyed).throttleId, (two as Keyed).throttleId]).toEqual(['3', '4']);
   });
 
   it('a secondary rate limit is not retried by Probot', async () => {
@@ -158,19 +170,24 @@ describe('installationOctokit', () => {
       tokenFor(id);
       labelWrites(id, 3, stamps);
     }
-    const octokits = new InstallationOctokits(probot);
+    // Time stands still until the test moves it: what waits, and for how long, is recorded.
+    const clock = manualClock();
+    const octokits = new InstallationOctokits(probot, { pacing: writePacing({ clock }) });
     const [one, two] = await Promise.all([octokits.get(11), octokits.get(12)]);
 
-    await Promise.all([one, one, one, two, two, two].map(addLabel));
+    const writes = Promise.all([one, one, one, two, two, two].map(addLabel));
 
-    expect(Math.abs(firstAt(stamps, 11) - firstAt(stamps, 12))).toBeLessThan(200);
-    for (const id of [11, 12]) {
-      // The first write also fetches the installation token on its way (a JWT signed, a
-      // request), so when it reaches GitHub varies with that; the later two carry the cached
-      // token, and their gap is the pacing alone.
-      const [, second, third] = stamps.filter((s) => s.installationId === id).map((s) => s.at);
-      expect(third! - second!).toBeGreaterThanOrEqual(900);
+    // Both installations' first writes reach GitHub with no time passing; the second of each
+    // waits GitHub's second, each on its own.
+    const held = () => clock.held.length === 2 && clock.held.every((w) => w.ms === 1000);
+    for (const count of [2, 4]) {
+      await waitFor(() => stamps.length === count && held(), `${count} writes, 2 waiting`);
+      expect(stamps.filter((s) => s.installationId === 11)).toHaveLength(count / 2);
+      clock.advance(1000);
     }
+    await writes;
+    expect(stamps.filter((s) => s.installationId === 12)).toHaveLength(3);
+    expect(clock.now()).toBe(2000);
     expect(await octokits.get(11)).toBe(one);
   });
 
@@ -249,12 +266,18 @@ describe('installationOctokit', () => {
         { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) },
       );
     const octokit = await installationOctokit(probot, 41, { maxRetryAfterSeconds: 60 });
-    const started = Date.now();
 
     const error = await addLabel(octokit).catch((e: unknown) => e);
 
+    // Refused without a retry (the one reply above is all nock has) and without waiting.
     expect(error).toMatchObject({ status: 429 });
-    expect(Date.now() - started).toBeLessThan(500);
+    expect(logLines).toContainEqual(
+      expect.objectContaining({
+        installationId: 41,
+        retryCount: 0,
+        msg: 'GitHub rate limit hit; giving up on the request',
+      }),
+    );
     expect(rateLimitRetryAfterMs(error)).toBeGreaterThan(1_700_000);
   });
 });

@@ -66,6 +66,13 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+/**
+ * The spacing, in ms, between two writes of one installation in tests (`CLAIMS_WRITE_PACING_MS`).
+ * GitHub asks for a second; the fake does not, and tests that are not about pacing should not
+ * spend their time waiting on it. Tests about pacing set their own.
+ */
+export const TEST_WRITE_PACING_MS = '10';
+
 /** The environment of `npm start` for an app that talks to `fake`. */
 export function appEnv(
   fake: FakeGitHub,
@@ -82,6 +89,7 @@ export function appEnv(
     GHE_PROTOCOL: 'http',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'fatal',
     CLAIMS_SWEEP_INTERVAL: '1s',
+    CLAIMS_WRITE_PACING_MS: TEST_WRITE_PACING_MS,
     ...extra,
   };
 }
@@ -181,14 +189,32 @@ export function logSink(lines: string[]): Writable {
   });
 }
 
-/** Polls `check` every `everyMs` until it holds; fails naming `what` after `timeoutMs`. */
+/**
+ * Polls `check` every `everyMs` until it holds; fails naming `what` after `timeoutMs`. The
+ * default is generous: it only bounds a wait that will never end, and a loaded machine can
+ * take many seconds over a condition that does hold.
+ */
 export async function waitFor(
   check: () => boolean,
   what: string,
-  { timeoutMs = 15_000, everyMs = 100 }: { timeoutMs?: number; everyMs?: number } = {},
+  { timeoutMs = 60_000, everyMs = 100 }: { timeoutMs?: number; everyMs?: number } = {},
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!check()) {
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+}
+
+/** {@link waitFor} for a condition that has to ask (Redis, an HTTP endpoint). */
+export async function waitUntil(
+  check: () => Promise<boolean>,
+  what: string,
+  { timeoutMs = 60_000, everyMs = 50 }: { timeoutMs?: number; everyMs?: number } = {},
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
     if (Date.now() > deadline)
       throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, everyMs));

@@ -66,5 +66,5 @@ describe('three replicas on one Redis', () => {
         `converged in ${(convergedMs / 1000).toFixed(1)} s, ${reconciles} reconciles, ` +
         `${fake.writes().filter((r) => !r.path.startsWith('/app/')).length} writes`,
     );
-  }, 60_000);
+  });
 });

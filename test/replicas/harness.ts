@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { Redis } from 'ioredis';
-import { main, type RunningApp } from '../../src/app/main.js';
+import { type MainOptions, main, type RunningApp } from '../../src/app/main.js';
 import { renderClaimComment } from '../../src/claims/comment.js';
 import {
   type FakeGitHub,
@@ -17,6 +17,7 @@ import {
   REPO,
   WEBHOOK_SECRET,
   waitFor,
+  waitUntil,
 } from '../helpers/app-harness.js';
 import {
   flushPrefix,
@@ -27,7 +28,7 @@ import {
   uniquePrefix,
 } from '../helpers/redis.js';
 
-export { INSTALLATION_ID, REPO, waitFor };
+export { INSTALLATION_ID, REPO, waitFor, waitUntil };
 
 /** The replicas suites' database (the store and queue suites use 5 and 6). */
 export const DB = 8;
@@ -56,8 +57,12 @@ export interface Cluster {
   readonly redis: Redis;
   /** The environment of a replica on `port` (with `extra`), through Redis at `redisUrl`. */
   env(port: number, extra?: Record<string, string>): Record<string, string>;
-  /** Starts one more replica in this process. */
-  startReplica(options?: { env?: Record<string, string>; name?: string }): Promise<Replica>;
+  /** Starts one more replica in this process (`main` options such as a pacing clock). */
+  startReplica(options?: {
+    env?: Record<string, string>;
+    name?: string;
+    main?: MainOptions;
+  }): Promise<Replica>;
   /** Starts one more replica in a child process (`node --import tsx src/app/main.ts`). */
   spawnReplica(options?: { env?: Record<string, string>; name?: string }): Promise<Replica>;
   /** Sends a captured delivery to a replica, as GitHub (re)delivers it; resolves its status. */
@@ -115,7 +120,7 @@ export async function startCluster(
     env,
     async startReplica(opts = {}) {
       const port = await freePort();
-      const app = await main(env(port, opts.env));
+      const app = await main(env(port, opts.env), opts.main);
       const replica = inProcessReplica(opts.name ?? `r${++counter}`, port, app);
       replicas.push(replica);
       return replica;
@@ -175,6 +180,9 @@ function inProcessReplica(name: string, port: number, app: RunningApp): Replica 
 const MAIN = fileURLToPath(new URL('../../src/app/main.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
+/** How long a child replica may take to answer `/health`. */
+const CHILD_START_MS = 60_000;
+
 /** `npm start` in a child process; resolves once its `/health` answers 200. */
 async function childReplica(
   name: string,
@@ -192,12 +200,13 @@ async function childReplica(
   void exited.then(() => {
     dead = true;
   });
-  const deadline = Date.now() + 20_000;
+  // tsx compiles the app as the child starts: seconds on a busy machine, so a wide bound.
+  const deadline = Date.now() + CHILD_START_MS;
   for (;;) {
     if (dead) throw new Error(`replica ${name} exited during start-up`);
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`replica ${name} did not answer /health within 20 s`);
+      throw new Error(`replica ${name} did not answer /health within ${CHILD_START_MS} ms`);
     }
     const status = await fetch(`${url}/health`).then(
       (r) => r.status,
@@ -234,7 +243,7 @@ export function exitOf(replica: Replica): Promise<number | string | null> {
  * `CLIENT PAUSE` or a dead network path), and restore: Redis goes away for those replicas only.
  */
 export interface RedisProxy {
-  /** `redis://127.0.0.1:<proxy port>/<db>` */
+  /** The test Redis's URL (credentials kept) with the proxy's address: `redis://127.0.0.1:<proxy port>/<db>`. */
   url(db: number): string;
   cut(): void;
   stall(): void;
@@ -243,7 +252,7 @@ export interface RedisProxy {
   close(): Promise<void>;
 }
 
-/** Starts a {@link RedisProxy} in front of the local Redis. */
+/** Starts a {@link RedisProxy} in front of the test Redis (`CLAIMS_TEST_REDIS_URL`). */
 export async function startRedisProxy(): Promise<RedisProxy> {
   const sockets = new Set<Socket>();
   let open = true;
@@ -280,7 +289,12 @@ export async function startRedisProxy(): Promise<RedisProxy> {
     for (const socket of sockets) socket.destroy();
   };
   return {
-    url: (db) => `redis://127.0.0.1:${port}/${db}`,
+    url: (db) => {
+      const url = new URL(redisUrl(db));
+      url.hostname = '127.0.0.1';
+      url.port = String(port);
+      return url.toString();
+    },
     cut() {
       open = false;
       dropAll();

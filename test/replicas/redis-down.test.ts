@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DELIVERY_CLAIM_MS } from '../../src/app/deliveries.js';
-import { sleep } from '../helpers/redis.js';
+import { logSink } from '../helpers/app-harness.js';
 import {
   type Cluster,
   claim,
@@ -12,6 +12,8 @@ import {
   startCluster,
   startRedisProxy,
   threadReads,
+  waitFor,
+  waitUntil,
 } from './harness.js';
 
 let cluster: Cluster | undefined;
@@ -56,7 +58,7 @@ describe('when Redis is unreachable', () => {
     let up = 0;
     while (up !== 200 && performance.now() - restoredAt < 10_000) {
       up = await health(replica);
-      if (up !== 200) await sleep(50);
+      if (up !== 200) await new Promise((resolve) => setTimeout(resolve, 50));
     }
     expect(up).toBe(200);
     const recoveredMs = performance.now() - restoredAt;
@@ -72,7 +74,7 @@ describe('when Redis is unreachable', () => {
       `[replicas] Redis cut: webhook answered 503 in ${Math.round(answeredMs)} ms; ` +
         `/health 200 again ${Math.round(recoveredMs)} ms after Redis came back`,
     );
-  }, 40_000);
+  });
 
   it('Redis stalled (not answering): a webhook is answered 503 well within GitHub’s 10 s, and what it half-sent is undone', async () => {
     proxy = await startRedisProxy();
@@ -99,24 +101,33 @@ describe('when Redis is unreachable', () => {
 
     // Redis answers again and runs what was held: the delivery's SET, then its undoing DEL.
     proxy.restore();
-    await sleep(300);
-    expect(await redis.exists(`${prefix}:delivery:${delivery!.id}`)).toBe(0);
+    await waitUntil(
+      async () => (await redis.exists(`${prefix}:delivery:${delivery!.id}`)) === 0,
+      'what the stalled webhook half-sent to be undone',
+    );
     expect(await cluster.send(delivery!, replica)).toBe(200);
     await cluster.idle();
     expect(fake.issue(REPO, n).assignees).toEqual(['alice']);
     console.info(`[replicas] Redis stalled: webhook answered 503 in ${Math.round(answeredMs)} ms`);
-  }, 40_000);
+  });
 
   it('a replica started while Redis is away waits for it before taking webhooks', async () => {
     proxy = await startRedisProxy();
     proxy.cut();
     cluster = await startCluster({ redisUrl: proxy.url(DB) });
     let started = false;
-    const starting = cluster.startReplica().then((replica) => {
-      started = true;
-      return replica;
-    });
-    await sleep(1500);
+    const lines: string[] = [];
+    const starting = cluster
+      .startReplica({ env: { LOG_LEVEL: 'warn' }, main: { logDestination: logSink(lines) } })
+      .then((replica) => {
+        started = true;
+        return replica;
+      });
+    // The replica says it is waiting once it found Redis away: it has not started by then.
+    await waitFor(
+      () => lines.some((line) => line.includes('waiting for Redis (CLAIMS_REDIS_URL) to answer')),
+      'the replica to say it waits for Redis',
+    );
     expect(started).toBe(false);
     proxy.restore();
     const replica = await starting;

@@ -25,7 +25,6 @@ async function startUpResyncDone(cluster: Cluster): Promise<void> {
   await waitFor(
     () => cluster.fake.count('GET', `/repos/${REPO}/issues/comments`) >= 1,
     'the start-up resync',
-    { timeoutMs: 15_000 },
   );
 }
 
@@ -68,16 +67,14 @@ describe('replicas that stop', () => {
       delayMs: 3000,
     });
     expect(await cluster.send(race.delivery, doomed)).toBe(200);
-    await waitFor(() => stuck.hits === 1, 'the label write to be in flight', {
-      timeoutMs: 15_000,
-    });
+    await waitFor(() => stuck.hits === 1, 'the label write to be in flight');
     expect(parseClaimMarker(fake.comment(race.bob)?.body ?? '')?.stage).toBe('released');
     doomed.child!.kill('SIGKILL');
     await exitOf(doomed);
     const killedAt = performance.now();
 
     const survivor = await cluster.startReplica({ name: 'survivor' });
-    await waitFor(() => converged(cluster!, race), 'the issue to converge', { timeoutMs: 20_000 });
+    await waitFor(() => converged(cluster!, race), 'the issue to converge');
     const tookMs = performance.now() - killedAt;
     await cluster.idle();
 
@@ -92,7 +89,7 @@ describe('replicas that stop', () => {
     console.info(
       `[replicas] killed mid-reconcile: converged ${(tookMs / 1000).toFixed(1)} s after the kill (CLAIMS_QUEUE_LOCK=2s)`,
     );
-  }, 60_000);
+  });
 
   it('SIGTERM finishes the running reconcile before the process exits', async () => {
     cluster = await startCluster({ env: FAST_LOCK });
@@ -106,7 +103,7 @@ describe('replicas that stop', () => {
       delayMs: 1500,
     });
     expect(await cluster.send(race.delivery, replica)).toBe(200);
-    await waitFor(() => slow.hits === 1, 'the label write to be in flight', { timeoutMs: 15_000 });
+    await waitFor(() => slow.hits === 1, 'the label write to be in flight');
     expect(converged(cluster, race)).toBe(false);
 
     replica.child!.kill('SIGTERM');
@@ -119,5 +116,5 @@ describe('replicas that stop', () => {
     expect(await redis.llen(`${queue}:active`)).toBe(0);
     expect(await redis.llen(`${queue}:wait`)).toBe(0);
     expect(await redis.zcard(`${queue}:delayed`)).toBe(0);
-  }, 40_000);
+  });
 });
