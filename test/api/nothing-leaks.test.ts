@@ -37,6 +37,7 @@ describe.concurrent('a repository the caller cannot read', () => {
     fake.addComment(SECRET, n, { author: 'bob', body: claimComment('s-bob') });
     await settle();
     const mallory = caller(appUrl, fake, 'mallory');
+    fake.clearRequests();
     const answers: Answer[] = [];
     // A private issue that exists and is held, its neighbour that does not exist, a missing
     // repository, a private one without the app and a public one without the app.
@@ -65,7 +66,8 @@ describe.concurrent('a repository the caller cannot read', () => {
     const issueMessages = new Set(answers.filter((_, i) => i < 25 || i === 27).map(messageOf));
     expect(issueMessages.size).toBe(1);
     expect(new Set(answers.slice(25, 27).map(messageOf)).size).toBe(1);
-    // Nothing was read or written on the private issue for mallory.
+    // Nothing was read (no thread, no permission) or written on the private issue for mallory.
+    expect(fake.requests.filter((r) => r.path.startsWith(`/repos/${SECRET}/`))).toEqual([]);
     expect(fake.comments(SECRET, n)).toHaveLength(1);
     expect(
       fake.writes().filter((r) => r.path.includes('/comments') && r.actor === 'mallory'),
