@@ -9,6 +9,10 @@ import { fmt, type Section } from './section.js';
 const REPO = 'acme/widgets';
 const INSTALLATION = 1;
 const CALLERS = 20;
+/** The read-only account that floods heartbeats (docs/protocol.md §8 "Limits"). */
+const READER = 'reader';
+/** Heartbeats the reader sends at once just before a collaborator claims the issue. */
+const FLOOD = 40;
 /** The Redis database of the benchmark's replicas (the test suites use 5, 6 and 8). */
 const DB = 9;
 
@@ -20,11 +24,16 @@ interface Cluster {
 }
 
 /** A fake GitHub and `replicas` apps: embedded for one, on a shared Redis prefix for more. */
-async function startCluster(replicas: number): Promise<Cluster> {
+async function startCluster(
+  replicas: number,
+  extraEnv: Record<string, string> = {},
+): Promise<Cluster> {
   const fake = await startFakeGitHub({ log: () => {} });
   fake.addInstallation({ id: INSTALLATION, account: 'acme', repos: [REPO] });
   fake.createLabel(REPO, { name: 'status:in-progress' });
   for (let i = 0; i < CALLERS; i++) fake.addUser(agent(i), { association: 'COLLABORATOR' });
+  // A passer-by: reads the public repository, may not claim (role read).
+  fake.addUser(READER, { association: 'NONE' });
   const prefix = uniquePrefix('cw-api-bench');
   const redis = replicas > 1 ? await requireRedis(DB) : undefined;
   const apps: RunningApp[] = [];
@@ -33,6 +42,7 @@ async function startCluster(replicas: number): Promise<Cluster> {
     const port = await freePort();
     const env = stackEnv(fake, port, {
       CLAIMS_SWEEP_INTERVAL: '24h',
+      ...extraEnv,
       ...(redis ? { CLAIMS_REDIS_URL: redisUrl(DB), CLAIMS_REDIS_PREFIX: prefix } : {}),
     });
     apps.push(await main(env));
@@ -291,6 +301,74 @@ async function queueQuery(
   }
 }
 
+interface FloodRow {
+  readonly limits: string;
+  readonly quietP50: number;
+  readonly floodP50: number;
+  readonly ratio: number;
+  readonly heartbeats: number;
+  readonly statuses: Record<string, number>;
+}
+
+/**
+ * A collaborator's API claims, one after another on fresh issues, quiet and each sent just
+ * after FLOOD heartbeats of a read-only user on the same issue (issue 20, defect 4: such calls
+ * are refused before the issue's lock, so they no longer queue the claim behind them). `env`
+ * sets the per-caller limits.
+ */
+async function claimUnderFlood(label: string, env: Record<string, string>): Promise<FloodRow> {
+  const cluster = await startCluster(1, env);
+  try {
+    const { fake, urls } = cluster;
+    const url = urls[0]!;
+    const token = fake.tokenFor(agent(0));
+    const reader = fake.tokenFor(READER);
+    const rounds = 8;
+    const claim = async (n: number, session: string) => {
+      const answer = await post(url, token, `/repos/${REPO}/issues/${n}/claim`, {
+        session,
+        lane: 'm',
+        branch: `feat/${session}`,
+      });
+      if (answer.status !== 201)
+        throw new Error(`api bench: flood claim answered ${answer.status}`);
+      return answer.ms;
+    };
+    // Identity, visibility and permission cached for both, as for loops that called before.
+    await claim(fake.createIssue(REPO), 'warm');
+    await post(url, reader, `/repos/${REPO}/issues/1/claim/heartbeat`, { session: 'x' });
+    const quiet: number[] = [];
+    for (let i = 0; i < rounds; i++) quiet.push(await claim(fake.createIssue(REPO), `q-${i}`));
+    const flooded: number[] = [];
+    const statuses: Record<string, number> = {};
+    let heartbeats = 0;
+    for (let i = 0; i < rounds; i++) {
+      const n = fake.createIssue(REPO);
+      // The reader's heartbeats go out first, all at once, then the collaborator's claim.
+      const flood = Array.from({ length: FLOOD }, () =>
+        post(url, reader, `/repos/${REPO}/issues/${n}/claim/heartbeat`, { session: `f-${i}` }),
+      );
+      flooded.push(await claim(n, `f-${i}`));
+      for (const answer of await Promise.all(flood)) {
+        heartbeats += 1;
+        statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
+      }
+    }
+    const quietP50 = percentile(quiet, 50);
+    const floodP50 = percentile(flooded, 50);
+    return {
+      limits: label,
+      quietP50,
+      floodP50,
+      ratio: floodP50 / quietP50,
+      heartbeats,
+      statuses,
+    };
+  } finally {
+    await cluster.close();
+  }
+}
+
 /** The claims API (§8) and the work queue (§9): latency, GitHub calls, and query cost. */
 export async function benchApi(): Promise<Section> {
   const latencies: LatencyRow[] = [];
@@ -300,6 +378,13 @@ export async function benchApi(): Promise<Section> {
   }
   const calls = await callsPerClaim();
   const queries = [await queueQuery(1), await queueQuery(3)];
+  const floods = [
+    await claimUnderFlood('limits off (CLAIMS_API_CONCURRENCY=1000)', {
+      CLAIMS_API_CONCURRENCY: '1000',
+      CLAIMS_API_RATE_PER_MINUTE: '100000',
+    }),
+    await claimUnderFlood('default limits (10 at once, 300 a minute)', {}),
+  ];
   const rows: string[][] = [
     ...latencies.map((r) => [
       `API claim latency: ${r.scenario}, ${r.replicas} replica${r.replicas > 1 ? 's (Redis)' : ''}`,
@@ -312,6 +397,13 @@ export async function benchApi(): Promise<Section> {
       `GitHub calls: ${r.scenario}`,
       `${r.calls} calls`,
       `${r.writes} writes, ${r.notModified} reads answered 304 (not counted)`,
+    ]),
+    ...floods.map((f) => [
+      `API claim latency right after ${FLOOD} heartbeats by a read-only user on the issue, ${f.limits}`,
+      `p50 ${fmt(f.floodP50)} ms vs ${fmt(f.quietP50)} ms quiet (${fmt(f.ratio, 2)}×; goal ≤ 1.2×)`,
+      `${fmt(f.heartbeats)} heartbeats: ${Object.entries(f.statuses)
+        .map(([status, n]) => `${n}× ${status}`)
+        .join(', ')}`,
     ]),
     ...queries.map((q) => [
       `queue query over ${fmt(q.issues)} indexed issues, ${q.replicas === 1 ? 'memory store' : 'Redis store'}`,
@@ -328,6 +420,6 @@ export async function benchApi(): Promise<Section> {
     ],
     columns: ['measure', 'figure', 'detail'],
     rows,
-    data: { latencies, calls, queries },
+    data: { latencies, calls, queries, floods },
   };
 }

@@ -12,6 +12,9 @@ export type ApiErrorCode =
   | 'CLAIM_NOT_HELD'
   | 'CONFIG_INVALID'
   | 'NOT_ENFORCED'
+  | 'RATE_LIMITED'
+  | 'TOKEN_CANNOT_WRITE'
+  | 'GITHUB_REFUSED'
   | 'UNVERIFIABLE';
 
 /**
@@ -31,11 +34,15 @@ export class ApiError extends Error {
   }
 }
 
-/** 422 INVALID_INPUT: `fields` maps each bad field to what it must hold. */
+/**
+ * 422 INVALID_INPUT: `fields` maps each bad field to what it must hold. The map is copied
+ * into own properties, so a field named `__proto__` is named too, never lost as a prototype.
+ */
 export function invalidInput(fields: Record<string, string>): ApiError {
-  const names = Object.keys(fields).join(', ');
+  const named = Object.fromEntries(Object.entries(fields));
+  const names = Object.keys(named).join(', ');
   return new ApiError(422, 'INVALID_INPUT', `fix ${names} and send the request again`, {
-    fields,
+    fields: named,
   });
 }
 

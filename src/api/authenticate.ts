@@ -1,7 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { ApiError, unverifiable } from './api-error.js';
-import { type CallerGitHub, callerGitHub, isGitHubFailure, retryAfterOf } from './caller-github.js';
+import {
+  type CallerGitHub,
+  callerGitHub,
+  isGitHubFailure,
+  messageOf,
+  retryAfterOf,
+} from './caller-github.js';
 import type { TtlCache } from './ttl-cache.js';
 
 /** Who is calling: the login GitHub names for the token, and GitHub as that caller. */
@@ -23,7 +29,7 @@ export async function authenticate(
   deps: { baseUrl: string; logins: TtlCache<string>; now: () => Date },
 ): Promise<Caller> {
   const token = bearerToken(req);
-  const tokenHash = createHash('sha256').update(token).digest('hex');
+  const tokenHash = tokenHashOf(token);
   const github = callerGitHub(deps.baseUrl, token);
   const login = await deps.logins.get(tokenHash, async () => {
     let answer: Awaited<ReturnType<CallerGitHub>>;
@@ -34,13 +40,18 @@ export async function authenticate(
     }
     const login = (answer.data as { login?: unknown } | null)?.login;
     if (answer.status === 200 && typeof login === 'string') return login;
-    if (isGitHubFailure(answer.status, answer.headers)) {
+    if (isGitHubFailure(answer.status, answer.headers, answer.data)) {
       throw unverifiable(
         `GitHub failed GET /user (${answer.status})`,
         retryAfterOf(answer.headers, deps.now().getTime()),
       );
     }
-    if (answer.status === 403 || token.startsWith('ghs_')) {
+    // GitHub refuses an installation token on GET /user with this 403; any other 403 (or
+    // 401) is a refused token, said as such.
+    if (
+      token.startsWith('ghs_') ||
+      (answer.status === 403 && /not accessible by integration/i.test(messageOf(answer.data)))
+    ) {
       throw new ApiError(
         401,
         'UNAUTHENTICATED',
@@ -56,8 +67,13 @@ export async function authenticate(
   return { login, tokenHash, github };
 }
 
+/** The key of every per-caller record: a hash of the token, never the token itself. */
+export function tokenHashOf(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
 /** The token of `Authorization: Bearer T` (or GitHub's `token T`); 401 when there is none. */
-function bearerToken(req: IncomingMessage): string {
+export function bearerToken(req: IncomingMessage): string {
   const header = req.headers.authorization ?? '';
   const match = /^(?:bearer|token)\s+(\S+)\s*$/i.exec(header);
   if (!match) {

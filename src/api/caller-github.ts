@@ -47,12 +47,27 @@ export function callerGitHub(baseUrl: string, token: string): CallerGitHub {
 
 /**
  * Whether a GitHub answer (or an octokit error) is GitHub failing rather than refusing: a
- * network error, a 5xx, or a rate limit (429, or 403 with no budget left).
+ * network error, a 5xx, or a rate limit. GitHub tells a rate limit by a 429, or by a 403 with
+ * no budget left (`x-ratelimit-remaining: 0`, the primary limit), with `retry-after` or with a
+ * message naming a (secondary) rate limit. Such an answer says nothing about the caller, so it
+ * is never kept as one (docs/protocol.md §8 "Never a guess").
  */
-export function isGitHubFailure(status: number | undefined, headers?: Headers): boolean {
+export function isGitHubFailure(
+  status: number | undefined,
+  headers?: Headers,
+  data?: unknown,
+): boolean {
   if (status === undefined) return true;
   if (status >= 500 || status === 429) return true;
-  return status === 403 && headers?.get('x-ratelimit-remaining') === '0';
+  if (status !== 403) return false;
+  if (headers?.get('x-ratelimit-remaining') === '0' || headers?.has('retry-after')) return true;
+  return /rate limit/i.test(messageOf(data));
+}
+
+/** GitHub's `message` of an error answer ('' when there is none). */
+export function messageOf(data: unknown): string {
+  const message = (data as { message?: unknown } | null)?.message;
+  return typeof message === 'string' ? message : '';
 }
 
 /** The seconds GitHub asked to wait (`retry-after`, `x-ratelimit-reset`), if any. */

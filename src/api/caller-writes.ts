@@ -2,7 +2,8 @@ import type { ThreadComment } from '../claims/types.js';
 import type { IssueKey } from '../store/store.js';
 import { ApiError, unverifiable } from './api-error.js';
 import type { Caller } from './authenticate.js';
-import { retryAfterOf } from './caller-github.js';
+import { isGitHubFailure, messageOf, retryAfterOf } from './caller-github.js';
+import { issueNotFound } from './not-found.js';
 import { issueRef } from './serialise.js';
 
 /**
@@ -75,15 +76,58 @@ async function write(
       'GitHub refused your token while writing: send a valid token',
     );
   }
-  if (answer.status === 403 && answer.headers.get('x-ratelimit-remaining') !== '0') {
+  if (isGitHubFailure(answer.status, answer.headers, answer.data)) {
+    throw unverifiable(
+      `${what} on ${issueRef(key)} failed (GitHub answered ${answer.status})`,
+      retryAfterOf(answer.headers, nowMs),
+    );
+  }
+  // docs/protocol.md §8 "Refusals": what GitHub refuses for good is told as such, with what to
+  // do; a 503 would have the caller retry for ever. The token could read the repository (it
+  // was checked first), so a 404 or 403 here is a token that may not write its comments: a
+  // fine-grained token without "Issues: write" (GitHub answers 404), a locked issue (403).
+  const github = messageOf(answer.data);
+  if (answer.status === 404 || answer.status === 403) {
     throw new ApiError(
       403,
-      'NOT_TRUSTED',
-      `your token may not comment on ${issueRef(key)}: a fine-grained token needs "Issues: read and write" on the repository`,
+      'TOKEN_CANNOT_WRITE',
+      `your token cannot write issue comments on ${key.owner}/${key.repo}: give it Issues: write on that repository (a fine-grained token needs it listed), or use one that has it${github ? ` (GitHub answered ${answer.status}: ${clip(github)})` : ''}`,
+      { github: { status: answer.status, message: clip(github) } },
+    );
+  }
+  if (answer.status === 410) throw issueNotFound();
+  if (answer.status >= 400 && answer.status < 500) {
+    const reasons = errorsOf(answer.data);
+    throw new ApiError(
+      422,
+      'GITHUB_REFUSED',
+      `GitHub refused ${what} on ${issueRef(key)} (${answer.status} ${clip(github) || 'without a reason'}${reasons ? `: ${reasons}` : ''}); sending it again will not change that: shorten the note, or report this answer`,
+      { github: { status: answer.status, message: clip(github) } },
     );
   }
   throw unverifiable(
     `${what} on ${issueRef(key)} failed (GitHub answered ${answer.status})`,
     retryAfterOf(answer.headers, nowMs),
+  );
+}
+
+/** GitHub's text, kept short: it is shown to the caller, never a secret. */
+function clip(text: string): string {
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}
+
+/** The reasons of a 422's `errors` (`[{ message }]` or `[{ field, code }]`), joined. */
+function errorsOf(data: unknown): string {
+  const errors = (data as { errors?: unknown } | null)?.errors;
+  if (!Array.isArray(errors)) return '';
+  return clip(
+    errors
+      .map((e: { message?: unknown; field?: unknown; code?: unknown }) =>
+        typeof e?.message === 'string'
+          ? e.message
+          : [e?.field, e?.code].filter((x) => typeof x === 'string').join(' '),
+      )
+      .filter((x) => x !== '')
+      .join('; '),
   );
 }

@@ -27,7 +27,7 @@ export async function checkPaths(
   params: URLSearchParams,
 ): Promise<ApiAnswer> {
   const paths = parsePathsParam(params);
-  const repo = await readableRepo(deps, caller, target);
+  const repo = await readableRepo(deps, caller, target, 'repo');
   const config = await configOf(deps, repo);
   // Issue 0 exists nowhere: no issue of the repository is left out of the check.
   const key: IssueKey = {

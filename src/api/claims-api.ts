@@ -8,11 +8,13 @@ import type { Store } from '../store/store.js';
 import type { ApiAnswer } from './api-answer.js';
 import type { ApiDeps } from './api-deps.js';
 import { ApiError, invalidInput, unverifiable } from './api-error.js';
-import { authenticate } from './authenticate.js';
+import { authenticate, bearerToken, tokenHashOf } from './authenticate.js';
+import { type CallerLimitSettings, type CallerLimits, callerLimits } from './caller-limits.js';
 import { checkPaths } from './check-paths.js';
 import { getClaim } from './get-claim.js';
 import { heartbeatClaim } from './heartbeat-claim.js';
 import { listIssues } from './list-issues.js';
+import { issueNotFound, repoNotFound } from './not-found.js';
 import { postClaim } from './post-claim.js';
 import { releaseClaim } from './release-claim.js';
 import { repoAccess } from './repo-access.js';
@@ -49,7 +51,16 @@ export interface ClaimsApiOptions {
   readonly events: boolean;
   /** Cache lifetime of identity, permission and visibility (default and maximum 5 minutes). */
   readonly cacheMs?: number;
+  /** Per-caller limits (docs/protocol.md §8 "Limits"); default {@link DEFAULT_CALLER_LIMITS}. */
+  readonly limits?: CallerLimitSettings;
 }
+
+/** The defaults of `CLAIMS_API_RATE_PER_MINUTE` and `CLAIMS_API_CONCURRENCY`. */
+export const DEFAULT_CALLER_LIMITS: CallerLimitSettings = { perMinute: 300, concurrency: 10 };
+
+/** GitHub's grammar of account and repository names: anything else names no repository. */
+const OWNER_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,38})$/;
+const REPO_NAME = /^(?!\.\.?$)[A-Za-z0-9._-]{1,100}$/;
 
 /** Builds the claims API's dependencies (caches included) from what the app has. */
 export function claimsApiDeps(options: ClaimsApiOptions): ApiDeps {
@@ -74,22 +85,44 @@ export function createClaimsApi(
   options: ClaimsApiOptions,
 ): (req: IncomingMessage, res: ServerResponse) => Promise<boolean> {
   const deps = claimsApiDeps(options);
+  const limits = callerLimits(options.limits ?? DEFAULT_CALLER_LIMITS, () =>
+    options.now().getTime(),
+  );
   return async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname !== API_PREFIX && !url.pathname.startsWith(`${API_PREFIX}/`)) return false;
     const path = url.pathname.slice(API_PREFIX.length);
     let answer: ApiAnswer;
+    let leave = () => {};
     try {
+      leave = admit(limits, req);
       answer = await route(deps, req, path, url.searchParams);
     } catch (error) {
       const known = knownError(deps, error, req.method ?? 'GET', path);
       for (const [name, value] of Object.entries(known.headers)) res.setHeader(name, value);
       answer = errorAnswer(known);
+    } finally {
+      leave();
     }
     res.writeHead(answer.status, { 'content-type': 'application/json; charset=utf-8' });
     res.end(JSON.stringify(answer.body));
     return true;
   };
+}
+
+/**
+ * docs/protocol.md §8 "Limits": a call with a token counts against that token's limits (by
+ * its hash) before anything else is done for it, GitHub's `GET /user` included. A call without
+ * one is answered 401 at once and costs nothing.
+ */
+function admit(limits: CallerLimits, req: IncomingMessage): () => void {
+  let token: string;
+  try {
+    token = bearerToken(req);
+  } catch {
+    return () => {};
+  }
+  return limits.enter(tokenHashOf(token));
 }
 
 async function route(
@@ -107,9 +140,9 @@ async function route(
   const paths = PATHS_PATH.exec(path);
   if (paths) {
     allow(method, ['GET']);
+    const where = repoOf(paths[1]!, paths[2]!, repoNotFound);
     const caller = await authenticate(req, deps);
-    const where = { owner: decodeURIComponent(paths[1]!), repo: decodeURIComponent(paths[2]!) };
-    return checkPaths(deps, caller, where, params);
+    return uniformNotFound(checkPaths(deps, caller, where, params), repoNotFound);
   }
   const match = CLAIM_PATH.exec(path);
   if (!match) {
@@ -119,25 +152,66 @@ async function route(
       `no route ${path}: see the README for the routes of ${API_PREFIX}`,
     );
   }
-  const target = {
-    owner: decodeURIComponent(match[1]!),
-    repo: decodeURIComponent(match[2]!),
-    number: Number(match[3]),
-  };
+  const target = { ...repoOf(match[1]!, match[2]!, issueNotFound), number: Number(match[3]) };
   if (match[4]) {
     allow(method, ['POST']);
     const caller = await authenticate(req, deps);
-    return heartbeatClaim(deps, caller, target, parseBody(HeartbeatBody, await readJson(req)));
+    const body = parseBody(HeartbeatBody, await readJson(req));
+    return uniformNotFound(heartbeatClaim(deps, caller, target, body), issueNotFound);
   }
   allow(method, ['GET', 'POST', 'DELETE']);
   const caller = await authenticate(req, deps);
   switch (method) {
     case 'GET':
-      return getClaim(deps, caller, target);
-    case 'POST':
-      return postClaim(deps, caller, target, parseBody(ClaimBody, await readJson(req)));
-    default:
-      return releaseClaim(deps, caller, target, parseBody(ReleaseBody, await readJson(req)));
+      return uniformNotFound(getClaim(deps, caller, target), issueNotFound);
+    case 'POST': {
+      const body = parseBody(ClaimBody, await readJson(req));
+      return uniformNotFound(postClaim(deps, caller, target, body), issueNotFound);
+    }
+    default: {
+      const body = parseBody(ReleaseBody, await readJson(req));
+      return uniformNotFound(releaseClaim(deps, caller, target, body), issueNotFound);
+    }
+  }
+}
+
+/**
+ * The owner and name of a path, percent-decoded. A malformed escape (`a%zz`) or a name
+ * outside GitHub's grammar names no repository: the route's one 404, never an error logged.
+ */
+function repoOf(
+  owner: string,
+  repo: string,
+  notFound: () => ApiError,
+): { owner: string; repo: string } {
+  const decoded = { owner: safeDecode(owner), repo: safeDecode(repo) };
+  if (!OWNER_NAME.test(decoded.owner ?? '') || !REPO_NAME.test(decoded.repo ?? '')) {
+    throw notFound();
+  }
+  return decoded as { owner: string; repo: string };
+}
+
+function safeDecode(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * docs/protocol.md §8 "Nothing leaks": whatever a route finds missing (repository,
+ * installation, visibility, issue) is answered with its one 404, word for word.
+ */
+async function uniformNotFound(
+  answer: Promise<ApiAnswer>,
+  notFound: () => ApiError,
+): Promise<ApiAnswer> {
+  try {
+    return await answer;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) throw notFound();
+    throw error;
   }
 }
 

@@ -18,7 +18,7 @@ export async function getClaim(
   caller: Caller,
   target: IssueTarget,
 ): Promise<ApiAnswer> {
-  const repo = await readableRepo(deps, caller, target);
+  const repo = await readableRepo(deps, caller, target, 'issue');
   return onIssue(deps, repo, target.number, async ({ key, thread, config }) => {
     const claims = trustedClaims(thread.comments, config.trustedBots);
     const holder = findHolder(claims, thread.open, config.staleAfterMs, deps.now());

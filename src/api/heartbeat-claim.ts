@@ -11,13 +11,15 @@ import { editAsCaller } from './caller-writes.js';
 import { renewedBody } from './claim-body.js';
 import { indexIssue } from './index-issue.js';
 import { type IssueTarget, onIssue } from './on-issue.js';
+import { readableRepo } from './readable-repo.js';
 import type { HeartbeatBody } from './request-bodies.js';
 import { requireEnforced } from './require-enforced.js';
+import { requireTrust } from './require-trust.js';
 import { claimObject, issueObject, issueRef } from './serialise.js';
 import { settle } from './settle.js';
 
 /**
- * `POST …/claim/heartbeat` (docs/protocol.md §8): the caller's live claim gets `updated` =
+ * `POST …/claim/heartbeat` (docs/protocol.md §8), with the trust a claim needs: the caller's live claim gets `updated` =
  * now (and the stage asked for). It never revives a stale or released claim: 409
  * CLAIM_NOT_HELD. A stage change that moves a label is reconciled at once; a plain heartbeat
  * costs one edit, as a comment heartbeat does.
@@ -28,7 +30,9 @@ export async function heartbeatClaim(
   target: IssueTarget,
   body: HeartbeatBody,
 ): Promise<ApiAnswer> {
-  const repo = await deps.access.installed(target.owner, target.repo);
+  // docs/protocol.md §8: visibility, then trust, before the lock.
+  const repo = await readableRepo(deps, caller, target, 'issue');
+  await requireTrust(deps, caller, repo);
   return onIssue(deps, repo, target.number, async (at) => {
     const { key, thread, config } = at;
     const now = deps.now();

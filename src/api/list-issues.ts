@@ -3,6 +3,7 @@ import type { ApiAnswer } from './api-answer.js';
 import type { ApiDeps } from './api-deps.js';
 import { invalidInput, unverifiable } from './api-error.js';
 import type { Caller } from './authenticate.js';
+import { forEachBounded } from './for-each-bounded.js';
 import { type IssueQuery, type QueueCursor, queryIssues } from './query-issues.js';
 import { claimableSettings } from './queue-settings.js';
 
@@ -15,13 +16,16 @@ const PARAMS = new Set([
   'limit',
   'cursor',
 ]);
+/** How many repositories' visibility the queue checks at once with the caller's token. */
+export const VISIBILITY_CHECKS_AT_ONCE = 8;
+
 const REPO = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;
 const LOGIN = /^[a-z\d](?:[a-z\d]|-(?=[a-z\d])){0,38}(?:\[bot\])?$/i;
 
 /**
  * `GET /api/claims/v1/issues` (docs/protocol.md §9), answered from the index: only
  * repositories of the app's installations that the caller's token can read (checked with
- * that token, cached), and no other GitHub call for repositories whose claims.yml the app
+ * that token, cached, at most VISIBILITY_CHECKS_AT_ONCE at a time), and no other GitHub call for repositories whose claims.yml the app
  * read within QUEUE_SETTINGS_TTL_MS (their queue settings are kept in the store).
  */
 export async function listIssues(
@@ -39,21 +43,20 @@ export async function listIssues(
   }
   const visible = new Set<string>();
   const settings = new Map<string, QueueSettings | null>();
-  await Promise.all(
-    [...repos].map(async ([name, where]) => {
-      if (!(await deps.access.canRead(caller, name))) return;
-      visible.add(name);
-      if (query.claimable !== true) return;
-      // As the app's last read of claims.yml found it; read now only when none is kept.
-      let claimable = await deps.store.queueSettings(where);
-      if (claimable === undefined) {
-        const octokit = await deps.octokitFor(where.installationId);
-        claimable = claimableSettings(await deps.config(octokit, where));
-      }
-      if (claimable === undefined) throw unverifiable(`the config of ${name} could not be read`);
-      settings.set(name, claimable);
-    }),
-  );
+  // docs/protocol.md §9: one visibility check per repository, a few at a time.
+  await forEachBounded([...repos], VISIBILITY_CHECKS_AT_ONCE, async ([name, where]) => {
+    if (!(await deps.access.canRead(caller, name))) return;
+    visible.add(name);
+    if (query.claimable !== true) return;
+    // As the app's last read of claims.yml found it; read now only when none is kept.
+    let claimable = await deps.store.queueSettings(where);
+    if (claimable === undefined) {
+      const octokit = await deps.octokitFor(where.installationId);
+      claimable = claimableSettings(await deps.config(octokit, where));
+    }
+    if (claimable === undefined) throw unverifiable(`the config of ${name} could not be read`);
+    settings.set(name, claimable);
+  });
   const page = queryIssues(entries, query, {
     now: deps.now(),
     visible: (repo) => visible.has(repo),
@@ -67,7 +70,8 @@ export async function listIssues(
 
 /** The query string as an {@link IssueQuery}; 422 naming every bad parameter. */
 export function parseQuery(params: URLSearchParams, me: string): IssueQuery {
-  const fields: Record<string, string> = {};
+  // Null prototype: a parameter named `__proto__` is named, not lost (see parseBody).
+  const fields: Record<string, string> = Object.create(null);
   for (const name of new Set(params.keys())) {
     if (!PARAMS.has(name)) fields[name] = `absent: not a filter (use ${[...PARAMS].join(', ')})`;
     else if (params.getAll(name).length > 1) fields[name] = 'given once';

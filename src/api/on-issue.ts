@@ -12,6 +12,7 @@ import type { IssueKey } from '../store/store.js';
 import type { ApiDeps } from './api-deps.js';
 import { ApiError, unverifiable } from './api-error.js';
 import { githubFailure } from './caller-github.js';
+import { issueNotFound } from './not-found.js';
 import type { InstalledRepo } from './repo-access.js';
 import { issueRef } from './serialise.js';
 
@@ -33,7 +34,7 @@ export interface IssueTarget {
 /**
  * Runs `fn` on an issue inside the per-issue lock its reconciles run under, across replicas
  * (docs/protocol.md §8 "Serialised"), with its config and whole thread read first (fail
- * closed, §6): GitHub failing is 503, a missing issue or a pull request is 404.
+ * closed, §6): GitHub failing is 503, a missing issue or a pull request is the one 404 of §8.
  */
 export async function onIssue<T>(
   deps: ApiDeps,
@@ -71,10 +72,10 @@ export async function readIssue(
     const reads = installationReads(deps.store, key.installationId);
     const thread = await readThread(repo.octokit, key, reads);
     // docs/protocol.md §2: claims live on issues only.
-    if (thread.isPullRequest) throw notFound(key);
+    if (thread.isPullRequest) throw issueNotFound();
     return thread;
   } catch (error) {
-    if (error instanceof IssueGoneError) throw notFound(key);
+    if (error instanceof IssueGoneError) throw issueNotFound();
     if (error instanceof UnverifiableError) {
       deps.log.warn(
         { issue: issueRef(key), status: error.status },
@@ -109,12 +110,4 @@ export async function configOf(deps: ApiDeps, repo: InstalledRepo): Promise<Reso
     case 'unreadable':
       throw unverifiable('the repository config could not be read');
   }
-}
-
-function notFound(key: IssueKey): ApiError {
-  return new ApiError(
-    404,
-    'NOT_FOUND',
-    `${issueRef(key)} is not an issue of that repository (it does not exist, or it is a pull request): check the number`,
-  );
 }

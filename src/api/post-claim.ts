@@ -12,9 +12,10 @@ import { newClaimBody, renewedBody } from './claim-body.js';
 import { type IssueAtHand, type IssueTarget, onIssue } from './on-issue.js';
 import { pathConflicts } from './path-conflicts.js';
 import { pathsClaimed } from './paths-claimed.js';
-import { mayClaim } from './repo-access.js';
+import { readableRepo } from './readable-repo.js';
 import type { ClaimBody } from './request-bodies.js';
 import { requireEnforced } from './require-enforced.js';
+import { requireTrust } from './require-trust.js';
 import { claimObject, issueObject, issueRef } from './serialise.js';
 import { settle } from './settle.js';
 
@@ -34,15 +35,9 @@ export async function postClaim(
   target: IssueTarget,
   body: ClaimBody,
 ): Promise<ApiAnswer> {
-  const repo = await deps.access.installed(target.owner, target.repo);
-  const role = await deps.access.roleOf(repo, caller.login);
-  if (!mayClaim(role)) {
-    throw new ApiError(
-      403,
-      'NOT_TRUSTED',
-      `@${caller.login} has the role ${role.roleName} on ${repo.owner}/${repo.repo}; claiming needs write, maintain or admin: ask a maintainer for access`,
-    );
-  }
+  // docs/protocol.md §8: visibility, then trust, before the lock.
+  const repo = await readableRepo(deps, caller, target, 'issue');
+  await requireTrust(deps, caller, repo);
   return onIssue(deps, repo, target.number, async (at) => {
     const { key, thread, config } = at;
     const now = deps.now();

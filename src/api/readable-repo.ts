@@ -1,25 +1,28 @@
 import type { ApiDeps } from './api-deps.js';
 import { ApiError } from './api-error.js';
 import type { Caller } from './authenticate.js';
+import { issueNotFound, repoNotFound } from './not-found.js';
 import type { InstalledRepo } from './repo-access.js';
 
 /**
- * The installed repository `target` names, when the caller's own token can read it: what
- * `GET …/claim` and the paths check may show (docs/protocol.md §8, §10). Otherwise 404
- * NOT_FOUND, in the names the caller wrote.
+ * The installed repository `target` names, once the caller's own token is known to read it:
+ * the first thing every route establishes, before any lock is taken or thread read
+ * (docs/protocol.md §8 "Nothing leaks"). The caller's token is asked first, so a repository it
+ * cannot read costs the app's installation nothing; then the app's installation. Anything else
+ * is the route's one 404 (`what`), the same for every reason.
  */
 export async function readableRepo(
   deps: ApiDeps,
   caller: Caller,
   target: { owner: string; repo: string },
+  what: 'issue' | 'repo',
 ): Promise<InstalledRepo> {
-  const repo = await deps.access.installed(target.owner, target.repo);
-  if (!(await deps.access.canRead(caller, `${repo.owner}/${repo.repo}`))) {
-    throw new ApiError(
-      404,
-      'NOT_FOUND',
-      `your token cannot read ${target.owner}/${target.repo}: check the name and the token's repository access`,
-    );
+  const notFound = what === 'issue' ? issueNotFound : repoNotFound;
+  if (!(await deps.access.canRead(caller, `${target.owner}/${target.repo}`))) throw notFound();
+  try {
+    return await deps.access.installed(target.owner, target.repo);
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'NOT_FOUND') throw notFound();
+    throw error;
   }
-  return repo;
 }

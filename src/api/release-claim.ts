@@ -12,16 +12,19 @@ import type { Caller } from './authenticate.js';
 import { githubFailure } from './caller-github.js';
 import { editAsCaller } from './caller-writes.js';
 import { type IssueTarget, onIssue } from './on-issue.js';
+import { readableRepo } from './readable-repo.js';
 import { mayReleaseForOthers } from './repo-access.js';
 import type { ReleaseBody } from './request-bodies.js';
 import { requireEnforced } from './require-enforced.js';
+import { requireTrust } from './require-trust.js';
 import { claimObject, issueRef } from './serialise.js';
 import { settle } from './settle.js';
 
 /**
  * `DELETE …/claim` (docs/protocol.md §8). With `session`: the caller's own live claim is
  * finalised with the caller's token. Without: an administrative release of whoever holds it,
- * for `maintain` or `admin` only, written with the app's token. Then the reconcile removes
+ * for `maintain` or `admin` only, written with the app's token. Both are decided before the
+ * issue's lock is taken: releasing one's own claim needs the trust a claim needs. Then the reconcile removes
  * the labels and the assignee the claim added (§4).
  */
 export async function releaseClaim(
@@ -30,7 +33,8 @@ export async function releaseClaim(
   target: IssueTarget,
   body: ReleaseBody,
 ): Promise<ApiAnswer> {
-  const repo = await deps.access.installed(target.owner, target.repo);
+  // docs/protocol.md §8: visibility, then trust, before the lock.
+  const repo = await readableRepo(deps, caller, target, 'issue');
   const administrative = body.session === undefined;
   if (administrative) {
     const role = await deps.access.roleOf(repo, caller.login);
@@ -41,6 +45,8 @@ export async function releaseClaim(
         `releasing another session's claim needs maintain or admin on ${repo.owner}/${repo.repo} (@${caller.login} has ${role.roleName}): send your own session to release your claim`,
       );
     }
+  } else {
+    await requireTrust(deps, caller, repo);
   }
   return onIssue(deps, repo, target.number, async (at) => {
     const { key, thread, config } = at;

@@ -103,20 +103,39 @@ export function repoAccess(deps: {
 
     canRead(caller, fullName) {
       return reads.get(`${caller.tokenHash}:${fullName.toLowerCase()}`, async () => {
+        const [owner = '', name = ''] = fullName.split('/');
         let answer: Awaited<ReturnType<Caller['github']>>;
         try {
-          answer = await caller.github('GET', `/repos/${fullName}`);
+          answer = await caller.github(
+            'GET',
+            `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(name)}`,
+          );
         } catch {
           throw unverifiable(`GitHub did not answer whether your token can read ${fullName}`);
         }
         if (answer.status === 200) return true;
-        if (isGitHubFailure(answer.status, answer.headers)) {
+        // Only a definite answer is kept (docs/protocol.md §8, §9): a rate limit or a 5xx says
+        // nothing about the token, and one kept as "cannot read" would hide the repository.
+        if (isGitHubFailure(answer.status, answer.headers, answer.data)) {
           throw unverifiable(
             `GitHub failed to say whether your token can read ${fullName} (${answer.status})`,
             retryAfterOf(answer.headers, clock()),
           );
         }
-        return false;
+        if (answer.status === 401) {
+          throw new ApiError(
+            401,
+            'UNAUTHENTICATED',
+            'GitHub refused the token: send a valid personal access token or GitHub user token as "Authorization: Bearer <token>"',
+          );
+        }
+        // GitHub: 404 for what the token may not see; 403 where an organisation's policy (SAML
+        // SSO, an IP allow list) keeps the token out; 451 for a blocked repository.
+        if (answer.status === 404 || answer.status === 403 || answer.status === 451) return false;
+        throw unverifiable(
+          `GitHub answered ${answer.status} when asked whether your token can read ${fullName}`,
+          retryAfterOf(answer.headers, clock()),
+        );
       });
     },
   };

@@ -84,6 +84,9 @@ export const ReleaseBody = z.strictObject({
 });
 export type ReleaseBody = Omit<z.infer<typeof ReleaseBody>, 'outcome'> & { outcome: Outcome };
 
+/** Keys that name parts of JavaScript objects, never a field: refused before parsing. */
+const RESERVED_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
 /**
  * Validates a JSON body against `schema`; 422 INVALID_INPUT naming every bad field and what it
  * must hold, before anything is read or written.
@@ -92,9 +95,15 @@ export function parseBody<T>(schema: z.ZodType<T>, raw: unknown): T {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     throw invalidInput({ body: 'a JSON object' });
   }
+  // JSON.parse makes `__proto__` an own key; assigned to a plain object it would set the
+  // prototype instead of naming the field. A null-prototype map names every key.
+  const fields: Record<string, string> = Object.create(null);
+  for (const key of Object.keys(raw)) {
+    if (RESERVED_KEYS.has(key)) fields[key] = 'absent: not a field of this request';
+  }
+  if (Object.keys(fields).length > 0) throw invalidInput(fields);
   const parsed = schema.safeParse(raw);
   if (parsed.success) return parsed.data;
-  const fields: Record<string, string> = {};
   for (const issue of parsed.error.issues) {
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) fields[key] = 'absent: not a field of this request';

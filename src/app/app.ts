@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Probot, ProbotOctokit } from 'probot';
-import { createClaimsApi } from '../api/claims-api.js';
+import { createClaimsApi, DEFAULT_CALLER_LIMITS } from '../api/claims-api.js';
 import { indexIssuesEvent } from '../api/index-events.js';
 import { indexHeartbeat } from '../api/index-heartbeat.js';
 import { rememberQueueSettings } from '../api/queue-settings.js';
@@ -66,6 +66,8 @@ export type WardenSettings = Pick<
       | 'queueLockMs'
       | 'metricsToken'
       | 'writePacingMs'
+      | 'apiRatePerMinute'
+      | 'apiConcurrency'
     >
   >;
 
@@ -242,6 +244,10 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
     config: repoConfig,
     reconcile: reconcileOne,
     events: events !== null,
+    limits: {
+      perMinute: settings.apiRatePerMinute ?? DEFAULT_CALLER_LIMITS.perMinute,
+      concurrency: settings.apiConcurrency ?? DEFAULT_CALLER_LIMITS.concurrency,
+    },
   });
 
   const resyncDeps = {

@@ -27,6 +27,13 @@ export interface Settings {
   readonly configCacheMs: number;
   /** `CLAIMS_QUEUE_CONCURRENCY`: reconciles run at the same time by this process. */
   readonly queueConcurrency: number;
+  /**
+   * `CLAIMS_API_RATE_PER_MINUTE`: claims API calls one token may make a minute, per replica
+   * (docs/protocol.md §8 "Limits"); past it, 429 RATE_LIMITED with `retry-after`.
+   */
+  readonly apiRatePerMinute: number;
+  /** `CLAIMS_API_CONCURRENCY`: claims API calls one token may have running at once, per replica. */
+  readonly apiConcurrency: number;
   /** `CLAIMS_REDIS_URL`: shared state for many replicas; undefined runs in-process (docs/protocol.md §7). */
   readonly redisUrl: string | undefined;
   /**
@@ -356,6 +363,16 @@ const SettingsEnv = z.object({
   CLAIMS_QUEUE_CONCURRENCY: integerSchema(1, 256, 'the number of reconciles run at once').default(
     8,
   ),
+  CLAIMS_API_RATE_PER_MINUTE: integerSchema(
+    1,
+    100_000,
+    'the claims API calls one token may make a minute',
+  ).default(300),
+  CLAIMS_API_CONCURRENCY: integerSchema(
+    1,
+    1_000,
+    'the claims API calls one token may have running at once',
+  ).default(10),
   CLAIMS_REDIS_URL: redisUrlSchema.optional(),
   CLAIMS_REDIS_PREFIX: redisPrefixSchema.default('claims'),
   CLAIMS_QUEUE_LOCK: durationSchema('1s', '10m', '30s').default(parseDuration('30s')),
@@ -504,6 +521,8 @@ export function readSettings(
     resyncIntervalMs: v.CLAIMS_RESYNC_INTERVAL,
     configCacheMs: v.CLAIMS_CONFIG_CACHE,
     queueConcurrency: v.CLAIMS_QUEUE_CONCURRENCY,
+    apiRatePerMinute: v.CLAIMS_API_RATE_PER_MINUTE,
+    apiConcurrency: v.CLAIMS_API_CONCURRENCY,
     redisUrl: v.CLAIMS_REDIS_URL,
     redisPrefix: v.CLAIMS_REDIS_PREFIX,
     queueLockMs: v.CLAIMS_QUEUE_LOCK,

@@ -61,6 +61,8 @@ describe('readSettings', () => {
       resyncIntervalMs: 6 * h,
       configCacheMs: 60 * s,
       queueConcurrency: 8,
+      apiRatePerMinute: 300,
+      apiConcurrency: 10,
       redisUrl: undefined,
       redisPrefix: 'claims',
       queueLockMs: 30 * s,

@@ -125,6 +125,13 @@ export interface InjectionSpec {
   /** How many requests it applies to (default 1; `Infinity` for all). */
   readonly times?: number;
   readonly delayMs?: number;
+  /**
+   * Holds each matching request until the promise it returns settles (after `delayMs`), then
+   * answers as the rest of the spec says: a test decides when GitHub answers, no clock needed.
+   */
+  readonly hold?: () => Promise<unknown>;
+  /** Only requests made by this login (as `RecordedRequest.actor` names it) match. */
+  readonly actor?: string;
   readonly headers?: Readonly<Record<string, string>>;
   readonly body?: unknown;
 }
@@ -901,11 +908,12 @@ export class FakeGitHub {
     return this.tokens.get(token) ?? new HttpError(401, 'Bad credentials');
   }
 
-  private takeInjection(method: string, path: string): Injection | undefined {
+  private takeInjection(method: string, path: string, actor: string): Injection | undefined {
     const injection = this.injections.find(
       (i) =>
         i.remaining > 0 &&
         (i.method === undefined || i.method.toUpperCase() === method) &&
+        (i.actor === undefined || i.actor.toLowerCase() === actor.toLowerCase()) &&
         (typeof i.path === 'string' ? i.path === path : i.path.test(path)),
     );
     if (injection) {
@@ -980,8 +988,9 @@ export class FakeGitHub {
       this.send(res, reply);
       return;
     }
-    const injection = this.takeInjection(method, path);
+    const injection = this.takeInjection(method, path, actor);
     if (injection?.delayMs) await new Promise((r) => setTimeout(r, injection.delayMs));
+    if (injection?.hold) await injection.hold().catch(() => {});
     if (injection?.status !== undefined) {
       const headers = injection.headers ?? {};
       reply = {
