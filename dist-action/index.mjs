@@ -40450,13 +40450,10 @@ function encodeByte(byte, slashPlain) {
 
 // src/claims/comment.ts
 var MAX_NOTE_CHARS = 280;
-var CLIENT_NAME = /^[A-Za-z0-9._-]{1,64}$/;
 var claimLine = {
   stage: (stage) => `- Stage: ${stage}`,
   updated: (at) => `- Updated: ${formatClaimTime(at)}`,
   note: (note) => `- Note: ${checkedNote(note)}`,
-  takeover: (takeover) => takeoverLine(takeover),
-  client: (client) => `- Via: ${checkedClient(client)}`,
   outcome: (outcome) => `- Outcome: ${outcome}`,
   reason: (reason2) => `- Reason: ${foldText(reason2)}`
 };
@@ -40470,21 +40467,6 @@ function checkedNote(note) {
   }
   return folded;
 }
-function checkedClient(client) {
-  if (!CLIENT_NAME.test(client)) throw new Error("claim client must be 1..64 of A-Za-z0-9._-");
-  return client;
-}
-function takeoverLine(takeover) {
-  if (!Number.isSafeInteger(takeover.commentId) || takeover.commentId <= 0) {
-    throw new Error(`takeover commentId must be a positive integer, got ${takeover.commentId}`);
-  }
-  if (!isClaimIdentity(takeover.session)) {
-    throw new Error(
-      "takeover session must be a claim identity (docs/protocol.md \xA71 session shape)"
-    );
-  }
-  return `- Takeover: replaces claim comment ${takeover.commentId} (session ${takeover.session})`;
-}
 function releasedClaim(claim2, outcome, now) {
   return { ...claim2, stage: "released", outcome, updated: now };
 }
@@ -40496,50 +40478,32 @@ var NOTE_LINE = /^- Note: (.*)$/s;
 var FINAL_LINE = /^- (?:Outcome|Reason):/;
 var AFTER_NOTE = /^- (?:Takeover|Via|Outcome|Reason):/;
 function editClaimBody(body, edit) {
-  const { marker } = edit;
-  const newline = body.indexOf("\n");
-  const eol = newline > 0 && body[newline - 1] === "\r" ? "\r\n" : "\n";
-  let lines = humanLines(body);
-  if (edit.paths !== void 0) lines = withPathLine(lines, renderPathLine(edit.paths));
-  lines = replaceFirst(lines, STAGE_LINE, claimLine.stage(marker.stage));
-  if (edit.reason === void 0) {
-    lines = replaceFirst(lines, UPDATED_LINE, claimLine.updated(marker.updated));
+  const { marker, reason: reason2 } = edit;
+  const eol = /^[^\n]*\r\n/.test(body) ? "\r\n" : "\n";
+  const lines = body.split("\n").slice(1).map((line) => line.replace(/\r$/, ""));
+  const set3 = (pattern, line) => {
+    const index = lines.findIndex((l) => pattern.test(l));
+    if (index !== -1) lines[index] = line;
+    return index !== -1;
+  };
+  if (edit.paths !== void 0) {
+    if (lines[0]?.startsWith(PATH_LINE_PREFIX)) lines.shift();
+    lines.unshift(renderPathLine(edit.paths));
   }
-  if (edit.note !== void 0) lines = withNote(lines, claimLine.note(edit.note));
-  if (edit.reason !== void 0) {
-    if (marker.stage !== "released" || marker.outcome === void 0) {
-      throw new Error("a finalisation needs a released claim with an outcome (see releasedClaim)");
-    }
-    const kept = trimTrailingBlankLines(lines.filter((line) => !FINAL_LINE.test(line)));
-    lines = [...kept, claimLine.outcome(marker.outcome), claimLine.reason(edit.reason)];
+  set3(STAGE_LINE, claimLine.stage(marker.stage));
+  if (reason2 === void 0) set3(UPDATED_LINE, claimLine.updated(marker.updated));
+  if (edit.note !== void 0 && !set3(NOTE_LINE, claimLine.note(edit.note))) {
+    const at = lines.findIndex((l) => AFTER_NOTE.test(l));
+    lines.splice(at === -1 ? lines.length : at, 0, claimLine.note(edit.note));
   }
-  return [renderClaimMarker(marker), ...lines].join(eol);
-}
-function humanLines(body) {
-  const newline = body.indexOf("\n");
-  if (newline === -1) return [];
-  return body.slice(newline + 1).split("\n").map((line) => line.endsWith("\r") ? line.slice(0, -1) : line);
-}
-function replaceFirst(lines, pattern, line) {
-  const index = lines.findIndex((l) => pattern.test(l));
-  const out = [...lines];
-  if (index !== -1) out[index] = line;
-  return out;
-}
-function withPathLine(lines, line) {
-  const rest = lines[0]?.startsWith(PATH_LINE_PREFIX) ? lines.slice(1) : lines;
-  return [line, ...rest];
-}
-function withNote(lines, line) {
-  if (lines.some((l) => NOTE_LINE.test(l))) return replaceFirst(lines, NOTE_LINE, line);
-  const at = lines.findIndex((l) => AFTER_NOTE.test(l));
-  const index = at === -1 ? lines.length : at;
-  return [...lines.slice(0, index), line, ...lines.slice(index)];
-}
-function trimTrailingBlankLines(lines) {
-  let end = lines.length;
-  while (end > 0 && lines[end - 1].trim() === "") end -= 1;
-  return lines.slice(0, end);
+  if (reason2 === void 0) return [renderClaimMarker(marker), ...lines].join(eol);
+  if (marker.stage !== "released" || marker.outcome === void 0) {
+    throw new Error("a finalisation needs a released claim with an outcome (see releasedClaim)");
+  }
+  const kept = lines.filter((line) => !FINAL_LINE.test(line));
+  while (kept.length > 0 && kept.at(-1).trim() === "") kept.pop();
+  const closing = [claimLine.outcome(marker.outcome), claimLine.reason(reason2)];
+  return [renderClaimMarker(marker), ...kept, ...closing].join(eol);
 }
 
 // src/claims/liveness.ts

@@ -9,15 +9,8 @@ import { isClaimIdentity, parseClaimMarker, renderClaimMarker } from './marker.j
 import { PATH_LINE_PREFIX, pathLineOf, renderPathLine } from './paths.js';
 import type { ClaimMarker } from './types.js';
 
-/**
- * Reading the parts back from an existing claim comment, and the one edit of an existing
- * comment's body. Pure: no I/O and no clock.
- */
-
 /** A claim comment taken apart: what renderClaimComment(marker, options) renders. */
-export interface ClaimBodyParts extends ClaimCommentOptions {
-  readonly marker: ClaimMarker;
-}
+export type ClaimBodyParts = ClaimCommentOptions & { readonly marker: ClaimMarker };
 
 /** One edit of an existing claim comment; each part left out stays as the comment has it. */
 export interface ClaimBodyEdit {
@@ -38,8 +31,8 @@ const STAGE_LINE = /^- Stage:/;
 const UPDATED_LINE = /^- Updated:/;
 const NOTE_LINE = /^- Note: (.*)$/s;
 const TAKEOVER_LINE =
-  /^- Takeover: replaces claim comment ([1-9][0-9]{0,15}) \(session ([^\s)]+)\)$/;
-const CLIENT_LINE = /^- Via: (.*)$/s;
+  /^- Takeover: replaces claim comment ([1-9][0-9]{0,15}) \(session ([^\s)]+)\)\r?$/;
+const CLIENT_LINE = /^- Via: (.*?)\r?$/s;
 const FINAL_LINE = /^- (?:Outcome|Reason):/;
 /** The lines a new comment writes after its note (renderClaimComment). */
 const AFTER_NOTE = /^- (?:Takeover|Via|Outcome|Reason):/;
@@ -53,21 +46,21 @@ const AFTER_NOTE = /^- (?:Takeover|Via|Outcome|Reason):/;
 export function parseClaimBody(body: string): ClaimBodyParts | null {
   const marker = parseClaimMarker(body);
   if (marker === null) return null;
-  const lines = humanLines(body);
+  const lines = body.split('\n').slice(1);
+  const first = (pattern: RegExp) => pattern.exec(lines.find((l) => pattern.test(l)) ?? '');
   const path = pathLineOf(body);
-  const note = firstMatch(lines, NOTE_LINE)?.[1];
-  const takeover = firstMatch(lines, TAKEOVER_LINE);
-  const client = firstMatch(lines, CLIENT_LINE)?.[1];
+  const note = foldText(first(NOTE_LINE)?.[1] ?? '');
+  const [, commentId, session = ''] = first(TAKEOVER_LINE) ?? [];
+  const client = first(CLIENT_LINE)?.[1] ?? '';
   return {
     marker,
-    ...(path.kind === 'valid' ? { paths: path.paths } : {}),
-    ...(note !== undefined && foldText(note).length <= MAX_NOTE_CHARS
-      ? { note: foldText(note) }
-      : {}),
-    ...(takeover && isClaimIdentity(takeover[2]!)
-      ? { takeover: { commentId: Number(takeover[1]), session: takeover[2]! } }
-      : {}),
-    ...(client !== undefined && CLIENT_NAME.test(client) ? { client } : {}),
+    paths: path.kind === 'valid' ? path.paths : undefined,
+    note: first(NOTE_LINE) && note.length <= MAX_NOTE_CHARS ? note : undefined,
+    takeover:
+      isClaimIdentity(session) && Number.isSafeInteger(Number(commentId))
+        ? { commentId: Number(commentId), session }
+        : undefined,
+    client: CLIENT_NAME.test(client) ? client : undefined,
   };
 }
 
@@ -83,68 +76,36 @@ export function parseClaimBody(body: string): ClaimBodyParts | null {
  * released marker carrying an outcome.
  */
 export function editClaimBody(body: string, edit: ClaimBodyEdit): string {
-  const { marker } = edit;
-  const newline = body.indexOf('\n');
-  const eol = newline > 0 && body[newline - 1] === '\r' ? '\r\n' : '\n';
-  let lines = humanLines(body);
-  if (edit.paths !== undefined) lines = withPathLine(lines, renderPathLine(edit.paths));
-  lines = replaceFirst(lines, STAGE_LINE, claimLine.stage(marker.stage));
-  if (edit.reason === undefined) {
-    lines = replaceFirst(lines, UPDATED_LINE, claimLine.updated(marker.updated));
-  }
-  if (edit.note !== undefined) lines = withNote(lines, claimLine.note(edit.note));
-  if (edit.reason !== undefined) {
-    if (marker.stage !== 'released' || marker.outcome === undefined) {
-      throw new Error('a finalisation needs a released claim with an outcome (see releasedClaim)');
-    }
-    const kept = trimTrailingBlankLines(lines.filter((line) => !FINAL_LINE.test(line)));
-    lines = [...kept, claimLine.outcome(marker.outcome), claimLine.reason(edit.reason)];
-  }
-  return [renderClaimMarker(marker), ...lines].join(eol);
-}
-
-/** Every line after the first (the path line first, when there is one), without `\r`. */
-function humanLines(body: string): string[] {
-  const newline = body.indexOf('\n');
-  if (newline === -1) return [];
-  return body
-    .slice(newline + 1)
+  const { marker, reason } = edit;
+  const eol = /^[^\n]*\r\n/.test(body) ? '\r\n' : '\n';
+  const lines = body
     .split('\n')
-    .map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line));
-}
-
-function firstMatch(lines: readonly string[], pattern: RegExp): RegExpExecArray | null {
-  for (const line of lines) {
-    const match = pattern.exec(line);
-    if (match) return match;
+    .slice(1)
+    .map((line) => line.replace(/\r$/, ''));
+  // The first line matching `pattern` only: later ones are the people's text.
+  const set = (pattern: RegExp, line: string) => {
+    const index = lines.findIndex((l) => pattern.test(l));
+    if (index !== -1) lines[index] = line;
+    return index !== -1;
+  };
+  if (edit.paths !== undefined) {
+    // docs/protocol.md §10: the path line is the second line; one there is replaced.
+    if (lines[0]?.startsWith(PATH_LINE_PREFIX)) lines.shift();
+    lines.unshift(renderPathLine(edit.paths));
   }
-  return null;
-}
-
-/** Replaces the first line matching `pattern` only; later ones are the people's text. */
-function replaceFirst(lines: readonly string[], pattern: RegExp, line: string): string[] {
-  const index = lines.findIndex((l) => pattern.test(l));
-  const out = [...lines];
-  if (index !== -1) out[index] = line;
-  return out;
-}
-
-/** `line` as the path line: the second line of the comment, replacing one there (§10). */
-function withPathLine(lines: readonly string[], line: string): string[] {
-  const rest = lines[0]?.startsWith(PATH_LINE_PREFIX) ? lines.slice(1) : lines;
-  return [line, ...rest];
-}
-
-/** The note line in place of the first one, or where renderClaimComment puts it. */
-function withNote(lines: readonly string[], line: string): string[] {
-  if (lines.some((l) => NOTE_LINE.test(l))) return replaceFirst(lines, NOTE_LINE, line);
-  const at = lines.findIndex((l) => AFTER_NOTE.test(l));
-  const index = at === -1 ? lines.length : at;
-  return [...lines.slice(0, index), line, ...lines.slice(index)];
-}
-
-function trimTrailingBlankLines(lines: readonly string[]): string[] {
-  let end = lines.length;
-  while (end > 0 && lines[end - 1]!.trim() === '') end -= 1;
-  return lines.slice(0, end);
+  set(STAGE_LINE, claimLine.stage(marker.stage));
+  if (reason === undefined) set(UPDATED_LINE, claimLine.updated(marker.updated));
+  if (edit.note !== undefined && !set(NOTE_LINE, claimLine.note(edit.note))) {
+    // Where renderClaimComment puts it: before the lines it writes after the note.
+    const at = lines.findIndex((l) => AFTER_NOTE.test(l));
+    lines.splice(at === -1 ? lines.length : at, 0, claimLine.note(edit.note));
+  }
+  if (reason === undefined) return [renderClaimMarker(marker), ...lines].join(eol);
+  if (marker.stage !== 'released' || marker.outcome === undefined) {
+    throw new Error('a finalisation needs a released claim with an outcome (see releasedClaim)');
+  }
+  const kept = lines.filter((line) => !FINAL_LINE.test(line));
+  while (kept.length > 0 && kept.at(-1)!.trim() === '') kept.pop();
+  const closing = [claimLine.outcome(marker.outcome), claimLine.reason(reason)];
+  return [renderClaimMarker(marker), ...kept, ...closing].join(eol);
 }

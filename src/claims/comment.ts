@@ -15,18 +15,12 @@ export const MAX_NOTE_CHARS = 280;
 /** A claim comment's `client` (docs/protocol.md §8): display metadata, "via <client>". */
 export const CLIENT_NAME = /^[A-Za-z0-9._-]{1,64}$/;
 
-/** The stale claim a comment takes over. */
-export interface Takeover {
-  readonly commentId: number;
-  readonly session: string;
-}
-
 /** The parts of a claim comment besides its marker. */
 export interface ClaimCommentOptions {
   /** Free text for people; whitespace runs fold to one space, at most 280 characters. */
   readonly note?: string | undefined;
   /** The stale claim this comment takes over. */
-  readonly takeover?: Takeover | undefined;
+  readonly takeover?: { readonly commentId: number; readonly session: string } | undefined;
   /** The paths the claim will change: the path line, second line of the comment (docs/protocol.md §10). */
   readonly paths?: readonly string[] | undefined;
   /** The client that wrote the claim, shown as "via <client>" (docs/protocol.md §8). */
@@ -39,16 +33,11 @@ const ASSIGNEE_TEXT: Readonly<Record<AssigneeMode, string>> = {
   before: 'already assigned before this claim; release leaves it',
 };
 
-/**
- * The lines of the human text that carry a part of the claim. Each throws when its part is
- * malformed, so no writer emits a line a reader would misread.
- */
+/** The lines an edit rewrites (claim-body.ts); each throws when its part is malformed. */
 export const claimLine = {
   stage: (stage: Stage) => `- Stage: ${stage}`,
   updated: (at: Date) => `- Updated: ${formatClaimTime(at)}`,
   note: (note: string) => `- Note: ${checkedNote(note)}`,
-  takeover: (takeover: Takeover) => takeoverLine(takeover),
-  client: (client: string) => `- Via: ${checkedClient(client)}`,
   outcome: (outcome: Outcome) => `- Outcome: ${outcome}`,
   reason: (reason: string) => `- Reason: ${foldText(reason)}`,
 } as const;
@@ -71,9 +60,9 @@ export function renderClaimComment(claim: ClaimMarker, options: ClaimCommentOpti
   ];
   if (claim.assignee !== undefined) lines.push(`- Assignee: ${ASSIGNEE_TEXT[claim.assignee]}`);
   if (options.note !== undefined) lines.push(claimLine.note(options.note));
-  if (options.takeover !== undefined) lines.push(claimLine.takeover(options.takeover));
+  if (options.takeover !== undefined) lines.push(takeoverLine(options.takeover));
   // Via before Outcome: a finalisation appends Outcome and Reason at the end (claim-body.ts).
-  if (options.client !== undefined) lines.push(claimLine.client(options.client));
+  if (options.client !== undefined) lines.push(`- Via: ${checkedClient(options.client)}`);
   if (claim.outcome !== undefined) lines.push(claimLine.outcome(claim.outcome));
   return lines.join('\n');
 }
@@ -100,7 +89,7 @@ function checkedClient(client: string): string {
   return client;
 }
 
-function takeoverLine(takeover: Takeover): string {
+function takeoverLine(takeover: NonNullable<ClaimCommentOptions['takeover']>): string {
   if (!Number.isSafeInteger(takeover.commentId) || takeover.commentId <= 0) {
     throw new Error(`takeover commentId must be a positive integer, got ${takeover.commentId}`);
   }

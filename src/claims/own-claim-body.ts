@@ -28,20 +28,15 @@ export interface OwnClaimBodyOptions {
 export function ownClaimBody(marker: ClaimMarker, options: OwnClaimBodyOptions): string {
   const { key } = options;
   const parts = parseClaimBody(options.previousBody);
-  const previousNote = options.keepNote ? parts?.note : undefined;
-  const note =
-    options.note ??
-    (previousNote !== undefined && options.guard.find(previousNote) === null
-      ? previousNote
-      : undefined);
-  const takeover = parts?.takeover;
+  const previous = options.keepNote ? parts?.note : undefined;
+  const kept = previous !== undefined && options.guard.find(previous) === null;
   return renderClaimComment(taggedMarker(marker, key), {
     paths: parts?.paths,
     client: parts?.client,
-    note,
-    takeover: takeover && {
-      commentId: takeover.commentId,
-      session: publicIdentity(key, 'session', takeover.session),
+    note: options.note ?? (kept ? previous : undefined),
+    takeover: parts?.takeover && {
+      commentId: parts.takeover.commentId,
+      session: publicIdentity(key, 'session', parts.takeover.session),
     },
   });
 }

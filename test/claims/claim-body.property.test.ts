@@ -267,3 +267,14 @@ describe('every edit of a claim comment keeps its path line and the note rules',
     );
   });
 });
+
+describe('parseClaimBody', () => {
+  it('reads the same parts from a body with \r\n line endings', () => {
+    fc.assert(
+      fc.property(parts, (p) => {
+        const { body } = comment(p, 1, 0);
+        expect(parseClaimBody(body.replaceAll('\n', '\r\n'))).toEqual(parseClaimBody(body));
+      }),
+    );
+  });
+});

@@ -18,17 +18,9 @@ function direct(h: Harness, login: string) {
 /** `claim` in direct mode with paths; the comment it posted. */
 async function claimDirect(h: Harness, login: string, ref: string, paths: string) {
   const session = `${login}-session`;
-  const argv = [
-    'claim',
-    ref,
-    '--session',
-    session,
-    '--lane',
-    'lane-a',
-    '--branch',
-    `feat/${login}`,
-  ];
-  const result = await h.cli([...argv, '--paths', paths], direct(h, login));
+  const flags = { session, lane: 'lane-a', branch: `feat/${login}`, paths };
+  const argv = ['claim', ref, ...Object.entries(flags).flatMap(([flag, v]) => [`--${flag}`, v])];
+  const result = await h.cli(argv, direct(h, login));
   expect(result).toMatchObject({ code: 0, stderr: '' });
   await h.app!.settle();
   const [comment] = h.fake.comments(REPO, issueNumber(ref));
