@@ -40352,6 +40352,18 @@ function checkPathEntries(entries) {
   }
   return { ok: true, paths };
 }
+function renderPathLine(paths) {
+  const checked = checkPathEntries(paths);
+  if (!checked.ok) throw new Error(`cannot write the path line: ${checked.problem}`);
+  const line = `${PATH_LINE_PREFIX}v=1 paths=${checked.paths.join(",")}${PATH_LINE_SUFFIX}`;
+  const bytes = Buffer.byteLength(line, "utf8");
+  if (bytes > MAX_PATH_LINE_BYTES) {
+    throw new Error(
+      `cannot write the path line: it would be ${bytes} bytes, at most ${MAX_PATH_LINE_BYTES}; name a directory instead of its files`
+    );
+  }
+  return line;
+}
 function overlaps(a, b) {
   if (!pathMatcher(a).touches(b)) return [];
   const pairs = [];
@@ -40466,41 +40478,61 @@ function encodeByte(byte, slashPlain) {
 }
 
 // src/claims/comment.ts
-var STAGE_LINE = /^- Stage:/;
-var FINAL_LINE = /^- (?:Outcome|Reason):/;
+var MAX_NOTE_CHARS = 280;
+var claimLine = {
+  stage: (stage) => `- Stage: ${stage}`,
+  updated: (at) => `- Updated: ${formatClaimTime(at)}`,
+  note: (note) => `- Note: ${checkedNote(note)}`,
+  outcome: (outcome) => `- Outcome: ${outcome}`,
+  reason: (reason2) => `- Reason: ${foldText(reason2)}`
+};
 function foldText(text) {
   return text.replace(/\s+/g, " ").trim();
+}
+function checkedNote(note) {
+  const folded = foldText(note);
+  if (folded.length > MAX_NOTE_CHARS) {
+    throw new Error(`claim note is ${folded.length} characters; at most ${MAX_NOTE_CHARS}`);
+  }
+  return folded;
 }
 function releasedClaim(claim2, outcome, now) {
   return { ...claim2, stage: "released", outcome, updated: now };
 }
-function finaliseClaimBody(body, finalised, reason2) {
-  if (finalised.stage !== "released" || finalised.outcome === void 0) {
-    throw new Error("finaliseClaimBody needs a released claim with an outcome (see releasedClaim)");
+
+// src/claims/claim-body.ts
+var STAGE_LINE = /^- Stage:/;
+var UPDATED_LINE = /^- Updated:/;
+var NOTE_LINE = /^- Note: (.*)$/s;
+var FINAL_LINE = /^- (?:Outcome|Reason):/;
+var AFTER_NOTE = /^- (?:Takeover|Via|Outcome|Reason):/;
+function editClaimBody(body, edit) {
+  const { marker, reason: reason2 } = edit;
+  const eol = /^[^\n]*\r\n/.test(body) ? "\r\n" : "\n";
+  const lines = body.split("\n").slice(1).map((line) => line.replace(/\r$/, ""));
+  const set3 = (pattern, line) => {
+    const index = lines.findIndex((l) => pattern.test(l));
+    if (index !== -1) lines[index] = line;
+    return index !== -1;
+  };
+  if (edit.paths !== void 0) {
+    if (lines[0]?.startsWith(PATH_LINE_PREFIX)) lines.shift();
+    lines.unshift(renderPathLine(edit.paths));
   }
-  const marker = renderClaimMarker(finalised);
-  const newline = body.indexOf("\n");
-  const firstLine2 = newline === -1 ? body : body.slice(0, newline);
-  const eol = firstLine2.endsWith("\r") ? "\r\n" : "\n";
-  const rest = newline === -1 ? [] : body.slice(newline + 1).split("\n");
-  const kept = trimTrailingBlankLines(rewriteStageLine(rest.filter((l) => !FINAL_LINE.test(l))));
-  const closing = [`- Outcome: ${finalised.outcome}`, `- Reason: ${foldText(reason2)}`];
-  return [marker, ...kept.map(withoutCr), ...closing].join(eol);
-}
-function rewriteStageLine(lines) {
-  const index = lines.findIndex((l) => STAGE_LINE.test(l));
-  if (index === -1) return [...lines];
-  const out = [...lines];
-  out[index] = "- Stage: released";
-  return out;
-}
-function trimTrailingBlankLines(lines) {
-  let end = lines.length;
-  while (end > 0 && lines[end - 1].trim() === "") end -= 1;
-  return lines.slice(0, end);
-}
-function withoutCr(line) {
-  return line.endsWith("\r") ? line.slice(0, -1) : line;
+  set3(STAGE_LINE, claimLine.stage(marker.stage));
+  if (reason2 === void 0) set3(UPDATED_LINE, claimLine.updated(marker.updated));
+  if (edit.note !== void 0 && !set3(NOTE_LINE, claimLine.note(edit.note))) {
+    const at = lines.findIndex((l) => AFTER_NOTE.test(l));
+    lines.splice(at === -1 ? lines.length : at, 0, claimLine.note(edit.note));
+  }
+  if (reason2 === void 0) return [renderClaimMarker(marker), ...lines].join(eol);
+  if (marker.stage !== "released" || marker.outcome === void 0) {
+    throw new Error("a finalisation needs a released claim with an outcome (see releasedClaim)");
+  }
+  const kept = lines.filter((line) => !FINAL_LINE.test(line));
+  while (kept.length > 0 && kept.at(-1).trim() === "") kept.pop();
+  const closing = [claimLine.outcome(marker.outcome), claimLine.reason(reason2)];
+  return [renderClaimMarker(marker), ...kept, ...closing].join(eol);
 }
 
 // src/claims/liveness.ts
@@ -40663,7 +40695,7 @@ function decide(facts, config3, now) {
     actions.push({
       kind: "finalise",
       commentId: claim2.comment.id,
-      body: finaliseClaimBody(claim2.comment.body, finalised, text),
+      body: editClaimBody(claim2.comment.body, { marker: finalised, reason: text }),
       reason: reason2,
       outcome
     });

@@ -1,3 +1,4 @@
+import { editClaimBody } from '../claims/claim-body.js';
 import { trustedClaims } from '../claims/decide.js';
 import { findHolder } from '../claims/liveness.js';
 import { sameName } from '../claims/names.js';
@@ -8,7 +9,6 @@ import type { ApiDeps } from './api-deps.js';
 import { ApiError } from './api-error.js';
 import type { Caller } from './authenticate.js';
 import { editAsCaller } from './caller-writes.js';
-import { renewedBody } from './claim-body.js';
 import { indexIssue } from './index-issue.js';
 import { type IssueTarget, onIssue } from './on-issue.js';
 import { readableRepo } from './readable-repo.js';
@@ -60,7 +60,7 @@ export async function heartbeatClaim(
       caller,
       key,
       holder.comment.id,
-      renewedBody(holder.comment.body, marker, body.note),
+      editClaimBody(holder.comment.body, { marker, note: body.note }),
       now.getTime(),
     );
     const renewed = {

@@ -1,3 +1,5 @@
+import { editClaimBody } from '../claims/claim-body.js';
+import { renderClaimComment } from '../claims/comment.js';
 import { isTrustedAuthor, trustedClaims } from '../claims/decide.js';
 import { type ClaimComment, findHolder, isStale } from '../claims/liveness.js';
 import { hasName, sameName } from '../claims/names.js';
@@ -8,7 +10,6 @@ import type { ApiDeps } from './api-deps.js';
 import { ApiError, unverifiable } from './api-error.js';
 import type { Caller } from './authenticate.js';
 import { editAsCaller, postAsCaller } from './caller-writes.js';
-import { newClaimBody, renewedBody } from './claim-body.js';
 import { type IssueAtHand, type IssueTarget, onIssue } from './on-issue.js';
 import { pathConflicts } from './path-conflicts.js';
 import { pathsClaimed } from './paths-claimed.js';
@@ -84,7 +85,7 @@ export async function postClaim(
       stage: 'claimed',
       ...(mode ? { assignee: mode } : {}),
     };
-    const text = newClaimBody(marker, {
+    const text = renderClaimComment(marker, {
       note: body.note,
       client: body.client,
       paths: body.paths,
@@ -162,7 +163,7 @@ async function renew(
     caller,
     at.key,
     holder.comment.id,
-    renewedBody(holder.comment.body, marker, body.note, body.paths),
+    editClaimBody(holder.comment.body, { marker, note: body.note, paths: body.paths }),
     now.getTime(),
   );
   const readback = await settle(deps, at, 'api.claim');

@@ -1,4 +1,5 @@
-import { finaliseClaimBody, foldText, releasedClaim } from '../claims/comment.js';
+import { editClaimBody } from '../claims/claim-body.js';
+import { foldText, releasedClaim } from '../claims/comment.js';
 import { trustedClaims } from '../claims/decide.js';
 import { findHolder } from '../claims/liveness.js';
 import { sameName } from '../claims/names.js';
@@ -71,11 +72,10 @@ export async function releaseClaim(
     const reason = administrative
       ? `administrative release by @${caller.login} through the claims API${note}`
       : `released by its session through the claims API${note}`;
-    const finalised = finaliseClaimBody(
-      holder.comment.body,
-      releasedClaim(holder.marker, body.outcome, now),
+    const finalised = editClaimBody(holder.comment.body, {
+      marker: releasedClaim(holder.marker, body.outcome, now),
       reason,
-    );
+    });
     if (administrative) {
       // docs/protocol.md §13: the app's own finalisation, outside a plan; the reconcile below
       // tells it as an administrative release, not as a release by the holder's session.

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { foldText, MAX_NOTE_CHARS } from '../claims/comment.js';
+import { CLIENT_NAME, foldText, MAX_NOTE_CHARS } from '../claims/comment.js';
 import { FIXED_STAGES, isClaimIdentity, isStage, OUTCOMES } from '../claims/marker.js';
 import { checkPathEntries, MAX_PATH_ENTRIES, renderPathLine } from '../claims/paths.js';
 import type { Outcome, Stage } from '../claims/types.js';
@@ -17,9 +17,7 @@ const Note = z
   .refine((note) => foldText(note).length <= MAX_NOTE_CHARS, { error: NOTE_RULE });
 
 const CLIENT_RULE = '1..64 of A-Za-z0-9._- (display only, never a permission)';
-const Client = z
-  .string({ error: CLIENT_RULE })
-  .regex(/^[A-Za-z0-9._-]{1,64}$/, { error: CLIENT_RULE });
+const Client = z.string({ error: CLIENT_RULE }).regex(CLIENT_NAME, { error: CLIENT_RULE });
 
 const LIVE_STAGES = FIXED_STAGES.filter((s) => s !== 'released');
 const STAGE_RULE = `one of ${LIVE_STAGES.join(', ')} or fix-round-N (N 1..999); released is DELETE's`;

@@ -1,24 +1,30 @@
 import { formatClaimTime, isClaimIdentity, renderClaimMarker } from './marker.js';
 import { renderPathLine } from './paths.js';
-import type { AssigneeMode, ClaimMarker, Outcome } from './types.js';
+import type { AssigneeMode, ClaimMarker, Outcome, Stage } from './types.js';
 
 /**
  * The whole claim comment: the marker line plus the human text below it, in the shape of the
  * Praetor claim protocol. The human text is for people; nothing here ever reads state from it
- * (docs/protocol.md §1). The only edit to existing human text is a finalisation's (docs/protocol.md §1, §4).
+ * (docs/protocol.md §1). Each line of it is written here and nowhere else (claimLine), so a
+ * fresh comment and an edited one (claim-body.ts) say the same thing the same way.
  */
 
 /** The longest note, in characters after folding whitespace (Praetor: refused, not cut). */
 export const MAX_NOTE_CHARS = 280;
 
-/** Optional lines of a claim comment. */
+/** A claim comment's `client` (docs/protocol.md §8): display metadata, "via <client>". */
+export const CLIENT_NAME = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** The parts of a claim comment besides its marker. */
 export interface ClaimCommentOptions {
   /** Free text for people; whitespace runs fold to one space, at most 280 characters. */
-  readonly note?: string;
+  readonly note?: string | undefined;
   /** The stale claim this comment takes over. */
-  readonly takeover?: { readonly commentId: number; readonly session: string };
+  readonly takeover?: { readonly commentId: number; readonly session: string } | undefined;
   /** The paths the claim will change: the path line, second line of the comment (docs/protocol.md §10). */
-  readonly paths?: readonly string[];
+  readonly paths?: readonly string[] | undefined;
+  /** The client that wrote the claim, shown as "via <client>" (docs/protocol.md §8). */
+  readonly client?: string | undefined;
 }
 
 /** The human wording of each assignee mode, as Praetor writes it. */
@@ -27,12 +33,20 @@ const ASSIGNEE_TEXT: Readonly<Record<AssigneeMode, string>> = {
   before: 'already assigned before this claim; release leaves it',
 };
 
-const STAGE_LINE = /^- Stage:/;
-const FINAL_LINE = /^- (?:Outcome|Reason):/;
+/** The lines an edit rewrites (claim-body.ts); each throws when its part is malformed. */
+export const claimLine = {
+  stage: (stage: Stage) => `- Stage: ${stage}`,
+  updated: (at: Date) => `- Updated: ${formatClaimTime(at)}`,
+  note: (note: string) => `- Note: ${checkedNote(note)}`,
+  outcome: (outcome: Outcome) => `- Outcome: ${outcome}`,
+  reason: (reason: string) => `- Reason: ${foldText(reason)}`,
+} as const;
 
 /**
- * Renders a whole claim comment: the marker line (docs/protocol.md §1) and the human text below it.
- * Throws when the claim cannot be written (see renderClaimMarker) or an option is malformed.
+ * Renders a whole claim comment from its parts: the marker line (docs/protocol.md §1), the
+ * path line (§10) and the human text below them. Every claim comment a writer creates, and
+ * every session's rewrite of its own (ownClaimBody), is this function's output. Throws when
+ * the claim cannot be written (see renderClaimMarker) or a part is malformed.
  */
 export function renderClaimComment(claim: ClaimMarker, options: ClaimCommentOptions = {}): string {
   const lines = [
@@ -40,14 +54,16 @@ export function renderClaimComment(claim: ClaimMarker, options: ClaimCommentOpti
     ...(options.paths === undefined ? [] : [renderPathLine(options.paths)]),
     `**Praetor claim** - session \`${claim.session}\`, lane \`${claim.lane}\`, branch \`${claim.branch}\``,
     '',
-    `- Stage: ${claim.stage}`,
+    claimLine.stage(claim.stage),
     `- Started: ${formatClaimTime(claim.started)}`,
-    `- Updated: ${formatClaimTime(claim.updated)}`,
+    claimLine.updated(claim.updated),
   ];
   if (claim.assignee !== undefined) lines.push(`- Assignee: ${ASSIGNEE_TEXT[claim.assignee]}`);
-  if (options.note !== undefined) lines.push(`- Note: ${checkedNote(options.note)}`);
+  if (options.note !== undefined) lines.push(claimLine.note(options.note));
   if (options.takeover !== undefined) lines.push(takeoverLine(options.takeover));
-  if (claim.outcome !== undefined) lines.push(`- Outcome: ${claim.outcome}`);
+  // Via before Outcome: a finalisation appends Outcome and Reason at the end (claim-body.ts).
+  if (options.client !== undefined) lines.push(`- Via: ${checkedClient(options.client)}`);
+  if (claim.outcome !== undefined) lines.push(claimLine.outcome(claim.outcome));
   return lines.join('\n');
 }
 
@@ -68,7 +84,12 @@ function checkedNote(note: string): string {
   return folded;
 }
 
-function takeoverLine(takeover: { readonly commentId: number; readonly session: string }): string {
+function checkedClient(client: string): string {
+  if (!CLIENT_NAME.test(client)) throw new Error('claim client must be 1..64 of A-Za-z0-9._-');
+  return client;
+}
+
+function takeoverLine(takeover: NonNullable<ClaimCommentOptions['takeover']>): string {
   if (!Number.isSafeInteger(takeover.commentId) || takeover.commentId <= 0) {
     throw new Error(`takeover commentId must be a positive integer, got ${takeover.commentId}`);
   }
@@ -87,46 +108,4 @@ function takeoverLine(takeover: { readonly commentId: number; readonly session: 
  */
 export function releasedClaim(claim: ClaimMarker, outcome: Outcome, now: Date): ClaimMarker {
   return { ...claim, stage: 'released', outcome, updated: now };
-}
-
-/**
- * Rewrites a claim comment body for a finalisation (docs/protocol.md §1 last paragraph, §4): the first
- * line becomes the marker of `finalised`, the first `- Stage:` line of the human text reads
- * `- Stage: released`, and `- Outcome:` and `- Reason:` lines end the body. Finalising a
- * finalised body again replaces those two lines instead of adding more, so retries converge
- * (docs/protocol.md §6). Throws when `finalised` is not a released claim with an outcome.
- */
-export function finaliseClaimBody(body: string, finalised: ClaimMarker, reason: string): string {
-  if (finalised.stage !== 'released' || finalised.outcome === undefined) {
-    throw new Error('finaliseClaimBody needs a released claim with an outcome (see releasedClaim)');
-  }
-  const marker = renderClaimMarker(finalised);
-  const newline = body.indexOf('\n');
-  const firstLine = newline === -1 ? body : body.slice(0, newline);
-  // Keep the body's line ending: GitHub keeps `\r\n` from clients that send it.
-  const eol = firstLine.endsWith('\r') ? '\r\n' : '\n';
-  const rest = newline === -1 ? [] : body.slice(newline + 1).split('\n');
-  const kept = trimTrailingBlankLines(rewriteStageLine(rest.filter((l) => !FINAL_LINE.test(l))));
-  const closing = [`- Outcome: ${finalised.outcome}`, `- Reason: ${foldText(reason)}`];
-  return [marker, ...kept.map(withoutCr), ...closing].join(eol);
-}
-
-/** Replaces the first `- Stage:` line only; later ones are the people's text, left alone. */
-function rewriteStageLine(lines: readonly string[]): string[] {
-  const index = lines.findIndex((l) => STAGE_LINE.test(l));
-  if (index === -1) return [...lines];
-  const out = [...lines];
-  out[index] = '- Stage: released';
-  return out;
-}
-
-function trimTrailingBlankLines(lines: readonly string[]): string[] {
-  let end = lines.length;
-  while (end > 0 && lines[end - 1]!.trim() === '') end -= 1;
-  return lines.slice(0, end);
-}
-
-/** Lines are joined with the body's own line ending, so a `\r` kept on a line would double. */
-function withoutCr(line: string): string {
-  return line.endsWith('\r') ? line.slice(0, -1) : line;
 }

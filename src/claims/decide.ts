@@ -1,4 +1,5 @@
-import { finaliseClaimBody, releasedClaim } from './comment.js';
+import { editClaimBody } from './claim-body.js';
+import { releasedClaim } from './comment.js';
 import {
   type ClaimComment,
   findHolder,
@@ -289,7 +290,7 @@ export function decide(facts: IssueFacts, config: DecideConfig, now: Date): Plan
     actions.push({
       kind: 'finalise',
       commentId: claim.comment.id,
-      body: finaliseClaimBody(claim.comment.body, finalised, text),
+      body: editClaimBody(claim.comment.body, { marker: finalised, reason: text }),
       reason,
       outcome,
     });

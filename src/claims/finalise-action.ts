@@ -1,5 +1,6 @@
+import { editClaimBody } from './claim-body.js';
 import type { Claimant } from './claim-state.js';
-import { finaliseClaimBody, releasedClaim } from './comment.js';
+import { releasedClaim } from './comment.js';
 import type { Action, FinaliseReason } from './decide.js';
 import type { ClaimComment } from './liveness.js';
 import { ownClaimBody } from './own-claim-body.js';
@@ -23,7 +24,7 @@ export interface FinaliseSpec {
 /**
  * The body of a finalised claim comment (docs/protocol.md §4): marker `stage=released` with
  * the outcome, `updated` = now, other keys kept; the `- Stage:` line rewritten and Outcome and
- * Reason lines appended, by the same functions decide() uses.
+ * Reason lines appended, by the same edit decide() uses (editClaimBody).
  */
 export function finalisedBody(
   claimant: Claimant,
@@ -40,7 +41,10 @@ export function finalisedBody(
         keepNote: true,
       })
     : claim.comment.body;
-  return finaliseClaimBody(base, releasedClaim(marker, spec.outcome, now), spec.text);
+  return editClaimBody(base, {
+    marker: releasedClaim(marker, spec.outcome, now),
+    reason: spec.text,
+  });
 }
 
 /** The `finalise` action decide() emits, for one claim comment a session's plan finalises. */

@@ -1,6 +1,6 @@
+import { editClaimBody } from '../claims/claim-body.js';
 import { decide } from '../claims/decide.js';
 import { parseClaimMarker } from '../claims/marker.js';
-import { renewedClaimBody } from '../claims/renewed-claim-body.js';
 import type { Hint } from '../claims/types.js';
 import { configForReconcile } from '../config/repo-config.js';
 import { installationReads } from '../github/conditional.js';
@@ -63,7 +63,7 @@ export async function renewOnPush(
   // Whole seconds: the marker is written so, and a renewal must not move it backwards.
   const at = new Date(Math.floor(Math.min(Date.parse(push.at), now.getTime()) / 1000) * 1000);
   if (renewedTooRecently(marker.updated, at.getTime(), config.staleAfterMs)) return 'fresh';
-  const body = renewedClaimBody(comment.body, marker, at);
+  const body = editClaimBody(comment.body, { marker: { ...marker, updated: at } });
   if (config.mode === 'observe') {
     deps.log.info(
       {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { editClaimBody } from '../../src/claims/claim-body.js';
 import {
-  finaliseClaimBody,
   foldText,
   MAX_NOTE_CHARS,
   releasedClaim,
@@ -35,6 +35,10 @@ const SEED_COMMENT = [
 ].join('\n');
 
 const NOW = new Date('2026-10-08T19:00:00.456Z');
+
+/** A finalisation (docs/protocol.md §4) through the one edit of an existing body. */
+const finaliseClaimBody = (body: string, marker: ClaimMarker, reason: string) =>
+  editClaimBody(body, { marker, reason });
 const RELEASED_MARKER =
   '<!-- praetor-claim v=1 session=h:5f4dcc3b5aa7 lane=h:098f6bcd4621 branch=feat/x started=2026-10-08T12:00:00Z updated=2026-10-08T19:00:00Z stage=released assignee=claim outcome=abandoned -->';
 
@@ -138,7 +142,7 @@ describe('releasedClaim (docs/protocol.md §4 finalisation)', () => {
   });
 });
 
-describe('finaliseClaimBody (docs/protocol.md §1, §4)', () => {
+describe('editClaimBody finalising (docs/protocol.md §1, §4)', () => {
   const finalised = releasedClaim(CLAIM, 'abandoned', NOW);
   const reason = 'stale since 2026-10-08T18:30:00Z';
 

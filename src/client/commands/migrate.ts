@@ -1,3 +1,4 @@
+import { parseClaimBody } from '../../claims/claim-body.js';
 import { isClaimTag } from '../../claims/identity.js';
 import type { ClaimComment } from '../../claims/liveness.js';
 import { readMarkerLine, renderClaimMarker } from '../../claims/marker.js';
@@ -32,8 +33,6 @@ interface Step {
   /** A replacement a halted earlier run already posted: only the delete is left to do. */
   readonly posted: number | null;
 }
-
-const NOTE_LINE = /^- Note: (.*?)\r?$/m;
 
 /**
  * Migrates legacy claim comments, whose marker carries a plain session or lane, to keyed
@@ -153,10 +152,10 @@ function plan(desk: Desk, state: IssueState, claim: ClaimComment): Step {
     ...desk.baseline,
   ]);
   const marker = taggedMarker(claim.marker, desk.key);
-  const note = NOTE_LINE.exec(claim.comment.body)?.[1];
+  const note = parseClaimBody(claim.comment.body)?.note;
   const droppedNote = note === undefined ? null : guard.find(note);
   // Reasons and other free text below the marker may name other sessions in plain: the
-  // replacement keeps only what renderClaimComment writes, plus the note when it is clean.
+  // replacement keeps only the parts ownClaimBody carries over, plus the note when it is clean.
   const body = ownClaimBody(marker, {
     key: desk.key,
     guard,

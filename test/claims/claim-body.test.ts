@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { editClaimBody } from '../../src/claims/claim-body.js';
 import { renderClaimComment } from '../../src/claims/comment.js';
 import { parseClaimMarker } from '../../src/claims/marker.js';
 import { pathLineOf } from '../../src/claims/paths.js';
-import { renewedClaimBody } from '../../src/claims/renewed-claim-body.js';
 import type { ClaimMarker } from '../../src/claims/types.js';
 
 const started = new Date('2030-01-01T08:00:00Z');
@@ -18,7 +18,11 @@ const marker: ClaimMarker = {
 };
 const at = new Date('2030-01-01T10:30:00Z');
 
-describe('renewedClaimBody (docs/protocol.md §11 branch heartbeat)', () => {
+/** A push renewal's edit (docs/protocol.md §11), as renewOnPush makes it. */
+const renewedClaimBody = (body: string, claim: ClaimMarker, when: Date) =>
+  editClaimBody(body, { marker: { ...claim, updated: when } });
+
+describe('editClaimBody renewing (docs/protocol.md §11 branch heartbeat)', () => {
   it('moves the marker and the Updated line to the push time, nothing else', () => {
     const body = renderClaimComment(marker, { paths: ['src/a.ts', 'docs/'], note: 'halfway' });
     const renewed = renewedClaimBody(body, marker, at);
