@@ -1,75 +1,26 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import type { Probot, ProbotOctokit } from 'probot';
+import type { Probot } from 'probot';
 import { createClaimsApi, DEFAULT_CALLER_LIMITS } from '../api/claims-api.js';
-import { indexIssuesEvent } from '../api/index-events.js';
-import { indexHeartbeat } from '../api/index-heartbeat.js';
 import { rememberQueueSettings } from '../api/queue-settings.js';
-import type { Action } from '../claims/decide.js';
-import { hasName } from '../claims/names.js';
-import {
-  configForFilter,
-  configForReconcile,
-  loadRepoConfig,
-  RepoConfigCache,
-  staleWindowOf,
-} from '../config/repo-config.js';
-import type { Settings } from '../config/settings.js';
-import type { ClaimEvent } from '../events/claim-event.js';
 import { createEventOutbox } from '../events/create-event-outbox.js';
 import { eventMetrics } from '../events/event-metrics.js';
 import type { EventOutbox, EventSenderOptions } from '../events/event-outbox.js';
-import { KnownLabels } from '../github/execute.js';
-import { InstallationOctokits } from '../github/octokit.js';
 import { GITHUB_WRITE_SPACING_MS, type PacingClock, writePacing } from '../github/write-pacing.js';
-import type { GuardDeps } from '../guard/guard-deps.js';
-import { checkPullRequestOf, needsReconcile } from '../guard/guard-request.js';
-import { guardWork } from '../guard/guard-work.js';
-import { indexForGuard } from '../guard/index-for-guard.js';
-import { runGuardJobs } from '../guard/run-guard-jobs.js';
-import { keepDue } from '../queue/keep-due.js';
-import type {
-  ExhaustedHandler,
-  ReconcileHandler,
-  ReconcileRequest,
-  WorkQueue,
-} from '../queue/queue.js';
+import type { WorkQueue } from '../queue/queue.js';
 import type { RecoveryResult } from '../recovery/recover-deliveries.js';
-import { createRecovery } from '../recovery/start-recovery.js';
-import { reconcileWithRollout } from '../rollout/reconcile-with-rollout.js';
-import { type IssueKey, issueKeyString, type Store } from '../store/store.js';
-import { resyncInstallation, startResync } from '../sweep/resync.js';
-import { type SweepResult, startSweeper, sweepOnce } from '../sweep/sweep.js';
-import { countCalls } from './count-calls.js';
-import { recordDeliveries } from './deliveries.js';
-import { SUBSCRIBED_EVENTS } from './events.js';
+import type { Store } from '../store/store.js';
+import type { SweepResult } from '../sweep/sweep.js';
+import { connectApp } from './connect-app.js';
 import { createHttpRoutes, type HttpRoutes } from './http.js';
 import { createMetrics, type Metrics } from './metrics.js';
-import { handleWebhook, type WebhookDeps, type WebhookEvent } from './webhook.js';
+import { reconcileHandler } from './reconcile-handler.js';
+import { repoConfigSource } from './repo-config-source.js';
+import type { WardenCore, WardenSettings } from './warden-core.js';
+import { wardenTimers } from './warden-timers.js';
+import { webhookIntake } from './webhook-intake.js';
 
-/** The operator settings the app itself reads (the rest are Probot's). */
-export type WardenSettings = Pick<
-  Settings,
-  'staleAfterMs' | 'sweepIntervalMs' | 'resyncIntervalMs' | 'configCacheMs'
-> &
-  Partial<
-    Pick<
-      Settings,
-      | 'redeliverIntervalMs'
-      | 'redeliverMax'
-      | 'eventsUrl'
-      | 'eventsSecret'
-      | 'eventsConcurrency'
-      | 'eventsMaxPending'
-      | 'redisUrl'
-      | 'redisPrefix'
-      | 'queueLockMs'
-      | 'metricsToken'
-      | 'writePacingMs'
-      | 'apiRatePerMinute'
-      | 'apiConcurrency'
-    >
-  >;
+export type { WardenSettings } from './warden-core.js';
 
 /** What createClaimWarden needs besides the Probot instance. */
 export interface WardenOptions {
@@ -121,8 +72,9 @@ export interface ClaimWarden {
 
 /**
  * Wires the app into a Probot instance: webhooks become reconcile requests on the queue
- * (handleWebhook); the queue runs reconciles with per-installation octokits; the sweep and
- * the resync keep claims true without any event.
+ * (webhook-intake.ts); the queue runs reconciles with per-installation octokits
+ * (reconcile-handler.ts); the sweep and the resync keep claims true without any event
+ * (warden-timers.ts).
  */
 export async function createClaimWarden(app: Probot, options: WardenOptions): Promise<ClaimWarden> {
   const { settings, store, queue } = options;
@@ -130,35 +82,21 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
   const log: Logger = (options.log ?? app.log).child({ name: 'claim-warden' });
   // NaN while Redis is away, so a scrape still gets the other metrics.
   const metrics = createMetrics(() => queue.depth().catch(() => Number.NaN));
-  const octokits = new InstallationOctokits(app, {
-    pacing: writePacing({
-      writeMs: settings.writePacingMs ?? GITHUB_WRITE_SPACING_MS,
-      ...(options.pacingClock ? { clock: options.pacingClock } : {}),
-    }),
+  const pacing = writePacing({
+    writeMs: settings.writePacingMs ?? GITHUB_WRITE_SPACING_MS,
+    ...(options.pacingClock ? { clock: options.pacingClock } : {}),
   });
-  const configCache = new RepoConfigCache({ ttlMs: settings.configCacheMs });
-  const knownLabels = new KnownLabels();
-
-  const appOctokit = await app.auth();
-  countCalls(appOctokit, metrics, log);
-  // Own writes come back as webhooks; knowing our login lets them be dropped before any call.
-  // No retries of its own: start-up (connectToGitHub) retries it with backoff and says so in
-  // the log, where @octokit/plugin-retry's three silent attempts took 15 s per failure.
-  const { data: self } = await appOctokit.rest.apps.getAuthenticated({ request: { retries: 0 } });
-  const appLogin = `${self?.slug ?? 'claim-warden'}[bot]`;
-
-  const octokitFor = async (installationId: number): Promise<ProbotOctokit> => {
-    const octokit = await octokits.get(installationId);
-    countCalls(octokit, metrics, log);
-    return octokit;
-  };
-  // Each fresh read also records what the work queue offers there (docs/protocol.md §9).
-  const repoConfig = (octokit: ProbotOctokit, where: { owner: string; repo: string }) =>
-    configCache.get(where, async () => {
-      const result = await loadRepoConfig(octokit, where, { staleAfterMs: settings.staleAfterMs });
-      await rememberQueueSettings({ store, log }, where, result);
-      return result;
-    });
+  const github = await connectApp(app, metrics, log, pacing);
+  const { appLogin, appOctokit, octokitFor } = github;
+  const config = repoConfigSource({
+    ttlMs: settings.configCacheMs,
+    staleAfterMs: settings.staleAfterMs,
+    octokitFor,
+    // Each fresh read also records what the work queue offers there (docs/protocol.md §9).
+    onRead: (where, result) => rememberQueueSettings({ store, log }, where, result),
+  });
+  const repoConfig = config.get;
+  const core: WardenCore = { settings, store, queue, log, now, metrics, ...github, config };
 
   const events = createEventOutbox(
     settings,
@@ -167,72 +105,8 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
     eventMetrics(metrics.registry),
   );
 
-  const requestPullCheckOf = (key: IssueKey) =>
-    queue.enqueue(checkPullRequestOf(key, undefined, 'recheck', now()));
-  const guardDeps: GuardDeps = {
-    octokitFor,
-    configOf: (octokit, repo) => repoConfig(octokit, repo),
-    store,
-    log,
-    now,
-    appLogin,
-    knownLabels,
-    onObserve: (kind) => metrics.observedWrites.inc({ kind }),
-  };
-
-  const reconcileDeps = {
-    octokitFor,
-    configFor: async (octokit: ProbotOctokit, key: IssueKey) =>
-      configForReconcile(await repoConfig(octokit, key)),
-    store,
-    log,
-    now,
-    appLogin,
-    knownLabels,
-    onWrite: (action: Action) => {
-      if (action.kind === 'finalise') metrics.finalisations.inc({ reason: action.reason });
-    },
-    requestReconcile: (key: IssueKey) => queue.enqueue({ key, hints: [], reason: 'paths' }),
-    requestPullCheck: requestPullCheckOf,
-    onObserve: (action: Action) => metrics.observedWrites.inc({ kind: action.kind }),
-    // Outgoing claim events (docs/protocol.md §13); not called for a plan only observed.
-    ...(events
-      ? { publishEvents: (changes: readonly ClaimEvent[]) => events.publish(changes) }
-      : {}),
-  };
-  // One reconcile, as the queue and the claims API run it; it records the holder it verified
-  // in the open-issue index (the work queue's and the board's).
-  const reconcileOne = (request: ReconcileRequest) => reconcileWithRollout(reconcileDeps, request);
-  const reconcile: ReconcileHandler = async (request) => {
-    // docs/protocol.md §11: pull-request checks and branch heartbeats ride the same queue,
-    // so each runs under its issue's (or pull request's) mutual exclusion.
-    await runGuardJobs(guardDeps, request);
-    if (!needsReconcile(request)) return;
-    try {
-      const result = await reconcileOne(request);
-      metrics.reconciles.inc({ outcome: result.outcome });
-    } catch (error) {
-      metrics.reconciles.inc({ outcome: 'failed' });
-      throw error;
-    }
-  };
-  // A reconcile that fails on every attempt is not dropped: the sweep retries it. The guard's
-  // own work is not an issue the sweep could reconcile (docs/protocol.md §11): it is dropped,
-  // and the next pull_request or push event asks for it again.
-  const keepReconcileDue = keepDue({
-    store,
-    log,
-    now,
-    onKept: () => metrics.reconcilesKeptDue.inc(),
-  });
-  const onExhausted: ExhaustedHandler = async (request, error, attempts) => {
-    if (needsReconcile(request)) return keepReconcileDue(request, error, attempts);
-    log.warn(
-      { issue: issueKeyString(request.key), reason: request.reason, attempts, err: error },
-      'guard work failed on every attempt: dropped',
-    );
-  };
-  queue.start(reconcile, { onExhausted });
+  const { reconcileOne, handle, onExhausted, requestPullCheck } = reconcileHandler(core, events);
+  queue.start(handle, { onExhausted });
   const claimsApi = createClaimsApi({
     store,
     queue,
@@ -250,133 +124,10 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
     },
   });
 
-  const resyncDeps = {
-    store,
-    queue,
-    log,
-    now,
-    appOctokit: async () => appOctokit,
-    octokitFor,
-    staleAfterFor: async (octokit: ProbotOctokit, repo: { owner: string; repo: string }) =>
-      staleWindowOf(await repoConfig(octokit, repo)),
-  };
-  const resync = (installationId: number, repos?: readonly string[]) =>
-    resyncInstallation(resyncDeps, installationId, repos).catch((err: unknown) => {
-      log.error({ err, installationId }, 'resync failed');
-    });
-
-  // issues.deleted / transferred: GitHub said the issue is gone, so everything kept on it goes.
-  // The pull requests its claims flagged are checked again first (docs/protocol.md §11).
-  const forget = async (key: IssueKey): Promise<void> => {
-    await indexForGuard({ store, requestPullCheck: requestPullCheckOf }, key, {
-      actions: [],
-      holder: null,
-      deadline: null,
-    });
-    await store.forgetIssue(key);
-  };
-  const webhookDeps: WebhookDeps = {
-    appLogin,
-    now,
-    store,
-    queue,
-    deliveries: recordDeliveries(store, log),
-    log,
-    forget,
-    resync: (installationId, repos) => void resync(installationId, repos),
-    uninstalled: (installationId) => octokits.forget(installationId),
-    // The index's claim (the queue's and the board's) follows a deferred heartbeat; a store
-    // error only logs.
-    async deferredHeartbeat(key, payload) {
-      const c = (payload as { comment?: { id: number; body?: string; updated_at: string } })
-        .comment;
-      if (!c) return;
-      const comment = { id: c.id, body: c.body ?? '', updatedAt: new Date(c.updated_at) };
-      await indexHeartbeat(store, key, comment).catch((err: unknown) => {
-        log.warn({ err, commentId: c.id }, 'heartbeat not recorded in the index');
-      });
-    },
-    // Label events matter only for status labels, and a bot's marker only when the bot is in
-    // trustedBots: either costs a cached config read, never a reconcile.
-    async concernsClaims(route) {
-      const { key } = route.request;
-      const config = configForFilter(await repoConfig(await octokitFor(key.installationId), key));
-      // Unreadable: reconcile anyway; it fails closed and retries. Invalid: nothing to write.
-      if (config === 'unknown') return true;
-      if (config === null) return false;
-      const { labels, trustedBots } = config;
-      if (route.label !== undefined)
-        return hasName([labels.inProgress, labels.blocked], route.label);
-      return hasName(trustedBots, route.bot ?? '');
-    },
-    guardWork: (event) =>
-      guardWork(
-        {
-          store,
-          now,
-          configFor: async (repo) =>
-            configForFilter(await repoConfig(await octokitFor(repo.installationId), repo)),
-          dropConfig: (repo) => configCache.invalidate(repo),
-        },
-        event,
-      ),
-  };
-  app.on([...SUBSCRIBED_EVENTS], async (context) => {
-    // The work queue's index follows every issues event, own echoes too (§9): no API call.
-    if (context.name === 'issues') await indexIssuesEvent(store, log, context.payload);
-    const outcome = await handleWebhook(webhookDeps, context as WebhookEvent);
-    metrics.webhooks.inc({ event: outcome.event, result: outcome.result });
-    if (outcome.error) throw outcome.error;
-  });
-
-  const timers = options.timers ?? true;
-  const sweepDeps = {
-    store,
-    queue,
-    now,
-    log,
-    intervalMs: settings.sweepIntervalMs,
-    onSweep: (result: SweepResult) => {
-      if (result.ran) metrics.sweepSeconds.observe(result.ms / 1000);
-    },
-  };
-  const sweeper = timers ? startSweeper(sweepDeps) : null;
-  const resyncer = timers
-    ? startResync({ ...resyncDeps, intervalMs: settings.resyncIntervalMs })
-    : null;
-  const http = createHttpRoutes({
-    store,
-    queue,
-    metrics,
-    metricsToken: settings.metricsToken,
-  });
-  for (const method of ['GET', 'POST', 'DELETE', 'PUT', 'PATCH']) {
-    http.route(method, '/api/claims/v1/', async (req, res) => {
-      if (!(await claimsApi(req, res))) res.writeHead(404).end();
-    });
-  }
-
-  let openedDone: () => void = () => {};
-  const recovered = timers
-    ? new Promise<void>((resolve) => {
-        openedDone = resolve;
-      })
-    : Promise.resolve();
-  const subscribed = new Set<string>(SUBSCRIBED_EVENTS);
-  const recovery = createRecovery({
-    store,
-    log,
-    now,
-    appOctokit: async () => appOctokit,
-    max: settings.redeliverMax ?? 100,
-    intervalMs: settings.redeliverIntervalMs ?? 10 * 60_000,
-    subscribed: (event, action) => subscribed.has(action === null ? event : `${event}.${action}`),
-    onRun: (result) => {
-      metrics.redeliveries.inc({ result: 'found' }, result.found);
-      metrics.redeliveries.inc({ result: 'redelivered' }, result.redelivered);
-      metrics.redeliveries.inc({ result: 'failed' }, result.failed);
-    },
-  });
+  const timers = wardenTimers(core, options.timers ?? true);
+  webhookIntake(app, core, { resync: timers.resync, requestPullCheck });
+  const http = createHttpRoutes({ store, queue, metrics, metricsToken: settings.metricsToken });
+  routeClaimsApi(http, claimsApi);
 
   return {
     appLogin,
@@ -385,23 +136,22 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
     metrics,
     events,
     http,
-    // With timers, also the first delivery recovery (begun by opened()), so callers that wait
-    // for start-up see no call of it land later.
-    started: Promise.all([resyncer?.first, recovered]).then(() => undefined),
-    sweep: () => sweepOnce(sweepDeps),
-    resync,
-    recoverDeliveries: () => recovery.runIfDue(),
-    opened: () => {
-      if (timers) void recovery.start().then(openedDone);
-    },
+    ...timers,
     handleHttp: (req, res) => http.handle(req, res),
     async stop() {
-      sweeper?.stop();
-      await recovery.stop();
-      await resyncer?.stop();
+      await timers.stop();
       await queue.close();
       await events?.close();
       await store.close();
     },
   };
+}
+
+/** The claims API (docs/protocol.md §8) under `/api/claims/v1/`, every method it may take. */
+function routeClaimsApi(http: HttpRoutes, claimsApi: ReturnType<typeof createClaimsApi>): void {
+  for (const method of ['GET', 'POST', 'DELETE', 'PUT', 'PATCH']) {
+    http.route(method, '/api/claims/v1/', async (req, res) => {
+      if (!(await claimsApi(req, res))) res.writeHead(404).end();
+    });
+  }
 }

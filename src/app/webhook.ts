@@ -16,7 +16,7 @@ export interface WebhookEvent {
   readonly payload: unknown;
 }
 
-/** What handleWebhook needs; each piece is wired once by createClaimWarden. */
+/** What handleWebhook needs; each piece is wired once by webhookIntake (webhook-intake.ts). */
 export interface WebhookDeps {
   readonly appLogin: string;
   readonly now: () => Date;

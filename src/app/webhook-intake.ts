@@ -1,0 +1,91 @@
+import type { Probot } from 'probot';
+import { indexIssuesEvent } from '../api/index-events.js';
+import { indexHeartbeat } from '../api/index-heartbeat.js';
+import { hasName } from '../claims/names.js';
+import { guardWork } from '../guard/guard-work.js';
+import { indexForGuard } from '../guard/index-for-guard.js';
+import type { IssueKey } from '../store/store.js';
+import { recordDeliveries } from './deliveries.js';
+import { SUBSCRIBED_EVENTS } from './events.js';
+import type { WardenCore } from './warden-core.js';
+import { handleWebhook, type WebhookDeps, type WebhookEvent } from './webhook.js';
+
+/** What the webhook intake asks of the app's other jobs. */
+export interface WebhookJobs {
+  /** Starts a resync, detached. */
+  resync(installationId: number, repos?: readonly string[]): unknown;
+  /** Queues a check of the pull requests an issue's claims flagged. */
+  requestPullCheck(key: IssueKey): Promise<void>;
+}
+
+/**
+ * Subscribes the app to its webhooks (SUBSCRIBED_EVENTS): each delivery becomes queued work
+ * (handleWebhook), counted in `claims_webhooks_total`; a delivery that could not be queued is
+ * thrown to Probot, which answers 503 so GitHub redelivers it.
+ */
+export function webhookIntake(app: Probot, core: WardenCore, jobs: WebhookJobs): void {
+  const { store, log, metrics } = core;
+  const deps = webhookDeps(core, jobs);
+  app.on([...SUBSCRIBED_EVENTS], async (context) => {
+    // The work queue's index follows every issues event, own echoes too (§9): no API call.
+    if (context.name === 'issues') await indexIssuesEvent(store, log, context.payload);
+    const outcome = await handleWebhook(deps, context as WebhookEvent);
+    metrics.webhooks.inc({ event: outcome.event, result: outcome.result });
+    if (outcome.error) throw outcome.error;
+  });
+}
+
+/** handleWebhook's dependencies, from the app's. */
+function webhookDeps(core: WardenCore, jobs: WebhookJobs): WebhookDeps {
+  const { store, queue, log, now, config } = core;
+  return {
+    appLogin: core.appLogin,
+    now,
+    store,
+    queue,
+    deliveries: recordDeliveries(store, log),
+    log,
+    // issues.deleted / transferred: GitHub said the issue is gone, so everything kept on it
+    // goes. The pull requests its claims flagged are checked again first (docs/protocol.md §11).
+    async forget(key) {
+      const noClaim = { actions: [], holder: null, deadline: null };
+      await indexForGuard({ store, requestPullCheck: jobs.requestPullCheck }, key, noClaim);
+      await store.forgetIssue(key);
+    },
+    resync: (installationId, repos) => void jobs.resync(installationId, repos),
+    uninstalled: (installationId) => core.forget(installationId),
+    // The index's claim (the queue's and the board's) follows a deferred heartbeat; a store
+    // error only logs.
+    async deferredHeartbeat(key, payload) {
+      const c = (payload as { comment?: { id: number; body?: string; updated_at: string } })
+        .comment;
+      if (!c) return;
+      const comment = { id: c.id, body: c.body ?? '', updatedAt: new Date(c.updated_at) };
+      await indexHeartbeat(store, key, comment).catch((err: unknown) => {
+        log.warn({ err, commentId: c.id }, 'heartbeat not recorded in the index');
+      });
+    },
+    // Label events matter only for status labels, and a bot's marker only when the bot is in
+    // trustedBots: either costs a cached config read, never a reconcile.
+    async concernsClaims(route) {
+      const filter = await config.forFilter(route.request.key);
+      // Unreadable: reconcile anyway; it fails closed and retries. Invalid: nothing to write.
+      if (filter === 'unknown') return true;
+      if (filter === null) return false;
+      const { labels, trustedBots } = filter;
+      if (route.label !== undefined)
+        return hasName([labels.inProgress, labels.blocked], route.label);
+      return hasName(trustedBots, route.bot ?? '');
+    },
+    guardWork: (event) =>
+      guardWork(
+        {
+          store,
+          now,
+          configFor: (repo) => config.forFilter(repo),
+          dropConfig: (repo) => config.invalidate(repo),
+        },
+        event,
+      ),
+  };
+}
