@@ -1,8 +1,7 @@
 /**
  * The claims board's history (docs/protocol.md §14): the expiries, losses and takeovers the
  * reconciles wrote. Plain JSON-safe data (times as ISO strings), so the Redis store keeps it
- * as it is. The board's rows are the open-issue index's live claims (Store.openIssues). Two
- * implementations pass one contract suite.
+ * as it is. The board's rows are the open-issue index's live claims (Store.openIssues).
  */
 export interface BoardRecords {
   /**

@@ -1,6 +1,6 @@
 /**
  * GitHub's answers kept for conditional requests (`If-None-Match`, docs/protocol.md §12), so
- * an unchanged read costs no rate limit. Two implementations pass one contract suite.
+ * an unchanged read costs no rate limit.
  */
 export interface CachedReads {
   /**

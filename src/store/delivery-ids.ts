@@ -1,6 +1,6 @@
 /**
  * The webhook deliveries the app has seen (docs/protocol.md §7), so a delivery that reaches
- * any replica twice is processed once. Two implementations pass one contract suite.
+ * any replica twice is processed once.
  */
 export interface DeliveryIds {
   /**

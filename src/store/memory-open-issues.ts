@@ -15,7 +15,9 @@ export class MemoryOpenIssues implements OpenIssues {
   }
 
   async dropOpenIssue(key: IssueKey): Promise<void> {
-    this.forget(key);
+    const id = issueKeyString(key);
+    this.issues.delete(id);
+    this.claims.delete(id);
   }
 
   async replaceOpenIssues(
@@ -58,12 +60,5 @@ export class MemoryOpenIssues implements OpenIssues {
       entries.push({ issue, claim: this.claims.get(id) ?? null });
     }
     return entries;
-  }
-
-  /** Its share of Store.forgetIssue: the issue leaves the index with its claim. */
-  forget(key: IssueKey): void {
-    const id = issueKeyString(key);
-    this.issues.delete(id);
-    this.claims.delete(id);
   }
 }

@@ -28,9 +28,4 @@ export class MemoryPathHolders implements PathHolders {
       .map(([number, holder]) => ({ number, ...holder, heartbeat: new Date(holder.heartbeat) }))
       .sort((a, b) => a.number - b.number);
   }
-
-  /** Its share of Store.forgetIssue. */
-  forget(key: IssueKey): void {
-    void this.setPathHolder(key, null);
-  }
 }

@@ -1,16 +1,13 @@
 import type { IssueKey } from '../keys.js';
 import { compose, composed } from './compose.js';
 import { MemoryBoardRecords } from './memory-board-records.js';
-import { MemoryBranchHolders } from './memory-branch-holders.js';
 import { MemoryCachedReads } from './memory-cached-reads.js';
-import { MemoryCheckpoints } from './memory-checkpoints.js';
-import { MemoryDeadlines } from './memory-deadlines.js';
 import { MemoryDeliveryIds } from './memory-delivery-ids.js';
-import { MemoryFlaggedPulls } from './memory-flagged-pulls.js';
-import { MemoryIssueNotes } from './memory-issue-notes.js';
-import { MemoryLocks } from './memory-locks.js';
+import { MemoryGuardRecords } from './memory-guard-records.js';
+import { MemoryIssueRecords } from './memory-issue-records.js';
 import { MemoryOpenIssues } from './memory-open-issues.js';
 import { MemoryPathHolders } from './memory-path-holders.js';
+import { MemoryPeriodicJobs } from './memory-periodic-jobs.js';
 import { MemoryRepoQueueSettings } from './memory-repo-queue-settings.js';
 import { MemoryUnpublishedEvents } from './memory-unpublished-events.js';
 import type { Store } from './store.js';
@@ -27,11 +24,6 @@ export interface MemoryStoreOptions {
   readonly maxDeliveryIds?: number;
 }
 
-/** A memory pair that keeps something per issue: its share of forgetIssue. */
-interface ForgetsIssues {
-  forget(key: IssueKey): void;
-}
-
 /**
  * The embedded {@link Store}: everything in this process, for a single replica
  * (docs/protocol.md §7, `CLAIMS_REDIS_URL` unset), made of the concerns' memory pairs.
@@ -40,34 +32,34 @@ export class MemoryStore
   extends composed<Omit<Store, 'forgetIssue' | 'ping' | 'close'>>()
   implements Store
 {
-  readonly #forgetting: readonly ForgetsIssues[];
-
   constructor(options: MemoryStoreOptions = {}) {
     super();
     const now = options.now ?? Date.now;
-    const forgetting = [
-      new MemoryDeadlines(),
-      new MemoryIssueNotes(now),
+    compose(this, [
+      new MemoryDeliveryIds(now, options.maxDeliveryIds),
+      new MemoryPeriodicJobs(now),
+      new MemoryIssueRecords(now),
       new MemoryUnpublishedEvents(now),
       new MemoryPathHolders(),
-      new MemoryBranchHolders(),
-      new MemoryFlaggedPulls(),
-      new MemoryOpenIssues(),
-    ];
-    this.#forgetting = forgetting;
-    compose(this, [
-      ...forgetting,
-      new MemoryDeliveryIds(now, options.maxDeliveryIds),
-      new MemoryCheckpoints(),
-      new MemoryLocks(now),
+      new MemoryGuardRecords(),
       new MemoryCachedReads(now),
       new MemoryRepoQueueSettings(now),
+      new MemoryOpenIssues(),
       new MemoryBoardRecords(),
     ]);
   }
 
+  /** Each concern's own way to hold nothing for the issue; one process, so nothing in between. */
   async forgetIssue(key: IssueKey): Promise<void> {
-    for (const part of this.#forgetting) part.forget(key);
+    await this.setDeadline(key, null);
+    await this.setHolder(key, null);
+    await this.clearIssueGone(key);
+    await this.setAppAssignees(key, []);
+    await this.setPendingEvents(key, []);
+    await this.setPathHolder(key, null);
+    await this.setBranchHolder(key, null);
+    await this.takeFlaggedPulls(key, null);
+    await this.dropOpenIssue(key);
   }
 
   async ping(): Promise<boolean> {

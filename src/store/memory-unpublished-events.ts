@@ -21,9 +21,4 @@ export class MemoryUnpublishedEvents implements UnpublishedEvents {
     const kept = this.pending.get(issueKeyString(key));
     return kept && kept.expiresAt > this.now() ? [...kept.pending] : [];
   }
-
-  /** Its share of Store.forgetIssue. */
-  forget(key: IssueKey): void {
-    this.pending.delete(issueKeyString(key));
-  }
 }

@@ -2,8 +2,7 @@ import type { IssueKey, RepoKey } from '../keys.js';
 
 /**
  * The open-issue index: every open issue and its holder's claim as last seen, which the work
- * queue (docs/protocol.md §9) and the claims board (§14) read. Two implementations pass one
- * contract suite.
+ * queue (docs/protocol.md §9) and the claims board (§14) read.
  */
 export interface OpenIssues {
   /**

@@ -2,7 +2,7 @@ import type { IssueKey } from '../keys.js';
 
 /**
  * The path-holder index: per repository, the holders that hold paths (docs/protocol.md §10),
- * as their issues' last reconciles found them. Two implementations pass one contract suite.
+ * as their issues' last reconciles found them.
  */
 export interface PathHolders {
   /**

@@ -1,5 +1,5 @@
 import { type BoardRecords, CLAIM_CHANGES_CAP, type ClaimChange } from './board-records.js';
-import type { RedisKeys } from './redis-connection.js';
+import { RedisPart } from './redis-connection.js';
 import { RedisScript } from './redis-script.js';
 
 /**
@@ -18,27 +18,21 @@ end
 return 1`);
 
 /** {@link BoardRecords} on Redis: `board:changes` (ids by time) and `board:change` (id -> JSON). */
-export class RedisBoardRecords implements BoardRecords {
-  constructor(private readonly db: RedisKeys) {}
-
+export class RedisBoardRecords extends RedisPart implements BoardRecords {
   async recordClaimChange(change: ClaimChange): Promise<void> {
     await recordChangeScript.run(
-      await this.db.client(),
-      [this.db.key('board', 'changes'), this.db.key('board', 'change')],
+      await this.client(),
+      [this.key('board', 'changes'), this.key('board', 'change')],
       [change.id, Date.parse(change.at), JSON.stringify(change), CLAIM_CHANGES_CAP],
     );
   }
 
   async claimChanges(since: Date): Promise<ClaimChange[]> {
-    const redis = await this.db.client();
-    const ids = await redis.zrevrangebyscore(
-      this.db.key('board', 'changes'),
-      '+inf',
-      since.getTime(),
-    );
+    const redis = await this.client();
+    const ids = await redis.zrevrangebyscore(this.key('board', 'changes'), '+inf', since.getTime());
     if (ids.length === 0) return [];
     // An id trimmed between the two reads has no JSON any more: it is left out.
-    const rows = await redis.hmget(this.db.key('board', 'change'), ...ids);
+    const rows = await redis.hmget(this.key('board', 'change'), ...ids);
     return rows.flatMap((row) => {
       if (row === null) return [];
       // A row that does not parse was written by another version: it is left out too.

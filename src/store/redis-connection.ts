@@ -35,17 +35,11 @@ export const FAIL_FAST_OPTIONS: RedisOptions = {
   commandTimeout: 2000,
 };
 
-/** What each Redis pair of the store uses: the shared connection and the key layout. */
-export interface RedisKeys {
-  client(): Promise<Redis>;
-  key(...parts: string[]): string;
-}
-
 /**
  * The one connection every Redis pair of a store shares, and its key prefix: waits for the
  * first connection at start-up, fails fast after it, answers `ping` without throwing.
  */
-export class RedisConnection implements RedisKeys {
+export class RedisConnection {
   readonly prefix: string;
   private readonly redis: Redis;
   private readonly ownsConnection: boolean;
@@ -143,4 +137,22 @@ function waitForReady(redis: Redis, timeoutMs: number): Promise<void> {
     redis.on('ready', onReady);
     redis.on('end', onEnd);
   });
+}
+
+/**
+ * The base of the store's Redis pairs: the store's one connection and its key layout, so every
+ * pair writes the keys the single store wrote and a running deployment's keys stay valid.
+ */
+export abstract class RedisPart {
+  constructor(private readonly db: RedisConnection) {}
+
+  /** The shared connection, once it has been up once. */
+  protected client(): Promise<Redis> {
+    return this.db.client();
+  }
+
+  /** The key `<prefix>a:b:…`. */
+  protected key(...parts: string[]): string {
+    return this.db.key(...parts);
+  }
 }

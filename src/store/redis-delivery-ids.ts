@@ -1,16 +1,14 @@
 import { assertTtl } from './assert-ttl.js';
 import type { DeliveryIds } from './delivery-ids.js';
-import type { RedisKeys } from './redis-connection.js';
+import { RedisPart } from './redis-connection.js';
 
 /** {@link DeliveryIds} on Redis: one key per id, `delivery:<id>`, expiring with its TTL. */
-export class RedisDeliveryIds implements DeliveryIds {
-  constructor(private readonly db: RedisKeys) {}
-
+export class RedisDeliveryIds extends RedisPart implements DeliveryIds {
   async markDelivery(deliveryId: string, ttlMs: number): Promise<boolean> {
     assertTtl(ttlMs);
     // SET NX is atomic: of two replicas receiving the same delivery, exactly one sees OK.
-    const reply = await (await this.db.client()).set(
-      this.db.key('delivery', deliveryId),
+    const reply = await (await this.client()).set(
+      this.key('delivery', deliveryId),
       '1',
       'PX',
       Math.ceil(ttlMs),
@@ -27,10 +25,10 @@ export class RedisDeliveryIds implements DeliveryIds {
    */
   async confirmDelivery(deliveryId: string, ttlMs: number): Promise<void> {
     assertTtl(ttlMs);
-    await (await this.db.client()).pexpire(this.db.key('delivery', deliveryId), Math.ceil(ttlMs));
+    await (await this.client()).pexpire(this.key('delivery', deliveryId), Math.ceil(ttlMs));
   }
 
   async forgetDelivery(deliveryId: string): Promise<void> {
-    await (await this.db.client()).del(this.db.key('delivery', deliveryId));
+    await (await this.client()).del(this.key('delivery', deliveryId));
   }
 }

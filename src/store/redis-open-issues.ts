@@ -2,7 +2,7 @@ import type { ChainableCommander } from 'ioredis';
 import { formatClaimTime } from '../claims/marker.js';
 import { type IssueKey, issueKeyString, type RepoKey, repoPrefix } from '../keys.js';
 import type { IndexedClaim, IndexedEntry, IndexedIssue, OpenIssues } from './open-issues.js';
-import type { RedisKeys } from './redis-connection.js';
+import { RedisPart } from './redis-connection.js';
 import { RedisScript } from './redis-script.js';
 
 /**
@@ -44,22 +44,20 @@ return 1`);
  * {@link OpenIssues} on Redis: hashes `open-issues` and `issue-claims` by issue key (JSON),
  * and `index-version`, bumped by every write in the same atomic step (see openIssues).
  */
-export class RedisOpenIssues implements OpenIssues {
+export class RedisOpenIssues extends RedisPart implements OpenIssues {
   /** The index as last read, and the version it was read at (see openIssues). */
   private cache: { version: string; entries: IndexedEntry[] } | undefined;
 
-  constructor(private readonly db: RedisKeys) {}
-
   async putOpenIssue(issue: IndexedIssue): Promise<void> {
     await putIssueScript.run(
-      await this.db.client(),
-      [this.db.key('open-issues'), this.db.key('index-version')],
+      await this.client(),
+      [this.key('open-issues'), this.key('index-version')],
       [issueKeyString(issue.key), JSON.stringify(issue), issue.updatedAt],
     );
   }
 
   async dropOpenIssue(key: IssueKey): Promise<void> {
-    const write = (await this.db.client()).multi();
+    const write = (await this.client()).multi();
     this.forget(write, key);
     await write.exec();
   }
@@ -74,7 +72,7 @@ export class RedisOpenIssues implements OpenIssues {
     issues: readonly IndexedIssue[],
     listedAt: Date,
   ): Promise<void> {
-    const redis = await this.db.client();
+    const redis = await this.client();
     const listed = new Set(issues.map((issue) => issueKeyString(issue.key)));
     const prefix = repoPrefix(repo);
     const cutoff = formatClaimTime(listedAt);
@@ -83,7 +81,7 @@ export class RedisOpenIssues implements OpenIssues {
     const gone: string[] = [];
     do {
       const [next, flat] = await redis.hscan(
-        this.db.key('open-issues'),
+        this.key('open-issues'),
         cursor,
         'MATCH',
         pattern,
@@ -101,35 +99,32 @@ export class RedisOpenIssues implements OpenIssues {
     if (gone.length > 0) {
       await redis
         .multi()
-        .hdel(this.db.key('open-issues'), ...gone)
-        .hdel(this.db.key('issue-claims'), ...gone)
-        .incr(this.db.key('index-version'))
+        .hdel(this.key('open-issues'), ...gone)
+        .hdel(this.key('issue-claims'), ...gone)
+        .incr(this.key('index-version'))
         .exec();
     }
     for (const issue of issues) await this.putOpenIssue(issue);
   }
 
   async setIssueClaim(key: IssueKey, claim: IndexedClaim | null): Promise<void> {
-    const redis = await this.db.client();
+    const redis = await this.client();
     const member = issueKeyString(key);
     const write = redis.multi();
-    if (claim === null) write.hdel(this.db.key('issue-claims'), member);
-    else write.hset(this.db.key('issue-claims'), member, JSON.stringify(claim));
-    await write.incr(this.db.key('index-version')).exec();
+    if (claim === null) write.hdel(this.key('issue-claims'), member);
+    else write.hset(this.key('issue-claims'), member, JSON.stringify(claim));
+    await write.incr(this.key('index-version')).exec();
   }
 
   async issueClaim(key: IssueKey): Promise<IndexedClaim | null> {
-    const json = await (await this.db.client()).hget(
-      this.db.key('issue-claims'),
-      issueKeyString(key),
-    );
+    const json = await (await this.client()).hget(this.key('issue-claims'), issueKeyString(key));
     return json === null ? null : parseEntry<IndexedClaim>(json);
   }
 
   async renewIssueClaim(key: IssueKey, claim: IndexedClaim): Promise<boolean> {
     const reply = await renewClaimScript.run(
-      await this.db.client(),
-      [this.db.key('issue-claims'), this.db.key('index-version')],
+      await this.client(),
+      [this.key('issue-claims'), this.key('index-version')],
       [issueKeyString(key), JSON.stringify(claim), claim.commentId, claim.commentUpdatedAt],
     );
     return reply === 1;
@@ -142,12 +137,12 @@ export class RedisOpenIssues implements OpenIssues {
    * the hash can only make the cache newer than its version, never older.
    */
   async openIssues(): Promise<IndexedEntry[]> {
-    const redis = await this.db.client();
-    const version = (await redis.get(this.db.key('index-version'))) ?? '0';
+    const redis = await this.client();
+    const version = (await redis.get(this.key('index-version'))) ?? '0';
     if (this.cache?.version === version) return this.cache.entries;
     const [issues, claims] = await Promise.all([
-      redis.hgetall(this.db.key('open-issues')),
-      redis.hgetall(this.db.key('issue-claims')),
+      redis.hgetall(this.key('open-issues')),
+      redis.hgetall(this.key('issue-claims')),
     ]);
     const entries: IndexedEntry[] = [];
     for (const [member, json] of Object.entries(issues)) {
@@ -168,9 +163,9 @@ export class RedisOpenIssues implements OpenIssues {
   forget(write: ChainableCommander, key: IssueKey): void {
     const member = issueKeyString(key);
     write
-      .hdel(this.db.key('open-issues'), member)
-      .hdel(this.db.key('issue-claims'), member)
-      .incr(this.db.key('index-version'));
+      .hdel(this.key('open-issues'), member)
+      .hdel(this.key('issue-claims'), member)
+      .incr(this.key('index-version'));
   }
 }
 

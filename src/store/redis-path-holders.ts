@@ -1,7 +1,7 @@
 import type { ChainableCommander } from 'ioredis';
 import { type IssueKey, repoKeyString } from '../keys.js';
 import type { IndexedPathHolder, PathHolder, PathHolders } from './path-holders.js';
-import type { RedisKeys } from './redis-connection.js';
+import { RedisPart } from './redis-connection.js';
 
 /** A path holder as the Redis index stores it (JSON; heartbeat in epoch ms). */
 interface StoredPathHolder {
@@ -14,12 +14,10 @@ interface StoredPathHolder {
 }
 
 /** {@link PathHolders} on Redis: one hash `paths:<repo>` per repository, field = issue number. */
-export class RedisPathHolders implements PathHolders {
-  constructor(private readonly db: RedisKeys) {}
-
+export class RedisPathHolders extends RedisPart implements PathHolders {
   async setPathHolder(key: IssueKey, holder: PathHolder | null): Promise<void> {
-    const redis = await this.db.client();
-    const hash = this.db.key('paths', repoKeyString(key));
+    const redis = await this.client();
+    const hash = this.key('paths', repoKeyString(key));
     if (holder === null || holder.paths.length === 0) {
       await redis.hdel(hash, String(key.number));
       return;
@@ -40,8 +38,8 @@ export class RedisPathHolders implements PathHolders {
     owner: string,
     repo: string,
   ): Promise<IndexedPathHolder[]> {
-    const fields = await (await this.db.client()).hgetall(
-      this.db.key('paths', repoKeyString({ installationId, owner, repo })),
+    const fields = await (await this.client()).hgetall(
+      this.key('paths', repoKeyString({ installationId, owner, repo })),
     );
     const holders: IndexedPathHolder[] = [];
     for (const [field, value] of Object.entries(fields)) {
@@ -55,7 +53,7 @@ export class RedisPathHolders implements PathHolders {
 
   /** Its share of Store.forgetIssue, in the store's one MULTI. */
   forget(write: ChainableCommander, key: IssueKey): void {
-    write.hdel(this.db.key('paths', repoKeyString(key)), String(key.number));
+    write.hdel(this.key('paths', repoKeyString(key)), String(key.number));
   }
 }
 

@@ -1,5 +1,5 @@
 import type { QueueSettings } from '../config/repo-config.js';
-import type { RedisKeys } from './redis-connection.js';
+import { RedisPart } from './redis-connection.js';
 import {
   QUEUE_SETTINGS_TTL_MS,
   type RepoName,
@@ -8,12 +8,10 @@ import {
 } from './repo-queue-settings.js';
 
 /** {@link RepoQueueSettings} on Redis: one JSON string `queue-settings:<owner/repo>` with a TTL. */
-export class RedisRepoQueueSettings implements RepoQueueSettings {
-  constructor(private readonly db: RedisKeys) {}
-
+export class RedisRepoQueueSettings extends RedisPart implements RepoQueueSettings {
   async setQueueSettings(repo: RepoName, settings: QueueSettings | null): Promise<void> {
-    await (await this.db.client()).set(
-      this.db.key('queue-settings', repoNameKey(repo)),
+    await (await this.client()).set(
+      this.key('queue-settings', repoNameKey(repo)),
       JSON.stringify({ settings }),
       'PX',
       QUEUE_SETTINGS_TTL_MS,
@@ -21,9 +19,7 @@ export class RedisRepoQueueSettings implements RepoQueueSettings {
   }
 
   async queueSettings(repo: RepoName): Promise<QueueSettings | null | undefined> {
-    const value = await (await this.db.client()).get(
-      this.db.key('queue-settings', repoNameKey(repo)),
-    );
+    const value = await (await this.client()).get(this.key('queue-settings', repoNameKey(repo)));
     return value === null
       ? undefined
       : (JSON.parse(value) as { settings: QueueSettings | null }).settings;

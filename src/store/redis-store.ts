@@ -2,17 +2,14 @@ import type { ChainableCommander, Redis } from 'ioredis';
 import type { IssueKey } from '../keys.js';
 import { compose, composed } from './compose.js';
 import { RedisBoardRecords } from './redis-board-records.js';
-import { RedisBranchHolders } from './redis-branch-holders.js';
 import { RedisCachedReads } from './redis-cached-reads.js';
-import { RedisCheckpoints } from './redis-checkpoints.js';
 import { RedisConnection, type RedisStoreOptions } from './redis-connection.js';
-import { RedisDeadlines } from './redis-deadlines.js';
 import { RedisDeliveryIds } from './redis-delivery-ids.js';
-import { RedisFlaggedPulls } from './redis-flagged-pulls.js';
-import { RedisIssueNotes } from './redis-issue-notes.js';
-import { RedisLocks } from './redis-locks.js';
+import { RedisGuardRecords } from './redis-guard-records.js';
+import { RedisIssueRecords } from './redis-issue-records.js';
 import { RedisOpenIssues } from './redis-open-issues.js';
 import { RedisPathHolders } from './redis-path-holders.js';
+import { RedisPeriodicJobs } from './redis-periodic-jobs.js';
 import { RedisRepoQueueSettings } from './redis-repo-queue-settings.js';
 import { RedisUnpublishedEvents } from './redis-unpublished-events.js';
 import type { Store } from './store.js';
@@ -38,12 +35,10 @@ export class RedisStore
     super();
     const db = new RedisConnection(options);
     const forgetting = [
-      new RedisDeadlines(db),
-      new RedisIssueNotes(db),
+      new RedisIssueRecords(db),
       new RedisUnpublishedEvents(db),
       new RedisPathHolders(db),
-      new RedisBranchHolders(db),
-      new RedisFlaggedPulls(db),
+      new RedisGuardRecords(db),
       new RedisOpenIssues(db),
     ];
     this.#db = db;
@@ -51,8 +46,7 @@ export class RedisStore
     compose(this, [
       ...forgetting,
       new RedisDeliveryIds(db),
-      new RedisCheckpoints(db),
-      new RedisLocks(db),
+      new RedisPeriodicJobs(db),
       new RedisCachedReads(db),
       new RedisRepoQueueSettings(db),
       new RedisBoardRecords(db),

@@ -2,7 +2,7 @@ import type { QueueSettings } from '../config/repo-config.js';
 
 /**
  * What each repository's claims.yml says the work queue offers (docs/protocol.md §9), as the
- * last read of it found it. Two implementations pass one contract suite.
+ * last read of it found it.
  */
 export interface RepoQueueSettings {
   /**

@@ -1,26 +1,23 @@
 import type { IssueKey } from '../keys.js';
 import type { BoardRecords } from './board-records.js';
-import type { BranchHolders } from './branch-holders.js';
 import type { CachedReads } from './cached-reads.js';
-import type { Checkpoints } from './checkpoints.js';
-import type { Deadlines } from './deadlines.js';
 import type { DeliveryIds } from './delivery-ids.js';
-import type { FlaggedPulls } from './flagged-pulls.js';
-import type { IssueNotes } from './issue-notes.js';
-import type { Locks } from './locks.js';
+import type { GuardRecords } from './guard-records.js';
+import type { IssueRecords } from './issue-records.js';
 import type { OpenIssues } from './open-issues.js';
 import type { PathHolders } from './path-holders.js';
+import type { PeriodicJobs } from './periodic-jobs.js';
 import type { RepoQueueSettings } from './repo-queue-settings.js';
 import type { UnpublishedEvents } from './unpublished-events.js';
 
 // Re-exported: the keys live in src/keys.ts, the records in their concern's file, and code
 // across the app imports them from here.
 export { type IssueKey, issueKeyString, parseIssueKeyString, type RepoKey } from '../keys.js';
-export type { BranchHolder, IndexedBranchHolder } from './branch-holders.js';
 export type { CachedRead } from './cached-reads.js';
-export type { DeliveryCheckpoint } from './checkpoints.js';
+export type { BranchHolder, IndexedBranchHolder } from './guard-records.js';
 export type { IndexedClaim, IndexedEntry, IndexedIssue } from './open-issues.js';
 export type { IndexedPathHolder, PathHolder } from './path-holders.js';
+export type { DeliveryCheckpoint } from './periodic-jobs.js';
 export { QUEUE_SETTINGS_TTL_MS, type RepoName } from './repo-queue-settings.js';
 export { PENDING_EVENTS_TTL_MS } from './unpublished-events.js';
 
@@ -32,14 +29,11 @@ export { PENDING_EVENTS_TTL_MS } from './unpublished-events.js';
  */
 export interface Store
   extends DeliveryIds,
-    Checkpoints,
-    Locks,
-    Deadlines,
-    IssueNotes,
+    PeriodicJobs,
+    IssueRecords,
     UnpublishedEvents,
     PathHolders,
-    BranchHolders,
-    FlaggedPulls,
+    GuardRecords,
     CachedReads,
     RepoQueueSettings,
     OpenIssues,

@@ -1,10 +1,7 @@
 import type { PendingEvent } from '../events/pending-events.js';
 import type { IssueKey } from '../keys.js';
 
-/**
- * The events of the finalisations a reconcile is about to write, kept until they are
- * published (docs/protocol.md §13). Two implementations pass one contract suite.
- */
+/** The events of finalisations not yet published (docs/protocol.md §13), by issue. */
 export interface UnpublishedEvents {
   /**
    * Keeps the events of the finalisations a reconcile is about to write, until they are

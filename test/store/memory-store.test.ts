@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryDeadlines } from '../../src/store/memory-deadlines.js';
 import { MemoryDeliveryIds } from '../../src/store/memory-delivery-ids.js';
+import { MemoryIssueRecords } from '../../src/store/memory-issue-records.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
 import type { IssueKey } from '../../src/store/store.js';
 import { describeStoreContract } from './store-contract.js';
@@ -50,7 +50,7 @@ describe('MemoryStore', () => {
   });
 
   it('keeps the index small when deadlines move often', async () => {
-    const store = new MemoryDeadlines();
+    const store = new MemoryIssueRecords(Date.now);
     const base = Date.parse('2030-01-01T00:00:00Z');
     for (let round = 0; round < 50; round++) {
       for (let i = 0; i < 1000; i++)

@@ -1,31 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/store.js';
 import { describeBoardRecordsContract } from './board-records-contract.js';
-import { describeBranchHoldersContract } from './branch-holders-contract.js';
 import { describeCachedReadsContract } from './cached-reads-contract.js';
-import { describeCheckpointsContract } from './checkpoints-contract.js';
 import { at, issue, type MakeStore, useStore } from './contract-fixture.js';
-import { describeDeadlinesContract } from './deadlines-contract.js';
 import { describeDeliveryIdsContract } from './delivery-ids-contract.js';
-import { describeFlaggedPullsContract } from './flagged-pulls-contract.js';
-import { describeIssueNotesContract } from './issue-notes-contract.js';
-import { describeLocksContract } from './locks-contract.js';
+import { describeGuardRecordsContract } from './guard-records-contract.js';
+import { describeIssueRecordsContract } from './issue-records-contract.js';
 import { describeOpenIssuesContract } from './open-issues-contract.js';
 import { describePathHoldersContract } from './path-holders-contract.js';
+import { describePeriodicJobsContract } from './periodic-jobs-contract.js';
 import { describeRepoQueueSettingsContract } from './repo-queue-settings-contract.js';
 import { describeUnpublishedEventsContract } from './unpublished-events-contract.js';
 
 /** Every concern's contract, each run against the store's own pair of that concern. */
 const CONCERNS = [
   describeDeliveryIdsContract,
-  describeCheckpointsContract,
-  describeLocksContract,
-  describeDeadlinesContract,
-  describeIssueNotesContract,
+  describePeriodicJobsContract,
+  describeIssueRecordsContract,
   describeUnpublishedEventsContract,
   describePathHoldersContract,
-  describeBranchHoldersContract,
-  describeFlaggedPullsContract,
+  describeGuardRecordsContract,
   describeCachedReadsContract,
   describeRepoQueueSettingsContract,
   describeOpenIssuesContract,

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import type { BranchHolders } from '../../src/store/branch-holders.js';
+import type { GuardRecords } from '../../src/store/guard-records.js';
 import type { Store } from '../../src/store/store.js';
 import { at, issue, type MakeStore, useStore } from './contract-fixture.js';
 
-/** What every {@link BranchHolders} does (memory and Redis): the app relies on it. */
-export function describeBranchHoldersContract(
+/** What every {@link GuardRecords} does (memory and Redis): the app relies on it. */
+export function describeGuardRecordsContract(
   name: string,
-  make: MakeStore<BranchHolders & Pick<Store, 'forgetIssue'>>,
+  make: MakeStore<GuardRecords & Pick<Store, 'forgetIssue'>>,
 ): void {
-  describe(`${name} (BranchHolders contract)`, () => {
-    let store: BranchHolders & Pick<Store, 'forgetIssue'>;
+  describe(`${name} (GuardRecords contract)`, () => {
+    let store: GuardRecords & Pick<Store, 'forgetIssue'>;
     useStore(make, (made) => {
       store = made;
     });
@@ -48,6 +48,32 @@ export function describeBranchHoldersContract(
         await store.setBranchHolder(issue(2), holder(20, 'feat/c'));
         await store.forgetIssue(issue(2));
         expect(await store.branchHolders(widgets, 'feat/c')).toEqual([]);
+      });
+    });
+
+    describe('pull requests a holder flagged (docs/protocol.md §11)', () => {
+      it('takes the pulls flagged by other comments than the one that still holds, once', async () => {
+        await store.flagPull(issue(1), 'c10', 40);
+        await store.flagPull(issue(1), 'c10', 41);
+        await store.flagPull(issue(1), 'c12', 42);
+        await store.flagPull(issue(2), 'c20', 43);
+        expect(await store.takeFlaggedPulls(issue(1), 'c12')).toEqual([40, 41]);
+        expect(await store.takeFlaggedPulls(issue(1), 'c12')).toEqual([]);
+        expect(await store.takeFlaggedPulls(issue(1), null)).toEqual([42]);
+        expect(await store.takeFlaggedPulls(issue(2), 'c20')).toEqual([]);
+      });
+
+      it('a pull flagged again by the new holder is kept for it', async () => {
+        await store.flagPull(issue(1), 'c10', 40);
+        await store.flagPull(issue(1), 'c11', 40);
+        expect(await store.takeFlaggedPulls(issue(1), 'c11')).toEqual([]);
+        expect(await store.takeFlaggedPulls(issue(1), null)).toEqual([40]);
+      });
+
+      it('forgetting the issue forgets what it flagged', async () => {
+        await store.flagPull(issue(1), 'c10', 40);
+        await store.forgetIssue(issue(1));
+        expect(await store.takeFlaggedPulls(issue(1), null)).toEqual([]);
       });
     });
   });

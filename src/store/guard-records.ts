@@ -1,10 +1,11 @@
 import type { IssueKey, RepoKey } from '../keys.js';
 
 /**
- * The branch index: per repository, each holder under the branch its marker names
- * (docs/protocol.md §11). Two implementations pass one contract suite.
+ * What the pull-request guard keeps (docs/protocol.md §11): per repository, each holder under
+ * the branch its marker names, and the pull requests each holder flagged, checked again once
+ * that claim stops holding its paths.
  */
-export interface BranchHolders {
+export interface GuardRecords {
   /**
    * Records the issue's holder under the branch its marker names, as its last reconcile found
    * it (docs/protocol.md §11: pushes to that branch renew it, pull requests from it are its
@@ -13,6 +14,18 @@ export interface BranchHolders {
   setBranchHolder(key: IssueKey, holder: BranchHolder | null): Promise<void>;
   /** The holders recorded for `branch` in one repository (exact name), by issue number. */
   branchHolders(repo: RepoKey, branch: string): Promise<IndexedBranchHolder[]>;
+  /**
+   * Records that the holder of issue `key` named by `by` (a non-empty tag of its comment and
+   * paths, src/guard/flagger.ts) flagged pull request `pull` of the same repository
+   * (docs/protocol.md §11), so the pull request is checked again once that claim stops
+   * holding those paths.
+   */
+  flagPull(key: IssueKey, by: string, pull: number): Promise<void>;
+  /**
+   * Removes and returns the pull requests that holders of `key` flagged, except those flagged
+   * by `keep` (the holder that still holds the same paths); ascending.
+   */
+  takeFlaggedPulls(key: IssueKey, keep: string | null): Promise<number[]>;
 }
 
 /** The holder of an issue as the branch index keeps it. */

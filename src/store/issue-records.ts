@@ -1,11 +1,18 @@
 import type { IssueKey } from '../keys.js';
 
 /**
- * What the last reconcile of each issue learnt that GitHub does not say again cheaply: its
- * holder, a first 404 or 410, and the logins the app itself assigned. Two implementations
- * pass one contract suite.
+ * What the reconciles record per issue: the deadline index the sweep reads (docs/protocol.md
+ * §4), and what the last reconcile learnt that GitHub does not say again cheaply (its holder,
+ * a first 404 or 410, the logins the app itself assigned).
  */
-export interface IssueNotes {
+export interface IssueRecords {
+  /** Sets the time after which the issue must be reconciled again; null removes it. */
+  setDeadline(key: IssueKey, at: Date | null): Promise<void>;
+  /** The issues whose deadline is at or before `now`, earliest first, at most `limit`. */
+  dueIssues(now: Date, limit: number): Promise<IssueKey[]>;
+  /** How many issues the deadline index holds. */
+  countDeadlines(): Promise<number>;
+
   /** Records the comment id of the issue's holder as the last reconcile found it; null: none. */
   setHolder(key: IssueKey, commentId: number | null): Promise<void>;
   /** The holder's comment id recorded by the last reconcile of the issue, or null. */
@@ -16,7 +23,7 @@ export interface IssueNotes {
    * issue gone, so it is (docs/protocol.md §6). Resolves false the first time.
    */
   noteIssueGone(key: IssueKey, ttlMs: number): Promise<boolean>;
-  /** Forgets a 404 or 410 noted by {@link IssueNotes.noteIssueGone}: the issue answered since. */
+  /** Forgets a 404 or 410 noted by {@link IssueRecords.noteIssueGone}: it answered since. */
   clearIssueGone(key: IssueKey): Promise<void>;
   /**
    * The logins the app itself assigned to the issue for claims and that are still assigned as

@@ -1,5 +1,6 @@
 import { type IssueKey, issueKeyString } from '../keys.js';
-import type { Deadlines } from './deadlines.js';
+import { assertTtl } from './assert-ttl.js';
+import type { IssueRecords } from './issue-records.js';
 import { MinHeap } from './min-heap.js';
 
 interface Deadline {
@@ -19,13 +20,19 @@ interface DeadlineEntry {
 const COMPACT_SLACK = 1024;
 
 /**
- * {@link Deadlines} in the process: a min-heap with lazy deletion, so the sweep's `dueIssues`
- * costs O(k log n) for k due issues even when 100,000 issues are indexed.
+ * {@link IssueRecords} in the process. The deadline index is a min-heap with lazy deletion, so
+ * the sweep's `dueIssues` costs O(k log n) for k due issues even when 100,000 are indexed.
  */
-export class MemoryDeadlines implements Deadlines {
+export class MemoryIssueRecords implements IssueRecords {
   private readonly deadlines = new Map<string, Deadline>();
   private readonly heap = new MinHeap<DeadlineEntry>(earlierDeadline);
   private version = 0;
+  private readonly holders = new Map<string, number>();
+  /** Issue key -> when its first 404/410 stops counting (epoch ms). */
+  private readonly gone = new Map<string, number>();
+  private readonly appAssigned = new Map<string, readonly string[]>();
+
+  constructor(private readonly now: () => number) {}
 
   async setDeadline(key: IssueKey, at: Date | null): Promise<void> {
     const id = issueKeyString(key);
@@ -62,9 +69,36 @@ export class MemoryDeadlines implements Deadlines {
     return this.deadlines.size;
   }
 
-  /** Its share of Store.forgetIssue. */
-  forget(key: IssueKey): void {
-    void this.setDeadline(key, null);
+  async setHolder(key: IssueKey, commentId: number | null): Promise<void> {
+    if (commentId === null) this.holders.delete(issueKeyString(key));
+    else this.holders.set(issueKeyString(key), commentId);
+  }
+
+  async holderOf(key: IssueKey): Promise<number | null> {
+    return this.holders.get(issueKeyString(key)) ?? null;
+  }
+
+  async noteIssueGone(key: IssueKey, ttlMs: number): Promise<boolean> {
+    assertTtl(ttlMs);
+    const id = issueKeyString(key);
+    const now = this.now();
+    const until = this.gone.get(id);
+    if (until !== undefined && until > now) return true;
+    this.gone.set(id, now + ttlMs);
+    return false;
+  }
+
+  async clearIssueGone(key: IssueKey): Promise<void> {
+    this.gone.delete(issueKeyString(key));
+  }
+
+  async appAssignees(key: IssueKey): Promise<readonly string[]> {
+    return this.appAssigned.get(issueKeyString(key)) ?? [];
+  }
+
+  async setAppAssignees(key: IssueKey, logins: readonly string[]): Promise<void> {
+    if (logins.length === 0) this.appAssigned.delete(issueKeyString(key));
+    else this.appAssigned.set(issueKeyString(key), [...logins]);
   }
 }
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { Locks } from '../../src/store/locks.js';
-import { type MakeStore, PAST_TTL, TTL, useStore } from './contract-fixture.js';
+import type { PeriodicJobs } from '../../src/store/periodic-jobs.js';
+import { at, type MakeStore, PAST_TTL, TTL, useStore } from './contract-fixture.js';
 
-/** What every {@link Locks} does (memory and Redis): the app relies on it. */
-export function describeLocksContract(name: string, make: MakeStore<Locks>): void {
-  describe(`${name} (Locks contract)`, () => {
-    let store: Locks;
+/** What every {@link PeriodicJobs} does (memory and Redis): the app relies on it. */
+export function describePeriodicJobsContract(name: string, make: MakeStore<PeriodicJobs>): void {
+  describe(`${name} (PeriodicJobs contract)`, () => {
+    let store: PeriodicJobs;
     const pass = useStore(make, (made) => {
       store = made;
     });
@@ -64,6 +64,59 @@ export function describeLocksContract(name: string, make: MakeStore<Locks>): voi
         expect(await store.extendLock('issue-1', stale, 60_000)).toBe(false);
         expect(await store.acquireLock('issue-1', 60_000)).toBeNull();
         expect(await store.releaseLock('issue-1', fresh)).toBe(true);
+      });
+    });
+
+    describe('checkpoints', () => {
+      it('a repository without a checkpoint has none', async () => {
+        expect(
+          await store.getCheckpoint({ installationId: 7, owner: 'acme', repo: 'widgets' }),
+        ).toBeNull();
+      });
+
+      it('a checkpoint is kept per repository, to the millisecond, and overwritten', async () => {
+        await store.setCheckpoint(
+          { installationId: 7, owner: 'acme', repo: 'widgets' },
+          new Date('2030-01-01T00:00:00.123Z'),
+        );
+        await store.setCheckpoint(
+          { installationId: 7, owner: 'acme', repo: 'gadgets' },
+          new Date('2030-01-02T00:00:00Z'),
+        );
+        await store.setCheckpoint(
+          { installationId: 8, owner: 'acme', repo: 'widgets' },
+          new Date('2030-01-03T00:00:00Z'),
+        );
+        expect(
+          await store.getCheckpoint({ installationId: 7, owner: 'acme', repo: 'widgets' }),
+        ).toEqual(new Date('2030-01-01T00:00:00.123Z'));
+        expect(
+          await store.getCheckpoint({ installationId: 7, owner: 'acme', repo: 'gadgets' }),
+        ).toEqual(new Date('2030-01-02T00:00:00Z'));
+        expect(
+          await store.getCheckpoint({ installationId: 8, owner: 'acme', repo: 'widgets' }),
+        ).toEqual(new Date('2030-01-03T00:00:00Z'));
+
+        await store.setCheckpoint(
+          { installationId: 7, owner: 'acme', repo: 'widgets' },
+          new Date('2030-02-01T00:00:00Z'),
+        );
+        expect(
+          await store.getCheckpoint({ installationId: 7, owner: 'acme', repo: 'widgets' }),
+        ).toEqual(new Date('2030-02-01T00:00:00Z'));
+      });
+    });
+
+    describe('delivery recovery checkpoint (docs/protocol.md §12)', () => {
+      it('there is none before the first run', async () => {
+        expect(await store.deliveryCheckpoint()).toBeNull();
+      });
+
+      it('keeps the newest delivery examined, to the millisecond, and overwrites it', async () => {
+        await store.setDeliveryCheckpoint({ id: 41, deliveredAt: at(1.5) });
+        expect(await store.deliveryCheckpoint()).toEqual({ id: 41, deliveredAt: at(1.5) });
+        await store.setDeliveryCheckpoint({ id: 97, deliveredAt: at(60) });
+        expect(await store.deliveryCheckpoint()).toEqual({ id: 97, deliveredAt: at(60) });
       });
     });
   });

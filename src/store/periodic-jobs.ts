@@ -1,10 +1,20 @@
 import type { RepoKey } from '../keys.js';
 
 /**
- * How far the two catch-up jobs got: the resync of each repository, and the delivery recovery
- * (docs/protocol.md §12). Two implementations pass one contract suite.
+ * What the cluster's periodic jobs (the sweep, the resync, the delivery recovery of
+ * docs/protocol.md §12) share across replicas: their leases (named locks with a TTL, one
+ * holder at a time) and how far the resync and the recovery got.
  */
-export interface Checkpoints {
+export interface PeriodicJobs {
+  /**
+   * Takes the named lock for `ttlMs` when nobody holds it. Resolves a token that only the
+   * holder knows, or null when it is held. Expiry frees a lock whose holder died.
+   */
+  acquireLock(name: string, ttlMs: number): Promise<string | null>;
+  /** Extends a lock still held with `token`; false when it expired or is held by another. */
+  extendLock(name: string, token: string, ttlMs: number): Promise<boolean>;
+  /** Releases a lock only when `token` still holds it; false otherwise. */
+  releaseLock(name: string, token: string): Promise<boolean>;
   /** The resync checkpoint of one repository: comments updated before it were reconciled. */
   getCheckpoint(repo: RepoKey): Promise<Date | null>;
   /** Moves the resync checkpoint of one repository to `at`. */

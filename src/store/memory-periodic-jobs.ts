@@ -1,15 +1,18 @@
 import { randomUUID } from 'node:crypto';
+import { type RepoKey, repoKeyString } from '../keys.js';
 import { assertTtl } from './assert-ttl.js';
-import type { Locks } from './locks.js';
+import type { DeliveryCheckpoint, PeriodicJobs } from './periodic-jobs.js';
 
 interface Lock {
   readonly token: string;
   readonly expiresAt: number;
 }
 
-/** {@link Locks} in the process: a map of name to token and expiry. */
-export class MemoryLocks implements Locks {
+/** {@link PeriodicJobs} in the process. Dates are copied in and out, as Redis would. */
+export class MemoryPeriodicJobs implements PeriodicJobs {
   private readonly locks = new Map<string, Lock>();
+  private readonly checkpoints = new Map<string, number>();
+  private redeliverCheckpoint: DeliveryCheckpoint | null = null;
 
   constructor(private readonly now: () => number) {}
 
@@ -41,5 +44,25 @@ export class MemoryLocks implements Locks {
     if (lock.expiresAt > this.now()) return lock;
     this.locks.delete(name);
     return undefined;
+  }
+
+  async getCheckpoint(repo: RepoKey): Promise<Date | null> {
+    const at = this.checkpoints.get(repoKeyString(repo));
+    return at === undefined ? null : new Date(at);
+  }
+
+  async setCheckpoint(repo: RepoKey, at: Date): Promise<void> {
+    this.checkpoints.set(repoKeyString(repo), at.getTime());
+  }
+
+  async deliveryCheckpoint(): Promise<DeliveryCheckpoint | null> {
+    const checkpoint = this.redeliverCheckpoint;
+    return checkpoint === null
+      ? null
+      : { ...checkpoint, deliveredAt: new Date(checkpoint.deliveredAt) };
+  }
+
+  async setDeliveryCheckpoint(checkpoint: DeliveryCheckpoint): Promise<void> {
+    this.redeliverCheckpoint = { ...checkpoint, deliveredAt: new Date(checkpoint.deliveredAt) };
   }
 }
