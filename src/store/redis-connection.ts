@@ -155,4 +155,9 @@ export abstract class RedisPart {
   protected key(...parts: string[]): string {
     return this.db.key(...parts);
   }
+
+  /** SET NX PX, atomic: of two replicas setting one key at once, exactly one sees true. */
+  protected async setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean> {
+    return (await (await this.client()).set(key, value, 'PX', Math.ceil(ttlMs), 'NX')) === 'OK';
+  }
 }

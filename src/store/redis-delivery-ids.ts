@@ -7,14 +7,7 @@ export class RedisDeliveryIds extends RedisPart implements DeliveryIds {
   async markDelivery(deliveryId: string, ttlMs: number): Promise<boolean> {
     assertTtl(ttlMs);
     // SET NX is atomic: of two replicas receiving the same delivery, exactly one sees OK.
-    const reply = await (await this.client()).set(
-      this.key('delivery', deliveryId),
-      '1',
-      'PX',
-      Math.ceil(ttlMs),
-      'NX',
-    );
-    return reply === 'OK';
+    return this.setIfAbsent(this.key('delivery', deliveryId), '1', ttlMs);
   }
 
   /**

@@ -51,14 +51,7 @@ export class RedisIssueRecords extends RedisPart implements IssueRecords {
   async noteIssueGone(key: IssueKey, ttlMs: number): Promise<boolean> {
     assertTtl(ttlMs);
     // SET NX: the first answer is recorded (OK); a record already there means the second.
-    const reply = await (await this.client()).set(
-      this.key('gone', issueKeyString(key)),
-      '1',
-      'PX',
-      Math.ceil(ttlMs),
-      'NX',
-    );
-    return reply !== 'OK';
+    return !(await this.setIfAbsent(this.key('gone', issueKeyString(key)), '1', ttlMs));
   }
 
   async clearIssueGone(key: IssueKey): Promise<void> {

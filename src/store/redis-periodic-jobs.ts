@@ -13,14 +13,7 @@ export class RedisPeriodicJobs extends RedisPart implements PeriodicJobs {
   async acquireLock(name: string, ttlMs: number): Promise<string | null> {
     assertTtl(ttlMs);
     const token = randomUUID();
-    const reply = await (await this.client()).set(
-      this.key('lock', name),
-      token,
-      'PX',
-      Math.ceil(ttlMs),
-      'NX',
-    );
-    return reply === 'OK' ? token : null;
+    return (await this.setIfAbsent(this.key('lock', name), token, ttlMs)) ? token : null;
   }
 
   async extendLock(name: string, token: string, ttlMs: number): Promise<boolean> {
