@@ -1,8 +1,8 @@
 import { RedisScript } from '../store/redis-script.js';
 
 /*
- * The Lua scripts of the BullMQ queue (the design and its races are written down at the top
- * of bullmq-queue.ts). Each changes the per-issue records in one atomic step.
+ * The Lua scripts of the BullMQ queue (the design and its races are written down in
+ * docs/replicas.md). Each changes the per-issue records in one atomic step.
  *
  * Admission, for fairness across installations (docs/protocol.md §6): at most `cap` issues
  * of one installation I have a job at a time; they are the members of admitted:I. Further
@@ -89,8 +89,8 @@ return members`);
 
 /**
  * KEYS: lock, running, pending, gen, running index, admitted, parked, parked index. ARGV:
- * token, job gen, gen ttl, issue, installation, namespace, cap. Ends a run: see FINISH at the
- * top of bullmq-queue.ts. Returns {'lost'} when another holder has the lock, {'again', issue,
+ * token, job gen, gen ttl, issue, installation, namespace, cap. Ends a run: see the finish in
+ * docs/replicas.md. Returns {'lost'} when another holder has the lock, {'again', issue,
  * gen} when requests are pending, else {'done', issue, gen, ...}: the parked issues admitted in
  * its place, each to add a job for.
  */

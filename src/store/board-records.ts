@@ -3,6 +3,15 @@
  * reconciles wrote. Plain JSON-safe data (times as ISO strings), so the Redis store keeps it
  * as it is. The board's rows are the open-issue index's live claims (Store.openIssues).
  */
+export interface BoardRecords {
+  /**
+   * Appends a claim change to the board's history, kept to the newest CLAIM_CHANGES_CAP; a
+   * change whose id is recorded already is not added twice.
+   */
+  recordClaimChange(change: ClaimChange): Promise<void>;
+  /** The recorded changes at or after `since`, newest first. */
+  claimChanges(since: Date): Promise<ClaimChange[]>;
+}
 
 /** How a claim ended that the board lists: gone stale, lost a race, or replaced when stale. */
 export type ClaimChangeKind = 'expiry' | 'loss' | 'takeover';

@@ -1,9 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BullQueue, type BullQueueOptions } from '../../src/queue/bullmq-queue.js';
+import { addJobs, type JobData } from '../../src/queue/bullmq-records.js';
 import { canonicalJson } from '../../src/queue/canonical-json.js';
 import type { ReconcileRequest } from '../../src/queue/queue.js';
 import { issueKeyString } from '../../src/store/store.js';
@@ -130,10 +132,8 @@ describe('BullQueue', () => {
     await queue.enqueue(request(1, [hint('a')]));
     await waitFor(() => state.runs.length === 1);
     // The race where a late add re-creates a finished job id: a job nobody else expects.
-    await (queue as unknown as { addJob(id: string, gen: number): Promise<void> }).addJob(
-      issueKeyString(issue(1)),
-      99,
-    );
+    const jobs = (queue as unknown as { queue: Queue<JobData> }).queue;
+    await addJobs(jobs, [[issueKeyString(issue(1)), 99]]);
     gate.resolve();
     await queue.idle();
     expect(state.runs).toHaveLength(1);

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { MemoryDeliveryIds } from '../../src/store/memory-delivery-ids.js';
+import { MemoryIssueRecords } from '../../src/store/memory-issue-records.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
 import type { IssueKey } from '../../src/store/store.js';
 import { describeStoreContract } from './store-contract.js';
@@ -48,14 +50,14 @@ describe('MemoryStore', () => {
   });
 
   it('keeps the index small when deadlines move often', async () => {
-    const store = new MemoryStore();
+    const store = new MemoryIssueRecords(Date.now);
     const base = Date.parse('2030-01-01T00:00:00Z');
     for (let round = 0; round < 50; round++) {
       for (let i = 0; i < 1000; i++)
         await store.setDeadline(key(i), new Date(base + round * 1000 + i));
     }
     expect(await store.countDeadlines()).toBe(1000);
-    const heapSize = (store as unknown as { deadlineHeap: { size: number } }).deadlineHeap.size;
+    const heapSize = (store as unknown as { heap: { size: number } }).heap.size;
     expect(heapSize).toBeLessThanOrEqual(2 * 1000 + 1024 + 1);
     const due = await store.dueIssues(new Date(base + 49_000 + 2), 10);
     expect(due.map((k) => k.number)).toEqual([0, 1, 2]);
@@ -76,7 +78,7 @@ describe('MemoryStore', () => {
 
   it('drops expired delivery ids as time passes', async () => {
     let clock = 0;
-    const store = new MemoryStore({ now: () => clock });
+    const store = new MemoryDeliveryIds(() => clock);
     for (let i = 0; i < 1000; i++) await store.markDelivery(`old-${i}`, 100);
     clock += 101;
     await store.markDelivery('new', 100);

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RedisConnection } from '../../src/store/redis-connection.js';
 import { RedisStore } from '../../src/store/redis-store.js';
 import { flushPrefix, redisUrl, requireRedis, uniquePrefix } from '../helpers/redis.js';
 import { describeStoreContract } from './store-contract.js';
@@ -149,10 +150,8 @@ describe('RedisStore', () => {
   });
 
   it('uses `claims:` as its default prefix', async () => {
-    const store = new RedisStore({ redis });
-    expect((store as unknown as { key(...parts: string[]): string }).key('deadlines')).toBe(
-      'claims:deadlines',
-    );
+    // The store's pairs all build their keys on its one connection.
+    expect(new RedisConnection({ redis }).key('deadlines')).toBe('claims:deadlines');
   });
 
   it('keeps the caller`s connection open on close', async () => {

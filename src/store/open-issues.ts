@@ -1,0 +1,88 @@
+import type { IssueKey, RepoKey } from '../keys.js';
+
+/**
+ * The open-issue index: every open issue and its holder's claim as last seen, which the work
+ * queue (docs/protocol.md §9) and the claims board (§14) read.
+ */
+export interface OpenIssues {
+  /**
+   * Records an open issue. A snapshot older than the one indexed (by `updatedAt`) is ignored,
+   * so webhooks delivered late or out of order never move the index backwards.
+   */
+  putOpenIssue(issue: IndexedIssue): Promise<void>;
+  /** Removes an issue (closed, deleted, transferred away) and its claim. */
+  dropOpenIssue(key: IssueKey): Promise<void>;
+  /**
+   * Makes the repository's part of the index the listed open issues (the resync): listed ones
+   * are put, indexed ones not listed are dropped unless updated at or after `listedAt` (an
+   * event indexed them while the listing ran).
+   */
+  replaceOpenIssues(repo: RepoKey, issues: readonly IndexedIssue[], listedAt: Date): Promise<void>;
+  /**
+   * Records the issue's holder as a reconcile (or an API call's read-back) verified it, under
+   * the issue's lock; null: none. It replaces whatever the index held: it is the truth.
+   */
+  setIssueClaim(key: IssueKey, claim: IndexedClaim | null): Promise<void>;
+  /** The claim recorded for the issue, or null. */
+  issueClaim(key: IssueKey): Promise<IndexedClaim | null>;
+  /**
+   * Records `claim`, a later edit of the indexed holder's comment that a webhook reported (a
+   * heartbeat left to the sweep), only while the index holds a claim of that same comment read
+   * at an older `commentUpdatedAt`. So a delivery that is late, repeated or raced by a
+   * reconcile never moves the claim backwards, nor brings back a holder a reconcile removed.
+   * Atomic across replicas; resolves whether it was recorded.
+   */
+  renewIssueClaim(key: IssueKey, claim: IndexedClaim): Promise<boolean>;
+  /** Every indexed open issue with its claim, in no particular order. */
+  openIssues(): Promise<IndexedEntry[]>;
+}
+
+/**
+ * An open issue as the work queue lists it (docs/protocol.md §9). Times are
+ * `YYYY-MM-DDTHH:MM:SSZ`, so they compare as strings.
+ */
+export interface IndexedIssue {
+  readonly key: IssueKey;
+  readonly title: string;
+  readonly url: string;
+  readonly labels: readonly string[];
+  readonly assignees: readonly string[];
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+/**
+ * The holder's claim as last seen, JSON-safe; times `YYYY-MM-DDTHH:MM:SSZ`. The one record of
+ * a holder that the work queue (docs/protocol.md §9) and the claims board (§14) both read.
+ * Liveness is judged against `staleAt` when the index is read, so an expired claim counts as
+ * free at once, without waiting for the sweep.
+ */
+export interface IndexedClaim {
+  readonly commentId: number;
+  readonly url: string;
+  readonly author: string;
+  readonly session: string;
+  readonly lane: string;
+  readonly branch: string;
+  readonly stage: string;
+  readonly started: string;
+  readonly updated: string;
+  readonly heartbeat: string;
+  readonly staleAt: string;
+  readonly assignee?: string;
+  /** The entries of a valid path line (docs/protocol.md §10), canonical; absent without one. */
+  readonly paths?: readonly string[];
+  /** The author's avatar, which the board shows; absent when GitHub gave none. */
+  readonly avatarUrl?: string;
+  /**
+   * The comment's `updated_at` as GitHub gave it with this snapshot: it orders snapshots of
+   * one comment, as `updatedAt` orders an issue's ({@link OpenIssues.renewIssueClaim}).
+   */
+  readonly commentUpdatedAt: string;
+}
+
+/** An indexed issue and its claim. */
+export interface IndexedEntry {
+  readonly issue: IndexedIssue;
+  readonly claim: IndexedClaim | null;
+}
