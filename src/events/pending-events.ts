@@ -1,5 +1,6 @@
 import type { Plan } from '../claims/decide.js';
 import type { ThreadComment } from '../claims/types.js';
+import type { IssueKey } from '../keys.js';
 import type { ClaimEvent } from './claim-event.js';
 
 /**
@@ -12,6 +13,17 @@ export interface PendingEvent {
   readonly event: ClaimEvent;
   /** The first line the finalisation writes: its marker. The comment showing it is proof. */
   readonly marker: string;
+}
+
+/**
+ * Where pending events are kept, per issue: the app's `Store` is one. Declared here, by the
+ * room whose record it is, so the store imports the events' types and not the reverse.
+ */
+export interface PendingEventStore {
+  /** Replaces the issue's kept events (none clears them). */
+  setPendingEvents(key: IssueKey, pending: readonly PendingEvent[]): Promise<void>;
+  /** The issue's kept events, or none. */
+  pendingEvents(key: IssueKey): Promise<PendingEvent[]>;
 }
 
 /** The events of `plan`'s finalisations, each with the marker line its write puts in place. */

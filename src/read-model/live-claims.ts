@@ -1,5 +1,5 @@
 import type { IndexedClaim, IndexedIssue, Store } from '../store/store.js';
-import { isLiveClaim } from './query-issues.js';
+import { isLiveClaim } from './is-live-claim.js';
 
 /**
  * The live claims of the open-issue index as the last reconcile, API call or deferred
