@@ -1,6 +1,6 @@
 import { hasName, sameName } from '../claims/names.js';
 import type { QueueSettings } from '../config/repo-config.js';
-import { isLiveClaim } from '../read-model/is-live-claim.js';
+import { isLiveClaim } from '../read-model/live-claims.js';
 import type { IndexedEntry } from '../store/store.js';
 import { type ClaimObject, type IssueObject, queueIssueObject, withIssue } from './serialise.js';
 

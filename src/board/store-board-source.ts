@@ -1,5 +1,4 @@
-import { isLiveClaim } from '../read-model/is-live-claim.js';
-import { liveClaims } from '../read-model/live-claims.js';
+import { isLiveClaim, liveClaims } from '../read-model/live-claims.js';
 import type { IndexedClaim, IndexedIssue, Store } from '../store/store.js';
 import {
   type BoardClaim,

@@ -6,10 +6,7 @@ import { type IssueKey, issueKeyString } from '../keys.js';
 import type { ClaimEvent, ClaimEventType, EventClaim } from './claim-event.js';
 import type { PendingEvent } from './pending-events.js';
 
-/**
- * What one reconcile saw and decided, from which its claim events follow: the events are
- * this room's business, so the reconcile hands them in this shape and imports this room.
- */
+/** What one reconcile saw and decided, from which its claim events follow. */
 export interface Reconciled {
   readonly key: IssueKey;
   readonly comments: readonly ThreadComment[];

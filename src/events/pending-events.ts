@@ -15,14 +15,9 @@ export interface PendingEvent {
   readonly marker: string;
 }
 
-/**
- * Where pending events are kept, per issue: the app's `Store` is one. Declared here, by the
- * room whose record it is, so the store imports the events' types and not the reverse.
- */
+/** Where pending events are kept (the app's `Store`); declared here, so events needs no store. */
 export interface PendingEventStore {
-  /** Replaces the issue's kept events (none clears them). */
   setPendingEvents(key: IssueKey, pending: readonly PendingEvent[]): Promise<void>;
-  /** The issue's kept events, or none. */
   pendingEvents(key: IssueKey): Promise<PendingEvent[]>;
 }
 

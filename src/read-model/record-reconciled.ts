@@ -19,9 +19,6 @@ export interface ReconciledIssue {
   readonly now: Date;
 }
 
-/** What recording a reconcile needs: the store, and the asks for follow-up work. */
-export type RecordReconciledDeps = RecordPathDeps & GuardIndexDeps;
-
 /**
  * Records what a reconcile verified, once, after its plan is applied: the sweep's next
  * deadline (docs/protocol.md §4), the holder the next reconcile's events compare with (§13),
@@ -30,7 +27,7 @@ export type RecordReconciledDeps = RecordPathDeps & GuardIndexDeps;
  * retries.
  */
 export async function recordReconciled(
-  deps: RecordReconciledDeps,
+  deps: RecordPathDeps & GuardIndexDeps,
   key: IssueKey,
   reconciled: ReconciledIssue,
 ): Promise<void> {
@@ -38,11 +35,9 @@ export async function recordReconciled(
   await deps.store.setDeadline(key, plan.deadline);
   await deps.store.setHolder(key, plan.holder?.commentId ?? null);
   await recordPathHolder(deps, key, plan, reconciled.paths);
-  // The issue is put from the thread too, so a claim shows although the `issues` event that
-  // would have indexed its issue was lost; a snapshot older than the one indexed is ignored,
-  // and a close is followed by its own reconcile, which drops it. One write of the claim per
-  // reconcile, so the queue and the board cannot disagree, and a page view or a queue query
-  // costs no GitHub call.
+  // Put from the thread too, so a claim shows although its issue's `issues` event was lost;
+  // an older snapshot than the one indexed is ignored. One write of the claim per reconcile:
+  // the queue and the board cannot disagree, and neither costs a GitHub call.
   if (thread.open && !thread.isPullRequest) {
     await deps.store.putOpenIssue(indexedIssueOf(key, thread));
   } else await deps.store.dropOpenIssue(key);
