@@ -46,3 +46,8 @@ export function parseIssueKeyString(text: string): IssueKey | null {
 export function repoOf(key: IssueKey): RepoKey {
   return { installationId: key.installationId, owner: key.owner, repo: key.repo };
 }
+
+/** `acme/widgets#12`: an issue as people write it, for logs and error messages. */
+export function issueRef(key: IssueKey): string {
+  return `${key.owner}/${key.repo}#${key.number}`;
+}

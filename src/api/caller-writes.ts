@@ -1,10 +1,10 @@
 import type { ThreadComment } from '../claims/types.js';
+import { issueRef } from '../keys.js';
 import type { IssueKey } from '../store/store.js';
 import { ApiError, unverifiable } from './api-error.js';
 import type { Caller } from './authenticate.js';
 import { isGitHubFailure, messageOf, retryAfterOf } from './caller-github.js';
 import { issueNotFound } from './not-found.js';
-import { issueRef } from './serialise.js';
 
 /**
  * Posts a claim comment with the caller's own token (docs/protocol.md §8 "Who writes what"):

@@ -1,9 +1,9 @@
 import { trustedClaims } from '../claims/decide.js';
 import { findHolder } from '../claims/liveness.js';
+import { indexIssue } from '../read-model/index-issue.js';
 import type { ApiAnswer } from './api-answer.js';
 import type { ApiDeps } from './api-deps.js';
 import type { Caller } from './authenticate.js';
-import { indexIssue } from './index-issue.js';
 import { type IssueTarget, onIssue } from './on-issue.js';
 import { readableRepo } from './readable-repo.js';
 import { claimObject, issueObject } from './serialise.js';

@@ -3,19 +3,20 @@ import { trustedClaims } from '../claims/decide.js';
 import { findHolder } from '../claims/liveness.js';
 import { sameName } from '../claims/names.js';
 import type { ClaimMarker } from '../claims/types.js';
+import { issueRef } from '../keys.js';
+import { indexIssue } from '../read-model/index-issue.js';
 import { alreadyClaimed } from './already-claimed.js';
 import type { ApiAnswer } from './api-answer.js';
 import type { ApiDeps } from './api-deps.js';
 import { ApiError } from './api-error.js';
 import type { Caller } from './authenticate.js';
 import { editAsCaller } from './caller-writes.js';
-import { indexIssue } from './index-issue.js';
 import { type IssueTarget, onIssue } from './on-issue.js';
 import { readableRepo } from './readable-repo.js';
 import type { HeartbeatBody } from './request-bodies.js';
 import { requireEnforced } from './require-enforced.js';
 import { requireTrust } from './require-trust.js';
-import { claimObject, issueObject, issueRef } from './serialise.js';
+import { claimObject, issueObject } from './serialise.js';
 import { settle } from './settle.js';
 
 /**

@@ -1,11 +1,11 @@
 import type { QueueSettings } from '../config/repo-config.js';
+import { claimableSettings } from '../read-model/queue-settings.js';
 import type { ApiAnswer } from './api-answer.js';
 import type { ApiDeps } from './api-deps.js';
 import { invalidInput, unverifiable } from './api-error.js';
 import type { Caller } from './authenticate.js';
 import { forEachBounded } from './for-each-bounded.js';
 import { type IssueQuery, type QueueCursor, queryIssues } from './query-issues.js';
-import { claimableSettings } from './queue-settings.js';
 
 const PARAMS = new Set([
   'claimable',

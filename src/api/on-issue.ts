@@ -7,6 +7,7 @@ import {
   readThread,
   UnverifiableError,
 } from '../github/thread.js';
+import { issueRef } from '../keys.js';
 import { IssueLockTimeoutError } from '../queue/issue-lock.js';
 import type { IssueKey } from '../store/store.js';
 import type { ApiDeps } from './api-deps.js';
@@ -14,7 +15,6 @@ import { ApiError, unverifiable } from './api-error.js';
 import { githubFailure } from './caller-github.js';
 import { issueNotFound } from './not-found.js';
 import type { InstalledRepo } from './repo-access.js';
-import { issueRef } from './serialise.js';
 
 /** An issue the API works on, read inside its lock. */
 export interface IssueAtHand {

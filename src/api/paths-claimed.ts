@@ -1,9 +1,10 @@
 import type { HolderSummary } from '../claims/decide.js';
 import { formatClaimTime } from '../claims/marker.js';
+import { issueRef } from '../keys.js';
 import type { PathConflict } from '../paths/live-holders-overlapping.js';
 import type { IssueKey } from '../store/store.js';
 import { ApiError } from './api-error.js';
-import { type ClaimObject, holderObject, issueRef } from './serialise.js';
+import { type ClaimObject, holderObject } from './serialise.js';
 
 /** One contested path of a 409 PATHS_CLAIMED (docs/protocol.md §10). */
 export interface ContestedPath {

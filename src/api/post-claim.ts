@@ -4,6 +4,7 @@ import { isTrustedAuthor, trustedClaims } from '../claims/decide.js';
 import { type ClaimComment, findHolder, isStale } from '../claims/liveness.js';
 import { hasName, sameName } from '../claims/names.js';
 import type { AssigneeMode, ClaimMarker } from '../claims/types.js';
+import { issueRef } from '../keys.js';
 import { alreadyClaimed } from './already-claimed.js';
 import type { ApiAnswer } from './api-answer.js';
 import type { ApiDeps } from './api-deps.js';
@@ -17,7 +18,7 @@ import { readableRepo } from './readable-repo.js';
 import type { ClaimBody } from './request-bodies.js';
 import { requireEnforced } from './require-enforced.js';
 import { requireTrust } from './require-trust.js';
-import { claimObject, issueObject, issueRef } from './serialise.js';
+import { claimObject, issueObject } from './serialise.js';
 import { settle } from './settle.js';
 
 /**

@@ -1,6 +1,7 @@
 import { hasName, sameName } from '../claims/names.js';
 import type { QueueSettings } from '../config/repo-config.js';
-import type { IndexedClaim, IndexedEntry } from '../store/store.js';
+import { isLiveClaim } from '../read-model/live-claims.js';
+import type { IndexedEntry } from '../store/store.js';
 import { type ClaimObject, type IssueObject, queueIssueObject, withIssue } from './serialise.js';
 
 /** The filters of `GET /api/claims/v1/issues` (docs/protocol.md §9), validated. */
@@ -32,11 +33,6 @@ export interface QueryContext {
   visible(repo: string): boolean;
   /** The repository's queue settings; null when its config is invalid (nothing is claimable). */
   settings(repo: string): QueueSettings | null;
-}
-
-/** docs/protocol.md §3 at query time: a claim past its `staleAt` is free at once. */
-export function isLiveClaim(claim: IndexedClaim | null, now: Date): claim is IndexedClaim {
-  return claim !== null && claim.stage !== 'released' && Date.parse(claim.staleAt) > now.getTime();
 }
 
 /** The sort key of the queue: oldest issue first, then repository and number. */

@@ -1,7 +1,7 @@
+import { issueRef } from '../keys.js';
 import type { IssueKey } from '../store/store.js';
 import type { ApiDeps } from './api-deps.js';
 import { unverifiable } from './api-error.js';
-import { issueRef } from './serialise.js';
 
 /**
  * Reconciles the issue at once with the app's token (the caller holds its lock, so the queue

@@ -6,6 +6,7 @@ import { sameName } from '../claims/names.js';
 import { finalisationEvent } from '../events/claim-events.js';
 import { keepFinalisationEvent } from '../events/keep-claim-events.js';
 import { firstLine } from '../events/pending-events.js';
+import { issueRef } from '../keys.js';
 import type { ApiAnswer } from './api-answer.js';
 import type { ApiDeps } from './api-deps.js';
 import { ApiError } from './api-error.js';
@@ -18,7 +19,7 @@ import { mayReleaseForOthers } from './repo-access.js';
 import type { ReleaseBody } from './request-bodies.js';
 import { requireEnforced } from './require-enforced.js';
 import { requireTrust } from './require-trust.js';
-import { claimObject, issueRef } from './serialise.js';
+import { claimObject } from './serialise.js';
 import { settle } from './settle.js';
 
 /**

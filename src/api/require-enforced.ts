@@ -1,6 +1,6 @@
+import { issueRef } from '../keys.js';
 import { ApiError } from './api-error.js';
 import type { IssueAtHand } from './on-issue.js';
-import { issueRef } from './serialise.js';
 
 /**
  * 409 NOT_ENFORCED where the repository's rollout keys (docs/protocol.md §15) leave the app

@@ -1,8 +1,10 @@
 import type { HolderSummary } from '../claims/decide.js';
-import { type ClaimComment, heartbeat } from '../claims/liveness.js';
+import type { ClaimComment } from '../claims/liveness.js';
 import { formatClaimTime } from '../claims/marker.js';
-import { pathLineOf } from '../claims/paths.js';
 import type { IssueMeta, IssueThread } from '../github/thread.js';
+import { issueRef } from '../keys.js';
+import { indexedClaimOf, staleAtOf } from '../read-model/indexed-claim-of.js';
+import { indexedIssueOf } from '../read-model/indexed-issue-of.js';
 import type { IndexedClaim, IndexedIssue, IssueKey } from '../store/store.js';
 
 /** The claim object of docs/protocol.md §8. */
@@ -37,19 +39,6 @@ export interface IssueObject {
   readonly assignees: readonly string[];
   readonly createdAt: string;
   readonly updatedAt: string;
-}
-
-/** `acme/widgets#12`. */
-export function issueRef(key: IssueKey): string {
-  return `${key.owner}/${key.repo}#${key.number}`;
-}
-
-/**
- * The first whole second at which a claim with this heartbeat is stale: docs/protocol.md §3,
- * exactly one window old is still live, one second more is stale.
- */
-export function staleAtOf(beat: Date, staleAfterMs: number): string {
-  return formatClaimTime(new Date(beat.getTime() + staleAfterMs + 1000));
 }
 
 /** A claim comment as the claim object, with the paths of its path line when it is valid. */
@@ -110,56 +99,10 @@ export function withIssue(key: IssueKey, claim: ClaimFields): ClaimObject {
   };
 }
 
-/** A claim comment as the index keeps it: its marker, its valid path line, its author. */
-export function indexedClaimOf(
-  claim: ClaimComment,
-  staleAfterMs: number,
-  outcome?: string,
-): IndexedClaim & { outcome?: string } {
-  const beat = heartbeat(claim);
-  const line = pathLineOf(claim.comment.body);
-  return {
-    commentId: claim.comment.id,
-    url: claim.comment.url ?? '',
-    author: claim.comment.author,
-    session: claim.marker.session,
-    lane: claim.marker.lane,
-    branch: claim.marker.branch,
-    stage: claim.marker.stage,
-    started: formatClaimTime(claim.marker.started),
-    updated: formatClaimTime(claim.marker.updated),
-    heartbeat: formatClaimTime(beat),
-    staleAt: staleAtOf(beat, staleAfterMs),
-    ...(claim.marker.assignee ? { assignee: claim.marker.assignee } : {}),
-    ...(line.kind === 'valid' ? { paths: line.paths } : {}),
-    ...(claim.comment.avatarUrl ? { avatarUrl: claim.comment.avatarUrl } : {}),
-    commentUpdatedAt: formatClaimTime(claim.comment.updatedAt),
-    ...(outcome ? { outcome } : {}),
-  };
-}
-
-/** The issue object of an issue just read. */
+/** The issue object of an issue just read: the index's fields, with its `state`. */
 export function issueObject(key: IssueKey, thread: IssueThread & { meta: IssueMeta }): IssueObject {
-  return {
-    repo: `${key.owner}/${key.repo}`,
-    number: key.number,
-    title: thread.meta.title,
-    url: thread.meta.url,
-    state: thread.open ? 'open' : 'closed',
-    labels: thread.labels,
-    assignees: thread.assignees,
-    createdAt: formatClaimTime(new Date(thread.meta.createdAt)),
-    updatedAt: formatClaimTime(new Date(thread.meta.updatedAt)),
-  };
-}
-
-/** An issue just read, as the index keeps it. */
-export function indexedIssueOf(
-  key: IssueKey,
-  thread: IssueThread & { meta: IssueMeta },
-): IndexedIssue {
-  const { state: _state, repo: _repo, number: _number, ...rest } = issueObject(key, thread);
-  return { key, ...rest };
+  const { repo, number, title, url, ...rest } = queueIssueObject(indexedIssueOf(key, thread));
+  return { repo, number, title, url, state: thread.open ? 'open' : 'closed', ...rest };
 }
 
 /** An indexed issue as the queue's issue object (docs/protocol.md §9: no `state`, all are open). */

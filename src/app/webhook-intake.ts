@@ -1,9 +1,9 @@
 import type { Probot } from 'probot';
-import { indexIssuesEvent } from '../api/index-events.js';
-import { indexHeartbeat } from '../api/index-heartbeat.js';
 import { hasName } from '../claims/names.js';
 import { guardWork } from '../guard/guard-work.js';
-import { indexForGuard } from '../guard/index-for-guard.js';
+import { indexIssuesEvent } from '../read-model/index-events.js';
+import { indexHeartbeat } from '../read-model/index-heartbeat.js';
+import { recordGone } from '../read-model/record-gone.js';
 import type { IssueKey } from '../store/store.js';
 import { recordDeliveries } from './deliveries.js';
 import { SUBSCRIBED_EVENTS } from './events.js';
@@ -47,11 +47,7 @@ function webhookDeps(core: WardenCore, jobs: WebhookJobs): WebhookDeps {
     log,
     // issues.deleted / transferred: GitHub said the issue is gone, so everything kept on it
     // goes. The pull requests its claims flagged are checked again first (docs/protocol.md §11).
-    async forget(key) {
-      const noClaim = { actions: [], holder: null, deadline: null };
-      await indexForGuard({ store, requestPullCheck: jobs.requestPullCheck }, key, noClaim);
-      await store.forgetIssue(key);
-    },
+    forget: (key) => recordGone({ store, requestPullCheck: jobs.requestPullCheck }, key),
     resync: (installationId, repos) => void jobs.resync(installationId, repos),
     uninstalled: (installationId) => core.forget(installationId),
     // The index's claim (the queue's and the board's) follows a deferred heartbeat; a store

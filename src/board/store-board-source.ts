@@ -1,5 +1,4 @@
-import { liveClaims } from '../api/live-claims.js';
-import { isLiveClaim } from '../api/query-issues.js';
+import { isLiveClaim, liveClaims } from '../read-model/live-claims.js';
 import type { IndexedClaim, IndexedIssue, Store } from '../store/store.js';
 import {
   type BoardClaim,

@@ -1,10 +1,20 @@
 import { createHash } from 'node:crypto';
+import type { Plan } from '../claims/decide.js';
 import { formatClaimTime, parseClaimMarker } from '../claims/marker.js';
 import type { ThreadComment } from '../claims/types.js';
-import { issueKeyString } from '../keys.js';
-import type { Reconciled } from '../reconcile/reconcile.js';
+import { type IssueKey, issueKeyString } from '../keys.js';
 import type { ClaimEvent, ClaimEventType, EventClaim } from './claim-event.js';
 import type { PendingEvent } from './pending-events.js';
+
+/** What one reconcile saw and decided, from which its claim events follow. */
+export interface Reconciled {
+  readonly key: IssueKey;
+  readonly comments: readonly ThreadComment[];
+  readonly plan: Plan;
+  /** The holder's comment id the reconcile before this one recorded, or null. */
+  readonly previousHolder: number | null;
+  readonly now: Date;
+}
 
 /** Why a finalisation is an event, and which. `release-final` re-finalises: no change. */
 const FINALISED: Readonly<Record<string, { type: ClaimEventType; reason: string } | undefined>> = {

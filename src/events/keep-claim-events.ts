@@ -1,8 +1,11 @@
-import type { Reconciled } from '../reconcile/reconcile.js';
-import type { Store } from '../store/store.js';
 import type { ClaimEvent } from './claim-event.js';
-import { claimEvents } from './claim-events.js';
-import { landedOf, type PendingEvent, pendingOf } from './pending-events.js';
+import { claimEvents, type Reconciled } from './claim-events.js';
+import {
+  landedOf,
+  type PendingEvent,
+  type PendingEventStore,
+  pendingOf,
+} from './pending-events.js';
 
 /** The events of one reconcile, to publish once its plan is applied. */
 export interface KeptEvents {
@@ -18,7 +21,10 @@ export interface KeptEvents {
  * issue tells those whose write the thread shows. The other events need no keeping: they
  * follow from the holder recorded after the publish, which a failed attempt leaves as it was.
  */
-export async function keepClaimEvents(store: Store, reconciled: Reconciled): Promise<KeptEvents> {
+export async function keepClaimEvents(
+  store: PendingEventStore,
+  reconciled: Reconciled,
+): Promise<KeptEvents> {
   const kept = await store.pendingEvents(reconciled.key);
   const landed = landedOf(kept, reconciled.comments);
   const events = claimEvents(reconciled, landed);
@@ -40,7 +46,7 @@ export async function keepClaimEvents(store: Store, reconciled: Reconciled): Pro
  * lock, as the reconciles that read and replace the kept events run.
  */
 export async function keepFinalisationEvent(
-  store: Store,
+  store: PendingEventStore,
   key: Reconciled['key'],
   pending: PendingEvent,
 ): Promise<void> {

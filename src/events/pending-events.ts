@@ -1,5 +1,6 @@
 import type { Plan } from '../claims/decide.js';
 import type { ThreadComment } from '../claims/types.js';
+import type { IssueKey } from '../keys.js';
 import type { ClaimEvent } from './claim-event.js';
 
 /**
@@ -12,6 +13,12 @@ export interface PendingEvent {
   readonly event: ClaimEvent;
   /** The first line the finalisation writes: its marker. The comment showing it is proof. */
   readonly marker: string;
+}
+
+/** Where pending events are kept (the app's `Store`); declared here, so events needs no store. */
+export interface PendingEventStore {
+  setPendingEvents(key: IssueKey, pending: readonly PendingEvent[]): Promise<void>;
+  pendingEvents(key: IssueKey): Promise<PendingEvent[]>;
 }
 
 /** The events of `plan`'s finalisations, each with the marker line its write puts in place. */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { backoffDelay } from '../queue/retry.js';
+import { backoffDelay } from '../backoff-delay.js';
 import type { OutboxRetryOptions } from './event-outbox.js';
 
 /** How long an event is retried before it is given up (docs/protocol.md §13). */

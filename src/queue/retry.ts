@@ -1,3 +1,5 @@
+import { backoffDelay } from '../backoff-delay.js';
+
 /** Retry settings shared by both queues. */
 export interface RetryOptions {
   /** Delay before the first retry; each further retry doubles it (default 1000 ms). */
@@ -18,11 +20,6 @@ export function resolveRetry(options: RetryOptions): ResolvedRetry {
     maxDelayMs: options.maxDelayMs ?? 60_000,
     maxAttempts: options.maxAttempts ?? 10,
   };
-}
-
-/** The delay before retry number `failures` (1 = first retry): doubling from base, capped. */
-export function backoffDelay(failures: number, baseDelayMs: number, maxDelayMs: number): number {
-  return Math.min(maxDelayMs, baseDelayMs * 2 ** Math.max(0, failures - 1));
 }
 
 /**

@@ -1,6 +1,5 @@
 import type { Logger } from 'pino';
 import type { ProbotOctokit } from 'probot';
-import { indexReconciled } from '../api/index-reconciled.js';
 import { type Action, type DecideConfig, decide, type Plan } from '../claims/decide.js';
 import { hasName } from '../claims/names.js';
 import type { ClaimEvent } from '../events/claim-event.js';
@@ -14,11 +13,11 @@ import {
   readThread,
   UnverifiableError,
 } from '../github/thread.js';
-import { indexForGuard } from '../guard/index-for-guard.js';
 import { type IssueKey, issueKeyString } from '../keys.js';
 import { pathHoldersFor } from '../paths/path-holders-for.js';
-import { recordPathHolder } from '../paths/record-path-holder.js';
 import type { ReconcileRequest } from '../queue/queue.js';
+import { recordGone } from '../read-model/record-gone.js';
+import { recordReconciled } from '../read-model/record-reconciled.js';
 import type { Store } from '../store/store.js';
 
 /**
@@ -62,16 +61,6 @@ export interface ReconcileDeps {
   publishEvents?(events: readonly ClaimEvent[]): Promise<void>;
 }
 
-/** What one reconcile saw and decided, from which its claim events follow. */
-export interface Reconciled {
-  readonly key: IssueKey;
-  readonly comments: IssueThread['comments'];
-  readonly plan: Plan;
-  /** The holder's comment id the reconcile before this one recorded, or null. */
-  readonly previousHolder: number | null;
-  readonly now: Date;
-}
-
 /** How one reconcile ended. */
 export type ReconcileResult =
   | { readonly outcome: 'applied'; readonly plan: Plan }
@@ -107,9 +96,7 @@ export async function reconcileIssue(
       // then), and taking it for a deletion would drop a live claim for good. Gone only when
       // the next reconcile hears it too; until then fail closed, so the queue retries.
       if (await deps.store.noteIssueGone(key, GONE_MEMORY_MS)) {
-        // Its claims hold nothing now: the pull requests they flagged are checked again.
-        await indexForGuard(deps, key, { actions: [], holder: null, deadline: null });
-        await deps.store.forgetIssue(key);
+        await recordGone(deps, key);
         log.info({ status: error.status }, 'issue is gone: dropped from the index');
         return { outcome: 'gone' };
       }
@@ -187,11 +174,8 @@ export async function reconcileIssue(
   }
   const applied = rememberedAssignees(appAssignees, thread.assignees, plan.actions, true);
   if (remember && !sameLogins(applied, planned)) await deps.store.setAppAssignees(key, applied);
-  await deps.store.setDeadline(key, plan.deadline);
-  await deps.store.setHolder(key, plan.holder?.commentId ?? null);
-  await recordPathHolder(pathDeps, key, plan, paths);
-  await indexReconciled(deps.store, key, plan, thread, lookup.config.staleAfterMs, now);
-  await indexForGuard(deps, key, plan);
+  const { staleAfterMs } = lookup.config;
+  await recordReconciled(pathDeps, key, { plan, thread, paths, staleAfterMs, now });
   log.debug({ holder: plan.holder, writes: plan.actions.length }, 'issue reconciled');
   return { outcome: 'applied', plan };
 }

@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
 import type { ProbotOctokit } from 'probot';
-import { indexOpenIssues } from '../api/index-events.js';
 import { conditionalPages, tokenScope } from '../github/conditional.js';
 import type { WorkQueue } from '../queue/queue.js';
+import { indexOpenIssues } from '../read-model/index-events.js';
 import type { IssueKey, Store } from '../store/store.js';
 import { markedIssueNumber } from './marked-issue-number.js';
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { backoffDelay } from '../../src/backoff-delay.js';
 import { canonicalJson } from '../../src/queue/canonical-json.js';
 import { MemoryQueue } from '../../src/queue/memory-queue.js';
-import { backoffDelay } from '../../src/queue/retry.js';
 import {
   deferred,
   describeQueueContract,

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { withHeartbeat } from '../../src/api/index-heartbeat.js';
-import { indexedClaimOf } from '../../src/api/serialise.js';
 import { renderClaimComment } from '../../src/claims/comment.js';
 import { parseClaimMarker } from '../../src/claims/marker.js';
 import type { ClaimMarker } from '../../src/claims/types.js';
+import { withHeartbeat } from '../../src/read-model/index-heartbeat.js';
+import { indexedClaimOf } from '../../src/read-model/indexed-claim-of.js';
 import { DEFAULT_CONFIG, HOUR, MINUTE, NOW } from '../helpers/thread-builder.js';
 
 const marker: ClaimMarker = {

@@ -1,8 +1,10 @@
 import type { Logger } from 'pino';
 import type { ClaimComment } from '../claims/liveness.js';
 import type { IssueMeta, IssueThread } from '../github/thread.js';
+import { issueRef } from '../keys.js';
 import type { IssueKey, Store } from '../store/store.js';
-import { indexedClaimOf, indexedIssueOf, issueRef } from './serialise.js';
+import { indexedClaimOf } from './indexed-claim-of.js';
+import { indexedIssueOf } from './indexed-issue-of.js';
 
 /**
  * Records what an API call just read back in the work queue's index (docs/protocol.md §9):

@@ -1,7 +1,7 @@
 import { heartbeat, isStale } from '../claims/liveness.js';
 import { formatClaimTime, parseClaimMarker } from '../claims/marker.js';
 import type { IndexedClaim, IssueKey, Store } from '../store/store.js';
-import { staleAtOf } from './serialise.js';
+import { staleAtOf } from './indexed-claim-of.js';
 
 /** The holder's comment as an `issue_comment.edited` webhook carries it. */
 export interface EditedComment {
@@ -14,7 +14,7 @@ export interface EditedComment {
  * The indexed claim after a heartbeat (or stage change) of its comment, or null when the edit
  * is not one: another comment, no marker, a release, or a marker stale when written (a
  * reconcile records those). The stale window is the claim's own (staleAt minus heartbeat, as
- * serialise.ts's staleAtOf wrote it), so no config is read.
+ * staleAtOf wrote it), so no config is read.
  */
 export function withHeartbeat(claim: IndexedClaim, comment: EditedComment): IndexedClaim | null {
   if (comment.id !== claim.commentId) return null;

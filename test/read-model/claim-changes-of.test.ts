@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { claimChangesOf } from '../../src/board/claim-changes-of.js';
 import { decide } from '../../src/claims/decide.js';
 import type { ThreadComment } from '../../src/claims/types.js';
 import type { IssueThread } from '../../src/github/thread.js';
+import { claimChangesOf } from '../../src/read-model/claim-changes-of.js';
 import {
   APP_LOGIN,
   type ClaimSpec,
