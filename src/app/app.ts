@@ -27,6 +27,7 @@ import { checkPullRequestOf, needsReconcile } from '../guard/guard-request.js';
 import { guardWork } from '../guard/guard-work.js';
 import { indexForGuard } from '../guard/index-for-guard.js';
 import { runGuardJobs } from '../guard/run-guard-jobs.js';
+import { registerRemoteMcp } from '../mcp/register-remote-mcp.js';
 import { keepDue } from '../queue/keep-due.js';
 import type {
   ExhaustedHandler,
@@ -66,6 +67,7 @@ export type WardenSettings = Pick<
       | 'queueLockMs'
       | 'metricsToken'
       | 'writePacingMs'
+      | 'publicUrl'
     >
   >;
 
@@ -349,6 +351,14 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
       if (!(await claimsApi(req, res))) res.writeHead(404).end();
     });
   }
+  // The remote MCP server (issue 22): `/mcp`, each tool a call of the claims API above.
+  registerRemoteMcp(http, {
+    api: claimsApi,
+    store,
+    log,
+    settings,
+    githubApiUrl: String(appOctokit.request.endpoint.DEFAULTS.baseUrl),
+  });
 
   let openedDone: () => void = () => {};
   const recovered = timers
