@@ -2,6 +2,7 @@
  * The remote MCP server (issue 22) end to end: the SDK's Streamable HTTP client against the
  * real app (main()) and the HTTP fake of GitHub.
  */
+import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { harnessFor } from '../e2e/e2e-helpers.js';
@@ -253,7 +254,7 @@ describe.concurrent('who may call /mcp', () => {
     const bob = await mcpClient(appUrl, fake.tokenFor('bob'));
     await bob.close();
     const first = clients.shift()!;
-    await (first.transport as { terminateSession(): Promise<void> }).terminateSession();
+    await (first.transport as unknown as StreamableHTTPClientTransport).terminateSession();
     clients.push(await mcpClient(appUrl, fake.tokenFor('alice')));
     await Promise.all(clients.map((c) => c.close()));
   });
