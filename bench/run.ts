@@ -10,6 +10,7 @@ import { benchEvents } from './events-bench.js';
 import { benchFairness } from './fairness-bench.js';
 import { benchGuard } from './guard-bench.js';
 import { benchMarkers } from './marker-bench.js';
+import { benchMcp } from './mcp-bench.js';
 import { benchMemory } from './memory-bench.js';
 import { benchPaths } from './paths-bench.js';
 import { benchRecovery } from './recovery-bench.js';
@@ -45,6 +46,7 @@ const BENCHES: ReadonlyArray<readonly [string, () => Promise<Section>]> = [
   ['guard', benchGuard],
   ['action', benchAction],
   ['api', benchApi],
+  ['mcp', benchMcp],
   ['board', benchBoard],
   ['recovery', benchRecovery],
 ];

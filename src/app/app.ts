@@ -6,6 +6,7 @@ import { createEventOutbox } from '../events/create-event-outbox.js';
 import { eventMetrics } from '../events/event-metrics.js';
 import type { EventOutbox, EventSenderOptions } from '../events/event-outbox.js';
 import { GITHUB_WRITE_SPACING_MS, type PacingClock, writePacing } from '../github/write-pacing.js';
+import { registerRemoteMcp } from '../mcp/register-remote-mcp.js';
 import type { WorkQueue } from '../queue/queue.js';
 import { rememberQueueSettings } from '../read-model/queue-settings.js';
 import type { RecoveryResult } from '../recovery/recover-deliveries.js';
@@ -128,6 +129,14 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
   webhookIntake(app, core, { resync: timers.resync, requestPullCheck });
   const http = createHttpRoutes({ store, queue, metrics, metricsToken: settings.metricsToken });
   routeClaimsApi(http, claimsApi);
+  // The remote MCP server: `/mcp`, each tool a call of the claims API above.
+  registerRemoteMcp(http, {
+    api: claimsApi,
+    store,
+    log,
+    settings,
+    githubApiUrl: String(appOctokit.request.endpoint.DEFAULTS.baseUrl),
+  });
 
   return {
     appLogin,

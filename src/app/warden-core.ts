@@ -27,6 +27,7 @@ export type WardenSettings = Pick<
       | 'writePacingMs'
       | 'apiRatePerMinute'
       | 'apiConcurrency'
+      | 'publicUrl'
     >
   >;
 

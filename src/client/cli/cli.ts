@@ -6,6 +6,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { usageError } from '../commands/client-error.js';
 import { type CommandResult, resultJson } from '../commands/command-result.js';
 import { type ClientRuntime, defaultRuntime } from '../io/runtime.js';
+import { answerParseErrors } from './answer-parse-errors.js';
 import { type ClientCommand, commands } from './commands.js';
 import { EXIT_CODES, exitCode } from './exit-codes.js';
 import { mcpServer } from './mcp-server.js';
@@ -359,7 +360,9 @@ export function processIo(): CliIo {
         server.server.onclose = resolve;
       });
       // stdout carries the protocol; anything else goes to stderr.
-      await server.connect(new StdioServerTransport());
+      const transport = new StdioServerTransport();
+      await server.connect(transport);
+      answerParseErrors(transport);
       process.stdin.once('end', () => void server.close());
       await closed;
     },

@@ -1,4 +1,5 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { CallToolRequestSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { resultJson } from '../commands/command-result.js';
 import type { ClientRuntime } from '../io/runtime.js';
@@ -32,6 +33,30 @@ const ResultEnvelope = z.looseObject({
  */
 export function mcpServer(options: McpServerOptions): McpServer {
   const server = new McpServer({ name: 'claim-warden', version: options.version });
+  const callCommand = async (
+    command: (typeof commands)[number],
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+  ) => {
+    // Only commands that read GitHub's threads take a window; the queue's answers are the app's.
+    const input =
+      options.staleAfter !== undefined &&
+      'staleAfter' in command.input &&
+      args.staleAfter === undefined
+        ? { ...args, staleAfter: options.staleAfter }
+        : args;
+    const result = await runCommand(command, input, {
+      runtime: options.runtime,
+      token: options.token,
+      signal,
+    });
+    const json = resultJson(result);
+    return {
+      content: [{ type: 'text' as const, text: JSON.stringify(json) }],
+      structuredContent: json,
+      isError: result.status !== 'ok',
+    };
+  };
   for (const command of commands) {
     server.registerTool(
       command.tool,
@@ -47,27 +72,20 @@ export function mcpServer(options: McpServerOptions): McpServer {
           openWorldHint: true,
         },
       },
-      async (args, extra) => {
-        // Only commands that read GitHub's threads take a window; the queue's answers are the app's.
-        const input =
-          options.staleAfter !== undefined &&
-          'staleAfter' in command.input &&
-          args.staleAfter === undefined
-            ? { ...args, staleAfter: options.staleAfter }
-            : args;
-        const result = await runCommand(command, input, {
-          runtime: options.runtime,
-          token: options.token,
-          signal: extra.signal,
-        });
-        const json = resultJson(result);
-        return {
-          content: [{ type: 'text' as const, text: JSON.stringify(json) }],
-          structuredContent: json,
-          isError: result.status !== 'ok',
-        };
-      },
+      (args, extra) => callCommand(command, args, extra.signal),
     );
   }
+  // Input that fails a tool's schema gets the documented envelope (status usage, the CLI's
+  // exit code), as the CLI answers it, not the SDK's bare error text: each command validates
+  // its own input (ClientCommand.run), so calls go to it directly. The schemas registered
+  // above still describe the tools in tools/list.
+  const byTool = new Map(commands.map((command) => [command.tool, command]));
+  server.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const command = byTool.get(request.params.name);
+    if (!command) {
+      throw new McpError(ErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
+    }
+    return callCommand(command, request.params.arguments ?? {}, extra.signal);
+  });
   return server;
 }

@@ -1,0 +1,229 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { freePort, STACK_SECRET, stackEnv } from '../sandbox/stack.js';
+import { main, type RunningApp } from '../src/app/main.js';
+import type { IndexedIssue } from '../src/store/store.js';
+import { type FakeGitHub, startFakeGitHub } from '../test/fake-github/fake-github.js';
+import { flushPrefix, redisUrl, requireRedis, uniquePrefix } from '../test/helpers/redis.js';
+import { fmt, type Section } from './section.js';
+
+const REPO = 'acme/widgets';
+const INSTALLATION = 1;
+const CALLERS = 20;
+/** The Redis database of this benchmark's replicas (api-bench uses 9, the suites 5, 6, 8). */
+const DB = 10;
+
+interface Cluster {
+  readonly fake: FakeGitHub;
+  readonly apps: RunningApp[];
+  readonly urls: string[];
+  close(): Promise<void>;
+}
+
+function agent(i: number): string {
+  return `agent-${String(i + 1).padStart(2, '0')}`;
+}
+
+/** A fake GitHub and `replicas` apps: embedded for one, on a shared Redis prefix for more. */
+async function startCluster(replicas: number): Promise<Cluster> {
+  const fake = await startFakeGitHub({ log: () => {} });
+  fake.addInstallation({ id: INSTALLATION, account: 'acme', repos: [REPO] });
+  fake.createLabel(REPO, { name: 'status:in-progress' });
+  for (let i = 0; i < CALLERS; i++) fake.addUser(agent(i), { association: 'COLLABORATOR' });
+  const prefix = uniquePrefix('cw-mcp-bench');
+  const redis = replicas > 1 ? await requireRedis(DB) : undefined;
+  const apps: RunningApp[] = [];
+  const urls: string[] = [];
+  for (let i = 0; i < replicas; i++) {
+    const port = await freePort();
+    const env = stackEnv(fake, port, {
+      CLAIMS_SWEEP_INTERVAL: '24h',
+      ...(redis ? { CLAIMS_REDIS_URL: redisUrl(DB), CLAIMS_REDIS_PREFIX: prefix } : {}),
+    });
+    apps.push(await main(env));
+    urls.push(`http://127.0.0.1:${port}`);
+  }
+  await Promise.all(apps.map((a) => a.warden.started));
+  fake.setWebhookTarget({ url: `${urls[0]}/api/github/webhooks`, secret: STACK_SECRET });
+  return {
+    fake,
+    apps,
+    urls,
+    async close() {
+      fake.setWebhookTarget(undefined);
+      await fake.settled();
+      for (const app of apps) await app.stop();
+      await fake.close();
+      if (redis) {
+        await flushPrefix(redis, `${prefix}:`);
+        await redis.quit();
+      }
+    },
+  };
+}
+
+async function connect(url: string, token: string, name: string): Promise<Client> {
+  const client = new Client({ name, version: '1' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${url}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+    }),
+  );
+  return client;
+}
+
+function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+}
+
+interface LatencyRow {
+  readonly surface: 'REST' | 'MCP';
+  readonly replicas: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly won: number;
+}
+
+/**
+ * 20 callers claiming one issue at once, spread over the replicas, through REST and then (on
+ * another issue, same contention) through MCP tools: identity cached and MCP sessions open,
+ * as for a loop that has called before.
+ */
+async function claimLatency(replicas: number): Promise<LatencyRow[]> {
+  const cluster = await startCluster(replicas);
+  try {
+    const { fake, urls } = cluster;
+    const token = (i: number) => fake.tokenFor(agent(i));
+    const url = (i: number) => urls[i % urls.length]!;
+    const clients = await Promise.all(
+      Array.from({ length: CALLERS }, (_, i) => connect(url(i), token(i), `bench-${i}`)),
+    );
+    const rest = fake.createIssue(REPO, { title: 'contested over REST' });
+    const restMs = await Promise.all(
+      Array.from({ length: CALLERS }, async (_, i) => {
+        const started = performance.now();
+        const response = await fetch(`${url(i)}/api/claims/v1/repos/${REPO}/issues/${rest}/claim`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token(i)}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ session: `s-${i}`, lane: 'main', branch: `feat/s-${i}` }),
+        });
+        await response.text();
+        return { ms: performance.now() - started, won: response.status === 201 };
+      }),
+    );
+    const mcp = fake.createIssue(REPO, { title: 'contested over MCP' });
+    const mcpMs = await Promise.all(
+      clients.map(async (client, i) => {
+        const started = performance.now();
+        const result = await client.callTool({
+          name: 'issue_claim',
+          arguments: {
+            issue: `${REPO}#${mcp}`,
+            session: `m-${i}`,
+            lane: 'main',
+            branch: `feat/m-${i}`,
+          },
+        });
+        return { ms: performance.now() - started, won: !result.isError };
+      }),
+    );
+    await Promise.all(clients.map((c) => c.close()));
+    const row = (surface: 'REST' | 'MCP', runs: Array<{ ms: number; won: boolean }>) => ({
+      surface,
+      replicas,
+      p50: percentile(
+        runs.map((r) => r.ms),
+        50,
+      ),
+      p99: percentile(
+        runs.map((r) => r.ms),
+        99,
+      ),
+      won: runs.filter((r) => r.won).length,
+    });
+    return [row('REST', restMs), row('MCP', mcpMs)];
+  } finally {
+    await cluster.close();
+  }
+}
+
+/** `issues_list` tool calls per second over 10,000 indexed issues, one client, one replica. */
+async function listRate(): Promise<{
+  issues: number;
+  calls: number;
+  perSecond: number;
+  p50: number;
+}> {
+  const cluster = await startCluster(1);
+  try {
+    const { fake, apps, urls } = cluster;
+    const store = apps[0]!.warden.store;
+    const count = 10_000;
+    const base = Date.parse('2026-01-01T00:00:00Z');
+    const stamp = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    for (let n = 1; n <= count; n++) {
+      const issue: IndexedIssue = {
+        key: { installationId: INSTALLATION, owner: 'acme', repo: 'widgets', number: n },
+        title: `issue ${n}`,
+        url: `https://github.com/${REPO}/issues/${n}`,
+        labels: n % 3 === 0 ? ['bug'] : [],
+        assignees: [],
+        createdAt: stamp(base + n * 1000),
+        updatedAt: stamp(base + n * 1000),
+      };
+      await store.putOpenIssue(issue);
+    }
+    const client = await connect(urls[0]!, fake.tokenFor(agent(0)), 'bench-list');
+    const call = () =>
+      client.callTool({
+        name: 'issues_list',
+        arguments: { claimable: true, label: 'bug', limit: 50 },
+      });
+    await call();
+    const calls = 50;
+    const ms: number[] = [];
+    const started = performance.now();
+    for (let i = 0; i < calls; i++) {
+      const one = performance.now();
+      const result = await call();
+      ms.push(performance.now() - one);
+      const items = (result.structuredContent as { items?: unknown[] } | undefined)?.items;
+      if (items?.length !== 50) throw new Error('mcp bench: issues_list returned a short page');
+    }
+    const seconds = (performance.now() - started) / 1000;
+    await client.close();
+    return { issues: count, calls, perSecond: calls / seconds, p50: percentile(ms, 50) };
+  } finally {
+    await cluster.close();
+  }
+}
+
+/** The remote MCP server (issue 22): claim latency beside REST's, and issues_list's rate. */
+export async function benchMcp(): Promise<Section> {
+  const latencies = [...(await claimLatency(1)), ...(await claimLatency(3))];
+  const list = await listRate();
+  const rows: string[][] = [
+    ...latencies.map((r) => [
+      `${r.surface} claim latency: 20 callers, one issue, ${r.replicas} replica${r.replicas > 1 ? 's (Redis)' : ''}`,
+      `p50 ${fmt(r.p50)} ms, p99 ${fmt(r.p99)} ms`,
+      `${r.won} claim, ${CALLERS - r.won} refused`,
+    ]),
+    [
+      `issues_list over ${fmt(list.issues)} indexed issues (MCP, memory store)`,
+      `${fmt(list.perSecond)} tool calls/s`,
+      `p50 ${fmt(list.p50, 1)} ms, ${list.calls} sequential calls`,
+    ],
+  ];
+  return {
+    id: 'mcp',
+    title: 'The remote MCP server',
+    notes: [
+      'Replicas in this process; each MCP client holds an open session; identity cached.',
+      'issues_list: claimable=true, label=bug, limit=50, one client, sequential calls.',
+    ],
+    columns: ['measure', 'figure', 'detail'],
+    rows,
+    data: { latencies, list },
+  };
+}
