@@ -8596,7 +8596,7 @@ var require_light = __commonJS({
           }
           return this.Events.trigger("scheduled", { args: this.args, options: this.options });
         }
-        async doExecute(chained, clearGlobalState, run2, free) {
+        async doExecute(chained, clearGlobalState, run3, free) {
           var error62, eventInfo, passed;
           if (this.retryCount === 0) {
             this._assertStatus("RUNNING");
@@ -8616,10 +8616,10 @@ var require_light = __commonJS({
             }
           } catch (error1) {
             error62 = error1;
-            return this._onFailure(error62, eventInfo, clearGlobalState, run2, free);
+            return this._onFailure(error62, eventInfo, clearGlobalState, run3, free);
           }
         }
-        doExpire(clearGlobalState, run2, free) {
+        doExpire(clearGlobalState, run3, free) {
           var error62, eventInfo;
           if (this._states.jobStatus(this.options.id === "RUNNING")) {
             this._states.next(this.options.id);
@@ -8627,9 +8627,9 @@ var require_light = __commonJS({
           this._assertStatus("EXECUTING");
           eventInfo = { args: this.args, options: this.options, retryCount: this.retryCount };
           error62 = new BottleneckError$1(`This job timed out after ${this.options.expiration} ms.`);
-          return this._onFailure(error62, eventInfo, clearGlobalState, run2, free);
+          return this._onFailure(error62, eventInfo, clearGlobalState, run3, free);
         }
-        async _onFailure(error62, eventInfo, clearGlobalState, run2, free) {
+        async _onFailure(error62, eventInfo, clearGlobalState, run3, free) {
           var retry2, retryAfter;
           if (clearGlobalState()) {
             retry2 = await this.Events.trigger("failed", error62, eventInfo);
@@ -8637,7 +8637,7 @@ var require_light = __commonJS({
               retryAfter = ~~retry2;
               this.Events.trigger("retry", `Retrying ${this.options.id} after ${retryAfter} ms`, eventInfo);
               this.retryCount++;
-              return run2(retryAfter);
+              return run3(retryAfter);
             } else {
               this.doDone(eventInfo);
               await free(this.options, eventInfo);
@@ -9275,17 +9275,17 @@ var require_light = __commonJS({
             }
           }
           _run(index, job, wait2) {
-            var clearGlobalState, free, run2;
+            var clearGlobalState, free, run3;
             job.doRun();
             clearGlobalState = this._clearGlobalState.bind(this, index);
-            run2 = this._run.bind(this, index, job);
+            run3 = this._run.bind(this, index, job);
             free = this._free.bind(this, index, job);
             return this._scheduled[index] = {
               timeout: setTimeout(() => {
-                return job.doExecute(this._limiter, clearGlobalState, run2, free);
+                return job.doExecute(this._limiter, clearGlobalState, run3, free);
               }, wait2),
               expiration: job.options.expiration != null ? setTimeout(function() {
-                return job.doExpire(clearGlobalState, run2, free);
+                return job.doExpire(clearGlobalState, run3, free);
               }, wait2 + job.options.expiration) : void 0,
               job
             };
@@ -17365,7 +17365,7 @@ var require_Job = __commonJS({
           options: this.options
         });
       }
-      doExecute(chained, clearGlobalState, run2, free) {
+      doExecute(chained, clearGlobalState, run3, free) {
         var _this = this;
         return _asyncToGenerator2(function* () {
           var error62, eventInfo, passed;
@@ -17391,11 +17391,11 @@ var require_Job = __commonJS({
             }
           } catch (error1) {
             error62 = error1;
-            return _this._onFailure(error62, eventInfo, clearGlobalState, run2, free);
+            return _this._onFailure(error62, eventInfo, clearGlobalState, run3, free);
           }
         })();
       }
-      doExpire(clearGlobalState, run2, free) {
+      doExpire(clearGlobalState, run3, free) {
         var error62, eventInfo;
         if (this._states.jobStatus(this.options.id === "RUNNING")) {
           this._states.next(this.options.id);
@@ -17407,9 +17407,9 @@ var require_Job = __commonJS({
           retryCount: this.retryCount
         };
         error62 = new BottleneckError(`This job timed out after ${this.options.expiration} ms.`);
-        return this._onFailure(error62, eventInfo, clearGlobalState, run2, free);
+        return this._onFailure(error62, eventInfo, clearGlobalState, run3, free);
       }
-      _onFailure(error62, eventInfo, clearGlobalState, run2, free) {
+      _onFailure(error62, eventInfo, clearGlobalState, run3, free) {
         var _this2 = this;
         return _asyncToGenerator2(function* () {
           var retry2, retryAfter;
@@ -17419,7 +17419,7 @@ var require_Job = __commonJS({
               retryAfter = ~~retry2;
               _this2.Events.trigger("retry", `Retrying ${_this2.options.id} after ${retryAfter} ms`, eventInfo);
               _this2.retryCount++;
-              return run2(retryAfter);
+              return run3(retryAfter);
             } else {
               _this2.doDone(eventInfo);
               yield free(_this2.options, eventInfo);
@@ -19432,17 +19432,17 @@ var require_Bottleneck = __commonJS({
           })();
         }
         _run(index, job, wait2) {
-          var clearGlobalState, free, run2;
+          var clearGlobalState, free, run3;
           job.doRun();
           clearGlobalState = this._clearGlobalState.bind(this, index);
-          run2 = this._run.bind(this, index, job);
+          run3 = this._run.bind(this, index, job);
           free = this._free.bind(this, index, job);
           return this._scheduled[index] = {
             timeout: setTimeout(() => {
-              return job.doExecute(this._limiter, clearGlobalState, run2, free);
+              return job.doExecute(this._limiter, clearGlobalState, run3, free);
             }, wait2),
             expiration: job.options.expiration != null ? setTimeout(function() {
-              return job.doExpire(clearGlobalState, run2, free);
+              return job.doExpire(clearGlobalState, run3, free);
             }, wait2 + job.options.expiration) : void 0,
             job
           };
@@ -20026,7 +20026,7 @@ var require_logger = __commonJS({
   }
 });
 
-// src/action/index.ts
+// src/action/main.ts
 import { appendFileSync } from "node:fs";
 
 // ../../main/node_modules/zod/v4/classic/external.js
@@ -39532,7 +39532,7 @@ function visit(schema, fnOrHandlers) {
     return h ? h(node2, rewritten) : node2;
   };
   const cache = /* @__PURE__ */ new Map();
-  function run2(s) {
+  function run3(s) {
     const cached2 = cache.get(s);
     if (cached2 === RESOLVING) {
       return new $ZodLazy({
@@ -39558,21 +39558,21 @@ function visit(schema, fnOrHandlers) {
         let changed = false;
         const newShape = {};
         for (const k of keys) {
-          const mapped = run2(oldShape[k]);
+          const mapped = run3(oldShape[k]);
           if (mapped !== oldShape[k])
             changed = true;
           newShape[k] = mapped;
         }
         let newCatchall = def.catchall;
         if (def.catchall) {
-          newCatchall = run2(def.catchall);
+          newCatchall = run3(def.catchall);
           if (newCatchall !== def.catchall)
             changed = true;
         }
         return changed ? clone(s, { ...def, shape: newShape, catchall: newCatchall }) : s;
       }
       case "array": {
-        const mapped = run2(def.element);
+        const mapped = run3(def.element);
         return mapped === def.element ? s : clone(s, { ...def, element: mapped });
       }
       case "tuple": {
@@ -39580,14 +39580,14 @@ function visit(schema, fnOrHandlers) {
         let changed = false;
         const newItems = [];
         for (const item of oldItems) {
-          const mapped = run2(item);
+          const mapped = run3(item);
           if (mapped !== item)
             changed = true;
           newItems.push(mapped);
         }
         let newRest = def.rest;
         if (def.rest) {
-          newRest = run2(def.rest);
+          newRest = run3(def.rest);
           if (newRest !== def.rest)
             changed = true;
         }
@@ -39595,12 +39595,12 @@ function visit(schema, fnOrHandlers) {
       }
       case "record":
       case "map": {
-        const newKey = run2(def.keyType);
-        const newVal = run2(def.valueType);
+        const newKey = run3(def.keyType);
+        const newVal = run3(def.valueType);
         return newKey === def.keyType && newVal === def.valueType ? s : clone(s, { ...def, keyType: newKey, valueType: newVal });
       }
       case "set": {
-        const newVal = run2(def.valueType);
+        const newVal = run3(def.valueType);
         return newVal === def.valueType ? s : clone(s, { ...def, valueType: newVal });
       }
       case "union": {
@@ -39608,7 +39608,7 @@ function visit(schema, fnOrHandlers) {
         let changed = false;
         const newOptions = [];
         for (const opt of oldOptions) {
-          const mapped = run2(opt);
+          const mapped = run3(opt);
           if (mapped !== opt)
             changed = true;
           newOptions.push(mapped);
@@ -39616,8 +39616,8 @@ function visit(schema, fnOrHandlers) {
         return changed ? clone(s, { ...def, options: newOptions }) : s;
       }
       case "intersection": {
-        const newLeft = run2(def.left);
-        const newRight = run2(def.right);
+        const newLeft = run3(def.left);
+        const newRight = run3(def.right);
         return newLeft === def.left && newRight === def.right ? s : clone(s, { ...def, left: newLeft, right: newRight });
       }
       case "optional":
@@ -39629,23 +39629,23 @@ function visit(schema, fnOrHandlers) {
       case "nonoptional":
       case "promise":
       case "success": {
-        const newInner = run2(def.innerType);
+        const newInner = run3(def.innerType);
         return newInner === def.innerType ? s : clone(s, { ...def, innerType: newInner });
       }
       case "pipe": {
-        const newIn = run2(def.in);
-        const newOut = run2(def.out);
+        const newIn = run3(def.in);
+        const newOut = run3(def.out);
         return newIn === def.in && newOut === def.out ? s : clone(s, { ...def, in: newIn, out: newOut });
       }
       case "function": {
-        const newInput = run2(def.input);
-        const newOutput = run2(def.output);
+        const newInput = run3(def.input);
+        const newOutput = run3(def.output);
         return newInput === def.input && newOutput === def.output ? s : clone(s, { ...def, input: newInput, output: newOutput });
       }
       case "lazy": {
         const original = def.getter;
         const { _cachedInner, ...rest } = def;
-        return clone(s, { ...rest, getter: () => run2(original()) });
+        return clone(s, { ...rest, getter: () => run3(original()) });
       }
       // A leaf by choice: `parts` are regex fragments, not data positions.
       case "template_literal":
@@ -39676,7 +39676,7 @@ function visit(schema, fnOrHandlers) {
       }
     }
   }
-  return run2(schema);
+  return run3(schema);
 }
 
 // ../../main/node_modules/zod/v4/classic/deep-partial.js
@@ -40540,7 +40540,7 @@ var HIDDEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
 var NAMED = { "\n": "\\n", "\r": "\\r", "	": "\\t" };
 function markdownCode(text, options2 = {}) {
   const shown = text.replace(HIDDEN, escapeChar);
-  const longest = Math.max(0, ...(shown.match(/`+/g) ?? []).map((run2) => run2.length));
+  const longest = Math.max(0, ...(shown.match(/`+/g) ?? []).map((run3) => run3.length));
   const fence = "`".repeat(longest + 1);
   const body = /^ *$/.test(shown) ? (
     // A span of spaces only is kept as written; an empty one would be no span at all.
@@ -48715,32 +48715,35 @@ function reason(error62) {
 
 // src/action/main.ts
 async function main(env, io) {
-  let run2;
+  let run3;
   try {
-    run2 = await runAction(env);
+    run3 = await runAction(env);
   } catch (error62) {
     const message = error62 instanceof ActionEnvError ? error62.message : `claim-warden failed: ${String(error62)}`;
     io.stdout(`::error title=claim-warden::${escapeCommand(message)}`);
     return 1;
   }
-  for (const line of run2.errors) io.stdout(`::error title=claim-warden::${escapeCommand(line)}`);
-  io.stdout(`claim-warden: ${run2.summary}`);
+  for (const line of run3.errors) io.stdout(`::error title=claim-warden::${escapeCommand(line)}`);
+  io.stdout(`claim-warden: ${run3.summary}`);
   io.summary?.(
-    [`### claim-warden`, "", run2.summary, ...run2.errors.map((line) => `- ${line}`), ""].join("\n")
+    [`### claim-warden`, "", run3.summary, ...run3.errors.map((line) => `- ${line}`), ""].join("\n")
   );
-  return run2.exitCode;
+  return run3.exitCode;
 }
 function escapeCommand(text) {
   return text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
 }
+async function run2() {
+  const summaryFile = process.env.GITHUB_STEP_SUMMARY;
+  process.exitCode = await main(process.env, {
+    stdout: (line) => process.stdout.write(`${line}
+`),
+    ...summaryFile ? { summary: (markdown) => appendFileSync(summaryFile, markdown) } : {}
+  });
+}
 
 // src/action/index.ts
-var summaryFile = process.env.GITHUB_STEP_SUMMARY;
-process.exitCode = await main(process.env, {
-  stdout: (line) => process.stdout.write(`${line}
-`),
-  ...summaryFile ? { summary: (markdown) => appendFileSync(summaryFile, markdown) } : {}
-});
+await run2();
 /*! Bundled license information:
 
 toad-cache/dist/toad-cache.mjs:
