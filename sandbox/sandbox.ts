@@ -43,6 +43,12 @@ export function startSandbox(port = 0): Promise<Stack> {
     fake: { port, log: () => {} },
     seed: seedStory,
     env: { ...STORY_ENV, ...(process.env.LOG_LEVEL ? { LOG_LEVEL: process.env.LOG_LEVEL } : {}) },
+    // The claims board (docs/protocol.md §14) signs in with the fake GitHub's OAuth web flow:
+    // its sign-in page asks whom to sign in as, so the board can be tried without GitHub.
+    envFor: (fake) => ({
+      GITHUB_CLIENT_ID: fake.oauth.client.clientId,
+      GITHUB_CLIENT_SECRET: fake.oauth.client.clientSecret,
+    }),
   });
 }
 
@@ -69,6 +75,14 @@ export function instructions(stack: Stack, issue: number): string[] {
     `  curl -s ${api}/comments -H 'Authorization: token ${token}'`,
     'Post as mallory (a passer-by) and nothing happens; edit the marker to stage=released',
     `(PATCH ${fake.apiUrl}/repos/${STORY_REPO}/issues/comments/<id>) and the app lets go.`,
+    '',
+    'Or claim with the claim-warden client, pointed at the sandbox by two variables:',
+    `  export GITHUB_API_URL=${fake.apiUrl} GITHUB_TOKEN=${token}`,
+    `  npx claim-warden claim ${STORY_REPO}#${issue} --session my-session --lane main --branch fix/${issue}`,
+    `  npx claim-warden release ${STORY_REPO}#${issue} --session my-session --outcome abandoned`,
+    '',
+    `The claims board: open ${stack.appUrl}/claims and choose "Sign in with GitHub"; the fake`,
+    "GitHub's sign-in page asks whom to sign in as: sign in as alice (or bob) to see the claims.",
   ];
 }
 

@@ -89,6 +89,8 @@ export interface Stack {
 export interface StackOptions {
   /** Settings on top of {@link stackEnv}'s. */
   readonly env?: Record<string, string>;
+  /** Settings that depend on the started fake (the sandbox's OAuth client), on top of `env`. */
+  readonly envFor?: (fake: FakeGitHub) => Record<string, string>;
   readonly fake?: FakeGitHubOptions;
   /** Seeds the fake before the app starts (no webhooks are produced then). */
   readonly seed?: (fake: FakeGitHub) => void;
@@ -107,7 +109,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const fake = await startFakeGitHub(options.fake);
   options.seed?.(fake);
   const port = await freePort();
-  const env = stackEnv(fake, port, options.env);
+  const env = stackEnv(fake, port, { ...options.env, ...options.envFor?.(fake) });
   const appUrl = `http://127.0.0.1:${port}`;
   const webhookUrl = `${appUrl}${WEBHOOK_PATH}`;
   let app: RunningApp;

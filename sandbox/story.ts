@@ -142,6 +142,7 @@ export async function playStory(stack: Stack, print: (line: string) => void): Pr
     body: claimBody('mine-now', new Date(), 'this issue is mine'),
   });
   t.say('mallory', `(a passer-by) posts a forged marker on #${n} (comment ${forged.id})`);
+  t.note('  she may not claim here (no write access), so the app ignores it: no call at all');
   const before = fake.requests.length;
   await stack.settle();
   const forgedCalls = fake.requests.slice(before).filter((r) => r.actor === fake.botLogin).length;
@@ -154,7 +155,8 @@ export async function playStory(stack: Stack, print: (line: string) => void): Pr
     "the sweep to finalise alice's stale claim",
   );
   await stack.settle();
-  t.say('sweep', `finds alice's claim past its deadline and reconciles #${n}:`);
+  // Said when the sweep's first write reached GitHub, so the timeline does not go back.
+  t.say('sweep', `finds alice's claim past its deadline and reconciles #${n}:`, t.firstAppCallAt());
   t.flushApp();
   t.state(repo, n);
   const afterStale = fake.issue(repo, n);
@@ -201,7 +203,14 @@ export async function playStory(stack: Stack, print: (line: string) => void): Pr
     "bob's second claim": result.bobSecond,
     "mallory's forgery": result.forged,
   })) {
-    const ending = claim.outcome ? `${claim.stage}, ${claim.outcome}` : `${claim.stage}`;
+    // docs/protocol.md §2: a marker by someone who may not claim is no claim; the app leaves
+    // it as written (stage=claimed), which would read as if mallory held the issue.
+    const ending =
+      claim === result.forged
+        ? `ignored: not a claim (mallory may not claim here), never held the issue; left as written`
+        : claim.outcome
+          ? `${claim.stage}, ${claim.outcome}`
+          : `${claim.stage}`;
     t.note(
       `  ${who.padEnd(19)} comment ${claim.id}: ${ending}${claim.reason ? ` (${claim.reason})` : ''}`,
     );

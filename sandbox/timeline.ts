@@ -12,12 +12,22 @@ export class Timeline {
   readonly #fake: FakeGitHub;
   readonly #print: (line: string) => void;
   readonly #start = Date.now();
+  /** The latest time printed: a line is never shown earlier than the one above it. */
+  #last = 0;
   #seen = 0;
 
   constructor(fake: FakeGitHub, print: (line: string) => void) {
     this.#fake = fake;
     this.#print = print;
     this.#seen = fake.requests.length;
+  }
+
+  /**
+   * When the app's first call since the last flush reached GitHub, if it made one: an actor
+   * line about what started those calls (the sweep) is printed at that time, not after them.
+   */
+  firstAppCallAt(): Date | undefined {
+    return this.#fake.requests.slice(this.#seen).find((r) => r.actor === this.#fake.botLogin)?.at;
   }
 
   /** A line for something an actor (a person, an agent) did. */
@@ -58,7 +68,8 @@ export class Timeline {
   }
 
   #elapsed(at: Date): string {
-    return `+${((at.getTime() - this.#start) / 1000).toFixed(1).padStart(5)}s`;
+    this.#last = Math.max(this.#last, at.getTime() - this.#start);
+    return `+${(this.#last / 1000).toFixed(1).padStart(5)}s`;
   }
 }
 

@@ -1,9 +1,6 @@
-// The Action's program (action.yml `main` runs its bundle): one run, then the step's exit code.
-import { appendFileSync } from 'node:fs';
-import { main } from './main.js';
+// The Action's entry (action.yml `main` runs its bundle). As in GitHub's action templates, it
+// only calls run() from main.ts, so `npx @github/local-action run . src/action/main.ts .env`
+// can import main.ts and call run() itself (see "Debug the Action locally" in README.md).
+import { run } from './main.js';
 
-const summaryFile = process.env.GITHUB_STEP_SUMMARY;
-process.exitCode = await main(process.env, {
-  stdout: (line) => process.stdout.write(`${line}\n`),
-  ...(summaryFile ? { summary: (markdown: string) => appendFileSync(summaryFile, markdown) } : {}),
-});
+await run();

@@ -1,3 +1,4 @@
+import { appendFileSync } from 'node:fs';
 import { ActionEnvError } from './action-env.js';
 import { type ActionRun, runAction } from './run-action.js';
 
@@ -37,4 +38,20 @@ export async function main(
 /** Workflow command data escapes `%`, CR and LF (actions/toolkit's escapeData). */
 function escapeCommand(text: string): string {
   return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+/**
+ * One run as the Actions runner starts it: the runner's variables and inputs from
+ * `process.env`, the log on stdout, the summary appended to GITHUB_STEP_SUMMARY, and the
+ * step's exit code in `process.exitCode`. The exported `run()` of GitHub's action templates,
+ * which `@github/local-action` imports and calls; importing this module runs nothing.
+ */
+export async function run(): Promise<void> {
+  const summaryFile = process.env.GITHUB_STEP_SUMMARY;
+  process.exitCode = await main(process.env, {
+    stdout: (line) => process.stdout.write(`${line}\n`),
+    ...(summaryFile
+      ? { summary: (markdown: string) => appendFileSync(summaryFile, markdown) }
+      : {}),
+  });
 }

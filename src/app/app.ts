@@ -39,6 +39,8 @@ export interface WardenOptions {
   readonly log?: Logger;
   /** How outgoing events are retried and how long a receiver may take (tests shorten them). */
   readonly eventSender?: EventSenderOptions;
+  /** The metrics to count in; main makes them before GitHub is reached, to serve them then. */
+  readonly metrics?: Metrics;
 }
 
 /** A running claim-warden inside a Probot instance. */
@@ -82,7 +84,7 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
   const now = options.now ?? (() => new Date());
   const log: Logger = (options.log ?? app.log).child({ name: 'claim-warden' });
   // NaN while Redis is away, so a scrape still gets the other metrics.
-  const metrics = createMetrics(() => queue.depth().catch(() => Number.NaN));
+  const metrics = options.metrics ?? createMetrics(() => queue.depth().catch(() => Number.NaN));
   const pacing = writePacing({
     writeMs: settings.writePacingMs ?? GITHUB_WRITE_SPACING_MS,
     ...(options.pacingClock ? { clock: options.pacingClock } : {}),

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { noAnswer } from '../github/no-answer.js';
 import { statusOf } from '../github/thread.js';
 
 /** How start-up waits for GitHub between attempts. */
@@ -7,6 +8,8 @@ export interface StartupBackoff {
   readonly firstDelayMs?: number;
   /** The longest wait (default 60 s): retrying goes on until GitHub answers. */
   readonly maxDelayMs?: number;
+  /** Called after each attempt that will be retried (main counts them in /metrics). */
+  readonly onRetry?: () => void;
 }
 
 /** Start-up stopped: GitHub answered, and what it said will not change by waiting. */
@@ -44,8 +47,14 @@ export async function connectToGitHub<T>(
     try {
       return await attempt();
     } catch (error) {
-      const status = statusOf(error);
-      const reason = error instanceof Error ? error.message : String(error);
+      // No answer came (a refused connection, an unknown host): no HTTP status to report.
+      const unanswered = noAnswer(error);
+      const status = unanswered ? undefined : statusOf(error);
+      const reason = unanswered
+        ? `could not connect to ${unanswered.host}: ${unanswered.reason}`
+        : error instanceof Error
+          ? error.message
+          : String(error);
       if (
         status !== undefined &&
         status >= 400 &&
@@ -56,8 +65,15 @@ export async function connectToGitHub<T>(
         throw new StartupError(refusal(status, reason, target), error);
       }
       const retryInMs = Math.min(max, first * 2 ** (tries - 1));
+      backoff.onRetry?.();
       log.warn(
-        { url: target.url, attempt: tries, status, reason, retryInMs },
+        {
+          url: target.url,
+          attempt: tries,
+          ...(status === undefined ? {} : { status }),
+          reason,
+          retryInMs,
+        },
         'GitHub not reachable: retrying; /health answers 503 until it is',
       );
       await new Promise((resolve) => setTimeout(resolve, retryInMs));

@@ -29,6 +29,11 @@ export interface HttpDeps {
   readonly metrics: Metrics;
   /** `CLAIMS_METRICS_TOKEN`: when set, `/metrics` answers only `Authorization: Bearer <it>`. */
   readonly metricsToken?: string | undefined;
+  /**
+   * Start-up has not reached GitHub yet: `/health` answers 503 `"starting"` whatever the
+   * store says, and `store` in its body still says whether the store answers.
+   */
+  readonly starting?: boolean;
 }
 
 /**
@@ -71,8 +76,9 @@ export function createHttpRoutes(deps: HttpDeps): HttpRoutes {
       answers(deps.queue.depth(), 2000),
     ]);
     const ok = store && queue;
-    res.writeHead(ok ? 200 : 503, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ status: ok ? 'ok' : 'unavailable', store: ok }));
+    const status = deps.starting ? 'starting' : ok ? 'ok' : 'unavailable';
+    res.writeHead(status === 'ok' ? 200 : 503, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ status, store: ok }));
   });
   routes.route('GET', '/metrics', async (req, res) => {
     if (!metricsAllowed(req)) {

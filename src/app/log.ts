@@ -9,7 +9,10 @@ import type { Settings } from '../config/settings.js';
  *   (`"name":"claim-warden","name":"probot"` was one line's bindings);
  * - an error is logged without the webhook it carries (@octokit/webhooks attaches the whole
  *   delivery, payload included, to every error of a refused or failed delivery: lines of
- *   26–52 MB for a large unsigned body). Its delivery id and event name are kept.
+ *   26–52 MB for a large unsigned body). Its delivery id and event name are kept;
+ * - Probot's request log (`GitHub request: METHOD URL - STATUS`, at debug) spreads the
+ *   request's body into the line, so a label's `name` became a second `name` key: the body
+ *   goes under `body` instead.
  */
 export async function createLog(
   settings: Pick<Settings, 'logLevel' | 'logFormat'>,
@@ -20,6 +23,7 @@ export async function createLog(
     name: 'claim-warden',
     serializers: { err: errorWithoutPayload },
     onChild: keepOneName,
+    hooks: { logMethod: nestProbotRequestBody },
     // A second guard: Probot's HTTP log, which wrote request headers, is silenced
     // (withoutProbotHttpLog); should any line still carry them, the claims API's bearer
     // tokens and the board's session cookie must not appear.
@@ -31,6 +35,26 @@ export async function createLog(
     return pino(options, transform);
   }
   return destination ? pino(options, destination) : pino(options);
+}
+
+/** Probot's octokit request-logging plugin: `octokit.log.debug(params.body || {}, msg)`. */
+function nestProbotRequestBody(
+  this: Logger,
+  args: Parameters<Logger['debug']>,
+  method: (...args: unknown[]) => void,
+): void {
+  const [fields, message, ...rest] = args as unknown[];
+  if (
+    typeof message === 'string' &&
+    message.startsWith('GitHub request: ') &&
+    typeof fields === 'object' &&
+    fields !== null
+  ) {
+    const body = Object.keys(fields).length > 0 ? { body: fields } : {};
+    method.apply(this, [body, message, ...rest]);
+    return;
+  }
+  method.apply(this, args as unknown[]);
 }
 
 const { chindingsSym } = pino.symbols;

@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DestinationStream, Logger } from 'pino';
 import { Probot, type ProbotOctokit, Server } from 'probot';
 import { createBoardHandler } from '../board/board-http.js';
@@ -14,10 +13,13 @@ import { answers } from './answers.js';
 import { type ClaimWarden, createClaimWarden } from './app.js';
 import { createBackends } from './backends.js';
 import { connectToGitHub, type StartupBackoff, StartupError } from './connect-to-github.js';
+import { createHttpRoutes, type HttpRoutes } from './http.js';
 import { isEntry } from './is-entry.js';
 import { createLog } from './log.js';
+import { createMetrics, type Metrics } from './metrics.js';
 import { requestLog } from './request-log.js';
 import { needsSetup, startSetup } from './setup.js';
+import { startingAnswer } from './starting-answer.js';
 import { type NodeMiddleware, type WebhookDoorLimits, webhookDoor } from './webhook-door.js';
 import { withoutProbotHttpLog } from './without-probot-http-log.js';
 
@@ -68,6 +70,10 @@ export async function main(
   }
   const backends = createBackends(settings, log);
   if (backends.mode === 'redis') await waitForStore(backends, log);
+  // Made before GitHub is reached, so /metrics is served while start-up retries: an outage
+  // at start-up is when an operator most wants to look.
+  const metrics = createMetrics(() => backends.queue.depth().catch(() => Number.NaN));
+  const startingRoutes = routesWhileStarting(backends, metrics, settings.metricsToken);
 
   let warden: ClaimWarden | undefined;
   const server = probotServer(settings, log, {
@@ -78,7 +84,9 @@ export async function main(
   let probot: Probot | undefined;
   await server.load(async (app, { addHandler }) => {
     probot = app;
-    addHandler((req, res) => (warden ? warden.handleHttp(req, res) : starting(req, res)));
+    addHandler((req, res) =>
+      warden ? warden.handleHttp(req, res) : startingRoutes.handle(req, res),
+    );
   });
   const app = probot;
   if (!app) throw new Error('the app did not load');
@@ -93,12 +101,13 @@ export async function main(
           settings,
           ...backends,
           log,
+          metrics,
           ...(options.events ? { eventSender: options.events } : {}),
           ...(options.pacingClock ? { pacingClock: options.pacingClock } : {}),
         }),
       { url: `${settings.githubBaseUrl ?? 'https://api.github.com'}/app`, appId: settings.appId },
       log,
-      options.startup,
+      { ...options.startup, onRetry: () => metrics.startupRetries.inc() },
     );
     // The claims board (docs/protocol.md §14): /claims, read from the store.
     const board = createBoardHandler({
@@ -116,6 +125,7 @@ export async function main(
     }
     // The door opens as `warden` is set: GitHub's redeliveries may come now.
     warden.opened();
+    metrics.started.set(1);
   } catch (error) {
     await server.stop();
     await backends.queue.close();
@@ -139,12 +149,24 @@ export async function main(
   };
 }
 
-/** Before GitHub answered: `/health` says so; the rest is left to Probot. */
-async function starting(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
-  if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/health') return false;
-  res.writeHead(503, { 'content-type': 'application/json' });
-  res.end(JSON.stringify({ status: 'starting', store: false }));
-  return true;
+/**
+ * The routes before GitHub answered: `/health` says "starting" (and whether the store
+ * answers), `/metrics` is served as later, and the board and the claims API answer 503
+ * "starting" with `retry-after`; everything else is left to Probot (its 404).
+ */
+function routesWhileStarting(
+  backends: { store: Store; queue: WorkQueue },
+  metrics: Metrics,
+  metricsToken: string | undefined,
+): HttpRoutes {
+  const routes = createHttpRoutes({ ...backends, metrics, metricsToken, starting: true });
+  for (const method of ['GET', 'POST', 'DELETE', 'PUT', 'PATCH']) {
+    routes.route(method, '/api/claims/v1/', startingAnswer('api'));
+  }
+  for (const method of ['GET', 'POST']) {
+    for (const path of ['/claims', '/claims/']) routes.route(method, path, startingAnswer('page'));
+  }
+  return routes;
 }
 
 /**

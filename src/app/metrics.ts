@@ -15,6 +15,10 @@ export interface Metrics {
   readonly sweepSeconds: Histogram;
   /** Delivery recovery (docs/protocol.md §12): `found`, `redelivered`, `failed`. */
   readonly redeliveries: Counter<'result'>;
+  /** 1 once GitHub answered at start-up and webhooks are taken; 0 while start-up waits. */
+  readonly started: Gauge;
+  /** Start-up attempts to reach GitHub that failed and were retried. */
+  readonly startupRetries: Counter;
 }
 
 /** Creates the metrics; `queueDepth` is read from the queue at scrape time. */
@@ -75,6 +79,16 @@ export function createMetrics(queueDepth: () => Promise<number>): Metrics {
       name: 'claims_redeliveries_total',
       help: 'Failed webhook deliveries found by delivery recovery, redelivered, and refused by GitHub',
       labelNames: ['result'],
+      registers: [registry],
+    }),
+    started: new Gauge({
+      name: 'claims_started',
+      help: 'Whether start-up has reached GitHub and webhooks are taken (1) or it is still retrying (0)',
+      registers: [registry],
+    }),
+    startupRetries: new Counter({
+      name: 'claims_startup_retries_total',
+      help: 'Start-up attempts to reach GitHub that failed and were retried',
       registers: [registry],
     }),
   };

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { type Logger, pino } from 'pino';
+import { type DestinationStream, type Logger, pino } from 'pino';
 import { Probot, Server } from 'probot';
 import { checkListenHost } from '../config/check-listen-host.js';
 import { requestLog } from './request-log.js';
@@ -25,7 +25,28 @@ interface ProbotSetupApp {
     port: number;
     log: Logger;
     updateEnv?: (values: Record<string, string>) => Record<string, string>;
+    SmeeClient?: SmeeClientClass;
   }): () => Promise<RequestHandler>;
+}
+
+/** Probot's manifest builder (probot/lib/manifest-creation.js), used by its setup app. */
+interface ProbotManifestCreation {
+  ManifestCreation: {
+    prototype: { getManifest(options: { pkg: unknown; baseUrl: string }): string };
+  };
+}
+
+/** The part of smee-client's class that Probot's setup calls for a webhook channel. */
+export interface SmeeClientClass {
+  createChannel(): Promise<string>;
+}
+
+/** What tests may replace in startSetup. */
+export interface SetupOptions {
+  /** Where log lines go (default stdout). */
+  readonly logDestination?: DestinationStream;
+  /** Replaces smee-client (tests: a machine without network). */
+  readonly SmeeClient?: SmeeClientClass;
 }
 
 /** What an operator sets by hand when GitHub's manifest flow cannot complete from here. */
@@ -48,8 +69,12 @@ export function needsSetup(env: Readonly<Record<string, string | undefined>>): b
 /** Starts Probot's setup server on `PORT` / `HOST` (see needsSetup). */
 export async function startSetup(
   env: Readonly<Record<string, string | undefined>> = process.env,
+  options: SetupOptions = {},
 ): Promise<SetupServer> {
-  const log = pino({ level: env.LOG_LEVEL || 'info', name: 'claim-warden' });
+  const log = pino(
+    { level: env.LOG_LEVEL || 'info', name: 'claim-warden' },
+    options.logDestination ?? pino.destination(1),
+  );
   const port = Number(env.PORT) || 3000;
   const host = env.HOST || 'localhost';
   // A typo in HOST stops setup naming it, as it stops the app (docs/protocol.md §6).
@@ -82,16 +107,19 @@ export async function startSetup(
     // Setup mode takes no webhook; Probot wants credentials all the same (probot/lib/run.js).
     Probot: SetupProbot,
   });
-  const { setupAppFactory } = await probotSetupApp();
+  const { setupAppFactory, ManifestCreation } = await probotSetupApp();
+  withSignInCallback({ ManifestCreation }, env);
   const setup = await setupAppFactory({
     host,
     port,
-    log: log.child({ name: 'setup' }),
+    log: setupLog(log.child({ component: 'setup' })),
     updateEnv: (values) => writeDotenv(values),
+    ...(options.SmeeClient ? { SmeeClient: options.SmeeClient } : {}),
   })();
   server.addHandler((req, res) => {
     const path = (req.url ?? '').split('?')[0];
-    if (req.method === 'GET' && path === '/probot') withManualSteps(res, env);
+    if (req.method === 'GET' && path === '/probot') withManualSteps(req, res, env);
+    if (req.method === 'GET' && path === '/probot/import') withWebhookUrl(req, res, env);
     return setup(req, res);
   });
   await server.start();
@@ -113,9 +141,134 @@ export async function startSetup(
   return { port: server.port, stop: () => server.stop() };
 }
 
-async function probotSetupApp(): Promise<ProbotSetupApp> {
+async function probotSetupApp(): Promise<ProbotSetupApp & ProbotManifestCreation> {
   const lib = dirname(fileURLToPath(import.meta.resolve('probot')));
-  return (await import(pathToFileURL(join(lib, 'apps', 'setup.js')).href)) as ProbotSetupApp;
+  const setup = (await import(pathToFileURL(join(lib, 'apps', 'setup.js')).href)) as ProbotSetupApp;
+  // The same module instance setup.js imports, so the callback below reaches its manifest.
+  const manifest = (await import(
+    pathToFileURL(join(lib, 'manifest-creation.js')).href
+  )) as ProbotManifestCreation;
+  return { ...setup, ...manifest };
+}
+
+/** The environment of the latest startSetup (the manifest patch is made once per process). */
+const setupEnv: { current?: Readonly<Record<string, string | undefined>> } = {};
+
+/** Where the board's sign-in returns (docs/protocol.md §14): CLAIMS_PUBLIC_URL, else `base`. */
+function callbackUrl(env: Readonly<Record<string, string | undefined>>, base: string): string {
+  const publicUrl = (env.CLAIMS_PUBLIC_URL ?? '').trim().replace(/\/+$/, '');
+  return `${publicUrl || base}/claims/callback`;
+}
+
+/**
+ * app.yml's `callback_urls` is a placeholder (https://example.com/...): GitHub sends the
+ * board's sign-in back only to a registered callback URL, so the manifest registers this
+ * app's own: `CLAIMS_PUBLIC_URL`, else the address the setup page was opened at.
+ */
+function withSignInCallback(
+  { ManifestCreation }: ProbotManifestCreation,
+  env: Readonly<Record<string, string | undefined>>,
+): void {
+  const proto = ManifestCreation.prototype as {
+    getManifest(options: { pkg: unknown; baseUrl: string }): string;
+    claimWardenCallback?: true;
+  };
+  setupEnv.current = env;
+  if (proto.claimWardenCallback) return;
+  const original = proto.getManifest;
+  proto.getManifest = function getManifest(options) {
+    const manifest = JSON.parse(original.call(this, options)) as Record<string, unknown>;
+    manifest.callback_urls = [callbackUrl(setupEnv.current ?? {}, options.baseUrl)];
+    return JSON.stringify(manifest);
+  };
+  proto.claimWardenCallback = true;
+}
+
+/**
+ * Probot's setup log with its banner (eight `info` lines, two of them empty) left out, as
+ * our own setup-mode line says the same in one; its smee.io warning says what will help.
+ */
+function setupLog(log: Logger): Logger {
+  const banner = new Set([
+    '',
+    'Welcome to Probot!',
+    'Probot is in setup mode, webhooks cannot be received and',
+    'custom routes will not work until APP_ID and PRIVATE_KEY',
+    'are configured in .env.',
+    'Once you are done, restart the server.',
+  ]);
+  return new Proxy(log, {
+    get(target, key, receiver) {
+      if (key === 'info') {
+        return (message: unknown, ...rest: unknown[]) => {
+          if (typeof message === 'string') {
+            if (banner.has(message) || message.startsWith('Please follow the instructions at')) {
+              return;
+            }
+            if (message.startsWith('Probot has been set up')) {
+              target.info(
+                'the app is registered and .env is written: restart the server (npm start)',
+              );
+              return;
+            }
+          }
+          (target.info as (...args: unknown[]) => void)(message, ...rest);
+        };
+      }
+      if (key === 'warn') {
+        return (message: unknown, ...rest: unknown[]) => {
+          if (typeof message === 'string' && message.startsWith('Unable to connect to smee.io')) {
+            target.warn(
+              { registerByHand: BY_HAND },
+              'could not reach smee.io for a webhook channel (no network?). The setup page still works offline: register the app by hand as it says. For webhooks on this machine, set WEBHOOK_PROXY_URL to a channel made at https://smee.io/new once online, or give the app a public URL; NO_SMEE_SETUP=true skips this attempt',
+            );
+            return;
+          }
+          (target.warn as (...args: unknown[]) => void)(message, ...rest);
+        };
+      }
+      return Reflect.get(target, key, receiver);
+    },
+  });
+}
+
+/**
+ * Probot's import page says "Replace your app's Webhook URL with" and then
+ * WEBHOOK_PROXY_URL, empty when none is set: name the URL GitHub must deliver to.
+ */
+function withWebhookUrl(
+  req: IncomingMessage,
+  res: ServerResponse,
+  env: Readonly<Record<string, string | undefined>>,
+): void {
+  const proxy = (env.WEBHOOK_PROXY_URL ?? '').trim();
+  const direct = `${(env.CLAIMS_PUBLIC_URL ?? '').trim().replace(/\/+$/, '') || baseUrlOf(req)}/api/github/webhooks`;
+  const target = proxy
+    ? `<b>${escapeHtml(proxy)}</b> (<code>WEBHOOK_PROXY_URL</code>)`
+    : `<b>${escapeHtml(direct)}</b>: this app's webhook address, which GitHub must be able to reach. On a machine without a public URL, use a channel from <a href="https://smee.io/new">smee.io/new</a> instead and set it as <code>WEBHOOK_PROXY_URL</code>`;
+  replaceInPage(res, (page) =>
+    page.replace(/(Replace your app's Webhook URL with <br>)\s*<b>[^<]*<\/b>/, `$1\n${target}`),
+  );
+}
+
+/** The address the browser opened this server at, as Probot's setup works it out. */
+function baseUrlOf(req: IncomingMessage): string {
+  const forwarded = req.headers['x-forwarded-proto'];
+  const encrypted = (req.socket as { encrypted?: boolean }).encrypted === true;
+  const protocol = forwarded || encrypted ? 'https' : 'http';
+  const host = req.headers['x-forwarded-host'] ?? req.headers.host ?? 'localhost';
+  return `${protocol}://${String(host).split(',')[0]}`;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** Rewrites the HTML page Probot's handler ends `res` with. */
+function replaceInPage(res: ServerResponse, rewrite: (page: string) => string): void {
+  const end = res.end.bind(res) as (chunk?: unknown, ...rest: unknown[]) => ServerResponse;
+  res.end = ((chunk?: unknown, ...rest: unknown[]) =>
+    end(typeof chunk === 'string' ? rewrite(chunk) : chunk, ...rest)) as typeof res.end;
 }
 
 function githubHost(env: Readonly<Record<string, string | undefined>>): string {
@@ -123,16 +276,16 @@ function githubHost(env: Readonly<Record<string, string | undefined>>): string {
 }
 
 /** Adds the by-hand steps to Probot's setup page, which offers only the manifest flow. */
-function withManualSteps(res: ServerResponse, env: Readonly<Record<string, string | undefined>>) {
-  const end = res.end.bind(res) as (chunk?: unknown, ...rest: unknown[]) => ServerResponse;
-  res.end = ((chunk?: unknown, ...rest: unknown[]) =>
-    end(
-      typeof chunk === 'string' ? chunk.replace('</body>', `${manualSteps(env)}</body>`) : chunk,
-      ...rest,
-    )) as typeof res.end;
+function withManualSteps(
+  req: IncomingMessage,
+  res: ServerResponse,
+  env: Readonly<Record<string, string | undefined>>,
+) {
+  const callback = callbackUrl(env, baseUrlOf(req));
+  replaceInPage(res, (page) => page.replace('</body>', `${manualSteps(env, callback)}</body>`));
 }
 
-function manualSteps(env: Readonly<Record<string, string | undefined>>): string {
+function manualSteps(env: Readonly<Record<string, string | undefined>>, callback: string): string {
   const gitHub = githubHost(env);
   const proxy = env.WEBHOOK_PROXY_URL
     ? `<p>Webhooks reach this machine through <code>WEBHOOK_PROXY_URL</code>.</p>`
@@ -148,5 +301,9 @@ channel; otherwise give the app a public URL.</p>`;
   events listed in <code>app.yml</code>, then set these in <code>.env</code> and restart:</p>
   <ul>${BY_HAND.map((name) => `<li><code>${name}</code></li>`).join('')}</ul>
   ${proxy}
+  <p>The claims board's sign-in returns to <code>${escapeHtml(callback)}</code>, which the button
+  above registers as the app's callback URL (registering by hand, enter it too). If browsers
+  reach this app at another address, set <code>CLAIMS_PUBLIC_URL</code> to it and reload this
+  page before registering.</p>
 </section>`;
 }

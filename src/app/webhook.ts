@@ -69,7 +69,7 @@ export async function handleWebhook(
   const { log } = deps;
   const route = routeEvent(delivery as Parameters<typeof routeEvent>[0], deps.appLogin, deps.now());
   const action = (delivery.payload as { action?: unknown } | null)?.action;
-  const event = `${delivery.name}.${typeof action === 'string' ? action : ''}`;
+  const event = eventLabel(delivery.name, action);
   const id = delivery.id;
   if (route.kind === 'malformed') {
     log.warn({ event, delivery: id, problem: route.problem }, 'malformed webhook payload ignored');
@@ -153,4 +153,9 @@ export async function handleWebhook(
   }
   await deps.deliveries.commit(id);
   return { event, result: route.kind };
+}
+
+/** `name.action`, or the bare name for events without an action (`push`, not `push.`). */
+function eventLabel(name: string, action: unknown): string {
+  return typeof action === 'string' && action !== '' ? `${name}.${action}` : name;
 }

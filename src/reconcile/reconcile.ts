@@ -161,7 +161,8 @@ export async function reconcileIssue(
     onWrite: (action) => {
       if (action.kind === 'finalise') {
         log.info(
-          { commentId: action.commentId, reason: action.reason, outcome: action.outcome },
+          // `reason` is the child's (what started the reconcile): one key, one meaning per line.
+          { commentId: action.commentId, finalisedBecause: action.reason, outcome: action.outcome },
           'claim finalised',
         );
       }

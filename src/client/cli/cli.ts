@@ -3,9 +3,11 @@ import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { OUTCOMES } from '../../claims/marker.js';
 import { usageError } from '../commands/client-error.js';
 import { type CommandResult, resultJson } from '../commands/command-result.js';
 import { type ClientRuntime, defaultRuntime } from '../io/runtime.js';
+import { agentsGuide } from './agents-guide.js';
 import { answerParseErrors } from './answer-parse-errors.js';
 import { type ClientCommand, commands } from './commands.js';
 import { EXIT_CODES, exitCode } from './exit-codes.js';
@@ -119,14 +121,21 @@ const LINES: Readonly<Record<ClientCommand['name'], Omit<CliSpec, 'command'>>> =
     },
     required: ['session', 'outcome'],
     positionals: REF_ARG,
-    input: async (v, [ref]) =>
-      defined({
+    input: async (v, [ref]) => {
+      const outcome = str(v, 'outcome');
+      if (outcome !== undefined && !(OUTCOMES as readonly string[]).includes(outcome)) {
+        throw usageError(
+          `--outcome must be landed, abandoned or handed-over, not ${JSON.stringify(outcome)}`,
+        );
+      }
+      return defined({
         issue: ref,
         session: str(v, 'session'),
-        outcome: str(v, 'outcome'),
+        outcome,
         note: str(v, 'note'),
         staleAfter: str(v, 'stale-after'),
-      }),
+      });
+    },
   },
   check: {
     usage: 'check < brief.txt',
@@ -230,15 +239,50 @@ function help(): string {
     '  --token T            GitHub token (default: GITHUB_TOKEN, then `gh auth token`)',
     '  --stale-after D      stale window when the repository sets none (10m..720h, default 6h)',
     '',
-    'Environment: GITHUB_TOKEN, GITHUB_API_URL (GitHub Enterprise: https://<host>/api/v3),',
-    'XDG_CONFIG_HOME or CLAIM_WARDEN_CONFIG_DIR (identity key and private-names.txt),',
-    'CLAIM_WARDEN_URL (the claims app’s base URL: claim, status and release ask it first;',
-    'list and paths check need it).',
+    ...ENVIRONMENT,
     '',
     'Exit codes:',
     codes,
     '',
-    'See docs/agents.md.',
+    guideLine(),
+  ].join('\n');
+}
+
+const ENVIRONMENT = [
+  'Environment: GITHUB_TOKEN, GITHUB_API_URL (GitHub Enterprise: https://<host>/api/v3),',
+  'XDG_CONFIG_HOME or CLAIM_WARDEN_CONFIG_DIR (identity key and private-names.txt),',
+  'CLAIM_WARDEN_URL (the claims app’s base URL: claim, status and release ask it first;',
+  'list and paths check need it).',
+];
+
+/** Where the guide is: this copy's docs/agents.md (an installed package ships it). */
+function guideLine(): string {
+  const guide = agentsGuide();
+  return guide
+    ? `Guide for agents: ${guide}`
+    : 'Guide for agents: docs/agents.md in the claim-warden repository';
+}
+
+/** `claim-warden mcp --help`: the tools it serves and what it reads. */
+function mcpHelp(): string {
+  const width = Math.max(...SPECS.map((spec) => spec.command.tool.length));
+  return [
+    'Usage: claim-warden mcp [--token T] [--stale-after D]',
+    'Serves the claim operations as MCP tools on stdio (stdout carries the protocol).',
+    '',
+    'Tools:',
+    ...SPECS.map(
+      (spec) =>
+        `  ${spec.command.tool.padEnd(width)}  ${spec.command.title}${spec.command.readOnly ? ' (read-only)' : ''}`,
+    ),
+    '',
+    'Options:',
+    '  --token T            GitHub token (default: GITHUB_TOKEN, then `gh auth token`)',
+    '  --stale-after D      stale window for calls that name none (10m..720h, default 6h)',
+    '',
+    ...ENVIRONMENT,
+    '',
+    guideLine(),
   ].join('\n');
 }
 
@@ -297,7 +341,10 @@ export async function cli(argv: readonly string[], io: CliIo): Promise<number> {
     runtime: io.runtime,
     token: str(values, 'token'),
   });
-  return print(io, json, result);
+  // A usage problem found by the command (its input schema) gets the usage line too, for
+  // people; --json keeps the message the MCP tool gives, so the two stay the same.
+  const shown = !json && result.status === 'usage' ? usage(spec, result.message) : result;
+  return print(io, json, shown);
 }
 
 function usage(spec: CliSpec, problem: string): CommandResult {
@@ -318,9 +365,7 @@ function print(io: CliIo, json: boolean, result: CommandResult): number {
 
 async function mcp(argv: readonly string[], io: CliIo): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
-    io.stdout(
-      'Usage: claim-warden mcp [--token T] [--stale-after D]\nServes the claim operations as MCP tools on stdio.\n',
-    );
+    io.stdout(`${mcpHelp()}\n`);
     return EXIT_CODES.ok;
   }
   let values: Values;

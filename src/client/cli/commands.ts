@@ -249,7 +249,7 @@ const migrateCommand = defineCommand({
   tool: 'claims_migrate',
   title: 'Migrate legacy claim comments to keyed tags',
   description:
-    'Rewrite legacy claim comments whose marker carries a plain session or lane to keyed tags. Dry run unless apply is true; apply posts each replacement, deletes the legacy comment and verifies by reading the thread back.',
+    'Rewrite legacy claim comments whose marker carries a plain session or lane to keyed tags. A dry run unless asked to apply (`--apply` on the command line, `apply: true` as an MCP tool); applying posts each replacement, deletes the legacy comment and verifies by reading the thread back.',
   readOnly: false,
   input: {
     repo: z.string().describe('The repository, as <owner>/<repo>'),

@@ -1,14 +1,19 @@
+import { noAnswer } from '../../github/no-answer.js';
 import { statusOf } from '../../github/thread.js';
 import { ClientError } from '../commands/client-error.js';
 
 /**
  * One line saying what went wrong, for messages: the HTTP status and the request GitHub
- * refused, a cancelled request, or the error's own message. Never the token: octokit's
- * errors carry the URL and GitHub's message, and the request headers are not used here.
+ * refused, a host that could not be reached, a cancelled request, or the error's own
+ * message. Never the token: octokit's errors carry the URL and GitHub's message, and the
+ * request headers are not used here.
  */
 export function describeFailure(error: unknown): string {
   if (error instanceof ClientError) return error.message;
   if (isAbort(error)) return 'the request was cancelled before GitHub answered';
+  // octokit reports a request that got no answer as status 500: say what happened instead.
+  const unanswered = noAnswer(error);
+  if (unanswered) return `could not connect to ${unanswered.host} (${unanswered.reason})`;
   const status = statusOf(error);
   if (status !== undefined) {
     const request = (error as { request?: { method?: string; url?: string } }).request;
