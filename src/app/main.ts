@@ -7,6 +7,7 @@ import { checkListenHost, listenSettingsError } from '../config/check-listen-hos
 import { readSettings, type Settings, SettingsError, settingsForLog } from '../config/settings.js';
 import type { EventSenderOptions } from '../events/event-outbox.js';
 import type { PacingClock } from '../github/write-pacing.js';
+import { MCP_PATH } from '../mcp/remote-mcp.js';
 import type { WorkQueue } from '../queue/queue.js';
 import type { Store } from '../store/store.js';
 import { answers } from './answers.js';
@@ -152,7 +153,7 @@ export async function main(
 /**
  * The routes before GitHub answered: `/health` says "starting" (and whether the store
  * answers), `/metrics` is served as later, and the board and the claims API answer 503
- * "starting" with `retry-after`; everything else is left to Probot (its 404).
+ * "starting" with `retry-after`, as does `/mcp`; everything else is left to Probot (its 404).
  */
 function routesWhileStarting(
   backends: { store: Store; queue: WorkQueue },
@@ -166,6 +167,8 @@ function routesWhileStarting(
   for (const method of ['GET', 'POST']) {
     for (const path of ['/claims', '/claims/']) routes.route(method, path, startingAnswer('page'));
   }
+  for (const method of ['GET', 'POST', 'DELETE'])
+    routes.route(method, MCP_PATH, startingAnswer('api'));
   return routes;
 }
 

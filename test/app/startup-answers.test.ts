@@ -48,7 +48,7 @@ async function startUnreachable() {
 }
 
 describe('while GitHub cannot be reached at start-up', () => {
-  it('the board and the claims API answer 503 "starting" with retry-after, not a bare 404', async () => {
+  it('the board, the claims API and /mcp answer 503 "starting" with retry-after, not a bare 404', async () => {
     const { githubPort, starting, url } = await startUnreachable();
 
     const board = await fetch(url('/claims'));
@@ -65,6 +65,13 @@ describe('while GitHub cannot be reached at start-up', () => {
       status: 'starting',
       error: { code: 'UNVERIFIABLE', message: expect.stringMatching(/starting/) },
     });
+    const mcp = await fetch(url('/mcp'), {
+      method: 'POST',
+      headers: { authorization: 'Bearer some-user-token', 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(mcp.status).toBe(503);
+    expect(mcp.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
     // Other paths are still Probot's.
     expect((await fetch(url('/no-such-page'))).status).toBe(404);
 
