@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { type Logger, pino } from 'pino';
-import type { Action } from '../claims/decide.js';
 import { hasName } from '../claims/names.js';
+import type { Action } from '../claims/plan.js';
 import { loadRepoConfig } from '../config/repo-config.js';
 import { KnownLabels } from '../github/execute.js';
 import { statusOf } from '../github/thread.js';

@@ -1,5 +1,5 @@
 import type { ProbotOctokit } from 'probot';
-import type { Action } from '../claims/decide.js';
+import type { Action } from '../claims/plan.js';
 import { configForReconcile } from '../config/repo-config.js';
 import type { ClaimEvent } from '../events/claim-event.js';
 import type { EventOutbox } from '../events/event-outbox.js';

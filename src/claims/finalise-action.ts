@@ -1,9 +1,9 @@
 import { editClaimBody } from './claim-body.js';
 import type { Claimant } from './claim-state.js';
 import { releasedClaim } from './comment.js';
-import type { Action, FinaliseReason } from './decide.js';
 import type { ClaimComment } from './liveness.js';
 import { ownClaimBody } from './own-claim-body.js';
+import type { Action, FinaliseReason } from './plan.js';
 import { taggedMarker } from './public-identity.js';
 import type { Outcome } from './types.js';
 

@@ -1,7 +1,7 @@
 import type { Claimant, ClaimState } from './claim-state.js';
-import type { Action } from './decide.js';
 import { finaliseAction } from './finalise-action.js';
 import type { ClaimComment } from './liveness.js';
+import type { Action } from './plan.js';
 
 /** What the writes of a new claim changed, so a failure can undo exactly that. */
 export interface HalfMadeClaim {

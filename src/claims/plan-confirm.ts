@@ -1,8 +1,9 @@
 import { type Claimant, type ClaimState, isAssigned } from './claim-state.js';
-import { type Action, lostTo } from './decide.js';
 import { finaliseAction } from './finalise-action.js';
 import type { ClaimComment } from './liveness.js';
+import { lostTo } from './lost-to.js';
 import { sameName } from './names.js';
+import type { Action } from './plan.js';
 import { type HalfMadeClaim, planAbandon } from './plan-abandon.js';
 import type { ThreadComment } from './types.js';
 

@@ -1,7 +1,8 @@
 import type { Claimant, ClaimState } from './claim-state.js';
-import { type Action, lostTo } from './decide.js';
 import { finaliseAction } from './finalise-action.js';
 import { type ClaimComment, isLive } from './liveness.js';
+import { lostTo } from './lost-to.js';
+import type { Action } from './plan.js';
 
 /** The session's own live claims that lost to `holder`, and the actions finalising them. */
 export interface Losers {

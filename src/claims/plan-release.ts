@@ -1,9 +1,9 @@
 import { type Claimant, type ClaimState, hasLabel, isAssigned } from './claim-state.js';
 import { foldText } from './comment.js';
-import type { Action } from './decide.js';
 import { finalisedBody } from './finalise-action.js';
 import { type ClaimComment, isLive } from './liveness.js';
 import { sameName } from './names.js';
+import type { Action } from './plan.js';
 import { type NotHeld, planLosers } from './plan-losers.js';
 import { ownedBy } from './public-identity.js';
 import type { Outcome } from './types.js';

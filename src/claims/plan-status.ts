@@ -1,7 +1,7 @@
 import { type Claimant, type ClaimState, hasLabel } from './claim-state.js';
-import type { Action } from './decide.js';
 import type { ClaimComment } from './liveness.js';
 import { ownClaimBody } from './own-claim-body.js';
+import type { Action } from './plan.js';
 import { type NotHeld, planLosers } from './plan-losers.js';
 import { ownedBy, taggedMarker } from './public-identity.js';
 import type { Stage } from './types.js';

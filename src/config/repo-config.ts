@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { DecideConfig } from '../claims/decide.js';
+import type { DecideConfig } from '../claims/decide-config.js';
 import { durationSchema } from './duration.js';
 
 /** Where a repository's config lives; the org's `.github` repository holds org-wide defaults. */

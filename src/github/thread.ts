@@ -1,5 +1,5 @@
 import type { ProbotOctokit } from 'probot';
-import type { IssueFacts } from '../claims/decide.js';
+import type { IssueFacts } from '../claims/issue-facts.js';
 import type { ThreadComment } from '../claims/types.js';
 import type { IssueKey } from '../keys.js';
 import { conditionalGet, conditionalPages, type ReadCache } from './conditional.js';

@@ -1,5 +1,6 @@
-import type { DecideConfig, HolderSummary } from '../claims/decide.js';
+import type { DecideConfig } from '../claims/decide-config.js';
 import { overlaps, type PathOverlap } from '../claims/paths.js';
+import type { HolderSummary } from '../claims/plan.js';
 import type { IssueKey } from '../store/store.js';
 import { type PathCheckDeps, verifiedKeepers } from './verified-keepers.js';
 

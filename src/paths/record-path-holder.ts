@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import type { Plan } from '../claims/decide.js';
 import { overlaps } from '../claims/paths.js';
+import type { Plan } from '../claims/plan.js';
 import type { IssueKey, Store } from '../store/store.js';
 import type { PathCheck } from './path-holders-for.js';
 

@@ -1,5 +1,7 @@
-import { type DecideConfig, decide, type HolderSummary } from '../claims/decide.js';
+import { decide } from '../claims/decide.js';
+import type { DecideConfig } from '../claims/decide-config.js';
 import { overlaps } from '../claims/paths.js';
+import type { HolderSummary } from '../claims/plan.js';
 import { IssueGoneError, type IssueThread } from '../github/thread.js';
 import type { IndexedPathHolder, IssueKey, Store } from '../store/store.js';
 

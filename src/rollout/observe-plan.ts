@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Action } from '../claims/decide.js';
+import type { Action } from '../claims/plan.js';
 import type { executePlan } from '../github/execute.js';
 import type { IssueKey } from '../store/store.js';
 

@@ -1,5 +1,5 @@
 import type { ProbotOctokit } from 'probot';
-import type { Action, Plan } from '../claims/decide.js';
+import type { Action, Plan } from '../claims/plan.js';
 import type { ResolvedRepoConfig } from '../config/repo-config.js';
 import type { ReconcileRequest } from '../queue/queue.js';
 import {

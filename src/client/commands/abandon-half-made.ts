@@ -1,4 +1,4 @@
-import type { Action } from '../../claims/decide.js';
+import type { Action } from '../../claims/plan.js';
 import { type HalfMadeClaim, planAbandon } from '../../claims/plan-abandon.js';
 import { applyActions } from '../io/apply-actions.js';
 import type { Desk } from '../io/desk.js';

@@ -1,6 +1,6 @@
 import type { ClaimState } from '../../claims/claim-state.js';
-import { trustedClaims } from '../../claims/decide.js';
 import { findHolder } from '../../claims/liveness.js';
+import { trustedClaims } from '../../claims/trusted-claims.js';
 import type { ResolvedRepoConfig } from '../../config/repo-config.js';
 import {
   IssueGoneError,
