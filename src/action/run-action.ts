@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { type Logger, pino } from 'pino';
 import { hasName } from '../claims/names.js';
 import type { Action } from '../claims/plan.js';
-import { loadRepoConfig } from '../config/repo-config.js';
+import { loadRepoConfig } from '../config/load-repo-config.js';
 import { KnownLabels } from '../github/execute.js';
 import { statusOf } from '../github/thread.js';
 import type { ReconcileRequest } from '../queue/queue.js';

@@ -1,6 +1,6 @@
 import type { ProbotOctokit } from 'probot';
 import type { Action } from '../claims/plan.js';
-import { configForReconcile } from '../config/repo-config.js';
+import { configForReconcile } from '../config/config-for-reconcile.js';
 import type { ClaimEvent } from '../events/claim-event.js';
 import type { EventOutbox } from '../events/event-outbox.js';
 import { KnownLabels } from '../github/execute.js';

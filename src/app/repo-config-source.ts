@@ -1,11 +1,8 @@
 import type { ProbotOctokit } from 'probot';
-import {
-  configForFilter,
-  loadRepoConfig,
-  RepoConfigCache,
-  type RepoConfigResult,
-  type ResolvedRepoConfig,
-} from '../config/repo-config.js';
+import { configForFilter } from '../config/config-for-filter.js';
+import { loadRepoConfig } from '../config/load-repo-config.js';
+import type { RepoConfigResult, ResolvedRepoConfig } from '../config/repo-config.js';
+import { RepoConfigCache } from '../config/repo-config-cache.js';
 
 /** A repository, by owner and name. */
 type RepoName = { readonly owner: string; readonly repo: string };

@@ -1,5 +1,5 @@
 import type { ProbotOctokit } from 'probot';
-import { staleWindowOf } from '../config/repo-config.js';
+import { staleWindowOf } from '../config/stale-window-of.js';
 import type { RecoveryResult } from '../recovery/recover-deliveries.js';
 import { createRecovery } from '../recovery/start-recovery.js';
 import { type ResyncDeps, resyncInstallation, startResync } from '../sweep/resync.js';

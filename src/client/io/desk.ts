@@ -1,5 +1,6 @@
 import type { ProbotOctokit } from 'probot';
-import { loadRepoConfig, type ResolvedRepoConfig } from '../../config/repo-config.js';
+import { loadRepoConfig } from '../../config/load-repo-config.js';
+import type { ResolvedRepoConfig } from '../../config/repo-config.js';
 import { KnownLabels } from '../../github/execute.js';
 import { unverifiable } from '../commands/client-error.js';
 import { apiUrl, ghHostOf } from './api-url.js';
