@@ -1,6 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { resultJson } from '../commands/command-result.js';
+import { resultJson } from '../core/result-json.js';
 import type { ClientRuntime } from '../io/runtime.js';
 import { commands } from './commands.js';
 import { runCommand } from './run-command.js';

@@ -1,5 +1,5 @@
-import { ClientError } from '../commands/client-error.js';
-import type { CommandResult } from '../commands/command-result.js';
+import { ClientError } from '../core/client-error.js';
+import type { CommandResult } from '../core/command-result.js';
 import { claimsApiUrl } from '../io/app-url.js';
 import { describeFailure } from '../io/describe-failure.js';
 import { openDesk } from '../io/desk.js';

@@ -2,30 +2,21 @@ import type { ClaimComment } from '../../claims/liveness.js';
 import type { HalfMadeClaim } from '../../claims/plan-abandon.js';
 import { type ClaimPlan, planClaim } from '../../claims/plan-claim.js';
 import { planConfirm } from '../../claims/plan-confirm.js';
+import { refused, unverifiable } from '../core/client-error.js';
+import type { CommandResult } from '../core/command-result.js';
+import { formatIssueRef } from '../core/issue-ref.js';
 import { applyActions } from '../io/apply-actions.js';
 import { describeFailure } from '../io/describe-failure.js';
 import type { Desk } from '../io/desk.js';
 import { type IssueState, readIssueState } from '../io/issue-state.js';
 import { abandonHalfMade } from './abandon-half-made.js';
 import { abandonLosers } from './abandon-losers.js';
+import type { ClaimRequest } from './claim-request.js';
 import { viewIn } from './claim-view.js';
 import { claimedResult } from './claimed-result.js';
-import { refused, unverifiable } from './client-error.js';
 import { closedRefusal } from './closed-refusal.js';
-import type { CommandResult } from './command-result.js';
 import { heldRefusal } from './held-refusal.js';
-import { formatIssueRef, type IssueRef } from './issue-ref.js';
 import { resumeClaim } from './resume-claim.js';
-
-/** A claim request: the issue and the session's identity, already validated. */
-export interface ClaimRequest {
-  readonly ref: IssueRef;
-  readonly session: string;
-  readonly lane: string;
-  readonly branch: string;
-  /** The paths to claim, canonical (checkPathEntries): the comment's path line. */
-  readonly paths?: readonly string[];
-}
 
 /**
  * Claims an issue for a session (Praetor protocol, "What a claim writes", "Refusal, takeover and the

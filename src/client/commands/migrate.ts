@@ -4,14 +4,14 @@ import type { ClaimComment } from '../../claims/liveness.js';
 import { readMarkerLine, renderClaimMarker } from '../../claims/marker.js';
 import { ownClaimBody } from '../../claims/own-claim-body.js';
 import { taggedMarker } from '../../claims/public-identity.js';
+import { refused, unverifiable } from '../core/client-error.js';
+import { type CommandResult, ok } from '../core/command-result.js';
+import type { IssueRef } from '../core/issue-ref.js';
 import { applyActions } from '../io/apply-actions.js';
 import { describeFailure } from '../io/describe-failure.js';
 import type { Desk } from '../io/desk.js';
 import { type IssueState, readIssueState } from '../io/issue-state.js';
 import { type ProtectedKind, textGuard } from '../io/text-guard.js';
-import { refused, unverifiable } from './client-error.js';
-import { type CommandResult, ok } from './command-result.js';
-import type { IssueRef } from './issue-ref.js';
 
 /** A migrate request, validated by the command layer. */
 export interface MigrateRequest {

@@ -1,8 +1,8 @@
 import type { NotHeld } from '../../claims/plan-losers.js';
+import type { ClientError } from '../core/client-error.js';
 import type { Desk } from '../io/desk.js';
 import type { IssueState } from '../io/issue-state.js';
 import { abandonLosers } from './abandon-losers.js';
-import type { ClientError } from './client-error.js';
 import { notHolding } from './not-holding.js';
 
 /**

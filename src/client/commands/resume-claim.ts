@@ -1,13 +1,13 @@
 import type { ClaimPlan } from '../../claims/plan-claim.js';
 import { publicIdentity } from '../../claims/public-identity.js';
+import { unverifiable } from '../core/client-error.js';
+import type { CommandResult } from '../core/command-result.js';
+import { formatIssueRef } from '../core/issue-ref.js';
 import { applyActions } from '../io/apply-actions.js';
 import type { Desk } from '../io/desk.js';
 import type { IssueState } from '../io/issue-state.js';
-import type { ClaimRequest } from './claim.js';
+import type { ClaimRequest } from './claim-request.js';
 import { viewIn } from './claim-view.js';
-import { unverifiable } from './client-error.js';
-import type { CommandResult } from './command-result.js';
-import { formatIssueRef } from './issue-ref.js';
 import { resumedResult } from './resumed-result.js';
 
 /**

@@ -6,15 +6,15 @@ import {
   type StatusPlan,
 } from '../../claims/plan-status.js';
 import { ownedBy } from '../../claims/public-identity.js';
+import { refused, unverifiable } from '../core/client-error.js';
+import { type CommandResult, ok } from '../core/command-result.js';
+import { formatIssueRef, type IssueRef } from '../core/issue-ref.js';
 import { applyActions } from '../io/apply-actions.js';
 import { describeFailure } from '../io/describe-failure.js';
 import type { Desk } from '../io/desk.js';
 import { type IssueState, readIssueState } from '../io/issue-state.js';
 import { abandonLosers } from './abandon-losers.js';
 import { describeClaim, viewIn } from './claim-view.js';
-import { refused, unverifiable } from './client-error.js';
-import { type CommandResult, ok } from './command-result.js';
-import { formatIssueRef, type IssueRef } from './issue-ref.js';
 import { notHolding } from './not-holding.js';
 import { refuseNotHeld } from './refuse-not-held.js';
 

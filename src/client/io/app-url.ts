@@ -1,4 +1,4 @@
-import { setupError } from '../commands/client-error.js';
+import { setupError } from '../core/client-error.js';
 import type { ConfigEnv } from './config-dir.js';
 
 /** Where the claims API lives under an app's base URL (docs/protocol.md §8). */

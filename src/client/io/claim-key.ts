@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, link, mkdir, readFile, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { setupError } from '../commands/client-error.js';
+import { setupError } from '../core/client-error.js';
 
 /** The key file's name inside the config directory (Praetor protocol: `claim-tag.key`). */
 export const CLAIM_KEY_FILE = 'claim-tag.key';

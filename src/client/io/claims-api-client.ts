@@ -1,4 +1,4 @@
-import { unverifiable } from '../commands/client-error.js';
+import { unverifiable } from '../core/client-error.js';
 import { describeFailure } from './describe-failure.js';
 
 /** One answer of the claims API: its status and its JSON body (null when it had none). */

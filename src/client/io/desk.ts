@@ -2,7 +2,7 @@ import type { ProbotOctokit } from 'probot';
 import { loadRepoConfig } from '../../config/load-repo-config.js';
 import type { ResolvedRepoConfig } from '../../config/repo-config.js';
 import { KnownLabels } from '../../github/execute.js';
-import { unverifiable } from '../commands/client-error.js';
+import { unverifiable } from '../core/client-error.js';
 import { apiUrl, ghHostOf } from './api-url.js';
 import { claimsApiUrl } from './app-url.js';
 import { loadClaimKey } from './claim-key.js';

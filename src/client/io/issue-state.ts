@@ -9,8 +9,8 @@ import {
   UnverifiableError,
 } from '../../github/thread.js';
 import type { IssueKey } from '../../store/store.js';
-import { ClientError, unverifiable } from '../commands/client-error.js';
-import { formatIssueRef, type IssueRef } from '../commands/issue-ref.js';
+import { ClientError, unverifiable } from '../core/client-error.js';
+import { formatIssueRef, type IssueRef } from '../core/issue-ref.js';
 import { describeFailure } from './describe-failure.js';
 import type { Desk } from './desk.js';
 

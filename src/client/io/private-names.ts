@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { setupError } from '../commands/client-error.js';
+import { setupError } from '../core/client-error.js';
 
 /** The file of names that must never reach public text (Praetor protocol: `private-names.txt`). */
 const PRIVATE_NAMES_FILE = 'private-names.txt';

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { setupError } from '../commands/client-error.js';
+import { setupError } from '../core/client-error.js';
 import type { ConfigEnv } from './config-dir.js';
 
 /** Asks the GitHub CLI for its token for a host; null when it cannot say. */

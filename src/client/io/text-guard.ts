@@ -1,5 +1,5 @@
 import { isClaimTag } from '../../claims/identity.js';
-import { refused } from '../commands/client-error.js';
+import { refused } from '../core/client-error.js';
 
 /** What a protected value is; refusals name this, never the value (Praetor protocol, "Public text guard"). */
 export type ProtectedKind = 'session' | 'lane' | 'hostname' | 'private name';
