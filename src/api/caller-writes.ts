@@ -1,5 +1,5 @@
 import type { ThreadComment } from '../claims/types.js';
-import type { IssueKey } from '../store/store.js';
+import type { IssueKey } from '../keys.js';
 import { ApiError, unverifiable } from './api-error.js';
 import type { Caller } from './authenticate.js';
 import { isGitHubFailure, messageOf, retryAfterOf } from './caller-github.js';

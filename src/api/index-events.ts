@@ -2,7 +2,8 @@ import type { Logger } from 'pino';
 import type { ProbotOctokit } from 'probot';
 import { formatClaimTime } from '../claims/marker.js';
 import { conditionalPages } from '../github/conditional.js';
-import type { IndexedIssue, IssueKey, RepoKey, Store } from '../store/store.js';
+import type { IssueKey, RepoKey } from '../keys.js';
+import type { IndexedIssue, Store } from '../store/store.js';
 import { issueRef } from './serialise.js';
 
 /** The fields of a webhook's or the REST API's issue the index keeps. */

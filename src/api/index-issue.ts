@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import type { ClaimComment } from '../claims/liveness.js';
 import type { IssueMeta, IssueThread } from '../github/thread.js';
-import type { IssueKey, Store } from '../store/store.js';
+import type { IssueKey } from '../keys.js';
+import type { Store } from '../store/store.js';
 import { indexedClaimOf, indexedIssueOf, issueRef } from './serialise.js';
 
 /**

@@ -2,7 +2,8 @@ import { claimChangesOf } from '../board/claim-changes-of.js';
 import type { Plan } from '../claims/decide.js';
 import { parseClaimMarker } from '../claims/marker.js';
 import type { IssueMeta, IssueThread } from '../github/thread.js';
-import type { IndexedClaim, IssueKey, Store } from '../store/store.js';
+import type { IssueKey } from '../keys.js';
+import type { IndexedClaim, Store } from '../store/store.js';
 import { indexedClaimOf, indexedIssueOf } from './serialise.js';
 
 /**

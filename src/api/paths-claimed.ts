@@ -1,7 +1,7 @@
 import type { HolderSummary } from '../claims/decide.js';
 import { formatClaimTime } from '../claims/marker.js';
+import type { IssueKey } from '../keys.js';
 import type { PathConflict } from '../paths/live-holders-overlapping.js';
-import type { IssueKey } from '../store/store.js';
 import { ApiError } from './api-error.js';
 import { type ClaimObject, holderObject, issueRef } from './serialise.js';
 

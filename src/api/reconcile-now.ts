@@ -1,4 +1,4 @@
-import type { IssueKey } from '../store/store.js';
+import type { IssueKey } from '../keys.js';
 import type { ApiDeps } from './api-deps.js';
 import { unverifiable } from './api-error.js';
 import { issueRef } from './serialise.js';

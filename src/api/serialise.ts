@@ -3,7 +3,8 @@ import { type ClaimComment, heartbeat } from '../claims/liveness.js';
 import { formatClaimTime } from '../claims/marker.js';
 import { pathLineOf } from '../claims/paths.js';
 import type { IssueMeta, IssueThread } from '../github/thread.js';
-import type { IndexedClaim, IndexedIssue, IssueKey } from '../store/store.js';
+import type { IssueKey } from '../keys.js';
+import type { IndexedClaim, IndexedIssue } from '../store/store.js';
 
 /** The claim object of docs/protocol.md §8. */
 export interface ClaimObject {

@@ -14,8 +14,8 @@ import {
   pullEvent,
   pushEvent,
 } from '../guard/guard-event.js';
+import type { IssueKey } from '../keys.js';
 import type { ReconcileRequest } from '../queue/queue.js';
-import type { IssueKey } from '../store/store.js';
 
 /** The events of docs/protocol.md §5 this app subscribes to. */
 export const SUBSCRIBED_EVENTS = [

@@ -7,10 +7,10 @@ import { KnownLabels } from '../github/execute.js';
 import type { GuardDeps } from '../guard/guard-deps.js';
 import { checkPullRequestOf, needsReconcile } from '../guard/guard-request.js';
 import { runGuardJobs } from '../guard/run-guard-jobs.js';
+import { type IssueKey, issueKeyString } from '../keys.js';
 import { keepDue } from '../queue/keep-due.js';
 import type { ExhaustedHandler, ReconcileHandler, ReconcileRequest } from '../queue/queue.js';
 import { type RolloutResult, reconcileWithRollout } from '../rollout/reconcile-with-rollout.js';
-import { type IssueKey, issueKeyString } from '../store/store.js';
 import type { WardenCore } from './warden-core.js';
 
 /** What the work queue runs, and the one reconcile the claims API runs too. */

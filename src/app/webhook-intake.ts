@@ -4,7 +4,7 @@ import { indexHeartbeat } from '../api/index-heartbeat.js';
 import { hasName } from '../claims/names.js';
 import { guardWork } from '../guard/guard-work.js';
 import { indexForGuard } from '../guard/index-for-guard.js';
-import type { IssueKey } from '../store/store.js';
+import type { IssueKey } from '../keys.js';
 import { recordDeliveries } from './deliveries.js';
 import { SUBSCRIBED_EVENTS } from './events.js';
 import type { WardenCore } from './warden-core.js';

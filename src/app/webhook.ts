@@ -1,8 +1,9 @@
 import type { Logger } from 'pino';
 import type { GuardEvent } from '../guard/guard-event.js';
 import type { GuardWork } from '../guard/guard-work.js';
+import type { IssueKey } from '../keys.js';
 import type { WorkQueue } from '../queue/queue.js';
-import type { IssueKey, Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
 import type { DeliveryRecorder } from './deliveries.js';
 import { DeliveryNotQueuedError } from './delivery-not-queued-error.js';
 import { type EventRoute, routeEvent } from './events.js';

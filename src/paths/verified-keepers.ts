@@ -3,7 +3,8 @@ import type { DecideConfig } from '../claims/decide-config.js';
 import { overlaps } from '../claims/paths.js';
 import type { HolderSummary } from '../claims/plan.js';
 import { IssueGoneError, type IssueThread } from '../github/thread.js';
-import type { IndexedPathHolder, IssueKey, Store } from '../store/store.js';
+import type { IssueKey } from '../keys.js';
+import type { IndexedPathHolder, Store } from '../store/store.js';
 
 /** What checking paths across a repository needs from the reconcile or the API. */
 export interface PathCheckDeps {

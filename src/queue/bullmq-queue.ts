@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { DelayedError, type Job, Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
+import { type IssueKey, issueKeyString, parseIssueKeyString } from '../keys.js';
 import { extendLockScript, releaseLockScript } from '../store/lock-scripts.js';
 import { FAIL_FAST_OPTIONS } from '../store/redis-store.js';
-import { type IssueKey, issueKeyString, parseIssueKeyString } from '../store/store.js';
 import {
   enqueueScript,
   ensureScript,

@@ -1,13 +1,13 @@
 import type { ProbotOctokit } from 'probot';
 import type { Action, Plan } from '../claims/plan.js';
 import type { ResolvedRepoConfig } from '../config/repo-config.js';
+import { type IssueKey, issueKeyString } from '../keys.js';
 import type { ReconcileRequest } from '../queue/queue.js';
 import {
   type ReconcileDeps,
   type ReconcileResult,
   reconcileIssue,
 } from '../reconcile/reconcile.js';
-import { type IssueKey, issueKeyString } from '../store/store.js';
 import { observePlan } from './observe-plan.js';
 
 /** A repository's config with its rollout keys: usable, or invalid with the field named. */

@@ -3,9 +3,6 @@ import type { PendingEvent } from '../events/pending-events.js';
 import type { IssueKey, RepoKey } from '../keys.js';
 import type { ClaimChange } from './board-records.js';
 
-// Re-exported: the keys live in src/keys.ts, and code across the app imports them from here.
-export { type IssueKey, issueKeyString, parseIssueKeyString, type RepoKey } from '../keys.js';
-
 /**
  * The state the app keeps besides GitHub itself. GitHub's threads are the source of truth;
  * everything here can be rebuilt by a resync, so losing it costs API calls, never correctness.

@@ -2,8 +2,9 @@ import type { Logger } from 'pino';
 import type { ProbotOctokit } from 'probot';
 import { indexOpenIssues } from '../api/index-events.js';
 import { conditionalPages, tokenScope } from '../github/conditional.js';
+import type { IssueKey } from '../keys.js';
 import type { WorkQueue } from '../queue/queue.js';
-import type { IssueKey, Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
 import { markedIssueNumber } from './marked-issue-number.js';
 
 /**

@@ -3,10 +3,10 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { issueKeyString } from '../../src/keys.js';
 import { BullQueue, type BullQueueOptions } from '../../src/queue/bullmq-queue.js';
 import { canonicalJson } from '../../src/queue/canonical-json.js';
 import type { ReconcileRequest } from '../../src/queue/queue.js';
-import { issueKeyString } from '../../src/store/store.js';
 import { flushPrefix, redisUrl, requireRedis, uniquePrefix } from '../helpers/redis.js';
 import {
   deferred,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { IssueKey } from '../../src/keys.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
-import type { IssueKey } from '../../src/store/store.js';
 import { describeStoreContract } from './store-contract.js';
 
 describeStoreContract('MemoryStore', async () => {

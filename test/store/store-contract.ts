@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { IssueKey } from '../../src/keys.js';
 import { CLAIM_CHANGES_CAP, type ClaimChange } from '../../src/store/board-records.js';
-import type { IndexedClaim, IndexedIssue, IssueKey, Store } from '../../src/store/store.js';
+import type { IndexedClaim, IndexedIssue, Store } from '../../src/store/store.js';
 import { sleep } from '../helpers/redis.js';
 
 /** One store under test; `advance` moves its clock, else expiry tests wait in real time. */

@@ -8,7 +8,7 @@ import {
   readThread,
   UnverifiableError,
 } from '../../github/thread.js';
-import type { IssueKey } from '../../store/store.js';
+import type { IssueKey } from '../../keys.js';
 import { ClientError, unverifiable } from '../core/client-error.js';
 import { formatIssueRef, type IssueRef } from '../core/issue-ref.js';
 import { describeFailure } from './describe-failure.js';
