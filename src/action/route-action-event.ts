@@ -1,4 +1,4 @@
-import { routeEvent } from '../app/events.js';
+import { routeEvent } from '../app/route-event.js';
 import { sameName } from '../claims/names.js';
 import type { ReconcileRequest } from '../queue/queue.js';
 

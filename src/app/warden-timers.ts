@@ -4,7 +4,7 @@ import type { RecoveryResult } from '../recovery/recover-deliveries.js';
 import { createRecovery } from '../recovery/start-recovery.js';
 import { type ResyncDeps, resyncInstallation, startResync } from '../sweep/resync.js';
 import { type SweepResult, startSweeper, sweepOnce } from '../sweep/sweep.js';
-import { SUBSCRIBED_EVENTS } from './events.js';
+import { SUBSCRIBED_EVENTS } from './route-event.js';
 import type { WardenCore } from './warden-core.js';
 
 /** The app's periodic work: the sweep, the resync and delivery recovery. */

@@ -6,7 +6,7 @@ import { guardWork } from '../guard/guard-work.js';
 import { indexForGuard } from '../guard/index-for-guard.js';
 import type { IssueKey } from '../keys.js';
 import { recordDeliveries } from './deliveries.js';
-import { SUBSCRIBED_EVENTS } from './events.js';
+import { SUBSCRIBED_EVENTS } from './route-event.js';
 import type { WardenCore } from './warden-core.js';
 import { handleWebhook, type WebhookDeps, type WebhookEvent } from './webhook.js';
 

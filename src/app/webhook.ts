@@ -6,7 +6,7 @@ import type { WorkQueue } from '../queue/queue.js';
 import type { Store } from '../store/store.js';
 import type { DeliveryRecorder } from './deliveries.js';
 import { DeliveryNotQueuedError } from './delivery-not-queued-error.js';
-import { type EventRoute, routeEvent } from './events.js';
+import { type EventRoute, routeEvent } from './route-event.js';
 
 /** One delivery as Probot hands it to the app. */
 export interface WebhookEvent {
