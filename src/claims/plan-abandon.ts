@@ -13,7 +13,7 @@ export interface HalfMadeClaim {
 }
 
 /**
- * Undoes a half-made claim (Praetor protocol, "Failure behaviour"): the comment was written but the
+ * Undoes a half-made claim (docs/protocol.md §6): the comment was written but the
  * labels, the assignee or the read-back failed, so the comment is finalised as abandoned
  * (unless it is `gone`), the status labels it applied removed (both of them on a takeover,
  * whose stale claim no longer holds either) and the assignment it made taken back. A state

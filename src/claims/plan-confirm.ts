@@ -31,8 +31,8 @@ export type ConfirmPlan =
     };
 
 /**
- * Reads the thread as it was after a claim was posted (Praetor protocol: the holder is computed again
- * from the read-back): held, lost to an older claim (Praetor protocol: ConcurrentClaimerLosesToLowerCommentID),
+ * Reads the thread as it was after a claim was posted (docs/agents.md, "Races, in short": the holder is
+ * computed again from the read-back): held, lost to an older claim (docs/protocol.md §3: the lowest comment id holds),
  * not counted at all, or gone. Pure: the read-back, what was written and the clock in.
  */
 export function planConfirm(

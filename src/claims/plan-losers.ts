@@ -21,8 +21,8 @@ export type NotHeld =
   | ({ readonly kind: 'lost' } & Losers);
 
 /**
- * A session's own live claims that are not the holder, finalised as abandoned (Praetor protocol, "Refusal,
- * takeover and the stale window"): a race it lost, or an earlier run's duplicate. The reason
+ * A session's own live claims that are not the holder, finalised as abandoned (docs/protocol.md §3
+ * and §4): a race it lost, or an earlier run's duplicate. The reason
  * names the holder, as decide() does for any losing claim, unless `text` says otherwise.
  */
 export function planLosers(

@@ -2,7 +2,7 @@ import { claimTag, isClaimTag, sameIdentity } from './identity.js';
 import type { ClaimComment } from './liveness.js';
 import type { ClaimMarker } from './types.js';
 
-/** The two identities the protocol tags (Praetor protocol, "Identity tags and key storage"). */
+/** The two identities the protocol tags (docs/agents.md, "Identity tags and the text guard"). */
 export type IdentityKind = 'session' | 'lane';
 
 /**
@@ -16,7 +16,7 @@ export function publicIdentity(key: Uint8Array, kind: IdentityKind, value: strin
 
 /**
  * A test for "this claim is the requested session's": a stored tag compares with the tag of
- * the request, a stored legacy plain value compares plain (Praetor protocol: SameIdentity).
+ * the request, a stored legacy plain value compares plain (docs/protocol.md §1: legacy plain values still compare).
  */
 export function ownedBy(key: Uint8Array, session: string): (claim: ClaimComment) => boolean {
   return (claim) => sameIdentity(claim.marker.session, session, key, 'session');

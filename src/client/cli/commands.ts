@@ -37,9 +37,9 @@ export interface CommandContext {
 }
 
 /**
- * One operation of the client, shared by the CLI and the MCP server (Praetor protocol: "the CLI
- * subcommands and the MCP tools build the same ClaimCommand and run it on the same desk, so
- * they cannot drift"): a name for each, one input schema, one run.
+ * One operation of the client, shared by the CLI and the MCP server (docs/agents.md,
+ * "MCP": the CLI subcommands and the MCP tools run the same command on the same desk, so
+ * they cannot drift): a name for each, one input schema, one run.
  */
 export interface ClientCommand {
   /** The CLI subcommand. */

@@ -24,7 +24,7 @@ const ResultEnvelope = z.looseObject({
 
 /**
  * The MCP server: one tool per client command, built on the same command objects the CLI
- * runs (Praetor protocol: TestIssueClaimMCP_Positive_MirrorsTheCLIDesk), so a tool call and the
+ * runs (docs/agents.md, "MCP"), so a tool call and the
  * matching CLI invocation give the same result. The structured content is exactly the CLI's
  * `--json` object; the text content carries the same JSON for clients without structured
  * output. A result other than `ok` is flagged `isError`, with the exit code the CLI would

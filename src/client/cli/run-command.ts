@@ -16,7 +16,7 @@ export interface RunOptions {
 }
 
 /**
- * Runs one command under the deadline (Praetor protocol, "Failure behaviour": 45 s, and every request
+ * Runs one command under the deadline (docs/agents.md, "Running it": 45 s, and every request
  * carries the deadline's signal) and turns every outcome into a CommandResult: a ClientError
  * keeps its kind; anything else, a passed deadline included, is unverifiable, because a
  * GitHub failure is never reported as held or as free.

@@ -39,7 +39,7 @@ export function requireStage(value: string): Stage {
 
 /**
  * A note: newlines and whitespace runs fold to single spaces first, then a note longer than
- * 280 characters is refused, not cut (Praetor protocol, "Stages"). No note is no note.
+ * 280 characters is refused, not cut (docs/agents.md, "Commands": `status`). No note is no note.
  */
 export function requireNote(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;

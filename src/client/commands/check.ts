@@ -26,7 +26,7 @@ export interface IssueVerdict {
 }
 
 /**
- * The dispatch gate (Praetor protocol, "Dispatch enforcement"): reads the brief's `issue:` and `session:`
+ * The dispatch gate (docs/agents.md, "The dispatch gate"): reads the brief's `issue:` and `session:`
  * fields and allows only when every named issue is held by that session. It denies when
  * another live session holds one (naming that claim), when one is unclaimed or its claim is
  * stale (with the claim command to run first), when the brief has no `session:`, and when a

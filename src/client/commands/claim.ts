@@ -19,8 +19,8 @@ import { heldRefusal } from './held-refusal.js';
 import { resumeClaim } from './resume-claim.js';
 
 /**
- * Claims an issue for a session (Praetor protocol, "What a claim writes", "Refusal, takeover and the
- * stale window"), writing what planClaim decides:
+ * Claims an issue for a session (docs/protocol.md §1, §3 and §4;
+ * docs/agents.md, "Commands": `claim`), writing what planClaim decides:
  * - refused, naming the holder, while another session holds a live claim;
  * - resumed when the session already holds it (nothing rewritten; labels repaired);
  * - otherwise a new claim comment is posted (with a Takeover line when a stale claim is
@@ -29,7 +29,7 @@ import { resumeClaim } from './resume-claim.js';
  * - then the thread is read back and planConfirm computes the holder again: a session that
  *   lost a race finalises its own comment as abandoned and is told the winner.
  * When the comment was written but a later step failed, the half-made claim is finalised as
- * abandoned and the labels it applied removed (Praetor protocol, "Failure behaviour").
+ * abandoned and the labels it applied removed (docs/protocol.md §6).
  */
 export async function claim(desk: Desk, request: ClaimRequest): Promise<CommandResult> {
   const { ref } = request;

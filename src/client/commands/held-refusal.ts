@@ -12,7 +12,7 @@ export interface HeldRefusalOptions {
 }
 
 /**
- * The refusal while another session holds the issue (Praetor protocol: forge.ClaimHeldError): it names
+ * The refusal while another session holds the issue (docs/agents.md, "Commands": `claim`): it names
  * the holder's session, lane, branch, stage and last update. `lostRace` says the session
  * wrote a claim of its own and found on read-back that an older one won.
  */

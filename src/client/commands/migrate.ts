@@ -36,7 +36,7 @@ interface Step {
 
 /**
  * Migrates legacy claim comments, whose marker carries a plain session or lane, to keyed
- * tags (Praetor protocol, "Legacy claim migration"). Only trusted comments whose first line is a valid
+ * tags (docs/agents.md, "Commands": `migrate`). Only trusted comments whose first line is a valid
  * marker are claims; nothing else is touched, and plain values are never printed.
  *
  * Dry run (default): one line per legacy comment with its stage and target tags, and
@@ -227,7 +227,7 @@ async function applySteps(
 }
 
 /**
- * Reads the thread back (Praetor protocol: TestClaimsMigrate_Negative_MutantSkipsReadback): no legacy
+ * Reads the thread back (docs/agents.md, "Commands": `migrate`): no legacy
  * marker may remain, every replacement must be there, and the holder must be the same claim
  * as before (a migrated holder is now its replacement). Returns the problems found.
  */

@@ -9,8 +9,8 @@ export type NotHoldingReason = 'taken-over' | 'held' | 'released' | 'stale' | 'c
 
 /**
  * The refusal for a session that does not hold the issue (status, release), telling it why:
- * its claim was taken over (Praetor protocol: "a session whose claim was taken over learns that at its
- * next update"), another session holds it, its claim was released or went stale, the issue
+ * its claim was taken over (docs/agents.md, "Races, in short": it learns that at its next
+ * update), another session holds it, its claim was released or went stale, the issue
  * is closed, or it never claimed it.
  */
 export function notHolding(state: IssueState, ownClaims: readonly ClaimComment[]): ClientError {

@@ -16,8 +16,8 @@ const ISSUE_FIELD = /^issue:(.*)$/;
 const SESSION_FIELD = /^session:(.*)$/;
 
 /**
- * Extracts the claim fields of a brief (Praetor protocol: caveman.ExtractBriefClaim and
- * forge.ParseBriefClaim). A token on an `issue:` line that is not `<owner>/<repo>#<number>`
+ * Extracts the claim fields of a brief (docs/agents.md, "The dispatch
+ * gate"). A token on an `issue:` line that is not `<owner>/<repo>#<number>`
  * (`#0` and leading zeros included) is a usage error, not skipped: a typo must not let a
  * dispatch through unchecked. The session is validated only when the brief names an issue,
  * as a brief without issues is not the gate's business.

@@ -8,7 +8,7 @@ import { notHolding } from './not-holding.js';
 /**
  * The refusal of a status or release by a session that does not hold the issue, telling it
  * why (notHolding); when its live claims lost to another session's, they are finalised
- * first and the refusal names the holder (Praetor protocol: NonHolderStatusAndReleaseFinalisesComment).
+ * first and the refusal names the holder (docs/protocol.md §4).
  */
 export async function refuseNotHeld(
   desk: Desk,

@@ -21,7 +21,7 @@ export interface ReleaseRequest extends CoreReleaseRequest {
 }
 
 /**
- * Finalises the session's claim as planRelease decides (Praetor protocol, "Release"): first the status
+ * Finalises the session's claim as planRelease decides (docs/protocol.md §3; docs/agents.md, "Commands": `release`): first the status
  * labels come off and, when the claim recorded `assignee=claim`, the account that wrote it is
  * unassigned (other assignees stay); then the comment is rewritten with stage `released` and
  * the outcome. Labels and assignee go first, so a failure leaves the claim live and a retried

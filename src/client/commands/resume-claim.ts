@@ -11,8 +11,8 @@ import { viewIn } from './claim-view.js';
 import { resumedResult } from './resumed-result.js';
 
 /**
- * `claim` by the session that already holds the issue: nothing is rewritten (Praetor protocol: "a
- * resumed claim keeps the value its comment records"); the plan's repairs are written (the
+ * `claim` by the session that already holds the issue: nothing is rewritten (docs/agents.md,
+ * "Commands": a resumed claim keeps what its comment records); the plan's repairs are written (the
  * labels and the assignee the claim recorded, the session's own newer live duplicates
  * finalised). A failure here keeps the claim live: it is never finalised as abandoned.
  */

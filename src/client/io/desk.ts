@@ -15,7 +15,7 @@ import { resolveToken } from './resolve-token.js';
 import type { ClientRuntime } from './runtime.js';
 import { type ProtectedValue, type TextGuard, textGuard } from './text-guard.js';
 
-/** What one command runs on (Praetor's forge.ClaimDesk): GitHub, the key, the guard, a clock. */
+/** What one command runs on: GitHub, the key, the guard, a clock. */
 export interface Desk {
   readonly octokit: ProbotOctokit;
   /** The HMAC key of identity tags; never printed. */

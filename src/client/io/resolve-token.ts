@@ -17,8 +17,8 @@ export interface TokenSources {
 }
 
 /**
- * The GitHub token: `--token`, else `GITHUB_TOKEN`, else `gh auth token` (Praetor protocol: "The forge
- * token comes from GITHUB_TOKEN, gh auth token or --token"; an explicit flag wins). Without
+ * The GitHub token: `--token`, else `GITHUB_TOKEN`, else `gh auth token` (docs/agents.md,
+ * "Running it"; an explicit flag wins). Without
  * one, a setup error says how to provide it; a token is never part of any message.
  */
 export async function resolveToken(sources: TokenSources): Promise<string> {
