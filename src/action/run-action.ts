@@ -28,7 +28,7 @@ export interface ActionRun {
 }
 
 /** What runAction takes besides the environment; tests pass their own clock and log. */
-export interface RunActionOptions {
+interface RunActionOptions {
   readonly now?: () => Date;
   readonly log?: Logger;
 }

@@ -6,7 +6,7 @@ import { bearerAllowed } from './bearer-allowed.js';
 import type { Metrics } from './metrics.js';
 
 /** Answers one request that its route matched. */
-export type RouteHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void> | void;
+type RouteHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void> | void;
 
 /**
  * The app's own HTTP routes on Probot's server (same port as the webhooks). Later rooms (the
@@ -23,7 +23,7 @@ export interface HttpRoutes {
 }
 
 /** What `/health` and `/metrics` read. */
-export interface HttpDeps {
+interface HttpDeps {
   readonly store: Store;
   readonly queue: WorkQueue;
   readonly metrics: Metrics;

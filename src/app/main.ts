@@ -204,7 +204,7 @@ export function probotServer(
 }
 
 /** How long start-up waits for Redis before giving up (the orchestrator then restarts us). */
-export const STORE_START_TIMEOUT_MS = 30_000;
+const STORE_START_TIMEOUT_MS = 30_000;
 
 /**
  * Waits until the store answers, so no webhook is taken before Redis can record it: the

@@ -14,7 +14,7 @@ import { type RolloutResult, reconcileWithRollout } from '../rollout/reconcile-w
 import type { WardenCore } from './warden-core.js';
 
 /** What the work queue runs, and the one reconcile the claims API runs too. */
-export interface ReconcileJobs {
+interface ReconcileJobs {
   /** One reconcile; it records the holder it verified in the open-issue index. */
   reconcileOne(request: ReconcileRequest): Promise<RolloutResult>;
   /** The queue's handler: the guard's jobs, then the reconcile the request needs. */

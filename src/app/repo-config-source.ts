@@ -20,7 +20,7 @@ export interface RepoConfigSource {
 }
 
 /** What the config source needs. */
-export interface RepoConfigSourceOptions {
+interface RepoConfigSourceOptions {
   /** `CLAIMS_CONFIG_CACHE`: how long a read is reused. */
   readonly ttlMs: number;
   /** `CLAIMS_STALE_AFTER`: the stale window where claims.yml does not set one. */

@@ -10,7 +10,7 @@ import { withoutProbotHttpLog } from './without-probot-http-log.js';
 import { writeDotenv } from './write-dotenv.js';
 
 /** The setup server started by startSetup. */
-export interface SetupServer {
+interface SetupServer {
   /** The port it listens on. */
   readonly port: number;
   stop(): Promise<void>;

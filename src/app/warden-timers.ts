@@ -8,7 +8,7 @@ import { SUBSCRIBED_EVENTS } from './route-event.js';
 import type { WardenCore } from './warden-core.js';
 
 /** The app's periodic work: the sweep, the resync and delivery recovery. */
-export interface WardenTimers {
+interface WardenTimers {
   /**
    * Resolves when the start-up resync has queued its work and, with timers, the first
    * delivery recovery (begun by {@link WardenTimers.opened}) has asked for its redeliveries.

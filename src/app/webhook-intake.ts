@@ -11,7 +11,7 @@ import type { WardenCore } from './warden-core.js';
 import { handleWebhook, type WebhookDeps, type WebhookEvent } from './webhook.js';
 
 /** What the webhook intake asks of the app's other jobs. */
-export interface WebhookJobs {
+interface WebhookJobs {
   /** Starts a resync, detached. */
   resync(installationId: number, repos?: readonly string[]): unknown;
   /** Queues a check of the pull requests an issue's claims flagged. */

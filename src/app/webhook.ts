@@ -44,7 +44,7 @@ export interface WebhookDeps {
 }
 
 /** What the app did with one delivery: counted once in `claims_webhooks_total`. */
-export interface WebhookResult {
+interface WebhookResult {
   /** `name.action`, the metric's `event` label. */
   readonly event: string;
   readonly result:

@@ -8,7 +8,7 @@ import { taggedMarker } from './public-identity.js';
 import type { Outcome } from './types.js';
 
 /** What finalising one claim comment means. */
-export interface FinaliseSpec {
+interface FinaliseSpec {
   readonly outcome: Outcome;
   /** The reason line, for people: "lost to the older claim in comment 12 (session h:…)". */
   readonly text: string;

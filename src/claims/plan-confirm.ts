@@ -8,7 +8,7 @@ import { type HalfMadeClaim, planAbandon } from './plan-abandon.js';
 import type { ThreadComment } from './types.js';
 
 /** What the read-back after posting a claim says, and what to write about it. */
-export type ConfirmPlan =
+type ConfirmPlan =
   /** The new claim holds the issue. */
   | { readonly kind: 'held'; readonly mine: ClaimComment }
   /**

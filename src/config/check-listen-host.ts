@@ -4,7 +4,7 @@ import type { Settings } from './settings.js';
 import { SettingsError } from './settings-error.js';
 
 /** Resolves a host name as `listen()` would (node:dns `lookup`, the system resolver). */
-export type HostLookup = (host: string) => Promise<unknown>;
+type HostLookup = (host: string) => Promise<unknown>;
 
 /**
  * Checks at start-up that `HOST` is an IP address or a name this machine resolves, so a typo

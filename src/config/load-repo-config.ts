@@ -3,7 +3,7 @@ import { REPO_CONFIG_PATH, type RepoConfigDefaults, type RepoConfigResult } from
 import { resolveRepoConfig } from './resolve-repo-config.js';
 
 /** The smallest part of the octokit API that loadRepoConfig needs (Probot's config plugin). */
-export interface ConfigReader {
+interface ConfigReader {
   config: {
     get(options: { owner: string; repo: string; path: string }): Promise<{
       config: Record<string, unknown>;

@@ -31,10 +31,10 @@ const BOOLEAN_MESSAGE = 'must be true or false';
 const LABELS_MESSAGE = 'must be a list of label names such as ["good first issue"]';
 
 /** `mode` in claims.yml: `observe` decides and logs what it would write, and writes nothing. */
-export const ROLLOUT_MODES = ['enforce', 'observe'] as const;
+const ROLLOUT_MODES = ['enforce', 'observe'] as const;
 
 /** A value of `mode` in claims.yml. */
-export type RolloutMode = (typeof ROLLOUT_MODES)[number];
+type RolloutMode = (typeof ROLLOUT_MODES)[number];
 
 // docs/protocol.md §13: whom an expiry note mentions besides the claim's author: a login
 // (with or without @) or a team as @org/team-slug.
@@ -48,7 +48,7 @@ const NotifyTarget = z
   .transform((target) => target.replace(/^@/, ''));
 
 /** What a pull request's check run concludes when it touches held paths (docs/protocol.md §11). */
-export const PATH_GUARDS = ['fail', 'warn', 'off'] as const;
+const PATH_GUARDS = ['fail', 'warn', 'off'] as const;
 
 /** `pathGuard`: `failure`, `neutral`, or no check run at all. */
 export type PathGuard = (typeof PATH_GUARDS)[number];
@@ -119,7 +119,7 @@ export const RepoConfig = z
 export type RepoConfig = z.infer<typeof RepoConfig>;
 
 /** The settings of the pull-request guard and branch heartbeats (docs/protocol.md §11). */
-export interface GuardConfig {
+interface GuardConfig {
   readonly pathGuard: PathGuard;
   readonly heartbeatOnPush: boolean;
 }

@@ -2,7 +2,7 @@
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const;
 
 /** A `LOG_LEVEL` value. */
-export type LogLevel = (typeof LOG_LEVELS)[number];
+type LogLevel = (typeof LOG_LEVELS)[number];
 
 /**
  * The operator's settings, read once at start-up by readSettings (docs/protocol.md §7). Durations are in

@@ -31,7 +31,7 @@ export interface IssueMeta {
 }
 
 /** The fields of an issue comment GitHub returns (list, create) that the thread keeps. */
-export interface GitHubComment {
+interface GitHubComment {
   readonly id: number;
   readonly user?: { readonly login: string; readonly avatar_url?: string } | null;
   readonly author_association: string;

@@ -4,7 +4,7 @@ import type { Store } from '../store/store.js';
 import { flagger } from './flagger.js';
 
 /** What keeping the guard's indexes needs from the reconcile. */
-export interface GuardIndexDeps {
+interface GuardIndexDeps {
   readonly store: Store;
   /** Queues a re-check of a pull request's paths check (docs/protocol.md §11). */
   requestPullCheck?(key: IssueKey): Promise<void>;

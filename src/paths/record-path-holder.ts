@@ -6,7 +6,7 @@ import type { Store } from '../store/store.js';
 import type { PathCheck } from './path-holders-for.js';
 
 /** What recording a holder's paths needs from the reconcile. */
-export interface RecordPathDeps {
+interface RecordPathDeps {
   readonly store: Store;
   readonly log: Logger;
   /** Asks for one more reconcile of an issue (the queue coalesces repeated asks). */

@@ -24,13 +24,13 @@ export interface WantedPaths {
 }
 
 /** A holder of another issue that keeps its paths, as its own thread shows it. */
-export interface Keeper {
+interface Keeper {
   readonly number: number;
   readonly holder: HolderSummary;
 }
 
 /** The keepers found, and which index entries were verified on the way. */
-export interface Keepers {
+interface Keepers {
   readonly keepers: readonly Keeper[];
   /** Issue number → comment id of each index entry verified (kept or not). */
   readonly checked: ReadonlyMap<number, number>;

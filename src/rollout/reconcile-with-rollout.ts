@@ -11,12 +11,12 @@ import {
 import { observePlan } from './observe-plan.js';
 
 /** A repository's config with its rollout keys: usable, or invalid with the field named. */
-export type RolloutLookup =
+type RolloutLookup =
   | { readonly ok: true; readonly config: ResolvedRepoConfig }
   | { readonly ok: false; readonly error: string };
 
 /** What a reconcile needs, with the config's rollout keys and a sink for observed writes. */
-export interface RolloutDeps extends Omit<ReconcileDeps, 'configFor'> {
+interface RolloutDeps extends Omit<ReconcileDeps, 'configFor'> {
   /** Throws when the config could not be read (the reconcile is retried). */
   configFor(octokit: ProbotOctokit, key: IssueKey): Promise<RolloutLookup>;
   /** Called for each write that observe mode decided and did not send. */

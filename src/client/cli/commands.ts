@@ -19,7 +19,7 @@ import type { ProtectedValue } from '../io/text-guard.js';
 import { requireIdentity, requireNote, requireStage, staleAfterMs } from './validate-input.js';
 
 /** What a command gets from whoever runs it (the CLI or the MCP server). */
-export interface CommandContext {
+interface CommandContext {
   /**
    * Opens the desk: key, token, octokit. Called only when the command needs GitHub, so the
    * gate's no-issue path needs no token and makes no call. `identities` are the session and

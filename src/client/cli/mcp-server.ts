@@ -6,7 +6,7 @@ import { commands } from './commands.js';
 import { runCommand } from './run-command.js';
 
 /** What the server shares across tool calls. */
-export interface McpServerOptions {
+interface McpServerOptions {
   readonly runtime: ClientRuntime;
   /** `claim-warden mcp --token`; otherwise GITHUB_TOKEN or `gh auth token`, per call. */
   readonly token?: string | undefined;

@@ -7,7 +7,7 @@ import type { ClientRuntime } from '../io/runtime.js';
 import type { ClientCommand } from './commands.js';
 
 /** How a command is run: by the CLI once, or by the MCP server per tool call. */
-export interface RunOptions {
+interface RunOptions {
   readonly runtime: ClientRuntime;
   /** `--token`; otherwise GITHUB_TOKEN or `gh auth token`. */
   readonly token?: string | undefined;

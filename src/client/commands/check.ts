@@ -9,7 +9,7 @@ import { type ClaimView, claimView, describeClaim } from './claim-view.js';
 import { parseBrief } from './parse-brief.js';
 
 /** The gate's answer for one issue of a brief. */
-export interface IssueVerdict {
+interface IssueVerdict {
   readonly issue: string;
   readonly verdict: 'allow' | 'deny';
   readonly reason:

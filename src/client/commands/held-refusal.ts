@@ -5,7 +5,7 @@ import type { IssueState } from '../io/issue-state.js';
 import { type ClaimView, claimView, describeClaim } from './claim-view.js';
 
 /** What a held refusal says besides the holder. */
-export interface HeldRefusalOptions {
+interface HeldRefusalOptions {
   readonly lostRace?: boolean;
   readonly finalised?: number;
   readonly cleanupFailed?: boolean;

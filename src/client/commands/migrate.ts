@@ -14,7 +14,7 @@ import { type IssueState, readIssueState } from '../io/issue-state.js';
 import { type ProtectedKind, textGuard } from '../io/text-guard.js';
 
 /** A migrate request, validated by the command layer. */
-export interface MigrateRequest {
+interface MigrateRequest {
   readonly owner: string;
   readonly repo: string;
   readonly issues: readonly number[];

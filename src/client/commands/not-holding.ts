@@ -5,7 +5,7 @@ import type { IssueState } from '../io/issue-state.js';
 import { claimView, describeClaim } from './claim-view.js';
 
 /** Why a session does not hold an issue, as reported in `data.reason`. */
-export type NotHoldingReason = 'taken-over' | 'held' | 'released' | 'stale' | 'closed' | 'none';
+type NotHoldingReason = 'taken-over' | 'held' | 'released' | 'stale' | 'closed' | 'none';
 
 /**
  * The refusal for a session that does not hold the issue (status, release), telling it why:

@@ -3,7 +3,7 @@ import { usageError } from '../core/client-error.js';
 import { formatIssueRef, type IssueRef, parseIssueRef } from '../core/issue-ref.js';
 
 /** The claim fields of a subagent brief: the issues it works on and the session holding them. */
-export interface BriefClaim {
+interface BriefClaim {
   /** Every issue named on an `issue:` line, once each, in the order first named. */
   readonly issues: readonly IssueRef[];
   /** The `session:` value, or null when the brief has none. */

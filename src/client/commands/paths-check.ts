@@ -6,7 +6,7 @@ import { apiFailure } from './api-failure.js';
 import type { ClaimView } from './claim-view.js';
 
 /** A paths check: the repository and canonical entries (checkPathEntries). */
-export interface PathsCheckRequest {
+interface PathsCheckRequest {
   readonly owner: string;
   readonly repo: string;
   readonly paths: readonly string[];

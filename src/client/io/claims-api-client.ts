@@ -19,7 +19,7 @@ export interface ClaimsApi {
 }
 
 /** How to reach the app for one command. */
-export interface ClaimsApiOptions {
+interface ClaimsApiOptions {
   readonly baseUrl: string;
   /** The caller's GitHub token, sent as `Authorization: Bearer`; never part of a message. */
   readonly token: string;

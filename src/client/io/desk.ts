@@ -41,7 +41,7 @@ export interface Desk {
 }
 
 /** What a command brings to its desk. */
-export interface DeskOptions {
+interface DeskOptions {
   /** `--token`, which beats GITHUB_TOKEN and `gh auth token`. */
   readonly token?: string | undefined;
   readonly signal: AbortSignal;

@@ -2,7 +2,7 @@ import { ProbotOctokit } from 'probot';
 import type { TextGuard } from './text-guard.js';
 
 /** How to reach GitHub for one command. */
-export interface GitHubClientOptions {
+interface GitHubClientOptions {
   readonly token: string;
   readonly baseUrl: string;
   /** Carried by every request: the command's deadline (docs/agents.md, "Running it"). */

@@ -6,7 +6,7 @@ import type { ConfigEnv } from './config-dir.js';
 export type GhTokenSource = (host: string, signal?: AbortSignal) => Promise<string | null>;
 
 /** Where a token may come from, first match wins. */
-export interface TokenSources {
+interface TokenSources {
   /** `--token` on the command line. */
   readonly flag?: string | undefined;
   readonly env: ConfigEnv;
