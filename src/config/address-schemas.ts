@@ -15,33 +15,28 @@ export const redisPrefixSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,
     'must be 1 to 64 letters, digits, dots, underscores or hyphens, starting with a letter or digit, such as claims',
 });
 
+/** A URL with one of `protocols` and a host, else `error`. */
+function urlSchema(protocols: readonly string[], error: string) {
+  return z.string().refine(
+    (text) => {
+      try {
+        const url = new URL(text);
+        return protocols.includes(url.protocol) && url.hostname !== '';
+      } catch {
+        return false;
+      }
+    },
+    { error },
+  );
+}
+
 /** `CLAIMS_REDIS_URL`: a redis:// or rediss:// URL, never quoted (it may hold a password). */
-export const redisUrlSchema = z.string().refine(
-  (text) => {
-    try {
-      const url = new URL(text);
-      return (url.protocol === 'redis:' || url.protocol === 'rediss:') && url.hostname !== '';
-    } catch {
-      return false;
-    }
-  },
-  { error: redisUrlMessage },
-);
+export const redisUrlSchema = urlSchema(['redis:', 'rediss:'], redisUrlMessage);
 
 /** `CLAIMS_EVENTS_URL`: an http(s) URL, the receiver of outgoing events (docs/protocol.md §13). */
-export const eventsUrlSchema = z.string().refine(
-  (text) => {
-    try {
-      const url = new URL(text);
-      return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
-    } catch {
-      return false;
-    }
-  },
-  {
-    error:
-      'must be an http:// or https:// URL that receives claim events, such as https://hooks.example.com/claims',
-  },
+export const eventsUrlSchema = urlSchema(
+  ['http:', 'https:'],
+  'must be an http:// or https:// URL that receives claim events, such as https://hooks.example.com/claims',
 );
 
 // host[:port] as Probot pastes it into `${GHE_PROTOCOL}://${GHE_HOST}/api/v3`: a scheme or a
