@@ -12,7 +12,7 @@
  */
 import { pino } from 'pino';
 import { main, probotServer } from '../src/app/main.js';
-import { readSettings } from '../src/config/settings.js';
+import { readSettings } from '../src/config/read-settings.js';
 
 /** How many live claims the memory figure indexes. */
 const MEMORY_CLAIMS = 100_000;

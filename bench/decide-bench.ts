@@ -1,5 +1,7 @@
 import { renderClaimComment } from '../src/claims/comment.js';
-import { type DecideConfig, decide, type IssueFacts } from '../src/claims/decide.js';
+import { decide } from '../src/claims/decide.js';
+import type { DecideConfig } from '../src/claims/decide-config.js';
+import type { IssueFacts } from '../src/claims/issue-facts.js';
 import type { ThreadComment } from '../src/claims/types.js';
 
 const HOUR = 3_600_000;

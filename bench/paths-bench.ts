@@ -1,7 +1,7 @@
 import { startStack } from '../sandbox/stack.js';
 import { renderClaimComment } from '../src/claims/comment.js';
 import { overlaps } from '../src/claims/paths.js';
-import { resolveRepoConfig } from '../src/config/repo-config.js';
+import { resolveRepoConfig } from '../src/config/resolve-repo-config.js';
 import type { IssueThread } from '../src/github/thread.js';
 import { liveHoldersOverlapping } from '../src/paths/live-holders-overlapping.js';
 import { MemoryStore } from '../src/store/memory-store.js';

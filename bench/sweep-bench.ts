@@ -1,6 +1,6 @@
 import { startStack } from '../sandbox/stack.js';
 import { renderClaimComment } from '../src/claims/comment.js';
-import type { IssueKey } from '../src/store/store.js';
+import type { IssueKey } from '../src/keys.js';
 import { sweepOnce } from '../src/sweep/sweep.js';
 import { fmt, type Section } from './section.js';
 

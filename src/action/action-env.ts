@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { durationSchema } from '../config/duration.js';
 
 /** What the Actions runner tells one run of the Action, read once from its environment. */
-export interface ActionEnv {
+interface ActionEnv {
   /** `GITHUB_EVENT_NAME`: `issue_comment`, `issues`, `schedule`, `workflow_dispatch`, ... */
   readonly eventName: string;
   /** `GITHUB_EVENT_PATH`: the file holding the event's webhook payload. */

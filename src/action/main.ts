@@ -3,7 +3,7 @@ import { ActionEnvError } from './action-env.js';
 import { type ActionRun, runAction } from './run-action.js';
 
 /** Where the Action writes, as the runner reads it. */
-export interface ActionIo {
+interface ActionIo {
   /** The step's log; workflow commands such as `::error::` go here. */
   stdout(line: string): void;
   /** Appends to the file named by GITHUB_STEP_SUMMARY (Markdown shown on the run's page). */

@@ -1,4 +1,4 @@
-import { routeEvent } from '../app/events.js';
+import { routeEvent } from '../app/route-event.js';
 import { sameName } from '../claims/names.js';
 import type { ReconcileRequest } from '../queue/queue.js';
 
@@ -12,7 +12,7 @@ export const ACTIONS_LOGIN = 'github-actions[bot]';
 export const ACTION_INSTALLATION_ID = 0;
 
 /** What one workflow run is asked to do; derived from the event without any API call. */
-export type ActionRoute =
+type ActionRoute =
   | {
       readonly kind: 'issue';
       readonly request: ReconcileRequest;

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { type Logger, pino } from 'pino';
-import type { Action } from '../claims/decide.js';
 import { hasName } from '../claims/names.js';
-import { loadRepoConfig } from '../config/repo-config.js';
+import type { Action } from '../claims/plan.js';
+import { loadRepoConfig } from '../config/load-repo-config.js';
 import { KnownLabels } from '../github/execute.js';
 import { statusOf } from '../github/thread.js';
 import type { ReconcileRequest } from '../queue/queue.js';
@@ -28,7 +28,7 @@ export interface ActionRun {
 }
 
 /** What runAction takes besides the environment; tests pass their own clock and log. */
-export interface RunActionOptions {
+interface RunActionOptions {
   readonly now?: () => Date;
   readonly log?: Logger;
 }

@@ -1,6 +1,6 @@
 import type { ThreadComment } from '../claims/types.js';
+import type { IssueKey } from '../keys.js';
 import { issueRef } from '../keys.js';
-import type { IssueKey } from '../store/store.js';
 import { ApiError, unverifiable } from './api-error.js';
 import type { Caller } from './authenticate.js';
 import { isGitHubFailure, messageOf, retryAfterOf } from './caller-github.js';

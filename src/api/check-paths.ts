@@ -1,6 +1,6 @@
 import { formatClaimTime } from '../claims/marker.js';
 import { sameName } from '../claims/names.js';
-import type { IssueKey } from '../store/store.js';
+import type { IssueKey } from '../keys.js';
 import type { ApiAnswer } from './api-answer.js';
 import type { ApiDeps } from './api-deps.js';
 import { invalidInput } from './api-error.js';

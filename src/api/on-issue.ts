@@ -7,9 +7,8 @@ import {
   readThread,
   UnverifiableError,
 } from '../github/thread.js';
-import { issueRef } from '../keys.js';
+import { type IssueKey, issueRef } from '../keys.js';
 import { IssueLockTimeoutError } from '../queue/issue-lock.js';
-import type { IssueKey } from '../store/store.js';
 import type { ApiDeps } from './api-deps.js';
 import { ApiError, unverifiable } from './api-error.js';
 import { githubFailure } from './caller-github.js';

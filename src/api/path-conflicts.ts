@@ -1,8 +1,8 @@
 import type { DecideConfig } from '../claims/decide.js';
 import { installationReads } from '../github/conditional.js';
 import { readThread, UnverifiableError } from '../github/thread.js';
+import type { IssueKey } from '../keys.js';
 import { liveHoldersOverlapping, type PathConflict } from '../paths/live-holders-overlapping.js';
-import type { IssueKey } from '../store/store.js';
 import type { ApiDeps } from './api-deps.js';
 import { githubFailure } from './caller-github.js';
 import type { InstalledRepo } from './repo-access.js';

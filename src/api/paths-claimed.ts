@@ -1,8 +1,7 @@
 import type { HolderSummary } from '../claims/decide.js';
 import { formatClaimTime } from '../claims/marker.js';
-import { issueRef } from '../keys.js';
+import { type IssueKey, issueRef } from '../keys.js';
 import type { PathConflict } from '../paths/live-holders-overlapping.js';
-import type { IssueKey } from '../store/store.js';
 import { ApiError } from './api-error.js';
 import { type ClaimObject, holderObject } from './serialise.js';
 

@@ -1,5 +1,5 @@
+import type { IssueKey } from '../keys.js';
 import { issueRef } from '../keys.js';
-import type { IssueKey } from '../store/store.js';
 import type { ApiDeps } from './api-deps.js';
 import { unverifiable } from './api-error.js';
 

@@ -2,10 +2,11 @@ import type { HolderSummary } from '../claims/decide.js';
 import type { ClaimComment } from '../claims/liveness.js';
 import { formatClaimTime } from '../claims/marker.js';
 import type { IssueMeta, IssueThread } from '../github/thread.js';
+import type { IssueKey } from '../keys.js';
 import { issueRef } from '../keys.js';
 import { indexedClaimOf, staleAtOf } from '../read-model/indexed-claim-of.js';
 import { indexedIssueOf } from '../read-model/indexed-issue-of.js';
-import type { IndexedClaim, IndexedIssue, IssueKey } from '../store/store.js';
+import type { IndexedClaim, IndexedIssue } from '../store/store.js';
 
 /** The claim object of docs/protocol.md §8. */
 export interface ClaimObject {

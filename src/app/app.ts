@@ -21,10 +21,8 @@ import type { WardenCore, WardenSettings } from './warden-core.js';
 import { wardenTimers } from './warden-timers.js';
 import { webhookIntake } from './webhook-intake.js';
 
-export type { WardenSettings } from './warden-core.js';
-
 /** What createClaimWarden needs besides the Probot instance. */
-export interface WardenOptions {
+interface WardenOptions {
   readonly settings: WardenSettings;
   readonly store: Store;
   readonly queue: WorkQueue;

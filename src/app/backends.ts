@@ -11,7 +11,7 @@ import { RedisStore } from '../store/redis-store.js';
 import type { Store } from '../store/store.js';
 
 /** The store and the work queue the app runs on. */
-export interface Backends {
+interface Backends {
   readonly store: Store;
   readonly queue: WorkQueue;
   /** The claims board's live sessions (docs/protocol.md §14), beside the store. */

@@ -21,7 +21,7 @@ export class StartupError extends Error {
 }
 
 /** What connectToGitHub reports in its log lines and errors. */
-export interface GitHubTarget {
+interface GitHubTarget {
   /** The URL of the first request (`GET /app`), never with a token. */
   readonly url: string;
   readonly appId: number;

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Store } from '../store/store.js';
 
 /** GitHub redelivers a webhook for up to three days; a delivery id is remembered that long. */
-export const DELIVERY_TTL_MS = 3 * 24 * 3_600_000;
+const DELIVERY_TTL_MS = 3 * 24 * 3_600_000;
 
 /**
  * How long a delivery id is held while its request is being queued, before it is kept for

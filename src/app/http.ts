@@ -23,7 +23,7 @@ export interface HttpRoutes {
 }
 
 /** What `/health` and `/metrics` read. */
-export interface HttpDeps {
+interface HttpDeps {
   readonly store: Store;
   readonly queue: WorkQueue;
   readonly metrics: Metrics;

@@ -4,7 +4,10 @@ import { Probot, type ProbotOctokit, Server } from 'probot';
 import { createBoardHandler } from '../board/board-http.js';
 import { storeBoardSource } from '../board/store-board-source.js';
 import { checkListenHost, listenSettingsError } from '../config/check-listen-host.js';
-import { readSettings, type Settings, SettingsError, settingsForLog } from '../config/settings.js';
+import { readSettings } from '../config/read-settings.js';
+import type { Settings } from '../config/settings.js';
+import { SettingsError } from '../config/settings-error.js';
+import { settingsForLog } from '../config/settings-for-log.js';
 import type { EventSenderOptions } from '../events/event-outbox.js';
 import type { PacingClock } from '../github/write-pacing.js';
 import { MCP_PATH } from '../mcp/remote-mcp.js';
@@ -226,7 +229,7 @@ export function probotServer(
 }
 
 /** How long start-up waits for Redis before giving up (the orchestrator then restarts us). */
-export const STORE_START_TIMEOUT_MS = 30_000;
+const STORE_START_TIMEOUT_MS = 30_000;
 
 /**
  * Waits until the store answers, so no webhook is taken before Redis can record it: the

@@ -1,20 +1,20 @@
 import type { ProbotOctokit } from 'probot';
-import type { Action } from '../claims/decide.js';
-import { configForReconcile } from '../config/repo-config.js';
+import type { Action } from '../claims/plan.js';
+import { configForReconcile } from '../config/config-for-reconcile.js';
 import type { ClaimEvent } from '../events/claim-event.js';
 import type { EventOutbox } from '../events/event-outbox.js';
 import { KnownLabels } from '../github/execute.js';
 import type { GuardDeps } from '../guard/guard-deps.js';
 import { checkPullRequestOf, needsReconcile } from '../guard/guard-request.js';
 import { runGuardJobs } from '../guard/run-guard-jobs.js';
+import { type IssueKey, issueKeyString } from '../keys.js';
 import { keepDue } from '../queue/keep-due.js';
 import type { ExhaustedHandler, ReconcileHandler, ReconcileRequest } from '../queue/queue.js';
 import { type RolloutResult, reconcileWithRollout } from '../rollout/reconcile-with-rollout.js';
-import { type IssueKey, issueKeyString } from '../store/store.js';
 import type { WardenCore } from './warden-core.js';
 
 /** What the work queue runs, and the one reconcile the claims API runs too. */
-export interface ReconcileJobs {
+interface ReconcileJobs {
   /** One reconcile; it records the holder it verified in the open-issue index. */
   reconcileOne(request: ReconcileRequest): Promise<RolloutResult>;
   /** The queue's handler: the guard's jobs, then the reconcile the request needs. */

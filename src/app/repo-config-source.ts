@@ -1,11 +1,8 @@
 import type { ProbotOctokit } from 'probot';
-import {
-  configForFilter,
-  loadRepoConfig,
-  RepoConfigCache,
-  type RepoConfigResult,
-  type ResolvedRepoConfig,
-} from '../config/repo-config.js';
+import { configForFilter } from '../config/config-for-filter.js';
+import { loadRepoConfig } from '../config/load-repo-config.js';
+import type { RepoConfigResult, ResolvedRepoConfig } from '../config/repo-config.js';
+import { RepoConfigCache } from '../config/repo-config-cache.js';
 
 /** A repository, by owner and name. */
 type RepoName = { readonly owner: string; readonly repo: string };
@@ -23,7 +20,7 @@ export interface RepoConfigSource {
 }
 
 /** What the config source needs. */
-export interface RepoConfigSourceOptions {
+interface RepoConfigSourceOptions {
   /** `CLAIMS_CONFIG_CACHE`: how long a read is reused. */
   readonly ttlMs: number;
   /** `CLAIMS_STALE_AFTER`: the stale window where claims.yml does not set one. */

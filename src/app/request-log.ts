@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 
 /** What requestLog may be given besides the logger. */
-export interface RequestLogOptions {
+interface RequestLogOptions {
   /** A clock in milliseconds (default `performance.now`). */
   readonly now?: () => number;
 }

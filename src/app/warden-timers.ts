@@ -1,14 +1,14 @@
 import type { ProbotOctokit } from 'probot';
-import { staleWindowOf } from '../config/repo-config.js';
+import { staleWindowOf } from '../config/stale-window-of.js';
 import type { RecoveryResult } from '../recovery/recover-deliveries.js';
 import { createRecovery } from '../recovery/start-recovery.js';
 import { type ResyncDeps, resyncInstallation, startResync } from '../sweep/resync.js';
 import { type SweepResult, startSweeper, sweepOnce } from '../sweep/sweep.js';
-import { SUBSCRIBED_EVENTS } from './events.js';
+import { SUBSCRIBED_EVENTS } from './route-event.js';
 import type { WardenCore } from './warden-core.js';
 
 /** The app's periodic work: the sweep, the resync and delivery recovery. */
-export interface WardenTimers {
+interface WardenTimers {
   /**
    * Resolves when the start-up resync has queued its work and, with timers, the first
    * delivery recovery (begun by {@link WardenTimers.opened}) has asked for its redeliveries.

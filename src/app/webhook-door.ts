@@ -5,29 +5,29 @@ import type { Logger } from 'pino';
 const MB = 1024 * 1024;
 
 /** GitHub caps webhook payloads at 25 MB (docs: "Webhook payload object" limits). */
-export const MAX_WEBHOOK_BYTES = 25 * MB;
+const MAX_WEBHOOK_BYTES = 25 * MB;
 
 /**
  * Body bytes held at once, across every delivery being read: charged by bytes received, so a
  * slow sender costs what it sent, not what it declared. The request that would pass it is
  * cut off with 503. Kept under 100 MB so a flood of unsigned bodies stays under that in RSS.
  */
-export const MAX_IN_FLIGHT_BYTES = 64 * MB;
+const MAX_IN_FLIGHT_BYTES = 64 * MB;
 
 /**
  * A body is small while it (declared or received so far) is at most this: nearly every
  * delivery GitHub sends is a few kilobytes.
  */
-export const SMALL_BODY_BYTES = 1 * MB;
+const SMALL_BODY_BYTES = 1 * MB;
 
 /**
  * The part of MAX_IN_FLIGHT_BYTES that large bodies may never take: small bodies (genuine
  * deliveries, almost all) are read even while large unsigned ones fill the rest.
  */
-export const SMALL_BODY_ALLOWANCE_BYTES = 16 * MB;
+const SMALL_BODY_ALLOWANCE_BYTES = 16 * MB;
 
 /** GitHub gives a delivery 10 s: a body not received by then is cut off with 408. */
-export const BODY_DEADLINE_MS = 10_000;
+const BODY_DEADLINE_MS = 10_000;
 
 /** The door's limits (docs/protocol.md §7); tests may change them. */
 export interface WebhookDoorLimits {
@@ -48,7 +48,7 @@ export type NodeMiddleware = (
 ) => Promise<boolean>;
 
 /** What the door needs besides the middleware it guards. */
-export interface WebhookDoorOptions extends WebhookDoorLimits {
+interface WebhookDoorOptions extends WebhookDoorLimits {
   /** The webhook path (Probot's `webhookPath`). */
   readonly path: string;
   /** The webhook secret (`WEBHOOK_SECRET`): the door checks `x-hub-signature-256` itself. */

@@ -1,17 +1,17 @@
 import type { Probot } from 'probot';
 import { hasName } from '../claims/names.js';
 import { guardWork } from '../guard/guard-work.js';
+import type { IssueKey } from '../keys.js';
 import { indexIssuesEvent } from '../read-model/index-events.js';
 import { indexHeartbeat } from '../read-model/index-heartbeat.js';
 import { recordGone } from '../read-model/record-gone.js';
-import type { IssueKey } from '../store/store.js';
 import { recordDeliveries } from './deliveries.js';
-import { SUBSCRIBED_EVENTS } from './events.js';
+import { SUBSCRIBED_EVENTS } from './route-event.js';
 import type { WardenCore } from './warden-core.js';
 import { handleWebhook, type WebhookDeps, type WebhookEvent } from './webhook.js';
 
 /** What the webhook intake asks of the app's other jobs. */
-export interface WebhookJobs {
+interface WebhookJobs {
   /** Starts a resync, detached. */
   resync(installationId: number, repos?: readonly string[]): unknown;
   /** Queues a check of the pull requests an issue's claims flagged. */

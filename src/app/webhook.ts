@@ -1,11 +1,12 @@
 import type { Logger } from 'pino';
 import type { GuardEvent } from '../guard/guard-event.js';
 import type { GuardWork } from '../guard/guard-work.js';
+import type { IssueKey } from '../keys.js';
 import type { WorkQueue } from '../queue/queue.js';
-import type { IssueKey, Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
 import type { DeliveryRecorder } from './deliveries.js';
 import { DeliveryNotQueuedError } from './delivery-not-queued-error.js';
-import { type EventRoute, routeEvent } from './events.js';
+import { type EventRoute, routeEvent } from './route-event.js';
 
 /** One delivery as Probot hands it to the app. */
 export interface WebhookEvent {
@@ -43,7 +44,7 @@ export interface WebhookDeps {
 }
 
 /** What the app did with one delivery: counted once in `claims_webhooks_total`. */
-export interface WebhookResult {
+interface WebhookResult {
   /** `name.action`, the metric's `event` label. */
   readonly event: string;
   readonly result:

@@ -11,8 +11,6 @@ import { serveBoardData } from './serve-board-data.js';
 import { serveBoardPage } from './serve-board-page.js';
 import { signOut } from './sign-out.js';
 
-export type { BoardDeps, BoardSettings, HttpHandler } from './board-deps.js';
-
 /** The routes behind sign-in, by path, and the methods each takes (the first is `Allow`). */
 const ROUTES: ReadonlyMap<string, { methods: readonly string[]; serve: BoardRoute }> = new Map([
   ['/claims', { methods: ['GET', 'HEAD'], serve: serveBoardPage }],

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { boardHeaders } from './board-headers.js';
 
 /** Extra headers of one answer; they override the board's own. */
-export type ReplyHeaders = Record<string, string | string[]>;
+type ReplyHeaders = Record<string, string | string[]>;
 
 /** The ways a board route answers; each returns true (the request is served). */
 export interface BoardReply {

@@ -5,14 +5,14 @@ import { type BoardClaim, type BoardSource, visibleRepoKey } from './board-sourc
 import type { Visibility } from './visible-repos.js';
 
 /** The board's filters (docs/protocol.md §14); an empty string means "all". */
-export interface BoardFilters {
+interface BoardFilters {
   readonly repo: string;
   readonly stage: string;
   readonly holder: string;
 }
 
 /** One repository's line: its live claims and how many open issues nobody holds. */
-export interface BoardRepoLine {
+interface BoardRepoLine {
   readonly repo: string;
   readonly live: number;
   /** Null when the app keeps no index of open issues to count from. */
@@ -37,7 +37,7 @@ export interface BoardView {
 }
 
 /** How far back the board lists changes. */
-export const CHANGES_WINDOW_MS = 24 * 3_600_000;
+const CHANGES_WINDOW_MS = 24 * 3_600_000;
 
 /** The filters of a query string, with an unknown repository read as "all". */
 export function readFilters(query: URLSearchParams, visibility: Visibility): BoardFilters {

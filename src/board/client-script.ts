@@ -1,7 +1,7 @@
 import { CLAIM_COLUMNS } from './render-page.js';
 
 /** How often the page refreshes itself from data.json (docs/protocol.md §14). */
-export const REFRESH_MS = 15_000;
+const REFRESH_MS = 15_000;
 
 /**
  * The board's script, served at `/claims/assets/board.js`: no build step, no framework. Every

@@ -127,7 +127,7 @@ function time(iso: string, text: string): string {
 }
 
 /** One claim row; `data-label` lets the phone layout show each cell with its header. */
-export function claimRow(c: Claim, now: number): string {
+function claimRow(c: Claim, now: number): string {
   const heartbeat = Date.parse(c.heartbeat);
   const staleAt = Date.parse(c.staleAt);
   const windowMs = Math.max(1, staleAt - heartbeat);

@@ -7,7 +7,7 @@ const Installations = z.object({ installations: z.array(z.object({ id: z.number(
 const Repositories = z.object({ repositories: z.array(z.object({ full_name: z.string() })) });
 
 /** One repository the user may see, for the filter list. */
-export interface VisibleRepo {
+interface VisibleRepo {
   readonly installationId: number;
   readonly fullName: string;
 }
@@ -19,7 +19,7 @@ export interface Visibility {
 }
 
 /** How long a user's visibility is reused: short, so a removed collaborator drops off soon. */
-export const VISIBILITY_TTL_MS = 2 * 60_000;
+const VISIBILITY_TTL_MS = 2 * 60_000;
 
 /** GitHub paginates these lists at most 100 a page; more pages than this are not followed. */
 const MAX_PAGES = 50;

@@ -10,10 +10,10 @@ import { PATH_LINE_PREFIX, pathLineOf, renderPathLine } from './paths.js';
 import type { ClaimMarker } from './types.js';
 
 /** A claim comment taken apart: what renderClaimComment(marker, options) renders. */
-export type ClaimBodyParts = ClaimCommentOptions & { readonly marker: ClaimMarker };
+type ClaimBodyParts = ClaimCommentOptions & { readonly marker: ClaimMarker };
 
 /** One edit of an existing claim comment; each part left out stays as the comment has it. */
-export interface ClaimBodyEdit {
+interface ClaimBodyEdit {
   /** The marker the comment gets: the first line, and the `- Stage:` line with it. */
   readonly marker: ClaimMarker;
   /** A new note, in place of the comment's `- Note:` line (or added where a new comment has it). */

@@ -1,4 +1,5 @@
-import type { DecideConfig, IssueFacts } from './decide.js';
+import type { DecideConfig } from './decide-config.js';
+import type { IssueFacts } from './issue-facts.js';
 import type { ClaimComment } from './liveness.js';
 import { hasName } from './names.js';
 

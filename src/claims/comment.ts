@@ -9,7 +9,7 @@ import type { AssigneeMode, ClaimMarker, Outcome, Stage } from './types.js';
  * fresh comment and an edited one (claim-body.ts) say the same thing the same way.
  */
 
-/** The longest note, in characters after folding whitespace (Praetor: refused, not cut). */
+/** The longest note, in characters after folding whitespace (docs/protocol.md §8: refused, not cut). */
 export const MAX_NOTE_CHARS = 280;
 
 /** A claim comment's `client` (docs/protocol.md §8): display metadata, "via <client>". */
@@ -27,7 +27,7 @@ export interface ClaimCommentOptions {
   readonly client?: string | undefined;
 }
 
-/** The human wording of each assignee mode, as Praetor writes it. */
+/** The human wording of each assignee mode, as every client writes it (docs/protocol.md §1). */
 const ASSIGNEE_TEXT: Readonly<Record<AssigneeMode, string>> = {
   claim: 'added by this claim; release removes it',
   before: 'already assigned before this claim; release leaves it',
@@ -75,7 +75,7 @@ export function foldText(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
-/** The folded note; a note longer than MAX_NOTE_CHARS is refused, not cut (Praetor rule). */
+/** The folded note; a note longer than MAX_NOTE_CHARS is refused, not cut (docs/agents.md, "Commands": `status`). */
 function checkedNote(note: string): string {
   const folded = foldText(note);
   if (folded.length > MAX_NOTE_CHARS) {

@@ -1,14 +1,14 @@
 import { editClaimBody } from './claim-body.js';
 import type { Claimant } from './claim-state.js';
 import { releasedClaim } from './comment.js';
-import type { Action, FinaliseReason } from './decide.js';
 import type { ClaimComment } from './liveness.js';
 import { ownClaimBody } from './own-claim-body.js';
+import type { Action, FinaliseReason } from './plan.js';
 import { taggedMarker } from './public-identity.js';
 import type { Outcome } from './types.js';
 
 /** What finalising one claim comment means. */
-export interface FinaliseSpec {
+interface FinaliseSpec {
   readonly outcome: Outcome;
   /** The reason line, for people: "lost to the older claim in comment 12 (session h:…)". */
   readonly text: string;

@@ -28,7 +28,7 @@ export function isClaimTag(value: string): boolean {
 /**
  * True when a stored identity (from a marker) and a requested one name the same identity.
  * A stored tag compares with the tag of the request; a stored plain value compares plain
- * (Praetor's SameIdentity). When the request is itself already a tag, tags are compared: a
+ * (docs/protocol.md §1). When the request is itself already a tag, tags are compared: a
  * stored tag directly, a stored plain value through its tag. An empty identity never matches,
  * as no valid marker carries one.
  */

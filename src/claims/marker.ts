@@ -19,7 +19,7 @@ export const MARKER_SUFFIX = ' -->';
 export const MAX_MARKER_BYTES = 1024;
 
 /** The marker keys in the order writers render them (docs/protocol.md §1). */
-export const MARKER_KEYS = [
+const MARKER_KEYS = [
   'v',
   'session',
   'lane',
@@ -32,7 +32,7 @@ export const MARKER_KEYS = [
 ] as const;
 
 /** One marker key. */
-export type MarkerKey = (typeof MARKER_KEYS)[number];
+type MarkerKey = (typeof MARKER_KEYS)[number];
 
 /** The stages other than `fix-round-N` (docs/protocol.md §1). */
 export const FIXED_STAGES = [
@@ -53,7 +53,7 @@ export const OUTCOMES = [
 ] as const satisfies readonly Outcome[];
 
 /** The assignee modes (docs/protocol.md §1). */
-export const ASSIGNEE_MODES = ['claim', 'before'] as const satisfies readonly AssigneeMode[];
+const ASSIGNEE_MODES = ['claim', 'before'] as const satisfies readonly AssigneeMode[];
 
 /**
  * How many UTF-16 code units of a body the reader looks at to find the first line: a line of
@@ -92,12 +92,12 @@ export function isStage(s: string): s is Stage {
 }
 
 /** True when `s` is an outcome of docs/protocol.md §1. */
-export function isOutcome(s: string): s is Outcome {
+function isOutcome(s: string): s is Outcome {
   return OUTCOME_SET.has(s);
 }
 
 /** True when `s` is an assignee mode of docs/protocol.md §1. */
-export function isAssigneeMode(s: string): s is AssigneeMode {
+function isAssigneeMode(s: string): s is AssigneeMode {
   return ASSIGNEE_SET.has(s);
 }
 

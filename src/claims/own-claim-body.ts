@@ -5,7 +5,7 @@ import { publicIdentity, taggedMarker } from './public-identity.js';
 import type { ClaimMarker } from './types.js';
 
 /** How to treat the note of the comment being rewritten. */
-export interface OwnClaimBodyOptions {
+interface OwnClaimBodyOptions {
   readonly key: Uint8Array;
   readonly guard: Claimant['guard'];
   /** The comment's current body, whose parts (path line, takeover, client, note) carry over. */

@@ -15,19 +15,19 @@
 export const PATH_LINE_PREFIX = '<!-- claim-paths ';
 
 /** The exact end of a path line (§10), leading space included. */
-export const PATH_LINE_SUFFIX = ' -->';
+const PATH_LINE_SUFFIX = ' -->';
 
 /** The longest path line in UTF-8 bytes, after one trailing `\r` is dropped (§10). */
-export const MAX_PATH_LINE_BYTES = 1024;
+const MAX_PATH_LINE_BYTES = 1024;
 
 /** The most entries one path line may carry (§10). */
 export const MAX_PATH_ENTRIES = 20;
 
 /** The longest segment of an entry, in decoded bytes (§10). */
-export const MAX_SEGMENT_BYTES = 255;
+const MAX_SEGMENT_BYTES = 255;
 
 /** What the second line of a claim comment says about paths. */
-export type PathLine =
+type PathLine =
   /** No path line: the second line is absent or does not begin with PATH_LINE_PREFIX. */
   | { readonly kind: 'none' }
   | { readonly kind: 'valid'; readonly paths: readonly string[] }
@@ -35,7 +35,7 @@ export type PathLine =
   | { readonly kind: 'invalid'; readonly problem: string };
 
 /** The outcome of checking a list of entries: canonical entries, or the first problem. */
-export type PathEntriesResult =
+type PathEntriesResult =
   | { readonly ok: true; readonly paths: readonly string[] }
   | { readonly ok: false; readonly problem: string };
 
@@ -187,7 +187,7 @@ export function overlaps(a: readonly string[], b: readonly string[]): PathOverla
 }
 
 /** One claim's entries, prepared to be checked against many other claims. */
-export interface PathMatcher {
+interface PathMatcher {
   /** Whether any entry of `other` overlaps an entry of the prepared claim. */
   touches(other: readonly string[]): boolean;
 }

@@ -1,7 +1,7 @@
 import type { Claimant, ClaimState } from './claim-state.js';
-import type { Action } from './decide.js';
 import { finaliseAction } from './finalise-action.js';
 import type { ClaimComment } from './liveness.js';
+import type { Action } from './plan.js';
 
 /** What the writes of a new claim changed, so a failure can undo exactly that. */
 export interface HalfMadeClaim {
@@ -13,7 +13,7 @@ export interface HalfMadeClaim {
 }
 
 /**
- * Undoes a half-made claim (Praetor protocol, "Failure behaviour"): the comment was written but the
+ * Undoes a half-made claim (docs/protocol.md §6): the comment was written but the
  * labels, the assignee or the read-back failed, so the comment is finalised as abandoned
  * (unless it is `gone`), the status labels it applied removed (both of them on a takeover,
  * whose stale claim no longer holds either) and the assignment it made taken back. A state

@@ -1,13 +1,14 @@
 import { type Claimant, type ClaimState, isAssigned } from './claim-state.js';
-import { type Action, lostTo } from './decide.js';
 import { finaliseAction } from './finalise-action.js';
 import type { ClaimComment } from './liveness.js';
+import { lostTo } from './lost-to.js';
 import { sameName } from './names.js';
+import type { Action } from './plan.js';
 import { type HalfMadeClaim, planAbandon } from './plan-abandon.js';
 import type { ThreadComment } from './types.js';
 
 /** What the read-back after posting a claim says, and what to write about it. */
-export type ConfirmPlan =
+type ConfirmPlan =
   /** The new claim holds the issue. */
   | { readonly kind: 'held'; readonly mine: ClaimComment }
   /**
@@ -30,8 +31,8 @@ export type ConfirmPlan =
     };
 
 /**
- * Reads the thread as it was after a claim was posted (Praetor protocol: the holder is computed again
- * from the read-back): held, lost to an older claim (Praetor protocol: ConcurrentClaimerLosesToLowerCommentID),
+ * Reads the thread as it was after a claim was posted (docs/agents.md, "Races, in short": the holder is
+ * computed again from the read-back): held, lost to an older claim (docs/protocol.md §3: the lowest comment id holds),
  * not counted at all, or gone. Pure: the read-back, what was written and the clock in.
  */
 export function planConfirm(

@@ -1,7 +1,8 @@
 import type { Claimant, ClaimState } from './claim-state.js';
-import { type Action, lostTo } from './decide.js';
 import { finaliseAction } from './finalise-action.js';
 import { type ClaimComment, isLive } from './liveness.js';
+import { lostTo } from './lost-to.js';
+import type { Action } from './plan.js';
 
 /** The session's own live claims that lost to `holder`, and the actions finalising them. */
 export interface Losers {
@@ -20,8 +21,8 @@ export type NotHeld =
   | ({ readonly kind: 'lost' } & Losers);
 
 /**
- * A session's own live claims that are not the holder, finalised as abandoned (Praetor protocol, "Refusal,
- * takeover and the stale window"): a race it lost, or an earlier run's duplicate. The reason
+ * A session's own live claims that are not the holder, finalised as abandoned (docs/protocol.md §3
+ * and §4): a race it lost, or an earlier run's duplicate. The reason
  * names the holder, as decide() does for any losing claim, unless `text` says otherwise.
  */
 export function planLosers(

@@ -1,9 +1,9 @@
 import { type Claimant, type ClaimState, hasLabel, isAssigned } from './claim-state.js';
 import { foldText } from './comment.js';
-import type { Action } from './decide.js';
 import { finalisedBody } from './finalise-action.js';
 import { type ClaimComment, isLive } from './liveness.js';
 import { sameName } from './names.js';
+import type { Action } from './plan.js';
 import { type NotHeld, planLosers } from './plan-losers.js';
 import { ownedBy } from './public-identity.js';
 import type { Outcome } from './types.js';
@@ -36,7 +36,7 @@ export type ReleasePlan =
     };
 
 /**
- * Releasing the session's claim (Praetor protocol, "Release"): its holder claim, or else its latest
+ * Releasing the session's claim (docs/protocol.md §3; docs/agents.md, "Commands": `release`): its holder claim, or else its latest
  * unreleased one. The status labels come off unless another session holds the issue; the
  * account that wrote the claim is unassigned when it recorded `assignee=claim` (other
  * assignees stay); the comment is rewritten with stage `released` and the outcome. Works on
@@ -65,8 +65,8 @@ export function planRelease(
 
   const otherHolder = holder !== null && holder !== target ? holder : null;
   if (otherHolder && isLive(target, state.thread.open, state.config.staleAfterMs, state.now)) {
-    // A live own comment that is not the holder lost a race (Praetor protocol:
-    // NonHolderStatusAndReleaseFinalisesComment).
+    // A live own comment that is not the holder lost a race (docs/protocol.md §4:
+    // a live claim that is not the holder is finalised; docs/agents.md, "Races, in short").
     return { kind: 'lost', ...planLosers(state, otherHolder, own, claimant, now) };
   }
 

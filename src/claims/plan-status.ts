@@ -1,7 +1,7 @@
 import { type Claimant, type ClaimState, hasLabel } from './claim-state.js';
-import type { Action } from './decide.js';
 import type { ClaimComment } from './liveness.js';
 import { ownClaimBody } from './own-claim-body.js';
+import type { Action } from './plan.js';
 import { type NotHeld, planLosers } from './plan-losers.js';
 import { ownedBy, taggedMarker } from './public-identity.js';
 import type { Stage } from './types.js';
@@ -32,11 +32,11 @@ export type StatusPlan =
     };
 
 /**
- * Recording a stage on the session's own claim, in place (Praetor protocol: "every later stage of the
- * session edits it in place"), or, without a stage, reporting it. `blocked` adds the blocked
+ * Recording a stage on the session's own claim, in place (docs/protocol.md §1: every
+ * later stage edits the one comment in place), or, without a stage, reporting it. `blocked` adds the blocked
  * label, any other stage removes it. A session that does not hold the issue writes nothing,
- * except that its own live comments that lost to the holder are finalised as abandoned (Praetor protocol:
- * NonHolderStatusAndReleaseFinalisesComment). Pure: state, request, claimant and clock in.
+ * except that its own live comments that lost to the holder are finalised as abandoned (docs/protocol.md
+ * §4; docs/agents.md, "Races, in short"). Pure: state, request, claimant and clock in.
  */
 export function planStatus(
   state: ClaimState,
@@ -48,7 +48,7 @@ export function planStatus(
   const { holder } = state;
   const holds = holder !== null && own(holder);
   if (request.stage === undefined) {
-    // Read-only (Praetor protocol): report the holder, change nothing, not even a losing comment.
+    // Read-only (docs/agents.md, "Commands": `status` without `--stage`): report the holder, change nothing, not even a losing comment.
     return holds
       ? { kind: 'report', holder }
       : { kind: 'not-holding', own: state.claims.filter(own) };

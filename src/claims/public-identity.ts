@@ -2,8 +2,8 @@ import { claimTag, isClaimTag, sameIdentity } from './identity.js';
 import type { ClaimComment } from './liveness.js';
 import type { ClaimMarker } from './types.js';
 
-/** The two identities the protocol tags (Praetor protocol, "Identity tags and key storage"). */
-export type IdentityKind = 'session' | 'lane';
+/** The two identities the protocol tags (docs/agents.md, "Identity tags and the text guard"). */
+type IdentityKind = 'session' | 'lane';
 
 /**
  * How an identity is written in public text: its keyed tag. A value that already is a tag
@@ -16,7 +16,7 @@ export function publicIdentity(key: Uint8Array, kind: IdentityKind, value: strin
 
 /**
  * A test for "this claim is the requested session's": a stored tag compares with the tag of
- * the request, a stored legacy plain value compares plain (Praetor protocol: SameIdentity).
+ * the request, a stored legacy plain value compares plain (docs/protocol.md §1: legacy plain values still compare).
  */
 export function ownedBy(key: Uint8Array, session: string): (claim: ClaimComment) => boolean {
   return (claim) => sameIdentity(claim.marker.session, session, key, 'session');

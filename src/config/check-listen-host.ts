@@ -1,9 +1,10 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { type Settings, SettingsError } from './settings.js';
+import type { Settings } from './settings.js';
+import { SettingsError } from './settings-error.js';
 
 /** Resolves a host name as `listen()` would (node:dns `lookup`, the system resolver). */
-export type HostLookup = (host: string) => Promise<unknown>;
+type HostLookup = (host: string) => Promise<unknown>;
 
 /**
  * Checks at start-up that `HOST` is an IP address or a name this machine resolves, so a typo

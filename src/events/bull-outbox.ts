@@ -23,7 +23,7 @@ const MAX_EVENT_LOCK_MS = 10_000;
 const MAX_EVENT_STALLS = 10;
 
 /** Options of {@link BullOutbox}. */
-export interface BullOutboxOptions extends OutboxRetryOptions {
+interface BullOutboxOptions extends OutboxRetryOptions {
   /** `CLAIMS_REDIS_URL`. */
   readonly url: string;
   /** `CLAIMS_REDIS_PREFIX`. */

@@ -1,5 +1,5 @@
 /** The types of outgoing claim events (docs/protocol.md §13). */
-export const CLAIM_EVENT_TYPES = [
+const CLAIM_EVENT_TYPES = [
   'claim.held',
   'claim.lost',
   'claim.expired',

@@ -8,7 +8,7 @@ import {
 } from './pending-events.js';
 
 /** The events of one reconcile, to publish once its plan is applied. */
-export interface KeptEvents {
+interface KeptEvents {
   readonly events: readonly ClaimEvent[];
   /** Called once the events are published: nothing of this reconcile is pending any more. */
   published(): Promise<void>;

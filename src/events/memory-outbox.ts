@@ -12,16 +12,16 @@ import { EVENT_RETRY_WINDOW_MS, nextEventAttemptIn } from './retry-schedule.js';
 const REMEMBERED_IDS = 10_000;
 
 /** `CLAIMS_EVENTS_CONCURRENCY`'s default: as many as the Redis outbox sends per replica. */
-export const DEFAULT_EVENTS_CONCURRENCY = 4;
+const DEFAULT_EVENTS_CONCURRENCY = 4;
 
 /**
  * `CLAIMS_EVENTS_MAX_PENDING`'s default. An event and its bookkeeping take about a kilobyte,
  * so a full outbox holds some 10 MB; a receiver down for its 24 hours rarely misses more.
  */
-export const DEFAULT_EVENTS_MAX_PENDING = 10_000;
+const DEFAULT_EVENTS_MAX_PENDING = 10_000;
 
 /** Options of {@link MemoryOutbox}. */
-export interface MemoryOutboxOptions extends OutboxRetryOptions {
+interface MemoryOutboxOptions extends OutboxRetryOptions {
   /** Sends one event; throws when the receiver did not take it; `signal` aborts it. */
   readonly send: (event: ClaimEvent, signal: AbortSignal) => Promise<void>;
   readonly log: Logger;

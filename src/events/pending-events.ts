@@ -1,4 +1,4 @@
-import type { Plan } from '../claims/decide.js';
+import type { Plan } from '../claims/plan.js';
 import type { ThreadComment } from '../claims/types.js';
 import type { IssueKey } from '../keys.js';
 import type { ClaimEvent } from './claim-event.js';

@@ -5,13 +5,13 @@ import { signEvent } from './sign-event.js';
 const EVENT_TIMEOUT_MS = 10_000;
 
 /** Where events go: `CLAIMS_EVENTS_URL` and `CLAIMS_EVENTS_SECRET`. */
-export interface EventTarget {
+interface EventTarget {
   readonly url: string;
   readonly secret: string;
 }
 
 /** How one attempt may end early. */
-export interface SendOptions {
+interface SendOptions {
   /** Aborts the attempt (the outbox is closing). */
   readonly signal?: AbortSignal;
   /** How long the receiver may take to answer (default and in production 10 s). */
@@ -19,7 +19,7 @@ export interface SendOptions {
 }
 
 /** A receiver's refusal or silence; the attempt is retried. Never carries the secret. */
-export class EventNotDeliveredError extends Error {
+class EventNotDeliveredError extends Error {
   readonly status: number | undefined;
 
   constructor(message: string, status: number | undefined, options?: ErrorOptions) {

@@ -37,7 +37,7 @@ export function installationReads(store: Store, installationId: number): ReadCac
 }
 
 /** How a conditional read keeps its answers. */
-export interface ConditionalOptions {
+interface ConditionalOptions {
   /** How long an answer is kept (default {@link CACHED_READ_TTL_MS}). */
   readonly ttlMs?: number;
   /** Sends no `If-None-Match`, so GitHub answers in full; the answer is kept as usual. */
@@ -45,7 +45,7 @@ export interface ConditionalOptions {
 }
 
 /** What a conditional read came to. */
-export interface ConditionalAnswer<T> {
+interface ConditionalAnswer<T> {
   readonly value: T;
   /** False when GitHub answered 304: the value is what it was at the last read. */
   readonly changed: boolean;
@@ -92,7 +92,7 @@ export async function conditionalGet<T>(
 }
 
 /** One page of a conditional listing. */
-export interface ConditionalPage<T> {
+interface ConditionalPage<T> {
   readonly items: readonly T[];
   /** False when GitHub answered 304: the page is what it was at the last read. */
   readonly changed: boolean;

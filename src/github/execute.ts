@@ -1,7 +1,7 @@
 import type { ProbotOctokit } from 'probot';
 import { type Action, type LabelRole, OWN_COMMENT_KINDS } from '../claims/decide.js';
 import type { ThreadComment } from '../claims/types.js';
-import type { IssueKey } from '../store/store.js';
+import type { IssueKey } from '../keys.js';
 import { statusOf, threadComment } from './thread.js';
 
 /** How the app creates its status labels when a repository has none (docs/protocol.md §4 row 1). */

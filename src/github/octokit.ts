@@ -42,7 +42,7 @@ import { type WritePacing, writePacing } from './write-pacing.js';
  */
 
 /** How installation octokits react to GitHub's rate limits. */
-export interface InstallationOctokitOptions {
+interface InstallationOctokitOptions {
   /** Retries of one request after a primary or secondary rate limit. Default 3. */
   readonly maxRateLimitRetries?: number;
   /**
@@ -181,7 +181,7 @@ export function rateLimitRetryAfterMs(
  * a wrapping error's `cause`) to retry no sooner and to hold the installation's other work
  * as long (docs/protocol.md §6).
  */
-export type RateLimitedError = Error & { status: number; retryAfterMs: number };
+type RateLimitedError = Error & { status: number; retryAfterMs: number };
 
 function buildInstallationOctokit(
   { octokit, octokitOptions }: FactoryOptions,

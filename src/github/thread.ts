@@ -1,5 +1,5 @@
 import type { ProbotOctokit } from 'probot';
-import type { IssueFacts } from '../claims/decide.js';
+import type { IssueFacts } from '../claims/issue-facts.js';
 import type { ThreadComment } from '../claims/types.js';
 import type { IssueKey } from '../keys.js';
 import { conditionalGet, conditionalPages, type ReadCache } from './conditional.js';
@@ -31,7 +31,7 @@ export interface IssueMeta {
 }
 
 /** The fields of an issue comment GitHub returns (list, create) that the thread keeps. */
-export interface GitHubComment {
+interface GitHubComment {
   readonly id: number;
   readonly user?: { readonly login: string; readonly avatar_url?: string } | null;
   readonly author_association: string;

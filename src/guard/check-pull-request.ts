@@ -1,7 +1,8 @@
 import type { ProbotOctokit } from 'probot';
 import { pathCovers } from '../claims/paths.js';
 import type { PullHead } from '../claims/types.js';
-import { configForReconcile, type ResolvedRepoConfig } from '../config/repo-config.js';
+import { configForReconcile } from '../config/config-for-reconcile.js';
+import type { ResolvedRepoConfig } from '../config/repo-config.js';
 import { installationReads } from '../github/conditional.js';
 import { statusOf } from '../github/thread.js';
 import { type IssueKey, issueKeyString, repoOf } from '../keys.js';

@@ -4,7 +4,7 @@ import { REPO_CONFIG_PATH } from '../config/repo-config.js';
 import type { IssueKey, RepoKey } from '../keys.js';
 
 /** The `pull_request` actions that (re)set the paths check (docs/protocol.md §11). */
-export const CHECKED_PULL_ACTIONS = ['opened', 'reopened', 'synchronize', 'edited'] as const;
+const CHECKED_PULL_ACTIONS = ['opened', 'reopened', 'synchronize', 'edited'] as const;
 
 /** What a `pull_request` or `push` delivery asks of the guard; derived without any call. */
 export type GuardEvent =

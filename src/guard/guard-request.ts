@@ -3,7 +3,7 @@ import type { IssueKey, RepoKey } from '../keys.js';
 import { REASON_SEPARATOR, type ReconcileRequest } from '../queue/queue.js';
 
 /** Starts the reason of every request the guard queues, so the queue's runner tells them apart. */
-export const GUARD_REASON_PREFIX = 'guard:';
+const GUARD_REASON_PREFIX = 'guard:';
 
 type CheckPullHint = Extract<Hint, { kind: 'check-pull' }>;
 type HeartbeatHint = Extract<Hint, { kind: 'push-heartbeat' }>;
@@ -12,7 +12,7 @@ type HeartbeatHint = Extract<Hint, { kind: 'push-heartbeat' }>;
  * The issue number a repository's config check is queued under: no issue has it, so checks of
  * one repository's config run one at a time and never beside a reconcile.
  */
-export const CONFIG_CHECK_NUMBER = 0;
+const CONFIG_CHECK_NUMBER = 0;
 
 /** A request to set the `claim-warden/config` check run on commit `sha` (docs/protocol.md §11). */
 export function configCheckRequestOf(repo: RepoKey, sha: string): ReconcileRequest {
@@ -48,7 +48,7 @@ export function heartbeatRequestOf(
 }
 
 /** The guard's work in a (possibly coalesced) request: the newest of each kind. */
-export interface GuardJobs {
+interface GuardJobs {
   /** Set when the pull request is to be checked; `head` the newest one an event gave. */
   readonly checkPull?: { readonly head?: PullHead };
   readonly heartbeat?: HeartbeatHint;

@@ -7,7 +7,7 @@ import { checkPullRequestOf, configCheckRequestOf, heartbeatRequestOf } from './
 import { pushMayRenew, renewedTooRecently } from './push-renewal.js';
 
 /** What the webhook path needs to weigh a guard event. */
-export interface GuardWorkDeps {
+interface GuardWorkDeps {
   readonly store: Store;
   readonly now: () => Date;
   /**

@@ -27,7 +27,7 @@ export interface CheckOutcome {
 }
 
 /** A changed file in a path another claim holds. */
-export interface HeldFile {
+interface HeldFile {
   readonly file: string;
   /** The holder's entry that covers it. */
   readonly entry: string;
@@ -35,7 +35,7 @@ export interface HeldFile {
 }
 
 /** The pull request's verdict and the holders its files ran into. */
-export interface PullVerdict {
+interface PullVerdict {
   readonly outcome: CheckOutcome;
   /** The holders whose paths flagged the pull request (each once), to re-check it later. */
   readonly flaggedBy: readonly VerifiedHolder[];

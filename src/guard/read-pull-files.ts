@@ -2,10 +2,10 @@ import type { ProbotOctokit } from 'probot';
 import type { IssueKey } from '../keys.js';
 
 /** GitHub lists at most this many files of a pull request, 100 a page. */
-export const MAX_LISTED_FILES = 3000;
+const MAX_LISTED_FILES = 3000;
 
 /** The changed files GitHub lists for a pull request, and whether its cap cut the list. */
-export interface PullFiles {
+interface PullFiles {
   readonly files: readonly string[];
   readonly truncated: boolean;
 }

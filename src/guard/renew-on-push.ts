@@ -2,7 +2,7 @@ import { editClaimBody } from '../claims/claim-body.js';
 import { decide } from '../claims/decide.js';
 import { parseClaimMarker } from '../claims/marker.js';
 import type { Hint } from '../claims/types.js';
-import { configForReconcile } from '../config/repo-config.js';
+import { configForReconcile } from '../config/config-for-reconcile.js';
 import { installationReads } from '../github/conditional.js';
 import { executePlan } from '../github/execute.js';
 import { IssueGoneError, readThread } from '../github/thread.js';

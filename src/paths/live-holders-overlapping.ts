@@ -1,6 +1,7 @@
-import type { DecideConfig, HolderSummary } from '../claims/decide.js';
+import type { DecideConfig } from '../claims/decide-config.js';
 import { overlaps, type PathOverlap } from '../claims/paths.js';
-import type { IssueKey } from '../store/store.js';
+import type { HolderSummary } from '../claims/plan.js';
+import type { IssueKey } from '../keys.js';
 import { type PathCheckDeps, verifiedKeepers } from './verified-keepers.js';
 
 /** A live holder of another issue whose paths a new claim would overlap. */

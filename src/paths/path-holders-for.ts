@@ -1,9 +1,10 @@
-import type { DecideConfig, PathHolderFact } from '../claims/decide.js';
-import { trustedClaims } from '../claims/decide.js';
+import type { DecideConfig } from '../claims/decide-config.js';
+import type { PathHolderFact } from '../claims/issue-facts.js';
 import { isStale } from '../claims/liveness.js';
 import { pathLineOf } from '../claims/paths.js';
+import { trustedClaims } from '../claims/trusted-claims.js';
 import type { IssueThread } from '../github/thread.js';
-import type { IssueKey } from '../store/store.js';
+import type { IssueKey } from '../keys.js';
 import { type PathCheckDeps, verifiedKeepers, type WantedPaths } from './verified-keepers.js';
 
 /** The verified path holders to weigh, and which index entries were looked at. */

@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
-import type { Plan } from '../claims/decide.js';
 import { overlaps } from '../claims/paths.js';
-import type { IssueKey, Store } from '../store/store.js';
+import type { Plan } from '../claims/plan.js';
+import type { IssueKey } from '../keys.js';
+import type { Store } from '../store/store.js';
 import type { PathCheck } from './path-holders-for.js';
 
 /** What recording a holder's paths needs from the reconcile. */

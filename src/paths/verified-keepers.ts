@@ -1,7 +1,10 @@
-import { type DecideConfig, decide, type HolderSummary } from '../claims/decide.js';
+import { decide } from '../claims/decide.js';
+import type { DecideConfig } from '../claims/decide-config.js';
 import { overlaps } from '../claims/paths.js';
+import type { HolderSummary } from '../claims/plan.js';
 import { IssueGoneError, type IssueThread } from '../github/thread.js';
-import type { IndexedPathHolder, IssueKey, Store } from '../store/store.js';
+import type { IssueKey } from '../keys.js';
+import type { IndexedPathHolder, Store } from '../store/store.js';
 
 /** What checking paths across a repository needs from the reconcile or the API. */
 export interface PathCheckDeps {
@@ -21,13 +24,13 @@ export interface WantedPaths {
 }
 
 /** A holder of another issue that keeps its paths, as its own thread shows it. */
-export interface Keeper {
+interface Keeper {
   readonly number: number;
   readonly holder: HolderSummary;
 }
 
 /** The keepers found, and which index entries were verified on the way. */
-export interface Keepers {
+interface Keepers {
   readonly keepers: readonly Keeper[];
   /** Issue number → comment id of each index entry verified (kept or not). */
   readonly checked: ReadonlyMap<number, number>;

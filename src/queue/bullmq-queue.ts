@@ -1,7 +1,7 @@
 import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
+import { type IssueKey, issueKeyString } from '../keys.js';
 import { FAIL_FAST_OPTIONS } from '../store/redis-connection.js';
-import { type IssueKey, issueKeyString } from '../store/store.js';
 import { type BullQueueOptions, type ResolvedOptions, resolveOptions } from './bullmq-options.js';
 import { addJobs, type JobData, jobsToAdd, QueueRecords } from './bullmq-records.js';
 import { IssueRuns } from './bullmq-runs.js';

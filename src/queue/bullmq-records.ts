@@ -1,5 +1,5 @@
 import type { Queue } from 'bullmq';
-import { type IssueKey, issueKeyString } from '../store/store.js';
+import { type IssueKey, issueKeyString } from '../keys.js';
 
 /** What a BullMQ job carries: the issue, and the generation its id was made with. */
 export interface JobData {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { DelayedError, type Job, type Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { type IssueKey, issueKeyString, parseIssueKeyString } from '../keys.js';
 import { extendLockScript, releaseLockScript } from '../store/lock-scripts.js';
-import { type IssueKey, issueKeyString, parseIssueKeyString } from '../store/store.js';
 import type { ResolvedOptions } from './bullmq-options.js';
 import {
   addJobs,

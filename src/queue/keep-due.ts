@@ -1,4 +1,4 @@
-import { type IssueKey, issueKeyString } from '../store/store.js';
+import { type IssueKey, issueKeyString } from '../keys.js';
 import type { ExhaustedHandler, QueueLogger } from './queue.js';
 import { retryAfterOf } from './retry.js';
 

@@ -1,4 +1,4 @@
-import { type IssueKey, issueKeyString } from '../store/store.js';
+import { type IssueKey, issueKeyString } from '../keys.js';
 import { canonicalJson } from './canonical-json.js';
 import { handOverExhausted } from './exhausted.js';
 import { FairOrder, installationShare } from './fair-order.js';

@@ -1,5 +1,5 @@
 import type { Hint } from '../claims/types.js';
-import type { IssueKey } from '../store/store.js';
+import type { IssueKey } from '../keys.js';
 
 export type { Hint };
 

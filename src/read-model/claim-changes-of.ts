@@ -3,8 +3,8 @@ import type { ClaimComment } from '../claims/liveness.js';
 import { parseClaimMarker } from '../claims/marker.js';
 import type { ThreadComment } from '../claims/types.js';
 import type { IssueMeta, IssueThread } from '../github/thread.js';
+import type { IssueKey } from '../keys.js';
 import type { ClaimChange } from '../store/board-records.js';
-import type { IssueKey } from '../store/store.js';
 
 /**
  * The expiries, losses and takeovers one applied plan wrote, for the board's history

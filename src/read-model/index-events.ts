@@ -2,8 +2,9 @@ import type { Logger } from 'pino';
 import type { ProbotOctokit } from 'probot';
 import { formatClaimTime } from '../claims/marker.js';
 import { conditionalPages } from '../github/conditional.js';
+import type { IssueKey, RepoKey } from '../keys.js';
 import { issueRef } from '../keys.js';
-import type { IndexedIssue, IssueKey, RepoKey, Store } from '../store/store.js';
+import type { IndexedIssue, Store } from '../store/store.js';
 
 /** The fields of a webhook's or the REST API's issue the index keeps. */
 interface IssuePayload {

@@ -1,8 +1,9 @@
 import type { Logger } from 'pino';
 import type { ClaimComment } from '../claims/liveness.js';
 import type { IssueMeta, IssueThread } from '../github/thread.js';
+import type { IssueKey } from '../keys.js';
 import { issueRef } from '../keys.js';
-import type { IssueKey, Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
 import { indexedClaimOf } from './indexed-claim-of.js';
 import { indexedIssueOf } from './indexed-issue-of.js';
 

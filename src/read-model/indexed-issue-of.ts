@@ -1,6 +1,7 @@
 import { formatClaimTime } from '../claims/marker.js';
 import type { IssueMeta, IssueThread } from '../github/thread.js';
-import type { IndexedIssue, IssueKey } from '../store/store.js';
+import type { IssueKey } from '../keys.js';
+import type { IndexedIssue } from '../store/store.js';
 
 /** An issue just read, as the open-issue index keeps it (docs/protocol.md §9). */
 export function indexedIssueOf(

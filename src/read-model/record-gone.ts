@@ -1,5 +1,5 @@
 import { type GuardIndexDeps, indexForGuard } from '../guard/index-for-guard.js';
-import type { IssueKey } from '../store/store.js';
+import type { IssueKey } from '../keys.js';
 
 /**
  * Records an issue confirmed gone (docs/protocol.md §6): its claims hold nothing now, so the

@@ -28,7 +28,7 @@ import type { Store } from '../store/store.js';
 const GONE_MEMORY_MS = 24 * 3_600_000;
 
 /** A repository's config as the reconcile needs it: usable, or invalid with the field named. */
-export type ConfigLookup =
+type ConfigLookup =
   | { readonly ok: true; readonly config: DecideConfig }
   | { readonly ok: false; readonly error: string };
 

@@ -2,7 +2,7 @@ import type { DeliveryCheckpoint } from '../store/store.js';
 import type { HookDelivery } from './hook-delivery.js';
 
 /** What one recovery run should redeliver, decided from the deliveries it listed. */
-export interface RedeliveryPick {
+interface RedeliveryPick {
   /**
    * One attempt per delivery to redeliver (its first listed one), oldest delivery first: each
    * of a subscribed event whose guid got no 2xx in any listed attempt (docs/protocol.md §12).

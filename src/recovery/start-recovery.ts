@@ -5,7 +5,7 @@ import { type RecoveryDeps, type RecoveryResult, recoverDeliveries } from './rec
 const REDELIVER_LEASE = 'redeliver-lease';
 
 /** What the periodic recovery needs besides a run's dependencies. */
-export interface StartRecoveryDeps extends RecoveryDeps {
+interface StartRecoveryDeps extends RecoveryDeps {
   readonly log: Logger;
   /** `CLAIMS_REDELIVER_INTERVAL`. */
   readonly intervalMs: number;
@@ -14,7 +14,7 @@ export interface StartRecoveryDeps extends RecoveryDeps {
 }
 
 /** A running delivery recovery. */
-export interface Recovery {
+interface Recovery {
   /** Runs once now when this replica takes the interval's lease; null when another holds it. */
   runIfDue(): Promise<RecoveryResult | null>;
   /**

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
-import type { Action } from '../claims/decide.js';
+import type { Action } from '../claims/plan.js';
 import type { executePlan } from '../github/execute.js';
-import type { IssueKey } from '../store/store.js';
+import type { IssueKey } from '../keys.js';
 
 /**
  * An executor for `mode: observe` (docs/protocol.md §15): it logs every action of the plan,

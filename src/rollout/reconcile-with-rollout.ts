@@ -1,22 +1,22 @@
 import type { ProbotOctokit } from 'probot';
-import type { Action, Plan } from '../claims/decide.js';
+import type { Action, Plan } from '../claims/plan.js';
 import type { ResolvedRepoConfig } from '../config/repo-config.js';
+import { type IssueKey, issueKeyString } from '../keys.js';
 import type { ReconcileRequest } from '../queue/queue.js';
 import {
   type ReconcileDeps,
   type ReconcileResult,
   reconcileIssue,
 } from '../reconcile/reconcile.js';
-import { type IssueKey, issueKeyString } from '../store/store.js';
 import { observePlan } from './observe-plan.js';
 
 /** A repository's config with its rollout keys: usable, or invalid with the field named. */
-export type RolloutLookup =
+type RolloutLookup =
   | { readonly ok: true; readonly config: ResolvedRepoConfig }
   | { readonly ok: false; readonly error: string };
 
 /** What a reconcile needs, with the config's rollout keys and a sink for observed writes. */
-export interface RolloutDeps extends Omit<ReconcileDeps, 'configFor'> {
+interface RolloutDeps extends Omit<ReconcileDeps, 'configFor'> {
   /** Throws when the config could not be read (the reconcile is retried). */
   configFor(octokit: ProbotOctokit, key: IssueKey): Promise<RolloutLookup>;
   /** Called for each write that observe mode decided and did not send. */

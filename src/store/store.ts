@@ -12,7 +12,6 @@ import type { UnpublishedEvents } from './unpublished-events.js';
 
 // Re-exported: the keys live in src/keys.ts, the records in their concern's file, and code
 // across the app imports them from here.
-export { type IssueKey, issueKeyString, parseIssueKeyString, type RepoKey } from '../keys.js';
 export type { CachedRead } from './cached-reads.js';
 export type { BranchHolder, IndexedBranchHolder } from './guard-records.js';
 export type { IndexedClaim, IndexedEntry, IndexedIssue } from './open-issues.js';

@@ -1,16 +1,17 @@
 import type { Logger } from 'pino';
 import type { ProbotOctokit } from 'probot';
 import { conditionalPages, tokenScope } from '../github/conditional.js';
+import type { IssueKey } from '../keys.js';
 import type { WorkQueue } from '../queue/queue.js';
 import { indexOpenIssues } from '../read-model/index-events.js';
-import type { IssueKey, Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
 import { markedIssueNumber } from './marked-issue-number.js';
 
 /**
  * Checkpoints are set this far before the pass started, so a comment GitHub stamped while
  * the pass ran (or under a small clock skew) is read again next time rather than missed.
  */
-export const CHECKPOINT_OVERLAP_MS = 60_000;
+const CHECKPOINT_OVERLAP_MS = 60_000;
 
 /** What a resync needs. */
 export interface ResyncDeps {
@@ -26,7 +27,7 @@ export interface ResyncDeps {
 }
 
 /** Resyncs every repository of every installation (at start-up and every resync interval). */
-export async function resyncAll(deps: ResyncDeps): Promise<{ repos: number; issues: number }> {
+async function resyncAll(deps: ResyncDeps): Promise<{ repos: number; issues: number }> {
   const app = await deps.appOctokit();
   const installations = await app.paginate(app.rest.apps.listInstallations, { per_page: 100 });
   let repos = 0;
@@ -68,7 +69,7 @@ export async function resyncInstallation(
  * stale window ago: older claims cannot be live) and queues a reconcile of every issue with a
  * marker. The checkpoint moves only after every such issue is queued.
  */
-export async function resyncRepo(
+async function resyncRepo(
   deps: ResyncDeps,
   octokit: ProbotOctokit,
   repo: Omit<IssueKey, 'number'>,
@@ -157,17 +158,17 @@ function markedIssues(data: unknown): number[] {
 }
 
 /** The lease that lets one replica of a cluster run the periodic resync per interval. */
-export const RESYNC_LEASE = 'resync-lease';
+const RESYNC_LEASE = 'resync-lease';
 
 /**
  * A lease that one running replica of a cluster holds and renews; any other takes it over
  * within a sixth of its TTL when the holder stops. A replica that finds it held at start-up
  * joins a cluster that was running (a rolling deploy, a scale-up).
  */
-export const CLUSTER_PRESENCE = 'cluster-presence';
+const CLUSTER_PRESENCE = 'cluster-presence';
 
 /** How long the presence lease outlives a replica that died without releasing it. */
-export const PRESENCE_TTL_MS = 30_000;
+const PRESENCE_TTL_MS = 30_000;
 
 /** The lease TTL for a resync interval: it expires shortly before the next interval. */
 function leaseFor(intervalMs: number): number {

@@ -3,10 +3,10 @@ import type { WorkQueue } from '../queue/queue.js';
 import type { Store } from '../store/store.js';
 
 /** How many due issues one sweep queues at most; the rest wait for the next one. */
-export const SWEEP_BATCH = 1000;
+const SWEEP_BATCH = 1000;
 
 /** The lock that makes one replica of a cluster sweep per interval. */
-export const SWEEP_LEASE = 'sweep-lease';
+const SWEEP_LEASE = 'sweep-lease';
 
 /**
  * How long a swept issue stays out of the sweep's sight. Its reconcile sets the real deadline
@@ -15,7 +15,7 @@ export const SWEEP_LEASE = 'sweep-lease';
  * outlasts a short interval. Should it never end (dropped after every retry), the issue comes
  * due again after this.
  */
-export const SWEPT_RECHECK_MS = 5 * 60_000;
+const SWEPT_RECHECK_MS = 5 * 60_000;
 
 /** What one sweep did, for logs, metrics and the benchmark. */
 export interface SweepResult {

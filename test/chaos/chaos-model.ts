@@ -3,7 +3,7 @@
  * (docs/protocol.md §3, §4). The model is written only by the sessions; what the app did is read from the
  * fake GitHub (its threads and its request log), never from the app.
  */
-import { expiryNoteTag } from '../../src/claims/decide.js';
+import { expiryNoteTag } from '../../src/claims/expiry-note.js';
 import { parseClaimMarker } from '../../src/claims/marker.js';
 import type { FakeGitHub } from '../fake-github/fake-github.js';
 

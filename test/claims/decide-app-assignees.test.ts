@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type Action, decide } from '../../src/claims/decide.js';
+import { decide } from '../../src/claims/decide.js';
+import type { Action } from '../../src/claims/plan.js';
 import { claim, DEFAULT_CONFIG, facts, NOW } from '../helpers/thread-builder.js';
 
 const IN_PROGRESS = 'status:in-progress';

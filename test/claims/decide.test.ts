@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { type Action, decide, expiryNoteTag } from '../../src/claims/decide.js';
+import { decide } from '../../src/claims/decide.js';
+import { expiryNoteTag } from '../../src/claims/expiry-note.js';
 import { parseClaimMarker } from '../../src/claims/marker.js';
+import type { Action } from '../../src/claims/plan.js';
 import {
   APP_LOGIN,
   claim,

@@ -56,7 +56,7 @@ describe('isClaimTag', () => {
   });
 });
 
-describe('sameIdentity (Praetor SameIdentity)', () => {
+describe('sameIdentity (docs/protocol.md §1)', () => {
   const tag = claimTag(ASCII_KEY, 'session', 'unit7');
 
   it.each([

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { type Action, decide, type PathHolderFact, pathsNoteTag } from '../../src/claims/decide.js';
+import { decide } from '../../src/claims/decide.js';
+import type { PathHolderFact } from '../../src/claims/issue-facts.js';
 import { parseClaimMarker } from '../../src/claims/marker.js';
 import { renderPathLine } from '../../src/claims/paths.js';
+import { pathsNoteTag } from '../../src/claims/paths-note.js';
+import type { Action } from '../../src/claims/plan.js';
 import type { ThreadComment } from '../../src/claims/types.js';
 import {
   APP_LOGIN,

@@ -1,7 +1,8 @@
 import type { Claimant, ClaimState } from '../../src/claims/claim-state.js';
-import { type Action, trustedClaims } from '../../src/claims/decide.js';
 import { findHolder } from '../../src/claims/liveness.js';
 import { parseClaimMarker } from '../../src/claims/marker.js';
+import type { Action } from '../../src/claims/plan.js';
+import { trustedClaims } from '../../src/claims/trusted-claims.js';
 import type { ClaimMarker, ThreadComment } from '../../src/claims/types.js';
 import { DEFAULT_CONFIG, NOW } from '../helpers/thread-builder.js';
 

@@ -9,7 +9,7 @@ import type { ClaimMarker, Stage } from '../../src/claims/types.js';
 import { type CliIo, cli } from '../../src/client/cli/cli.js';
 import { type ClientCommand, commands } from '../../src/client/cli/commands.js';
 import { runCommand } from '../../src/client/cli/run-command.js';
-import type { CommandResult } from '../../src/client/commands/command-result.js';
+import type { CommandResult } from '../../src/client/core/command-result.js';
 import { loadClaimKey } from '../../src/client/io/claim-key.js';
 import type { ClientRuntime } from '../../src/client/io/runtime.js';
 import { type FakeGitHub, startFakeGitHub } from '../fake-github/fake-github.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { staleAfterMs } from '../../src/client/cli/validate-input.js';
-import { parseIssueRef, parseRepoName } from '../../src/client/commands/issue-ref.js';
 import { parseBrief } from '../../src/client/commands/parse-brief.js';
+import { parseIssueRef, parseRepoName } from '../../src/client/core/issue-ref.js';
 import { apiUrl, ghHostOf } from '../../src/client/io/api-url.js';
 
 describe('issue references', () => {

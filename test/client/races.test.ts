@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { trustedClaims } from '../../src/claims/decide.js';
 import { findHolder } from '../../src/claims/liveness.js';
+import { trustedClaims } from '../../src/claims/trusted-claims.js';
 import type { ThreadComment } from '../../src/claims/types.js';
 import { type Harness, harness, interpose, issueNumber, latch, REPO } from './harness.js';
 

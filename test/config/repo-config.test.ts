@@ -1,14 +1,14 @@
 import nock from 'nock';
 import { ProbotOctokit } from 'probot';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { loadRepoConfig } from '../../src/config/load-repo-config.js';
+import { parseRepoConfig } from '../../src/config/parse-repo-config.js';
 import {
-  loadRepoConfig,
-  parseRepoConfig,
   queueSettings,
-  RepoConfigCache,
   type RepoConfigResult,
   type ResolvedRepoConfig,
 } from '../../src/config/repo-config.js';
+import { RepoConfigCache } from '../../src/config/repo-config-cache.js';
 
 const m = 60_000;
 const h = 60 * m;

@@ -5,7 +5,9 @@
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { readSettings, SettingsError, settingsForLog } from '../../src/config/settings.js';
+import { readSettings } from '../../src/config/read-settings.js';
+import { SettingsError } from '../../src/config/settings-error.js';
+import { settingsForLog } from '../../src/config/settings-for-log.js';
 
 const PRIVATE_KEY = generateKeyPairSync('rsa', { modulusLength: 2048 })
   .privateKey.export({ type: 'pkcs8', format: 'pem' })

@@ -3,12 +3,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  readSettings,
-  SettingsError,
-  settingsForLog,
-  urlOrigin,
-} from '../../src/config/settings.js';
+import { readSettings } from '../../src/config/read-settings.js';
+import { SettingsError } from '../../src/config/settings-error.js';
+import { settingsForLog, urlOrigin } from '../../src/config/settings-for-log.js';
 
 const s = 1000;
 const EVENTS_SECRET = 'events-secret-'.padEnd(40, 'x');

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { readSettings } from '../../src/config/settings.js';
+import { readSettings } from '../../src/config/read-settings.js';
 import { PRIVATE_KEY, WEBHOOK_SECRET } from '../helpers/app-harness.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');

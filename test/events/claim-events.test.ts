@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { decide, type IssueFacts, type Plan } from '../../src/claims/decide.js';
+import { decide } from '../../src/claims/decide.js';
+import type { IssueFacts } from '../../src/claims/issue-facts.js';
+import type { Plan } from '../../src/claims/plan.js';
 import { claimEvents } from '../../src/events/claim-events.js';
 import { claim, DEFAULT_CONFIG, facts, HOUR, NOW } from '../helpers/thread-builder.js';
 

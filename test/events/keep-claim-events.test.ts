@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decide, type IssueFacts } from '../../src/claims/decide.js';
+import { decide } from '../../src/claims/decide.js';
+import type { IssueFacts } from '../../src/claims/issue-facts.js';
 import { keepClaimEvents } from '../../src/events/keep-claim-events.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
 import { claim, DEFAULT_CONFIG, facts, HOUR, NOW } from '../helpers/thread-builder.js';

@@ -364,7 +364,7 @@ describe('fuzz: the webhook handler of the running app', () => {
     expectLoggedFailures(answered, since);
   });
 
-  // Fails today: src/app/events.ts trusts the payload's types, so a field of the wrong type
+  // Fails today: src/app/route-event.ts trusts the payload's types, so a field of the wrong type
   // throws a TypeError out of routeEvent: Probot answers 500 (GitHub would mark the delivery
   // failed, and a redelivery fails the same way) and the only log line is the TypeError
   // ("head.indexOf is not a function"), which names no field.

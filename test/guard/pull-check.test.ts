@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { HolderSummary } from '../../src/claims/decide.js';
 import { encodePath } from '../../src/claims/paths.js';
+import type { HolderSummary } from '../../src/claims/plan.js';
 import {
   formatAge,
   MAX_TABLE_ROWS,

@@ -1,5 +1,6 @@
 import { renderClaimComment } from '../../src/claims/comment.js';
-import type { DecideConfig, IssueFacts } from '../../src/claims/decide.js';
+import type { DecideConfig } from '../../src/claims/decide-config.js';
+import type { IssueFacts } from '../../src/claims/issue-facts.js';
 import type { ClaimMarker, Hint, ThreadComment } from '../../src/claims/types.js';
 
 /** The fixed clock of the pure-core tests. */

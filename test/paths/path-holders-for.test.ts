@@ -3,11 +3,11 @@ import { decide } from '../../src/claims/decide.js';
 import { renderPathLine } from '../../src/claims/paths.js';
 import type { ThreadComment } from '../../src/claims/types.js';
 import { IssueGoneError, type IssueThread, UnverifiableError } from '../../src/github/thread.js';
+import type { IssueKey } from '../../src/keys.js';
 import { liveHoldersOverlapping } from '../../src/paths/live-holders-overlapping.js';
 import { pathHoldersFor } from '../../src/paths/path-holders-for.js';
 import { recordPathHolder } from '../../src/paths/record-path-holder.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
-import type { IssueKey } from '../../src/store/store.js';
 import { APP_LOGIN, claim, DEFAULT_CONFIG, NOW } from '../helpers/thread-builder.js';
 
 /*

@@ -4,11 +4,11 @@ import { fileURLToPath } from 'node:url';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { issueKeyString } from '../../src/keys.js';
 import { BullQueue, type BullQueueOptions } from '../../src/queue/bullmq-queue.js';
 import { addJobs, type JobData } from '../../src/queue/bullmq-records.js';
 import { canonicalJson } from '../../src/queue/canonical-json.js';
 import type { ReconcileRequest } from '../../src/queue/queue.js';
-import { issueKeyString } from '../../src/store/store.js';
 import { flushPrefix, redisUrl, requireRedis, uniquePrefix } from '../helpers/redis.js';
 import {
   deferred,

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { type IssueKey, issueKeyString } from '../../src/keys.js';
 import type {
   Hint,
   QueueLogger,
@@ -6,7 +7,6 @@ import type {
   ReconcileRequest,
   WorkQueue,
 } from '../../src/queue/queue.js';
-import { type IssueKey, issueKeyString } from '../../src/store/store.js';
 
 /** Options a contract test asks of the queue under test. */
 export interface QueueFixtureOptions {

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach } from 'vitest';
-import type { IssueKey, Store } from '../../src/store/store.js';
+import type { IssueKey } from '../../src/keys.js';
+import type { Store } from '../../src/store/store.js';
 import { sleep } from '../helpers/redis.js';
 
 /** One store under test; `advance` moves its clock, else expiry tests wait in real time. */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import type { IssueKey } from '../../src/keys.js';
 import { MemoryDeliveryIds } from '../../src/store/memory-delivery-ids.js';
 import { MemoryIssueRecords } from '../../src/store/memory-issue-records.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
-import type { IssueKey } from '../../src/store/store.js';
 import { describeStoreContract } from './store-contract.js';
 
 describeStoreContract('MemoryStore', async () => {

@@ -6,20 +6,20 @@ import { apiRelease } from '../commands/api-release.js';
 import { apiStatus } from '../commands/api-status.js';
 import { check } from '../commands/check.js';
 import { claim } from '../commands/claim.js';
-import { usageError } from '../commands/client-error.js';
-import type { CommandResult } from '../commands/command-result.js';
-import { parseIssueRef, parseRepoName } from '../commands/issue-ref.js';
 import { list } from '../commands/list.js';
 import { migrate } from '../commands/migrate.js';
 import { pathsCheck } from '../commands/paths-check.js';
 import { release } from '../commands/release.js';
 import { status } from '../commands/status.js';
+import { usageError } from '../core/client-error.js';
+import type { CommandResult } from '../core/command-result.js';
+import { parseIssueRef, parseRepoName } from '../core/issue-ref.js';
 import type { Desk } from '../io/desk.js';
 import type { ProtectedValue } from '../io/text-guard.js';
 import { requireIdentity, requireNote, requireStage, staleAfterMs } from './validate-input.js';
 
 /** What a command gets from whoever runs it (the CLI or the MCP server). */
-export interface CommandContext {
+interface CommandContext {
   /**
    * Opens the desk: key, token, octokit. Called only when the command needs GitHub, so the
    * gate's no-issue path needs no token and makes no call. `identities` are the session and
@@ -37,9 +37,9 @@ export interface CommandContext {
 }
 
 /**
- * One operation of the client, shared by the CLI and the MCP server (Praetor protocol: "the CLI
- * subcommands and the MCP tools build the same ClaimCommand and run it on the same desk, so
- * they cannot drift"): a name for each, one input schema, one run.
+ * One operation of the client, shared by the CLI and the MCP server (docs/agents.md,
+ * "MCP": the CLI subcommands and the MCP tools run the same command on the same desk, so
+ * they cannot drift): a name for each, one input schema, one run.
  */
 export interface ClientCommand {
   /** The CLI subcommand. */

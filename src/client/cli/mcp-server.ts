@@ -1,13 +1,13 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolRequestSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { resultJson } from '../commands/command-result.js';
+import { resultJson } from '../core/result-json.js';
 import type { ClientRuntime } from '../io/runtime.js';
 import { commands } from './commands.js';
 import { runCommand } from './run-command.js';
 
 /** What the server shares across tool calls. */
-export interface McpServerOptions {
+interface McpServerOptions {
   readonly runtime: ClientRuntime;
   /** `claim-warden mcp --token`; otherwise GITHUB_TOKEN or `gh auth token`, per call. */
   readonly token?: string | undefined;
@@ -25,7 +25,7 @@ const ResultEnvelope = z.looseObject({
 
 /**
  * The MCP server: one tool per client command, built on the same command objects the CLI
- * runs (Praetor protocol: TestIssueClaimMCP_Positive_MirrorsTheCLIDesk), so a tool call and the
+ * runs (docs/agents.md, "MCP"), so a tool call and the
  * matching CLI invocation give the same result. The structured content is exactly the CLI's
  * `--json` object; the text content carries the same JSON for clients without structured
  * output. A result other than `ok` is flagged `isError`, with the exit code the CLI would

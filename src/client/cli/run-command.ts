@@ -1,5 +1,5 @@
-import { ClientError } from '../commands/client-error.js';
-import type { CommandResult } from '../commands/command-result.js';
+import { ClientError } from '../core/client-error.js';
+import type { CommandResult } from '../core/command-result.js';
 import { claimsApiUrl } from '../io/app-url.js';
 import { describeFailure } from '../io/describe-failure.js';
 import { openDesk } from '../io/desk.js';
@@ -7,7 +7,7 @@ import type { ClientRuntime } from '../io/runtime.js';
 import type { ClientCommand } from './commands.js';
 
 /** How a command is run: by the CLI once, or by the MCP server per tool call. */
-export interface RunOptions {
+interface RunOptions {
   readonly runtime: ClientRuntime;
   /** `--token`; otherwise GITHUB_TOKEN or `gh auth token`. */
   readonly token?: string | undefined;
@@ -16,7 +16,7 @@ export interface RunOptions {
 }
 
 /**
- * Runs one command under the deadline (Praetor protocol, "Failure behaviour": 45 s, and every request
+ * Runs one command under the deadline (docs/agents.md, "Running it": 45 s, and every request
  * carries the deadline's signal) and turns every outcome into a CommandResult: a ClientError
  * keeps its kind; anything else, a passed deadline included, is unverifiable, because a
  * GitHub failure is never reported as held or as free.

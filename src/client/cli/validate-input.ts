@@ -2,7 +2,7 @@ import { foldText, MAX_NOTE_CHARS } from '../../claims/comment.js';
 import { FIXED_STAGES, isClaimIdentity, isStage } from '../../claims/marker.js';
 import type { Stage } from '../../claims/types.js';
 import { durationSchema } from '../../config/duration.js';
-import { usageError } from '../commands/client-error.js';
+import { usageError } from '../core/client-error.js';
 import { DEFAULT_STALE_AFTER } from '../io/runtime.js';
 
 const IDENTITY_RULE = '1..128 letters, digits and . _ / : + @ -, starting with a letter or digit';
@@ -39,7 +39,7 @@ export function requireStage(value: string): Stage {
 
 /**
  * A note: newlines and whitespace runs fold to single spaces first, then a note longer than
- * 280 characters is refused, not cut (Praetor protocol, "Stages"). No note is no note.
+ * 280 characters is refused, not cut (docs/agents.md, "Commands": `status`). No note is no note.
  */
 export function requireNote(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;

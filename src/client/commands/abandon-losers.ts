@@ -1,8 +1,8 @@
 import type { Losers } from '../../claims/plan-losers.js';
+import type { ClientError } from '../core/client-error.js';
 import { applyActions } from '../io/apply-actions.js';
 import type { Desk } from '../io/desk.js';
 import type { IssueState } from '../io/issue-state.js';
-import type { ClientError } from './client-error.js';
 import { heldRefusal } from './held-refusal.js';
 
 /**

@@ -1,8 +1,8 @@
+import { type ClientError, refused, unverifiable, usageError } from '../core/client-error.js';
 import type { ApiReply } from '../io/claims-api-client.js';
-import { type ClientError, refused, unverifiable, usageError } from './client-error.js';
 
 /** The error object of a claims API answer: `{ error: { code, message, details? } }`. */
-export interface ApiErrorBody {
+interface ApiErrorBody {
   readonly code: string;
   readonly message: string;
   // biome-ignore lint/suspicious/noExplicitAny: details differ per code; callers read theirs

@@ -1,4 +1,6 @@
 import { publicIdentity } from '../../claims/public-identity.js';
+import { type CommandResult, ok } from '../core/command-result.js';
+import { formatIssueRef } from '../core/issue-ref.js';
 import type { ClaimsApi } from '../io/claims-api-client.js';
 import type { Desk } from '../io/desk.js';
 import { apiClaimView } from './api-claim-view.js';
@@ -6,9 +8,7 @@ import { apiErrorOf, apiFailure } from './api-failure.js';
 import { apiNotHeld } from './api-not-held.js';
 import { claimRoute } from './api-route.js';
 import { describeClaim } from './claim-view.js';
-import { type CommandResult, ok } from './command-result.js';
 import { explainNotHeld } from './explain-not-held.js';
-import { formatIssueRef } from './issue-ref.js';
 import type { ReleaseRequest } from './release.js';
 
 /**

@@ -1,15 +1,15 @@
 import { ownedBy } from '../../claims/public-identity.js';
+import { ClientError, type FailureKind } from '../core/client-error.js';
+import { type CommandResult, ok } from '../core/command-result.js';
+import { formatIssueRef, type IssueRef } from '../core/issue-ref.js';
 import { describeFailure } from '../io/describe-failure.js';
 import type { Desk } from '../io/desk.js';
 import { readIssueState } from '../io/issue-state.js';
 import { type ClaimView, claimView, describeClaim } from './claim-view.js';
-import { ClientError, type FailureKind } from './client-error.js';
-import { type CommandResult, ok } from './command-result.js';
-import { formatIssueRef, type IssueRef } from './issue-ref.js';
 import { parseBrief } from './parse-brief.js';
 
 /** The gate's answer for one issue of a brief. */
-export interface IssueVerdict {
+interface IssueVerdict {
   readonly issue: string;
   readonly verdict: 'allow' | 'deny';
   readonly reason:
@@ -26,7 +26,7 @@ export interface IssueVerdict {
 }
 
 /**
- * The dispatch gate (Praetor protocol, "Dispatch enforcement"): reads the brief's `issue:` and `session:`
+ * The dispatch gate (docs/agents.md, "The dispatch gate"): reads the brief's `issue:` and `session:`
  * fields and allows only when every named issue is held by that session. It denies when
  * another live session holds one (naming that claim), when one is unclaimed or its claim is
  * stale (with the claim command to run first), when the brief has no `session:`, and when a

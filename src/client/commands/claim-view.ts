@@ -71,7 +71,7 @@ export function claimView(
 }
 
 /**
- * One line naming a claim the way Praetor's ClaimHeldError does: its session, lane, branch,
+ * One line naming a claim the way a refusal names its holder (docs/agents.md, "Commands"): its session, lane, branch,
  * stage and last update, plus where to find it.
  */
 export function describeClaim(view: ClaimView): string {

@@ -2,34 +2,25 @@ import type { ClaimComment } from '../../claims/liveness.js';
 import type { HalfMadeClaim } from '../../claims/plan-abandon.js';
 import { type ClaimPlan, planClaim } from '../../claims/plan-claim.js';
 import { planConfirm } from '../../claims/plan-confirm.js';
+import { refused, unverifiable } from '../core/client-error.js';
+import type { CommandResult } from '../core/command-result.js';
+import { formatIssueRef } from '../core/issue-ref.js';
 import { applyActions } from '../io/apply-actions.js';
 import { describeFailure } from '../io/describe-failure.js';
 import type { Desk } from '../io/desk.js';
 import { type IssueState, readIssueState } from '../io/issue-state.js';
 import { abandonHalfMade } from './abandon-half-made.js';
 import { abandonLosers } from './abandon-losers.js';
+import type { ClaimRequest } from './claim-request.js';
 import { viewIn } from './claim-view.js';
 import { claimedResult } from './claimed-result.js';
-import { refused, unverifiable } from './client-error.js';
 import { closedRefusal } from './closed-refusal.js';
-import type { CommandResult } from './command-result.js';
 import { heldRefusal } from './held-refusal.js';
-import { formatIssueRef, type IssueRef } from './issue-ref.js';
 import { resumeClaim } from './resume-claim.js';
 
-/** A claim request: the issue and the session's identity, already validated. */
-export interface ClaimRequest {
-  readonly ref: IssueRef;
-  readonly session: string;
-  readonly lane: string;
-  readonly branch: string;
-  /** The paths to claim, canonical (checkPathEntries): the comment's path line. */
-  readonly paths?: readonly string[];
-}
-
 /**
- * Claims an issue for a session (Praetor protocol, "What a claim writes", "Refusal, takeover and the
- * stale window"), writing what planClaim decides:
+ * Claims an issue for a session (docs/protocol.md §1, §3 and §4;
+ * docs/agents.md, "Commands": `claim`), writing what planClaim decides:
  * - refused, naming the holder, while another session holds a live claim;
  * - resumed when the session already holds it (nothing rewritten; labels repaired);
  * - otherwise a new claim comment is posted (with a Takeover line when a stale claim is
@@ -38,7 +29,7 @@ export interface ClaimRequest {
  * - then the thread is read back and planConfirm computes the holder again: a session that
  *   lost a race finalises its own comment as abandoned and is told the winner.
  * When the comment was written but a later step failed, the half-made claim is finalised as
- * abandoned and the labels it applied removed (Praetor protocol, "Failure behaviour").
+ * abandoned and the labels it applied removed (docs/protocol.md §6).
  */
 export async function claim(desk: Desk, request: ClaimRequest): Promise<CommandResult> {
   const { ref } = request;

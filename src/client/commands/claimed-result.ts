@@ -1,5 +1,5 @@
+import { type CommandResult, ok } from '../core/command-result.js';
 import { type ClaimView, describeClaim } from './claim-view.js';
-import { type CommandResult, ok } from './command-result.js';
 
 /**
  * The answer of a claim that now holds `name`: claimed, or took over when it replaced stale

@@ -1,18 +1,18 @@
 import type { ClaimComment } from '../../claims/liveness.js';
+import { type ClientError, refused } from '../core/client-error.js';
+import { formatIssueRef } from '../core/issue-ref.js';
 import type { IssueState } from '../io/issue-state.js';
 import { type ClaimView, claimView, describeClaim } from './claim-view.js';
-import { type ClientError, refused } from './client-error.js';
-import { formatIssueRef } from './issue-ref.js';
 
 /** What a held refusal says besides the holder. */
-export interface HeldRefusalOptions {
+interface HeldRefusalOptions {
   readonly lostRace?: boolean;
   readonly finalised?: number;
   readonly cleanupFailed?: boolean;
 }
 
 /**
- * The refusal while another session holds the issue (Praetor protocol: forge.ClaimHeldError): it names
+ * The refusal while another session holds the issue (docs/agents.md, "Commands": `claim`): it names
  * the holder's session, lane, branch, stage and last update. `lostRace` says the session
  * wrote a claim of its own and found on read-back that an older one won.
  */

@@ -1,12 +1,12 @@
+import { unverifiable } from '../core/client-error.js';
+import { type CommandResult, ok } from '../core/command-result.js';
 import type { ClaimsApi } from '../io/claims-api-client.js';
 import { type ApiClaim, apiClaimView } from './api-claim-view.js';
 import { apiFailure } from './api-failure.js';
 import { type ClaimView, describeClaim } from './claim-view.js';
-import { unverifiable } from './client-error.js';
-import { type CommandResult, ok } from './command-result.js';
 
 /** The work queue's filters (docs/protocol.md §9), as the CLI's flags and the MCP tool give them. */
-export interface ListRequest {
+interface ListRequest {
   readonly claimable?: boolean;
   /** `me` or a login. */
   readonly claimedBy?: string;
@@ -21,7 +21,7 @@ export interface ListRequest {
 }
 
 /** One issue of the queue as the client reports it. */
-export interface ListItem {
+interface ListItem {
   readonly issue: {
     readonly repo: string;
     readonly number: number;

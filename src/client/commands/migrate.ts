@@ -4,17 +4,17 @@ import type { ClaimComment } from '../../claims/liveness.js';
 import { readMarkerLine, renderClaimMarker } from '../../claims/marker.js';
 import { ownClaimBody } from '../../claims/own-claim-body.js';
 import { taggedMarker } from '../../claims/public-identity.js';
+import { refused, unverifiable } from '../core/client-error.js';
+import { type CommandResult, ok } from '../core/command-result.js';
+import type { IssueRef } from '../core/issue-ref.js';
 import { applyActions } from '../io/apply-actions.js';
 import { describeFailure } from '../io/describe-failure.js';
 import type { Desk } from '../io/desk.js';
 import { type IssueState, readIssueState } from '../io/issue-state.js';
 import { type ProtectedKind, textGuard } from '../io/text-guard.js';
-import { refused, unverifiable } from './client-error.js';
-import { type CommandResult, ok } from './command-result.js';
-import type { IssueRef } from './issue-ref.js';
 
 /** A migrate request, validated by the command layer. */
-export interface MigrateRequest {
+interface MigrateRequest {
   readonly owner: string;
   readonly repo: string;
   readonly issues: readonly number[];
@@ -36,7 +36,7 @@ interface Step {
 
 /**
  * Migrates legacy claim comments, whose marker carries a plain session or lane, to keyed
- * tags (Praetor protocol, "Legacy claim migration"). Only trusted comments whose first line is a valid
+ * tags (docs/agents.md, "Commands": `migrate`). Only trusted comments whose first line is a valid
  * marker are claims; nothing else is touched, and plain values are never printed.
  *
  * Dry run (default): one line per legacy comment with its stage and target tags, and
@@ -227,7 +227,7 @@ async function applySteps(
 }
 
 /**
- * Reads the thread back (Praetor protocol: TestClaimsMigrate_Negative_MutantSkipsReadback): no legacy
+ * Reads the thread back (docs/agents.md, "Commands": `migrate`): no legacy
  * marker may remain, every replacement must be there, and the holder must be the same claim
  * as before (a migrated holder is now its replacement). Returns the problems found.
  */

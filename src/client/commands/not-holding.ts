@@ -1,16 +1,16 @@
 import { type ClaimComment, isStale } from '../../claims/liveness.js';
+import { type ClientError, refused } from '../core/client-error.js';
+import { formatIssueRef } from '../core/issue-ref.js';
 import type { IssueState } from '../io/issue-state.js';
 import { claimView, describeClaim } from './claim-view.js';
-import { type ClientError, refused } from './client-error.js';
-import { formatIssueRef } from './issue-ref.js';
 
 /** Why a session does not hold an issue, as reported in `data.reason`. */
-export type NotHoldingReason = 'taken-over' | 'held' | 'released' | 'stale' | 'closed' | 'none';
+type NotHoldingReason = 'taken-over' | 'held' | 'released' | 'stale' | 'closed' | 'none';
 
 /**
  * The refusal for a session that does not hold the issue (status, release), telling it why:
- * its claim was taken over (Praetor protocol: "a session whose claim was taken over learns that at its
- * next update"), another session holds it, its claim was released or went stale, the issue
+ * its claim was taken over (docs/agents.md, "Races, in short": it learns that at its next
+ * update), another session holds it, its claim was released or went stale, the issue
  * is closed, or it never claimed it.
  */
 export function notHolding(state: IssueState, ownClaims: readonly ClaimComment[]): ClientError {

@@ -1,9 +1,9 @@
 import { isClaimIdentity } from '../../claims/marker.js';
-import { usageError } from './client-error.js';
-import { formatIssueRef, type IssueRef, parseIssueRef } from './issue-ref.js';
+import { usageError } from '../core/client-error.js';
+import { formatIssueRef, type IssueRef, parseIssueRef } from '../core/issue-ref.js';
 
 /** The claim fields of a subagent brief: the issues it works on and the session holding them. */
-export interface BriefClaim {
+interface BriefClaim {
   /** Every issue named on an `issue:` line, once each, in the order first named. */
   readonly issues: readonly IssueRef[];
   /** The `session:` value, or null when the brief has none. */
@@ -16,8 +16,8 @@ const ISSUE_FIELD = /^issue:(.*)$/;
 const SESSION_FIELD = /^session:(.*)$/;
 
 /**
- * Extracts the claim fields of a brief (Praetor protocol: caveman.ExtractBriefClaim and
- * forge.ParseBriefClaim). A token on an `issue:` line that is not `<owner>/<repo>#<number>`
+ * Extracts the claim fields of a brief (docs/agents.md, "The dispatch
+ * gate"). A token on an `issue:` line that is not `<owner>/<repo>#<number>`
  * (`#0` and leading zeros included) is a usage error, not skipped: a typo must not let a
  * dispatch through unchecked. The session is validated only when the brief names an issue,
  * as a brief without issues is not the gate's business.

@@ -1,12 +1,12 @@
+import { refused } from '../core/client-error.js';
+import { type CommandResult, ok } from '../core/command-result.js';
 import type { ClaimsApi } from '../io/claims-api-client.js';
 import { type ApiClaim, apiClaimView } from './api-claim-view.js';
 import { apiFailure } from './api-failure.js';
 import type { ClaimView } from './claim-view.js';
-import { refused } from './client-error.js';
-import { type CommandResult, ok } from './command-result.js';
 
 /** A paths check: the repository and canonical entries (checkPathEntries). */
-export interface PathsCheckRequest {
+interface PathsCheckRequest {
   readonly owner: string;
   readonly repo: string;
   readonly paths: readonly string[];

@@ -1,14 +1,14 @@
 import type { NotHeld } from '../../claims/plan-losers.js';
+import type { ClientError } from '../core/client-error.js';
 import type { Desk } from '../io/desk.js';
 import type { IssueState } from '../io/issue-state.js';
 import { abandonLosers } from './abandon-losers.js';
-import type { ClientError } from './client-error.js';
 import { notHolding } from './not-holding.js';
 
 /**
  * The refusal of a status or release by a session that does not hold the issue, telling it
  * why (notHolding); when its live claims lost to another session's, they are finalised
- * first and the refusal names the holder (Praetor protocol: NonHolderStatusAndReleaseFinalisesComment).
+ * first and the refusal names the holder (docs/protocol.md §4).
  */
 export async function refuseNotHeld(
   desk: Desk,

@@ -1,10 +1,10 @@
 import type { ClaimComment } from '../../claims/liveness.js';
 import type { Outcome } from '../../claims/types.js';
+import { refused } from '../core/client-error.js';
+import { type CommandResult, ok } from '../core/command-result.js';
+import { formatIssueRef } from '../core/issue-ref.js';
 import type { IssueState } from '../io/issue-state.js';
 import { describeClaim, viewIn } from './claim-view.js';
-import { refused } from './client-error.js';
-import { type CommandResult, ok } from './command-result.js';
-import { formatIssueRef } from './issue-ref.js';
 
 /**
  * The answer of a release whose claim is already finalised: done, when it was released with

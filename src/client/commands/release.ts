@@ -4,14 +4,14 @@ import {
   type ReleasePlan,
 } from '../../claims/plan-release.js';
 import type { Outcome } from '../../claims/types.js';
+import { unverifiable } from '../core/client-error.js';
+import { type CommandResult, ok } from '../core/command-result.js';
+import { formatIssueRef, type IssueRef } from '../core/issue-ref.js';
 import { applyActions } from '../io/apply-actions.js';
 import { describeFailure } from '../io/describe-failure.js';
 import type { Desk } from '../io/desk.js';
 import { type IssueState, readIssueState } from '../io/issue-state.js';
 import { describeClaim, viewIn } from './claim-view.js';
-import { unverifiable } from './client-error.js';
-import { type CommandResult, ok } from './command-result.js';
-import { formatIssueRef, type IssueRef } from './issue-ref.js';
 import { refuseNotHeld } from './refuse-not-held.js';
 import { releaseSettled } from './release-settled.js';
 
@@ -21,7 +21,7 @@ export interface ReleaseRequest extends CoreReleaseRequest {
 }
 
 /**
- * Finalises the session's claim as planRelease decides (Praetor protocol, "Release"): first the status
+ * Finalises the session's claim as planRelease decides (docs/protocol.md §3; docs/agents.md, "Commands": `release`): first the status
  * labels come off and, when the claim recorded `assignee=claim`, the account that wrote it is
  * unassigned (other assignees stay); then the comment is rewritten with stage `released` and
  * the outcome. Labels and assignee go first, so a failure leaves the claim live and a retried

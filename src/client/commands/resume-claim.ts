@@ -1,18 +1,18 @@
 import type { ClaimPlan } from '../../claims/plan-claim.js';
 import { publicIdentity } from '../../claims/public-identity.js';
+import { unverifiable } from '../core/client-error.js';
+import type { CommandResult } from '../core/command-result.js';
+import { formatIssueRef } from '../core/issue-ref.js';
 import { applyActions } from '../io/apply-actions.js';
 import type { Desk } from '../io/desk.js';
 import type { IssueState } from '../io/issue-state.js';
-import type { ClaimRequest } from './claim.js';
+import type { ClaimRequest } from './claim-request.js';
 import { viewIn } from './claim-view.js';
-import { unverifiable } from './client-error.js';
-import type { CommandResult } from './command-result.js';
-import { formatIssueRef } from './issue-ref.js';
 import { resumedResult } from './resumed-result.js';
 
 /**
- * `claim` by the session that already holds the issue: nothing is rewritten (Praetor protocol: "a
- * resumed claim keeps the value its comment records"); the plan's repairs are written (the
+ * `claim` by the session that already holds the issue: nothing is rewritten (docs/agents.md,
+ * "Commands": a resumed claim keeps what its comment records); the plan's repairs are written (the
  * labels and the assignee the claim recorded, the session's own newer live duplicates
  * finalised). A failure here keeps the claim live: it is never finalised as abandoned.
  */

@@ -1,5 +1,5 @@
+import { type CommandResult, ok } from '../core/command-result.js';
 import { type ClaimView, describeClaim } from './claim-view.js';
-import { type CommandResult, ok } from './command-result.js';
 
 /**
  * The answer of a claim by the session already holding `name`, noting where the request's

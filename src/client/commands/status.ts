@@ -6,15 +6,15 @@ import {
   type StatusPlan,
 } from '../../claims/plan-status.js';
 import { ownedBy } from '../../claims/public-identity.js';
+import { refused, unverifiable } from '../core/client-error.js';
+import { type CommandResult, ok } from '../core/command-result.js';
+import { formatIssueRef, type IssueRef } from '../core/issue-ref.js';
 import { applyActions } from '../io/apply-actions.js';
 import { describeFailure } from '../io/describe-failure.js';
 import type { Desk } from '../io/desk.js';
 import { type IssueState, readIssueState } from '../io/issue-state.js';
 import { abandonLosers } from './abandon-losers.js';
 import { describeClaim, viewIn } from './claim-view.js';
-import { refused, unverifiable } from './client-error.js';
-import { type CommandResult, ok } from './command-result.js';
-import { formatIssueRef, type IssueRef } from './issue-ref.js';
 import { notHolding } from './not-holding.js';
 import { refuseNotHeld } from './refuse-not-held.js';
 
@@ -28,7 +28,7 @@ export interface StatusRequest extends CoreStatusRequest {
  * stage, reports the claim and writes nothing; planStatus decides which. A session that does
  * not hold the issue is refused and told why: taken over, released, stale, or held by another
  * session; a live own comment that lost to an older claim is finalised as abandoned on the way
- * (Praetor protocol: NonHolderStatusAndReleaseFinalisesComment).
+ * (docs/protocol.md §4; docs/agents.md, "Races, in short").
  */
 export async function status(desk: Desk, request: StatusRequest): Promise<CommandResult> {
   if (request.note !== undefined) desk.guard.check(request.note, 'the note');
@@ -100,8 +100,8 @@ async function update(
       claim: view,
     });
   }
-  // Read-back shows the edit raced a takeover or a finalisation (Praetor protocol:
-  // StaleHolderEditRacingTakeover): the session no longer holds the issue and is told so.
+  // Read-back shows the edit raced a takeover or a finalisation (docs/agents.md,
+  // "Races, in short"): the session no longer holds the issue and is told so.
   const ownNow = readback.claims.filter(own);
   const { holder } = readback;
   if (

@@ -1,4 +1,4 @@
-import { setupError } from '../commands/client-error.js';
+import { setupError } from '../core/client-error.js';
 import type { ConfigEnv } from './config-dir.js';
 
 /** GitHub.com's REST API, used when `GITHUB_API_URL` is unset. */

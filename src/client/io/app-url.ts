@@ -1,8 +1,8 @@
-import { setupError } from '../commands/client-error.js';
+import { setupError } from '../core/client-error.js';
 import type { ConfigEnv } from './config-dir.js';
 
 /** Where the claims API lives under an app's base URL (docs/protocol.md §8). */
-export const CLAIMS_API_PATH = '/api/claims/v1';
+const CLAIMS_API_PATH = '/api/claims/v1';
 
 /**
  * The claims API of the app `CLAIM_WARDEN_URL` names (its base URL, such as

@@ -1,4 +1,4 @@
-import type { Action } from '../../claims/decide.js';
+import type { Action } from '../../claims/plan.js';
 import { type Executed, executePlan } from '../../github/execute.js';
 import type { Desk } from './desk.js';
 import { type IssueState, issueKey } from './issue-state.js';

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, link, mkdir, readFile, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { setupError } from '../commands/client-error.js';
+import { setupError } from '../core/client-error.js';
 
-/** The key file's name inside the config directory (Praetor protocol: `claim-tag.key`). */
+/** The key file's name inside the config directory (docs/agents.md, "Identity tags and the text guard"). */
 export const CLAIM_KEY_FILE = 'claim-tag.key';
 
-/** The key is 32 random bytes (Praetor protocol, "Identity tags and key storage"). */
+/** The key is 32 random bytes (docs/agents.md, "Identity tags and the text guard"). */
 const CLAIM_KEY_BYTES = 32;
 
 /**

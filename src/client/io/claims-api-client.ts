@@ -1,4 +1,4 @@
-import { unverifiable } from '../commands/client-error.js';
+import { unverifiable } from '../core/client-error.js';
 import { describeFailure } from './describe-failure.js';
 
 /** One answer of the claims API: its status and its JSON body (null when it had none). */
@@ -19,7 +19,7 @@ export interface ClaimsApi {
 }
 
 /** How to reach the app for one command. */
-export interface ClaimsApiOptions {
+interface ClaimsApiOptions {
   readonly baseUrl: string;
   /** The caller's GitHub token, sent as `Authorization: Bearer`; never part of a message. */
   readonly token: string;

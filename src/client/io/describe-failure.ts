@@ -1,6 +1,6 @@
 import { noAnswer } from '../../github/no-answer.js';
 import { statusOf } from '../../github/thread.js';
-import { ClientError } from '../commands/client-error.js';
+import { ClientError } from '../core/client-error.js';
 
 /**
  * One line saying what went wrong, for messages: the HTTP status and the request GitHub

@@ -1,7 +1,8 @@
 import type { ProbotOctokit } from 'probot';
-import { loadRepoConfig, type ResolvedRepoConfig } from '../../config/repo-config.js';
+import { loadRepoConfig } from '../../config/load-repo-config.js';
+import type { ResolvedRepoConfig } from '../../config/repo-config.js';
 import { KnownLabels } from '../../github/execute.js';
-import { unverifiable } from '../commands/client-error.js';
+import { unverifiable } from '../core/client-error.js';
 import { apiUrl, ghHostOf } from './api-url.js';
 import { claimsApiUrl } from './app-url.js';
 import { loadClaimKey } from './claim-key.js';
@@ -14,7 +15,7 @@ import { resolveToken } from './resolve-token.js';
 import type { ClientRuntime } from './runtime.js';
 import { type ProtectedValue, type TextGuard, textGuard } from './text-guard.js';
 
-/** What one command runs on (Praetor's forge.ClaimDesk): GitHub, the key, the guard, a clock. */
+/** What one command runs on: GitHub, the key, the guard, a clock. */
 export interface Desk {
   readonly octokit: ProbotOctokit;
   /** The HMAC key of identity tags; never printed. */
@@ -40,7 +41,7 @@ export interface Desk {
 }
 
 /** What a command brings to its desk. */
-export interface DeskOptions {
+interface DeskOptions {
   /** `--token`, which beats GITHUB_TOKEN and `gh auth token`. */
   readonly token?: string | undefined;
   readonly signal: AbortSignal;

@@ -2,12 +2,12 @@ import { ProbotOctokit } from 'probot';
 import type { TextGuard } from './text-guard.js';
 
 /** How to reach GitHub for one command. */
-export interface GitHubClientOptions {
+interface GitHubClientOptions {
   readonly token: string;
   readonly baseUrl: string;
-  /** Carried by every request: the command's deadline (Praetor protocol, "Failure behaviour"). */
+  /** Carried by every request: the command's deadline (docs/agents.md, "Running it"). */
   readonly signal: AbortSignal;
-  /** Every comment, issue body or title written passes it (Praetor protocol, "Public text guard"). */
+  /** Every comment, issue body or title written passes it (docs/agents.md, "Identity tags and the text guard"). */
   readonly guard: TextGuard;
   readonly fetch?: typeof globalThis.fetch;
 }

@@ -1,6 +1,6 @@
 import type { ClaimState } from '../../claims/claim-state.js';
-import { trustedClaims } from '../../claims/decide.js';
 import { findHolder } from '../../claims/liveness.js';
+import { trustedClaims } from '../../claims/trusted-claims.js';
 import type { ResolvedRepoConfig } from '../../config/repo-config.js';
 import {
   IssueGoneError,
@@ -8,9 +8,9 @@ import {
   readThread,
   UnverifiableError,
 } from '../../github/thread.js';
-import type { IssueKey } from '../../store/store.js';
-import { ClientError, unverifiable } from '../commands/client-error.js';
-import { formatIssueRef, type IssueRef } from '../commands/issue-ref.js';
+import type { IssueKey } from '../../keys.js';
+import { ClientError, unverifiable } from '../core/client-error.js';
+import { formatIssueRef, type IssueRef } from '../core/issue-ref.js';
 import { describeFailure } from './describe-failure.js';
 import type { Desk } from './desk.js';
 

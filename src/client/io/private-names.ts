@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { setupError } from '../commands/client-error.js';
+import { setupError } from '../core/client-error.js';
 
-/** The file of names that must never reach public text (Praetor protocol: `private-names.txt`). */
+/** The file of names that must never reach public text (docs/agents.md, "Identity tags and the text guard"). */
 const PRIVATE_NAMES_FILE = 'private-names.txt';
 
 /**

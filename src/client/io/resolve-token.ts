@@ -1,12 +1,12 @@
 import { execFile } from 'node:child_process';
-import { setupError } from '../commands/client-error.js';
+import { setupError } from '../core/client-error.js';
 import type { ConfigEnv } from './config-dir.js';
 
 /** Asks the GitHub CLI for its token for a host; null when it cannot say. */
 export type GhTokenSource = (host: string, signal?: AbortSignal) => Promise<string | null>;
 
 /** Where a token may come from, first match wins. */
-export interface TokenSources {
+interface TokenSources {
   /** `--token` on the command line. */
   readonly flag?: string | undefined;
   readonly env: ConfigEnv;
@@ -17,8 +17,8 @@ export interface TokenSources {
 }
 
 /**
- * The GitHub token: `--token`, else `GITHUB_TOKEN`, else `gh auth token` (Praetor protocol: "The forge
- * token comes from GITHUB_TOKEN, gh auth token or --token"; an explicit flag wins). Without
+ * The GitHub token: `--token`, else `GITHUB_TOKEN`, else `gh auth token` (docs/agents.md,
+ * "Running it"; an explicit flag wins). Without
  * one, a setup error says how to provide it; a token is never part of any message.
  */
 export async function resolveToken(sources: TokenSources): Promise<string> {

@@ -1,7 +1,7 @@
 import { isClaimTag } from '../../claims/identity.js';
-import { refused } from '../commands/client-error.js';
+import { refused } from '../core/client-error.js';
 
-/** What a protected value is; refusals name this, never the value (Praetor protocol, "Public text guard"). */
+/** What a protected value is; refusals name this, never the value (docs/agents.md, "Identity tags and the text guard"). */
 export type ProtectedKind = 'session' | 'lane' | 'hostname' | 'private name';
 
 /** One value that must not appear in public text. */
@@ -19,7 +19,7 @@ export interface TextGuard {
 }
 
 /**
- * The public-text guard of the Praetor protocol: refuses text carrying the session or lane of the
+ * The public-text guard (docs/agents.md, "Identity tags and the text guard"): refuses text carrying the session or lane of the
  * operation, the hostname or a line of `private-names.txt`, matched without case and on word
  * boundaries (so the session `unit7` is found in `Unit7,` but not in `unit70`). A letter,
  * digit or `_` next to a match makes it part of a longer word. A value already written as a

@@ -1,9 +1,9 @@
 import type { EmitterWebhookEvent } from '@octokit/webhooks';
 import { z } from 'zod';
-import { isTrustedAuthor } from '../claims/decide.js';
 import { parseClaimMarker } from '../claims/marker.js';
 import { sameName } from '../claims/names.js';
 import { pathLineOf } from '../claims/paths.js';
+import { isTrustedAuthor } from '../claims/trusted-claims.js';
 import type { ClaimMarker, Hint } from '../claims/types.js';
 import { parseDuration } from '../config/duration.js';
 import { MIN_STALE_AFTER } from '../config/repo-config.js';
@@ -14,8 +14,8 @@ import {
   pullEvent,
   pushEvent,
 } from '../guard/guard-event.js';
+import type { IssueKey } from '../keys.js';
 import type { ReconcileRequest } from '../queue/queue.js';
-import type { IssueKey } from '../store/store.js';
 
 /** The events of docs/protocol.md §5 this app subscribes to. */
 export const SUBSCRIBED_EVENTS = [

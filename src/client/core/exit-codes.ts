@@ -1,4 +1,4 @@
-import type { ResultStatus } from '../commands/command-result.js';
+import type { ResultStatus } from './command-result.js';
 
 /**
  * The documented exit codes (docs/agents.md). One code per kind of outcome, the same for

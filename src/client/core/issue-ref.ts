@@ -9,7 +9,7 @@ export interface IssueRef {
 
 // GitHub's own shapes: an owner is a login (letters, digits, inner hyphens, at most 39), a
 // repository name is letters, digits, `.`, `_` and `-`. The number is written without
-// leading zeros and is never 0 (Praetor protocol: forge.ParseClaimRef refuses #0 and #007).
+// leading zeros and is never 0 (docs/agents.md, "The dispatch gate": `#0` and `#007` are refused).
 const OWNER = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,37}[A-Za-z0-9])?';
 const REPO = '[A-Za-z0-9._-]{1,100}';
 const REF = new RegExp(`^(${OWNER})/(${REPO})#([1-9][0-9]{0,15})$`);

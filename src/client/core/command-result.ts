@@ -1,4 +1,3 @@
-import { exitCode } from '../cli/exit-codes.js';
 import type { FailureKind } from './client-error.js';
 
 /** How a command ended: `ok`, or the kind of its failure. */
@@ -16,17 +15,4 @@ export interface CommandResult {
 /** A successful result. */
 export function ok(message: string, data: Record<string, unknown> = {}): CommandResult {
   return { status: 'ok', message, data };
-}
-
-/**
- * The JSON form of a result, the same for `--json` and MCP's structured content: the status,
- * its exit code and the message, then the details.
- */
-export function resultJson(result: CommandResult): Record<string, unknown> {
-  return {
-    status: result.status,
-    exitCode: exitCode(result.status),
-    message: result.message,
-    ...result.data,
-  };
 }

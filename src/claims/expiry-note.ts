@@ -1,0 +1,26 @@
+import { hasNote } from './has-note.js';
+import type { IssueFacts } from './issue-facts.js';
+import { type ClaimComment, heartbeat } from './liveness.js';
+import { markdownCode } from './markdown-code.js';
+import { formatClaimTime } from './marker.js';
+import { sameName } from './names.js';
+
+/** The first line of the note the app posts when a claim expires; makes the note idempotent. */
+export function expiryNoteTag(commentId: number): string {
+  return `<!-- claim-warden note=expired comment=${commentId} -->`;
+}
+
+/** Whether the app already noted that this claim expired. */
+export function hasExpiryNote(facts: IssueFacts, commentId: number): boolean {
+  return hasNote(facts, expiryNoteTag(commentId));
+}
+
+/** The note telling an author their claim went stale, mentioning whom §13 names. */
+export function expiryNote(claim: ClaimComment, since: string, notify: readonly string[]): string {
+  const others = notify.filter((target) => !sameName(target, claim.comment.author));
+  return [
+    expiryNoteTag(claim.comment.id),
+    `@${claim.comment.author} the claim in comment ${claim.comment.id} (session ${markdownCode(claim.marker.session)}) went stale: no update since ${formatClaimTime(heartbeat(claim))}, stale since ${since}. It has been released as abandoned; claim the issue again to go on.`,
+    ...(others.length > 0 ? [`cc ${others.map((target) => `@${target}`).join(' ')}`] : []),
+  ].join('\n');
+}

@@ -1,0 +1,37 @@
+import type { Hint, ThreadComment } from './types.js';
+
+/** Everything decide() knows about one issue: GitHub's state plus what events told. */
+export interface IssueFacts {
+  readonly open: boolean;
+  /** GitHub's `state_reason`: `completed`, `not_planned`, `reopened` or null. */
+  readonly stateReason: string | null;
+  readonly isPullRequest: boolean;
+  readonly labels: readonly string[];
+  readonly assignees: readonly string[];
+  /** The whole thread, in any order. */
+  readonly comments: readonly ThreadComment[];
+  /** The app's own bot login (`slug[bot]`): its notes are recognised by it. */
+  readonly appLogin: string;
+  readonly hints: readonly Hint[];
+  /**
+   * The logins the app itself assigned for claims, as it remembers them (absent: it remembers
+   * none). Each is unassigned once no claim of its author holds, whoever that author has
+   * become: a claimant who stopped being a collaborator has no trusted marker left to say so.
+   */
+  readonly appAssignees?: readonly string[];
+  /**
+   * Verified holders of other issues of the repository whose paths may overlap this issue's
+   * claims (docs/protocol.md §10): a claim overlapping one with a lower comment id loses.
+   */
+  readonly pathHolders?: readonly PathHolderFact[];
+}
+
+/** A holder of another issue of the repository and its paths, verified from its thread. */
+export interface PathHolderFact {
+  /** The other issue as people write it: `acme/widgets#5`. */
+  readonly issue: string;
+  readonly commentId: number;
+  readonly session: string;
+  /** Canonical entries (src/claims/paths.ts). */
+  readonly paths: readonly string[];
+}

@@ -1,0 +1,82 @@
+import type { AssigneeMode, Outcome } from './types.js';
+
+/** Why a claim comment is finalised; also the label of the finalisations metric. */
+export type FinaliseReason =
+  | 'lost'
+  | 'stale'
+  | 'closed'
+  | 'administrative'
+  | 'release-final'
+  | 'paths';
+
+/** One change to GitHub; a Plan is a list of them, applied in order by one executor. */
+export type Action =
+  | { readonly kind: 'post-note'; readonly body: string; readonly forCommentId: number }
+  | {
+      readonly kind: 'finalise';
+      readonly commentId: number;
+      readonly body: string;
+      readonly reason: FinaliseReason;
+      readonly outcome: Outcome;
+    }
+  | { readonly kind: 'remove-label'; readonly label: string }
+  | {
+      readonly kind: 'add-label';
+      readonly label: string;
+      /** Which status label it is: the colour and description it is created with. */
+      readonly role: LabelRole;
+    }
+  | { readonly kind: 'unassign'; readonly login: string }
+  | { readonly kind: 'assign'; readonly login: string }
+  // A session's own comment writes, which executePlan may send with the session's own token:
+  | {
+      /** A new claim comment; the executor reports the comment GitHub made of it. */
+      readonly kind: 'post-claim';
+      readonly body: string;
+    }
+  | {
+      /** The session's own claim comment rewritten: a stage recorded, or its release. */
+      readonly kind: 'edit-claim';
+      readonly commentId: number;
+      readonly body: string;
+    }
+  | {
+      /** The session's own legacy claim comment, once its replacement is posted (migrate). */
+      readonly kind: 'delete-comment';
+      readonly commentId: number;
+    };
+
+/** The kinds of action that write a session's own comments, not the issue's shared state. */
+export const OWN_COMMENT_KINDS = ['post-claim', 'edit-claim', 'delete-comment'] as const;
+
+/** The two status labels of docs/protocol.md §4. */
+export type LabelRole = 'inProgress' | 'blocked';
+
+/** The holder decide() settled on, for logs and the client. */
+export interface HolderSummary {
+  readonly commentId: number;
+  readonly author: string;
+  readonly session: string;
+  readonly stage: string;
+  /** The rest of the holder's marker and comment, for the work queue's index (§9). */
+  readonly lane: string;
+  readonly branch: string;
+  readonly started: Date;
+  readonly updated: Date;
+  /** The holder's heartbeat (docs/protocol.md §3). */
+  readonly heartbeat: Date;
+  readonly assignee?: AssigneeMode;
+  readonly url?: string;
+  /** The paths it holds (docs/protocol.md §10), canonical; empty without a valid path line. */
+  readonly paths: readonly string[];
+  /** Why its path line was refused, when it has one that breaks the grammar: log it. */
+  readonly pathProblem?: string;
+}
+
+/** The result of decide(): what to write, and when to look at the issue again. */
+export interface Plan {
+  readonly actions: readonly Action[];
+  readonly holder: HolderSummary | null;
+  /** When the holder turns stale; the sweep reconciles the issue then. Null: nothing due. */
+  readonly deadline: Date | null;
+}

@@ -1,0 +1,19 @@
+import type { RepoConfigResult } from './repo-config.js';
+
+/**
+ * The resync's reading: the repository's stale window, or null when its config is invalid
+ * or the repository is disabled (it is left alone). Unreadable throws, so the resync of that repository is
+ * retried rather than run with a guessed window.
+ */
+export function staleWindowOf(result: RepoConfigResult): number | null {
+  switch (result.kind) {
+    case 'absent':
+    case 'loaded':
+      // A disabled repository (docs/protocol.md §15) is not listed either.
+      return result.config.enabled ? result.config.staleAfterMs : null;
+    case 'invalid':
+      return null;
+    case 'unreadable':
+      throw new Error(`config unreadable: ${result.message}`);
+  }
+}
