@@ -10,33 +10,6 @@ import { describe, expect, it } from 'vitest';
 const root = resolve(import.meta.dirname, '..');
 const MAX_LINES = 400;
 
-// The offenders of today, each to be removed as its fix lands (the store and the queue are being
-// split, the api/board/reconcile cycles broken by the read model). This list may only shrink: an
-// entry that no longer offends fails the test until it is deleted, and nothing may be added.
-const ALLOWED_LONG_FILES: readonly string[] = [
-  'src/queue/bullmq-queue.ts',
-  'src/store/memory-store.ts',
-  'src/store/redis-store.ts',
-];
-/** Each entry: the members of one cycle (a strongly connected component), sorted. */
-const ALLOWED_FILE_CYCLES: readonly (readonly string[])[] = [
-  ['src/events/claim-events.ts', 'src/events/keep-claim-events.ts', 'src/reconcile/reconcile.ts'],
-];
-const ALLOWED_FOLDER_CYCLES: readonly (readonly string[])[] = [
-  [
-    'src/api',
-    'src/board',
-    'src/events',
-    'src/github',
-    'src/guard',
-    'src/paths',
-    'src/queue',
-    'src/reconcile',
-    'src/rollout',
-    'src/store',
-  ],
-];
-
 function sourceFiles(dir: string): string[] {
   return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) => {
     const path = `${dir}/${entry.name}`;
@@ -113,57 +86,24 @@ function folderGraph(files: ReadonlyMap<string, ReadonlySet<string>>): Map<strin
   return folders;
 }
 
-/**
- * What is wrong with `found` against its allow-list: offenders not listed, and entries that
- * no longer offend as listed (fixed, or a cycle that shrank: list the smaller one).
- */
-function againstAllowList(
-  what: string,
-  found: readonly (readonly string[])[],
-  allowed: readonly (readonly string[])[],
-): string[] {
-  const key = (members: readonly string[]) => members.join(' <-> ');
-  const foundKeys = new Set(found.map(key));
-  const allowedKeys = new Set(allowed.map(key));
-  return [
-    ...[...foundKeys].filter((k) => !allowedKeys.has(k)).map((k) => `${what}: ${k}`),
-    ...[...allowedKeys]
-      .filter((k) => !foundKeys.has(k))
-      .map((k) => `allow-listed ${what} no longer offends as listed, update the list: ${k}`),
-  ];
-}
-
 describe('the shape of src/', () => {
   const files = sourceFiles('src');
   const graph = importGraph(files);
 
-  it('has no file over 400 lines, but those allow-listed', () => {
-    const long = files
-      .map((file) => [file, lineCount(readFileSync(join(root, file), 'utf8'))] as const)
-      .filter(([, lines]) => lines > MAX_LINES);
-    if (long.length > 0) {
-      console.log(
-        `files over ${MAX_LINES} lines: ${long.map(([f, n]) => `${f} (${n})`).join(', ')}`,
-      );
-    }
-    const problems = againstAllowList(
-      `file over ${MAX_LINES} lines`,
-      long.map(([file]) => [file]),
-      ALLOWED_LONG_FILES.map((file) => [file]),
-    );
-    expect(problems).toEqual([]);
+  it('has no file over 400 lines', () => {
+    const long = files.flatMap((file) => {
+      const lines = lineCount(readFileSync(join(root, file), 'utf8'));
+      return lines > MAX_LINES ? [`${file} (${lines} lines)`] : [];
+    });
+    expect(long).toEqual([]);
   });
 
-  it('has no import cycle between files, but those allow-listed', () => {
-    const found = cycles(graph);
-    for (const cycle of found) console.log(`file cycle: ${cycle.join(' <-> ')}`);
-    expect(againstAllowList('file cycle', found, ALLOWED_FILE_CYCLES)).toEqual([]);
+  it('has no import cycle between files', () => {
+    expect(cycles(graph).map((cycle) => cycle.join(' <-> '))).toEqual([]);
   });
 
-  it('has no import cycle between folders, but those allow-listed', () => {
-    const found = cycles(folderGraph(graph));
-    for (const cycle of found) console.log(`folder cycle: ${cycle.join(' <-> ')}`);
-    expect(againstAllowList('folder cycle', found, ALLOWED_FOLDER_CYCLES)).toEqual([]);
+  it('has no import cycle between folders', () => {
+    expect(cycles(folderGraph(graph)).map((cycle) => cycle.join(' <-> '))).toEqual([]);
   });
 
   it('sees a cycle through a type-only import', () => {

@@ -1,26 +1,11 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { HttpRoutes, RouteHandler } from '../http-routes.js';
 import type { WorkQueue } from '../queue/queue.js';
 import type { Store } from '../store/store.js';
 import { answers } from './answers.js';
 import { bearerAllowed } from './bearer-allowed.js';
 import type { Metrics } from './metrics.js';
 
-/** Answers one request that its route matched. */
-export type RouteHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void> | void;
-
-/**
- * The app's own HTTP routes on Probot's server (same port as the webhooks). Later rooms (the
- * claims API, the board) register theirs here instead of growing the app's wiring.
- */
-export interface HttpRoutes {
-  /**
-   * Serves `method path`. A path ending in `/` also serves everything under it
-   * (`/api/claims/v1/`); an exact path wins over a prefix, a longer prefix over a shorter.
-   */
-  route(method: string, path: string, handler: RouteHandler): void;
-  /** Answers the request when a route matches; false leaves it to Probot (its 404). */
-  handle(req: IncomingMessage, res: ServerResponse): Promise<boolean>;
-}
+export type { HttpRoutes, RouteHandler } from '../http-routes.js';
 
 /** What `/health` and `/metrics` read. */
 interface HttpDeps {

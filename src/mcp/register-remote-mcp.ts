@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import type { HttpRoutes } from '../app/http.js';
 import { packageVersion } from '../client/cli/package-version.js';
+import type { HttpRoutes } from '../http-routes.js';
 import { RedisStore } from '../store/redis-store.js';
 import type { Store } from '../store/store.js';
 import type { ClaimsApiHandler } from './call-claims-api.js';
