@@ -41125,8 +41125,10 @@ async function executePlan(writers, key, plan, options2) {
   const repo = { owner: key.owner, repo: key.repo };
   const issue2 = { ...repo, issue_number: key.number };
   const posted = [];
+  const edited = [];
   const checkRuns = [];
   const outcome = held(options2.rollout);
+  const knownLabels = options2.knownLabels ?? new KnownLabels();
   for (const action of plan.actions) {
     const own2 = "own" in writers && OWN.has(action.kind);
     if (outcome === "disabled" || outcome === "observed" && !own2) {
@@ -41144,13 +41146,21 @@ async function executePlan(writers, key, plan, options2) {
         break;
       }
       case "finalise":
-      case "edit-claim":
         await octokit.rest.issues.updateComment({
           ...repo,
           comment_id: action.commentId,
           body: action.body
         });
         break;
+      case "edit-claim": {
+        const { data } = await octokit.rest.issues.updateComment({
+          ...repo,
+          comment_id: action.commentId,
+          body: action.body
+        });
+        edited.push(threadComment(data));
+        break;
+      }
       case "delete-comment":
         await octokit.rest.issues.deleteComment({ ...repo, comment_id: action.commentId });
         break;
@@ -41161,7 +41171,7 @@ async function executePlan(writers, key, plan, options2) {
         );
         break;
       case "add-label":
-        await ensureLabel(octokit, key, action, options2.knownLabels);
+        await ensureLabel(octokit, key, action, knownLabels);
         await octokit.rest.issues.addLabels({ ...issue2, labels: [action.label] });
         break;
       case "unassign":
@@ -41177,7 +41187,7 @@ async function executePlan(writers, key, plan, options2) {
     }
     options2.onWrite?.(action);
   }
-  return { posted, checkRuns, outcome };
+  return { posted, edited, checkRuns, outcome };
 }
 function held(rollout) {
   if (rollout === void 0) return "sent";

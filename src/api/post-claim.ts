@@ -9,7 +9,6 @@ import type { ApiAnswer } from './api-answer.js';
 import type { ApiDeps } from './api-deps.js';
 import { ApiError, unverifiable } from './api-error.js';
 import type { Caller } from './authenticate.js';
-import { editAsCaller, postAsCaller } from './caller-writes.js';
 import { type IssueAtHand, type IssueTarget, onIssue } from './on-issue.js';
 import { pathConflicts } from './path-conflicts.js';
 import { pathsClaimed } from './paths-claimed.js';
@@ -19,6 +18,7 @@ import { requireEnforced } from './require-enforced.js';
 import { requireTrust } from './require-trust.js';
 import { claimObject, issueObject, issueRef } from './serialise.js';
 import { settle } from './settle.js';
+import { writeAsCaller } from './write-as-caller.js';
 
 /**
  * `POST …/claim` (docs/protocol.md §8), under the issue's lock: refuse while another session
@@ -91,7 +91,7 @@ export async function postClaim(
       paths: body.paths,
       takeover: replaced && { commentId: replaced.comment.id, session: replaced.marker.session },
     });
-    const posted = await postAsCaller(caller, key, text, now.getTime());
+    const posted = await writeAsCaller(deps, caller, at, { kind: 'post-claim', body: text });
     deps.log.info(
       { issue: issueRef(key), commentId: posted.id, caller: caller.login },
       'claims API: claim comment posted',
@@ -159,13 +159,11 @@ async function renew(
   if (body.paths) await refuseHeldPaths(deps, at, body.paths);
   const now = deps.now();
   const marker: ClaimMarker = { ...holder.marker, updated: now };
-  await editAsCaller(
-    caller,
-    at.key,
-    holder.comment.id,
-    editClaimBody(holder.comment.body, { marker, note: body.note, paths: body.paths }),
-    now.getTime(),
-  );
+  await writeAsCaller(deps, caller, at, {
+    kind: 'edit-claim',
+    commentId: holder.comment.id,
+    body: editClaimBody(holder.comment.body, { marker, note: body.note, paths: body.paths }),
+  });
   const readback = await settle(deps, at, 'api.claim');
   const winner = readback.holder;
   if (body.paths && !winner) {

@@ -67,6 +67,8 @@ export interface Rollout {
 export interface Executed {
   /** The comments the plan's `post-claim` actions created, in order, as GitHub made them. */
   readonly posted: readonly ThreadComment[];
+  /** The comments the plan's `edit-claim` actions rewrote, in order, as GitHub returned them. */
+  readonly edited: readonly ThreadComment[];
   /** What each `check-run` action came to, in order. */
   readonly checkRuns: readonly CheckRunWrite[];
   /** Whether the app's writes were sent, or held back by the rollout keys. */
@@ -75,7 +77,8 @@ export interface Executed {
 
 /** The options of one {@link executePlan}. */
 export interface ExecuteOptions<A extends WriteAction = WriteAction> {
-  readonly knownLabels: KnownLabels;
+  /** Labels known to exist; without it, each label added is looked up once (the API adds none). */
+  readonly knownLabels?: KnownLabels;
   readonly onWrite?: (action: A) => void;
   readonly rollout?: Rollout;
   /** The app's login, whose check runs `check-run` actions find and update. */
@@ -100,8 +103,10 @@ export async function executePlan<A extends WriteAction>(
   const repo = { owner: key.owner, repo: key.repo };
   const issue = { ...repo, issue_number: key.number };
   const posted: ThreadComment[] = [];
+  const edited: ThreadComment[] = [];
   const checkRuns: CheckRunWrite[] = [];
   const outcome = held(options.rollout);
+  const knownLabels = options.knownLabels ?? new KnownLabels();
   for (const action of plan.actions) {
     const own = 'own' in writers && OWN.has(action.kind);
     if (outcome === 'disabled' || (outcome === 'observed' && !own)) {
@@ -119,13 +124,21 @@ export async function executePlan<A extends WriteAction>(
         break;
       }
       case 'finalise':
-      case 'edit-claim':
         await octokit.rest.issues.updateComment({
           ...repo,
           comment_id: action.commentId,
           body: action.body,
         });
         break;
+      case 'edit-claim': {
+        const { data } = await octokit.rest.issues.updateComment({
+          ...repo,
+          comment_id: action.commentId,
+          body: action.body,
+        });
+        edited.push(threadComment(data));
+        break;
+      }
       case 'delete-comment':
         await octokit.rest.issues.deleteComment({ ...repo, comment_id: action.commentId });
         break;
@@ -135,7 +148,7 @@ export async function executePlan<A extends WriteAction>(
         );
         break;
       case 'add-label':
-        await ensureLabel(octokit, key, action, options.knownLabels);
+        await ensureLabel(octokit, key, action, knownLabels);
         await octokit.rest.issues.addLabels({ ...issue, labels: [action.label] });
         break;
       case 'unassign':
@@ -151,7 +164,7 @@ export async function executePlan<A extends WriteAction>(
     }
     options.onWrite?.(action);
   }
-  return { posted, checkRuns, outcome };
+  return { posted, edited, checkRuns, outcome };
 }
 
 /** What the rollout keys do to the app's writes: send them, or hold them back and why. */
