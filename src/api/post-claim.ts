@@ -1,9 +1,9 @@
 import { editClaimBody } from '../claims/claim-body.js';
-import { renderClaimComment } from '../claims/comment.js';
 import { isTrustedAuthor, trustedClaims } from '../claims/decide.js';
-import { type ClaimComment, findHolder, isStale } from '../claims/liveness.js';
+import { decideClaim } from '../claims/decide-claim.js';
+import { type ClaimComment, findHolder } from '../claims/liveness.js';
 import { hasName, sameName } from '../claims/names.js';
-import type { AssigneeMode, ClaimMarker } from '../claims/types.js';
+import type { ClaimMarker } from '../claims/types.js';
 import { alreadyClaimed } from './already-claimed.js';
 import type { ApiAnswer } from './api-answer.js';
 import type { ApiDeps } from './api-deps.js';
@@ -43,7 +43,20 @@ export async function postClaim(
     const { key, thread, config } = at;
     const now = deps.now();
     requireEnforced(at, 'caller');
-    if (!thread.open) {
+    const claims = trustedClaims(thread.comments, config.trustedBots);
+    const state = {
+      thread,
+      config,
+      claims,
+      holder: findHolder(claims, thread.open, config.staleAfterMs, now),
+      now,
+    };
+    const own = (c: ClaimComment) =>
+      sameName(c.comment.author, caller.login) && c.marker.session === body.session;
+    // docs/protocol.md §8: the caller's identities are written as the caller sent them.
+    const ask = { ...body, login: caller.login };
+    const decision = decideClaim(state, ask, own, (_kind, value) => value, now);
+    if (decision.kind === 'closed') {
       throw new ApiError(
         409,
         'ISSUE_NOT_OPEN',
@@ -51,47 +64,16 @@ export async function postClaim(
         { state: 'closed', stateReason: thread.stateReason },
       );
     }
-    const claims = trustedClaims(thread.comments, config.trustedBots);
-    const holder = findHolder(claims, true, config.staleAfterMs, now);
-    const own = (c: ClaimComment) =>
-      sameName(c.comment.author, caller.login) && c.marker.session === body.session;
-    if (holder && own(holder)) return renew(deps, caller, at, holder, body);
-    if (holder) throw alreadyClaimed(at, holder);
+    if (decision.kind === 'resume') return renew(deps, caller, at, decision.holder, body);
+    if (decision.kind === 'held') throw alreadyClaimed(at, decision.holder);
     // docs/protocol.md §10: paths held by a live holder of another issue refuse the claim
     // before anything is written.
     if (body.paths) await refuseHeldPaths(deps, at, body.paths);
-
-    // No holder on an open issue: every unreleased claim is stale (docs/protocol.md §3). The
-    // reconcile finalises them; the oldest is named as the one taken over.
-    const stale = claims.filter(
-      (c) => c.marker.stage !== 'released' && isStale(c, config.staleAfterMs, now),
-    );
-    const replaced = stale[0];
-    const wasAssigned = hasName(thread.assignees, caller.login);
-    const inherits = stale.some(
-      (c) => sameName(c.comment.author, caller.login) && c.marker.assignee === 'claim',
-    );
-    const mode: AssigneeMode | undefined = config.assign
-      ? !wasAssigned || inherits
-        ? 'claim'
-        : 'before'
-      : undefined;
-    const marker: ClaimMarker = {
-      session: body.session,
-      lane: body.lane,
-      branch: body.branch,
-      started: now,
-      updated: now,
-      stage: 'claimed',
-      ...(mode ? { assignee: mode } : {}),
-    };
-    const text = renderClaimComment(marker, {
-      note: body.note,
-      client: body.client,
-      paths: body.paths,
-      takeover: replaced && { commentId: replaced.comment.id, session: replaced.marker.session },
+    const { stale } = decision;
+    const posted = await writeAsCaller(deps, caller, at, {
+      kind: 'post-claim',
+      body: decision.body,
     });
-    const posted = await writeAsCaller(deps, caller, at, { kind: 'post-claim', body: text });
     deps.log.info(
       { issue: issueRef(key), commentId: posted.id, caller: caller.login },
       'claims API: claim comment posted',
