@@ -41285,19 +41285,13 @@ async function executePlan(writers, key, plan, options2) {
         break;
       }
       case "finalise":
-        await octokit.rest.issues.updateComment({
-          ...repo,
-          comment_id: action.commentId,
-          body: action.body
-        });
-        break;
       case "edit-claim": {
         const { data } = await octokit.rest.issues.updateComment({
           ...repo,
           comment_id: action.commentId,
           body: action.body
         });
-        edited.push(threadComment(data));
+        if (action.kind === "edit-claim") edited.push(threadComment(data));
         break;
       }
       case "delete-comment":
