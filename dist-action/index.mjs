@@ -8735,7 +8735,7 @@ var require_light = __commonJS({
           }
           return this.Events.trigger("scheduled", { args: this.args, options: this.options });
         }
-        async doExecute(chained, clearGlobalState, run2, free) {
+        async doExecute(chained, clearGlobalState, run3, free) {
           var error62, eventInfo, passed;
           if (this.retryCount === 0) {
             this._assertStatus("RUNNING");
@@ -8755,10 +8755,10 @@ var require_light = __commonJS({
             }
           } catch (error1) {
             error62 = error1;
-            return this._onFailure(error62, eventInfo, clearGlobalState, run2, free);
+            return this._onFailure(error62, eventInfo, clearGlobalState, run3, free);
           }
         }
-        doExpire(clearGlobalState, run2, free) {
+        doExpire(clearGlobalState, run3, free) {
           var error62, eventInfo;
           if (this._states.jobStatus(this.options.id === "RUNNING")) {
             this._states.next(this.options.id);
@@ -8766,9 +8766,9 @@ var require_light = __commonJS({
           this._assertStatus("EXECUTING");
           eventInfo = { args: this.args, options: this.options, retryCount: this.retryCount };
           error62 = new BottleneckError$1(`This job timed out after ${this.options.expiration} ms.`);
-          return this._onFailure(error62, eventInfo, clearGlobalState, run2, free);
+          return this._onFailure(error62, eventInfo, clearGlobalState, run3, free);
         }
-        async _onFailure(error62, eventInfo, clearGlobalState, run2, free) {
+        async _onFailure(error62, eventInfo, clearGlobalState, run3, free) {
           var retry2, retryAfter;
           if (clearGlobalState()) {
             retry2 = await this.Events.trigger("failed", error62, eventInfo);
@@ -8776,7 +8776,7 @@ var require_light = __commonJS({
               retryAfter = ~~retry2;
               this.Events.trigger("retry", `Retrying ${this.options.id} after ${retryAfter} ms`, eventInfo);
               this.retryCount++;
-              return run2(retryAfter);
+              return run3(retryAfter);
             } else {
               this.doDone(eventInfo);
               await free(this.options, eventInfo);
@@ -9414,17 +9414,17 @@ var require_light = __commonJS({
             }
           }
           _run(index, job, wait2) {
-            var clearGlobalState, free, run2;
+            var clearGlobalState, free, run3;
             job.doRun();
             clearGlobalState = this._clearGlobalState.bind(this, index);
-            run2 = this._run.bind(this, index, job);
+            run3 = this._run.bind(this, index, job);
             free = this._free.bind(this, index, job);
             return this._scheduled[index] = {
               timeout: setTimeout(() => {
-                return job.doExecute(this._limiter, clearGlobalState, run2, free);
+                return job.doExecute(this._limiter, clearGlobalState, run3, free);
               }, wait2),
               expiration: job.options.expiration != null ? setTimeout(function() {
-                return job.doExpire(clearGlobalState, run2, free);
+                return job.doExpire(clearGlobalState, run3, free);
               }, wait2 + job.options.expiration) : void 0,
               job
             };
@@ -17504,7 +17504,7 @@ var require_Job = __commonJS({
           options: this.options
         });
       }
-      doExecute(chained, clearGlobalState, run2, free) {
+      doExecute(chained, clearGlobalState, run3, free) {
         var _this = this;
         return _asyncToGenerator2(function* () {
           var error62, eventInfo, passed;
@@ -17530,11 +17530,11 @@ var require_Job = __commonJS({
             }
           } catch (error1) {
             error62 = error1;
-            return _this._onFailure(error62, eventInfo, clearGlobalState, run2, free);
+            return _this._onFailure(error62, eventInfo, clearGlobalState, run3, free);
           }
         })();
       }
-      doExpire(clearGlobalState, run2, free) {
+      doExpire(clearGlobalState, run3, free) {
         var error62, eventInfo;
         if (this._states.jobStatus(this.options.id === "RUNNING")) {
           this._states.next(this.options.id);
@@ -17546,9 +17546,9 @@ var require_Job = __commonJS({
           retryCount: this.retryCount
         };
         error62 = new BottleneckError(`This job timed out after ${this.options.expiration} ms.`);
-        return this._onFailure(error62, eventInfo, clearGlobalState, run2, free);
+        return this._onFailure(error62, eventInfo, clearGlobalState, run3, free);
       }
-      _onFailure(error62, eventInfo, clearGlobalState, run2, free) {
+      _onFailure(error62, eventInfo, clearGlobalState, run3, free) {
         var _this2 = this;
         return _asyncToGenerator2(function* () {
           var retry2, retryAfter;
@@ -17558,7 +17558,7 @@ var require_Job = __commonJS({
               retryAfter = ~~retry2;
               _this2.Events.trigger("retry", `Retrying ${_this2.options.id} after ${retryAfter} ms`, eventInfo);
               _this2.retryCount++;
-              return run2(retryAfter);
+              return run3(retryAfter);
             } else {
               _this2.doDone(eventInfo);
               yield free(_this2.options, eventInfo);
@@ -19571,17 +19571,17 @@ var require_Bottleneck = __commonJS({
           })();
         }
         _run(index, job, wait2) {
-          var clearGlobalState, free, run2;
+          var clearGlobalState, free, run3;
           job.doRun();
           clearGlobalState = this._clearGlobalState.bind(this, index);
-          run2 = this._run.bind(this, index, job);
+          run3 = this._run.bind(this, index, job);
           free = this._free.bind(this, index, job);
           return this._scheduled[index] = {
             timeout: setTimeout(() => {
-              return job.doExecute(this._limiter, clearGlobalState, run2, free);
+              return job.doExecute(this._limiter, clearGlobalState, run3, free);
             }, wait2),
             expiration: job.options.expiration != null ? setTimeout(function() {
-              return job.doExpire(clearGlobalState, run2, free);
+              return job.doExpire(clearGlobalState, run3, free);
             }, wait2 + job.options.expiration) : void 0,
             job
           };
@@ -20165,7 +20165,7 @@ var require_logger = __commonJS({
   }
 });
 
-// src/action/index.ts
+// src/action/main.ts
 import { appendFileSync } from "node:fs";
 
 // ../../main/node_modules/zod/v4/classic/external.js
@@ -39671,7 +39671,7 @@ function visit(schema, fnOrHandlers) {
     return h ? h(node2, rewritten) : node2;
   };
   const cache = /* @__PURE__ */ new Map();
-  function run2(s) {
+  function run3(s) {
     const cached2 = cache.get(s);
     if (cached2 === RESOLVING) {
       return new $ZodLazy({
@@ -39697,21 +39697,21 @@ function visit(schema, fnOrHandlers) {
         let changed = false;
         const newShape = {};
         for (const k of keys) {
-          const mapped = run2(oldShape[k]);
+          const mapped = run3(oldShape[k]);
           if (mapped !== oldShape[k])
             changed = true;
           newShape[k] = mapped;
         }
         let newCatchall = def.catchall;
         if (def.catchall) {
-          newCatchall = run2(def.catchall);
+          newCatchall = run3(def.catchall);
           if (newCatchall !== def.catchall)
             changed = true;
         }
         return changed ? clone(s, { ...def, shape: newShape, catchall: newCatchall }) : s;
       }
       case "array": {
-        const mapped = run2(def.element);
+        const mapped = run3(def.element);
         return mapped === def.element ? s : clone(s, { ...def, element: mapped });
       }
       case "tuple": {
@@ -39719,14 +39719,14 @@ function visit(schema, fnOrHandlers) {
         let changed = false;
         const newItems = [];
         for (const item of oldItems) {
-          const mapped = run2(item);
+          const mapped = run3(item);
           if (mapped !== item)
             changed = true;
           newItems.push(mapped);
         }
         let newRest = def.rest;
         if (def.rest) {
-          newRest = run2(def.rest);
+          newRest = run3(def.rest);
           if (newRest !== def.rest)
             changed = true;
         }
@@ -39734,12 +39734,12 @@ function visit(schema, fnOrHandlers) {
       }
       case "record":
       case "map": {
-        const newKey = run2(def.keyType);
-        const newVal = run2(def.valueType);
+        const newKey = run3(def.keyType);
+        const newVal = run3(def.valueType);
         return newKey === def.keyType && newVal === def.valueType ? s : clone(s, { ...def, keyType: newKey, valueType: newVal });
       }
       case "set": {
-        const newVal = run2(def.valueType);
+        const newVal = run3(def.valueType);
         return newVal === def.valueType ? s : clone(s, { ...def, valueType: newVal });
       }
       case "union": {
@@ -39747,7 +39747,7 @@ function visit(schema, fnOrHandlers) {
         let changed = false;
         const newOptions = [];
         for (const opt of oldOptions) {
-          const mapped = run2(opt);
+          const mapped = run3(opt);
           if (mapped !== opt)
             changed = true;
           newOptions.push(mapped);
@@ -39755,8 +39755,8 @@ function visit(schema, fnOrHandlers) {
         return changed ? clone(s, { ...def, options: newOptions }) : s;
       }
       case "intersection": {
-        const newLeft = run2(def.left);
-        const newRight = run2(def.right);
+        const newLeft = run3(def.left);
+        const newRight = run3(def.right);
         return newLeft === def.left && newRight === def.right ? s : clone(s, { ...def, left: newLeft, right: newRight });
       }
       case "optional":
@@ -39768,23 +39768,23 @@ function visit(schema, fnOrHandlers) {
       case "nonoptional":
       case "promise":
       case "success": {
-        const newInner = run2(def.innerType);
+        const newInner = run3(def.innerType);
         return newInner === def.innerType ? s : clone(s, { ...def, innerType: newInner });
       }
       case "pipe": {
-        const newIn = run2(def.in);
-        const newOut = run2(def.out);
+        const newIn = run3(def.in);
+        const newOut = run3(def.out);
         return newIn === def.in && newOut === def.out ? s : clone(s, { ...def, in: newIn, out: newOut });
       }
       case "function": {
-        const newInput = run2(def.input);
-        const newOutput = run2(def.output);
+        const newInput = run3(def.input);
+        const newOutput = run3(def.output);
         return newInput === def.input && newOutput === def.output ? s : clone(s, { ...def, input: newInput, output: newOutput });
       }
       case "lazy": {
         const original = def.getter;
         const { _cachedInner, ...rest } = def;
-        return clone(s, { ...rest, getter: () => run2(original()) });
+        return clone(s, { ...rest, getter: () => run3(original()) });
       }
       // A leaf by choice: `parts` are regex fragments, not data positions.
       case "template_literal":
@@ -39815,7 +39815,7 @@ function visit(schema, fnOrHandlers) {
       }
     }
   }
-  return run2(schema);
+  return run3(schema);
 }
 
 // ../../main/node_modules/zod/v4/classic/deep-partial.js
@@ -40786,7 +40786,7 @@ var HIDDEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
 var NAMED = { "\n": "\\n", "\r": "\\r", "	": "\\t" };
 function markdownCode(text, options2 = {}) {
   const shown = text.replace(HIDDEN, escapeChar);
-  const longest = Math.max(0, ...(shown.match(/`+/g) ?? []).map((run2) => run2.length));
+  const longest = Math.max(0, ...(shown.match(/`+/g) ?? []).map((run3) => run3.length));
   const fence = "`".repeat(longest + 1);
   const body = /^ *$/.test(shown) ? (
     // A span of spaces only is kept as written; an empty one would be no span at all.
@@ -40872,8 +40872,8 @@ function lostTo(holder) {
 function pathsNoteTag(commentId) {
   return `<!-- claim-warden note=paths comment=${commentId} -->`;
 }
-function pathsNote(claim2, { other, held }) {
-  const paths = held.map((entry) => markdownCode(entry)).join(", ");
+function pathsNote(claim2, { other, held: held2 }) {
+  const paths = held2.map((entry) => markdownCode(entry)).join(", ");
   return [
     pathsNoteTag(claim2.comment.id),
     `@${claim2.comment.author} the claim in comment ${claim2.comment.id} (session ${markdownCode(claim2.marker.session)}) names paths already held by ${other.issue} (comment ${other.commentId}, session ${markdownCode(other.session)}): ${paths}. It has been released as abandoned; claim again without those paths, or wait until that claim ends.`
@@ -40889,8 +40889,8 @@ function withoutPathLosers(fresh, facts, config3, finalising, notes) {
     const claim2 = ordered[i];
     const conflict = pathConflict(claim2, others);
     if (conflict === null) return ordered.slice(i);
-    const { other, held } = conflict;
-    const text = `paths held by ${other.issue} (comment ${other.commentId}, session ${other.session}): ${held.join(", ")}`;
+    const { other, held: held2 } = conflict;
+    const text = `paths held by ${other.issue} (comment ${other.commentId}, session ${other.session}): ${held2.join(", ")}`;
     finalising.push({ claim: claim2, outcome: "abandoned", reason: "paths", text });
     if (config3.notifyOnExpiry && !hasNote(facts, pathsNoteTag(claim2.comment.id))) {
       notes.push({
@@ -40911,7 +40911,7 @@ function pathConflict(claim2, others) {
     if (winner !== null && other.commentId > winner.other.commentId) continue;
     const pairs = overlaps(other.paths, line.paths);
     if (pairs.length === 0) continue;
-    winner = { other, held: [...new Set(pairs.map(([held]) => held))] };
+    winner = { other, held: [...new Set(pairs.map(([held2]) => held2))] };
   }
   return winner;
 }
@@ -41010,6 +41010,54 @@ function decide(facts, config3, now) {
     holder: holder && holderSummary(holder),
     deadline: holder ? staleAt(holder, config3.staleAfterMs) : null
   };
+}
+
+// src/keys.ts
+function repoKeyString(key) {
+  return `${key.installationId}/${key.owner}/${key.repo}`;
+}
+function repoPrefix(repo) {
+  return `${repoKeyString(repo)}#`;
+}
+function issueKeyString(key) {
+  return `${repoKeyString(key)}#${key.number}`;
+}
+
+// src/github/check-run.ts
+async function checkRun(octokit, repo, { name, sha, outcome }, appLogin) {
+  const where = { owner: repo.owner, repo: repo.repo };
+  const { data } = await octokit.rest.checks.listForRef({
+    ...where,
+    ref: sha,
+    check_name: name,
+    filter: "latest",
+    per_page: 100
+  });
+  const slug = appLogin.replace(/\[bot\]$/, "").toLowerCase();
+  const mine = data.check_runs.find((run3) => run3.app?.slug?.toLowerCase() === slug);
+  const output2 = { title: outcome.title, summary: outcome.summary };
+  if (mine === void 0) {
+    await octokit.rest.checks.create({
+      ...where,
+      name,
+      head_sha: sha,
+      status: "completed",
+      conclusion: outcome.conclusion,
+      output: output2
+    });
+    return "created";
+  }
+  if (mine.status === "completed" && mine.conclusion === outcome.conclusion && mine.output.title === outcome.title && mine.output.summary === outcome.summary) {
+    return "unchanged";
+  }
+  await octokit.rest.checks.update({
+    ...where,
+    check_run_id: mine.id,
+    status: "completed",
+    conclusion: outcome.conclusion,
+    output: output2
+  });
+  return "updated";
 }
 
 // src/github/errors.ts
@@ -41244,8 +41292,17 @@ async function executePlan(writers, key, plan, options2) {
   const repo = { owner: key.owner, repo: key.repo };
   const issue2 = { ...repo, issue_number: key.number };
   const posted = [];
+  const edited = [];
+  const checkRuns = [];
+  const outcome = held(options2.rollout);
+  const knownLabels = options2.knownLabels ?? new KnownLabels();
   for (const action of plan.actions) {
-    const octokit = "own" in writers ? OWN.has(action.kind) ? writers.own : writers.app : writers;
+    const own2 = "own" in writers && OWN.has(action.kind);
+    if (outcome === "disabled" || outcome === "observed" && !own2) {
+      hold(options2.rollout, outcome, key, action);
+      continue;
+    }
+    const octokit = "own" in writers ? own2 ? writers.own : writers.app : writers;
     switch (action.kind) {
       case "post-note":
         await octokit.rest.issues.createComment({ ...issue2, body: action.body });
@@ -41256,13 +41313,15 @@ async function executePlan(writers, key, plan, options2) {
         break;
       }
       case "finalise":
-      case "edit-claim":
-        await octokit.rest.issues.updateComment({
+      case "edit-claim": {
+        const { data } = await octokit.rest.issues.updateComment({
           ...repo,
           comment_id: action.commentId,
           body: action.body
         });
+        if (action.kind === "edit-claim") edited.push(threadComment(data));
         break;
+      }
       case "delete-comment":
         await octokit.rest.issues.deleteComment({ ...repo, comment_id: action.commentId });
         break;
@@ -41273,7 +41332,7 @@ async function executePlan(writers, key, plan, options2) {
         );
         break;
       case "add-label":
-        await ensureLabel(octokit, key, action, options2.knownLabels);
+        await ensureLabel(octokit, key, action, knownLabels);
         await octokit.rest.issues.addLabels({ ...issue2, labels: [action.label] });
         break;
       case "unassign":
@@ -41282,10 +41341,34 @@ async function executePlan(writers, key, plan, options2) {
       case "assign":
         await octokit.rest.issues.addAssignees({ ...issue2, assignees: [action.login] });
         break;
+      case "check-run":
+        if (options2.appLogin === void 0) throw new Error("a check run needs the app login");
+        checkRuns.push(await checkRun(octokit, key, action, options2.appLogin));
+        break;
     }
     options2.onWrite?.(action);
   }
-  return { posted };
+  return { posted, edited, checkRuns, outcome };
+}
+function held(rollout) {
+  if (rollout === void 0) return "sent";
+  if (!rollout.enabled) return "disabled";
+  return rollout.mode === "observe" ? "observed" : "sent";
+}
+function hold(rollout, why, key, action) {
+  const issue2 = issueKeyString(key);
+  if (why === "disabled") {
+    rollout.log.debug(
+      { issue: issue2, kind: action.kind },
+      "repository disabled (enabled: false): not sent"
+    );
+    return;
+  }
+  rollout.log.info(
+    { issue: issue2, mode: "observe", action },
+    "observe mode: this write was decided and not sent"
+  );
+  rollout.onObserve?.(action, key);
 }
 async function ensureLabel(octokit, key, { label, role }, knownLabels) {
   if (knownLabels.has(key, label)) return;
@@ -41305,115 +41388,6 @@ async function ignoring(status, write) {
   } catch (error62) {
     if (statusOf(error62) !== status) throw error62;
   }
-}
-
-// src/keys.ts
-function repoKeyString(key) {
-  return `${key.installationId}/${key.owner}/${key.repo}`;
-}
-function repoPrefix(repo) {
-  return `${repoKeyString(repo)}#`;
-}
-function issueKeyString(key) {
-  return `${repoKeyString(key)}#${key.number}`;
-}
-
-// src/board/claim-changes-of.ts
-function claimChangesOf(key, plan, thread, now) {
-  const repo = `${key.owner}/${key.repo}`;
-  const title = thread.meta?.title ?? "";
-  const url2 = thread.meta?.url ?? "";
-  const byId = new Map(thread.comments.map((c) => [c.id, c]));
-  const holder = plan.holder ? claimOf(byId.get(plan.holder.commentId)) : null;
-  const by = holder ? { login: holder.comment.author, session: holder.marker.session } : null;
-  const changes = [];
-  for (const action of plan.actions) {
-    if (action.kind !== "finalise") continue;
-    if (action.reason !== "stale" && action.reason !== "lost") continue;
-    const claim2 = claimOf(byId.get(action.commentId));
-    if (claim2 === null) continue;
-    const kind = action.reason === "lost" ? "loss" : by ? "takeover" : "expiry";
-    changes.push({
-      id: `${claim2.comment.id}:${kind}`,
-      kind,
-      at: now.toISOString(),
-      installationId: key.installationId,
-      repo,
-      number: key.number,
-      title,
-      url: url2,
-      commentId: claim2.comment.id,
-      author: claim2.comment.author,
-      session: claim2.marker.session,
-      ...by ? { by } : {}
-    });
-  }
-  return changes;
-}
-function claimOf(comment) {
-  const marker = comment ? parseClaimMarker(comment.body) : null;
-  return comment && marker ? { comment, marker } : null;
-}
-
-// src/api/serialise.ts
-function staleAtOf(beat, staleAfterMs) {
-  return formatClaimTime(new Date(beat.getTime() + staleAfterMs + 1e3));
-}
-function indexedClaimOf(claim2, staleAfterMs, outcome) {
-  const beat = heartbeat(claim2);
-  const line = pathLineOf(claim2.comment.body);
-  return {
-    commentId: claim2.comment.id,
-    url: claim2.comment.url ?? "",
-    author: claim2.comment.author,
-    session: claim2.marker.session,
-    lane: claim2.marker.lane,
-    branch: claim2.marker.branch,
-    stage: claim2.marker.stage,
-    started: formatClaimTime(claim2.marker.started),
-    updated: formatClaimTime(claim2.marker.updated),
-    heartbeat: formatClaimTime(beat),
-    staleAt: staleAtOf(beat, staleAfterMs),
-    ...claim2.marker.assignee ? { assignee: claim2.marker.assignee } : {},
-    ...line.kind === "valid" ? { paths: line.paths } : {},
-    ...claim2.comment.avatarUrl ? { avatarUrl: claim2.comment.avatarUrl } : {},
-    commentUpdatedAt: formatClaimTime(claim2.comment.updatedAt),
-    ...outcome ? { outcome } : {}
-  };
-}
-function issueObject(key, thread) {
-  return {
-    repo: `${key.owner}/${key.repo}`,
-    number: key.number,
-    title: thread.meta.title,
-    url: thread.meta.url,
-    state: thread.open ? "open" : "closed",
-    labels: thread.labels,
-    assignees: thread.assignees,
-    createdAt: formatClaimTime(new Date(thread.meta.createdAt)),
-    updatedAt: formatClaimTime(new Date(thread.meta.updatedAt))
-  };
-}
-function indexedIssueOf(key, thread) {
-  const { state: _state, repo: _repo, number: _number2, ...rest } = issueObject(key, thread);
-  return { key, ...rest };
-}
-
-// src/api/index-reconciled.ts
-async function indexReconciled(store, key, plan, thread, staleAfterMs, now) {
-  if (thread.open && !thread.isPullRequest) await store.putOpenIssue(indexedIssueOf(key, thread));
-  else await store.dropOpenIssue(key);
-  await store.setIssueClaim(key, holderClaim(plan, thread, staleAfterMs));
-  for (const change of claimChangesOf(key, plan, thread, now)) {
-    await store.recordClaimChange(change);
-  }
-}
-function holderClaim(plan, thread, staleAfterMs) {
-  const holder = plan.holder;
-  if (holder === null) return null;
-  const comment = thread.comments.find((c) => c.id === holder.commentId);
-  const marker = comment ? parseClaimMarker(comment.body) : null;
-  return comment && marker ? indexedClaimOf({ comment, marker }, staleAfterMs) : null;
 }
 
 // src/events/claim-events.ts
@@ -41558,30 +41532,6 @@ async function keepClaimEvents(store, reconciled) {
   };
 }
 
-// src/guard/flagger.ts
-function flagger(holder) {
-  return `${holder.commentId} ${holder.paths.join(",")}`;
-}
-
-// src/guard/index-for-guard.ts
-async function indexForGuard(deps, key, plan) {
-  const holder = plan.holder;
-  await deps.store.setBranchHolder(
-    key,
-    holder === null ? null : {
-      commentId: holder.commentId,
-      author: holder.author,
-      branch: holder.branch,
-      heartbeat: holder.heartbeat
-    }
-  );
-  if (deps.requestPullCheck === void 0) return;
-  const keep = holder !== null && holder.paths.length > 0 ? flagger(holder) : null;
-  for (const pull of await deps.store.takeFlaggedPulls(key, keep)) {
-    await deps.requestPullCheck({ ...key, number: pull });
-  }
-}
-
 // src/paths/verified-keepers.ts
 async function verifiedKeepers(deps, key, wanted, config3, now) {
   if (wanted.length === 0) return { keepers: [], checked: /* @__PURE__ */ new Map() };
@@ -41661,6 +41611,36 @@ function livePaths(thread, config3, now) {
   return out;
 }
 
+// src/guard/flagger.ts
+function flagger(holder) {
+  return `${holder.commentId} ${holder.paths.join(",")}`;
+}
+
+// src/guard/index-for-guard.ts
+async function indexForGuard(deps, key, plan) {
+  const holder = plan.holder;
+  await deps.store.setBranchHolder(
+    key,
+    holder === null ? null : {
+      commentId: holder.commentId,
+      author: holder.author,
+      branch: holder.branch,
+      heartbeat: holder.heartbeat
+    }
+  );
+  if (deps.requestPullCheck === void 0) return;
+  const keep = holder !== null && holder.paths.length > 0 ? flagger(holder) : null;
+  for (const pull of await deps.store.takeFlaggedPulls(key, keep)) {
+    await deps.requestPullCheck({ ...key, number: pull });
+  }
+}
+
+// src/read-model/record-gone.ts
+async function recordGone(deps, key) {
+  await indexForGuard(deps, key, { actions: [], holder: null, deadline: null });
+  await deps.store.forgetIssue(key);
+}
+
 // src/paths/record-path-holder.ts
 async function recordPathHolder(deps, key, plan, check2) {
   const holder = plan.holder;
@@ -41703,6 +41683,106 @@ async function recordPathHolder(deps, key, plan, check2) {
   }
 }
 
+// src/read-model/claim-changes-of.ts
+function claimChangesOf(key, plan, thread, now) {
+  const repo = `${key.owner}/${key.repo}`;
+  const title = thread.meta?.title ?? "";
+  const url2 = thread.meta?.url ?? "";
+  const byId = new Map(thread.comments.map((c) => [c.id, c]));
+  const holder = plan.holder ? claimOf(byId.get(plan.holder.commentId)) : null;
+  const by = holder ? { login: holder.comment.author, session: holder.marker.session } : null;
+  const changes = [];
+  for (const action of plan.actions) {
+    if (action.kind !== "finalise") continue;
+    if (action.reason !== "stale" && action.reason !== "lost") continue;
+    const claim2 = claimOf(byId.get(action.commentId));
+    if (claim2 === null) continue;
+    const kind = action.reason === "lost" ? "loss" : by ? "takeover" : "expiry";
+    changes.push({
+      id: `${claim2.comment.id}:${kind}`,
+      kind,
+      at: now.toISOString(),
+      installationId: key.installationId,
+      repo,
+      number: key.number,
+      title,
+      url: url2,
+      commentId: claim2.comment.id,
+      author: claim2.comment.author,
+      session: claim2.marker.session,
+      ...by ? { by } : {}
+    });
+  }
+  return changes;
+}
+function claimOf(comment) {
+  const marker = comment ? parseClaimMarker(comment.body) : null;
+  return comment && marker ? { comment, marker } : null;
+}
+
+// src/read-model/indexed-claim-of.ts
+function staleAtOf(beat, staleAfterMs) {
+  return formatClaimTime(new Date(beat.getTime() + staleAfterMs + 1e3));
+}
+function indexedClaimOf(claim2, staleAfterMs, outcome) {
+  const beat = heartbeat(claim2);
+  const line = pathLineOf(claim2.comment.body);
+  return {
+    commentId: claim2.comment.id,
+    url: claim2.comment.url ?? "",
+    author: claim2.comment.author,
+    session: claim2.marker.session,
+    lane: claim2.marker.lane,
+    branch: claim2.marker.branch,
+    stage: claim2.marker.stage,
+    started: formatClaimTime(claim2.marker.started),
+    updated: formatClaimTime(claim2.marker.updated),
+    heartbeat: formatClaimTime(beat),
+    staleAt: staleAtOf(beat, staleAfterMs),
+    ...claim2.marker.assignee ? { assignee: claim2.marker.assignee } : {},
+    ...line.kind === "valid" ? { paths: line.paths } : {},
+    ...claim2.comment.avatarUrl ? { avatarUrl: claim2.comment.avatarUrl } : {},
+    commentUpdatedAt: formatClaimTime(claim2.comment.updatedAt),
+    ...outcome ? { outcome } : {}
+  };
+}
+
+// src/read-model/indexed-issue-of.ts
+function indexedIssueOf(key, thread) {
+  return {
+    key,
+    title: thread.meta.title,
+    url: thread.meta.url,
+    labels: thread.labels,
+    assignees: thread.assignees,
+    createdAt: formatClaimTime(new Date(thread.meta.createdAt)),
+    updatedAt: formatClaimTime(new Date(thread.meta.updatedAt))
+  };
+}
+
+// src/read-model/record-reconciled.ts
+async function recordReconciled(deps, key, reconciled) {
+  const { plan, thread, staleAfterMs, now } = reconciled;
+  await deps.store.setDeadline(key, plan.deadline);
+  await deps.store.setHolder(key, plan.holder?.commentId ?? null);
+  await recordPathHolder(deps, key, plan, reconciled.paths);
+  if (thread.open && !thread.isPullRequest) {
+    await deps.store.putOpenIssue(indexedIssueOf(key, thread));
+  } else await deps.store.dropOpenIssue(key);
+  await deps.store.setIssueClaim(key, holderClaim(plan, thread, staleAfterMs));
+  for (const change of claimChangesOf(key, plan, thread, now)) {
+    await deps.store.recordClaimChange(change);
+  }
+  await indexForGuard(deps, key, plan);
+}
+function holderClaim(plan, thread, staleAfterMs) {
+  const holder = plan.holder;
+  if (holder === null) return null;
+  const comment = thread.comments.find((c) => c.id === holder.commentId);
+  const marker = comment ? parseClaimMarker(comment.body) : null;
+  return comment && marker ? indexedClaimOf({ comment, marker }, staleAfterMs) : null;
+}
+
 // src/reconcile/reconcile.ts
 var GONE_MEMORY_MS = 24 * 36e5;
 async function reconcileIssue(deps, request2) {
@@ -41721,8 +41801,7 @@ async function reconcileIssue(deps, request2) {
   } catch (error62) {
     if (error62 instanceof IssueGoneError) {
       if (await deps.store.noteIssueGone(key, GONE_MEMORY_MS)) {
-        await indexForGuard(deps, key, { actions: [], holder: null, deadline: null });
-        await deps.store.forgetIssue(key);
+        await recordGone(deps, key);
         log.info({ status: error62.status }, "issue is gone: dropped from the index");
         return { outcome: "gone" };
       }
@@ -41778,7 +41857,8 @@ async function reconcileIssue(deps, request2) {
     onWrite: (action) => {
       if (action.kind === "finalise") {
         log.info(
-          { commentId: action.commentId, reason: action.reason, outcome: action.outcome },
+          // `reason` is the child's (what started the reconcile): one key, one meaning per line.
+          { commentId: action.commentId, finalisedBecause: action.reason, outcome: action.outcome },
           "claim finalised"
         );
       }
@@ -41791,11 +41871,8 @@ async function reconcileIssue(deps, request2) {
   }
   const applied = rememberedAssignees(appAssignees, thread.assignees, plan.actions, true);
   if (remember && !sameLogins(applied, planned)) await deps.store.setAppAssignees(key, applied);
-  await deps.store.setDeadline(key, plan.deadline);
-  await deps.store.setHolder(key, plan.holder?.commentId ?? null);
-  await recordPathHolder(pathDeps, key, plan, paths);
-  await indexReconciled(deps.store, key, plan, thread, lookup.config.staleAfterMs, now);
-  await indexForGuard(deps, key, plan);
+  const { staleAfterMs } = lookup.config;
+  await recordReconciled(pathDeps, key, { plan, thread, paths, staleAfterMs, now });
   log.debug({ holder: plan.holder, writes: plan.actions.length }, "issue reconciled");
   return { outcome: "applied", plan };
 }
@@ -41814,14 +41891,14 @@ function sameLogins(a, b) {
   return a.length === b.length && a.every((login, i) => login === b[i]);
 }
 
-// src/rollout/observe-plan.ts
-function observePlan(log, onObserve) {
-  return async (_octokit, key, plan) => {
-    for (const action of plan.actions) {
-      log.info({ action }, "observe mode: this write was decided and not sent");
-      onObserve?.(action, key);
-    }
-    return { posted: [] };
+// src/rollout/rollout-of.ts
+function rolloutOf(config3, deps) {
+  const onObserve = deps.onObserve?.bind(deps);
+  return {
+    enabled: config3.enabled,
+    mode: config3.mode,
+    log: deps.log,
+    ...onObserve ? { onObserve } : {}
   };
 }
 
@@ -41840,27 +41917,65 @@ async function reconcileWithRollout(deps, request2) {
     return { outcome: "disabled" };
   }
   const observing = lookup.ok && lookup.config.mode === "observe";
+  const rollout = lookup.ok && rolloutOf(lookup.config, deps);
+  const execute = deps.executePlan ?? executePlan;
   const result = await reconcileIssue(
     {
       ...deps,
       octokitFor: async () => octokit,
       configFor: async () => lookup,
-      // The observe log's child is made only for a repository that observes.
-      ...observing ? {
-        executePlan: observePlan(
-          deps.log.child({ issue: issueKeyString(key), mode: "observe" }),
-          deps.onObserve
-        ),
-        observing
-      } : {}
+      ...rollout ? { executePlan: (w, k, plan, options2) => execute(w, k, plan, { ...options2, rollout }) } : {},
+      ...observing ? { observing } : {}
     },
     request2
   );
   return observing && result.outcome === "applied" ? { outcome: "observed", plan: result.plan } : result;
 }
 
-// src/store/memory-store.ts
-import { randomUUID } from "node:crypto";
+// src/store/compose.ts
+function composed() {
+  return class {
+  };
+}
+function compose(target, parts) {
+  for (const part of parts) {
+    const methods = Object.getPrototypeOf(part);
+    for (const name of Object.getOwnPropertyNames(methods)) {
+      const method = methods[name];
+      if (name === "constructor" || name === "forget" || typeof method !== "function") continue;
+      if (Object.hasOwn(target, name)) throw new Error(`two parts of the store define ${name}`);
+      Object.defineProperty(target, name, {
+        value: method.bind(part),
+        writable: true,
+        configurable: true
+      });
+    }
+  }
+}
+
+// src/store/board-records.ts
+var CLAIM_CHANGES_CAP = 2e3;
+
+// src/store/memory-board-records.ts
+var MemoryBoardRecords = class {
+  /** Oldest first; ids in `changeIds`. */
+  changes = [];
+  changeIds = /* @__PURE__ */ new Set();
+  async recordClaimChange(change) {
+    if (this.changeIds.has(change.id)) return;
+    this.changeIds.add(change.id);
+    let at = this.changes.length;
+    while (at > 0 && Date.parse(this.changes[at - 1].at) > Date.parse(change.at)) at--;
+    this.changes.splice(at, 0, change);
+    while (this.changes.length > CLAIM_CHANGES_CAP) {
+      this.changeIds.delete(this.changes.shift().id);
+    }
+  }
+  async claimChanges(since) {
+    const from = since.getTime();
+    return this.changes.filter((c) => Date.parse(c.at) >= from).reverse();
+  }
+};
 
 // src/store/assert-ttl.ts
 function assertTtl(ttlMs) {
@@ -41869,14 +41984,41 @@ function assertTtl(ttlMs) {
   }
 }
 
-// src/store/board-records.ts
-var CLAIM_CHANGES_CAP = 2e3;
+// src/store/memory-cached-reads.ts
+var MAX_CACHED_READS = 1e4;
+var MemoryCachedReads = class {
+  constructor(now) {
+    this.now = now;
+  }
+  now;
+  /** `scope\nurl` -> the answer kept for conditional requests, in order of writing. */
+  reads = /* @__PURE__ */ new Map();
+  async cachedRead(scope, url2) {
+    const id = `${scope}
+${url2}`;
+    const entry = this.reads.get(id);
+    if (entry === void 0) return null;
+    if (entry.expiresAt <= this.now()) {
+      this.reads.delete(id);
+      return null;
+    }
+    return entry.read;
+  }
+  async setCachedRead(scope, url2, read, ttlMs) {
+    assertTtl(ttlMs);
+    const id = `${scope}
+${url2}`;
+    this.reads.delete(id);
+    this.reads.set(id, { read: { ...read }, expiresAt: this.now() + ttlMs });
+    while (this.reads.size > MAX_CACHED_READS) {
+      const oldest = this.reads.keys().next().value;
+      if (oldest === void 0) break;
+      this.reads.delete(oldest);
+    }
+  }
+};
 
-// src/store/store.ts
-var QUEUE_SETTINGS_TTL_MS = 24 * 36e5;
-var PENDING_EVENTS_TTL_MS = 24 * 36e5;
-
-// src/store/memory-store.ts
+// src/store/min-heap.ts
 var MinHeap = class {
   constructor(less) {
     this.less = less;
@@ -41932,51 +42074,29 @@ var MinHeap = class {
     }
   }
 };
-var COMPACT_SLACK = 1024;
-var MAX_CACHED_READS = 1e4;
-var MemoryStore = class {
+
+// src/store/memory-delivery-ids.ts
+var MemoryDeliveryIds = class {
+  /** `maxDeliveryIds`: past it the soonest-expiring id goes (MemoryStoreOptions says why). */
+  constructor(now, maxDeliveryIds = 1e6) {
+    this.now = now;
+    this.maxDeliveryIds = maxDeliveryIds;
+  }
   now;
   maxDeliveryIds;
   deliveries = /* @__PURE__ */ new Map();
-  deliveryExpiry = new MinHeap((a, b) => a.expiresAt < b.expiresAt);
-  deadlines = /* @__PURE__ */ new Map();
-  holders = /* @__PURE__ */ new Map();
-  queueSettingsByRepo = /* @__PURE__ */ new Map();
-  pending = /* @__PURE__ */ new Map();
-  deadlineHeap = new MinHeap(earlierDeadline);
-  version = 0;
-  /** Issue key -> when its first 404/410 stops counting (epoch ms). */
-  gone = /* @__PURE__ */ new Map();
-  appAssigned = /* @__PURE__ */ new Map();
-  checkpoints = /* @__PURE__ */ new Map();
-  locks = /* @__PURE__ */ new Map();
-  /** Per repository (repoKey), the path holders by issue number. */
-  pathIndex = /* @__PURE__ */ new Map();
-  redeliverCheckpoint = null;
-  /** `scope\nurl` -> the answer kept for conditional requests, in order of writing. */
-  reads = /* @__PURE__ */ new Map();
-  openIssueIndex = /* @__PURE__ */ new Map();
-  issueClaims = /* @__PURE__ */ new Map();
-  /** Oldest first; ids in `changeIds`. */
-  changes = [];
-  changeIds = /* @__PURE__ */ new Set();
-  /** Per repository (repoKey), the holders by issue number, for their branches. */
-  branchIndex = /* @__PURE__ */ new Map();
-  /** Issue key -> pull request number -> the holder (comment and paths) that flagged it. */
-  flagged = /* @__PURE__ */ new Map();
-  constructor(options2 = {}) {
-    this.now = options2.now ?? Date.now;
-    this.maxDeliveryIds = options2.maxDeliveryIds ?? 1e6;
-  }
+  expiries = new MinHeap((a, b) => a.expiresAt < b.expiresAt);
   async markDelivery(deliveryId, ttlMs) {
     assertTtl(ttlMs);
     const now = this.now();
-    this.pruneDeliveries(now);
+    while ((this.expiries.peek()?.expiresAt ?? Number.POSITIVE_INFINITY) <= now) {
+      this.#forgetSoonest();
+    }
     const expiresAt = this.deliveries.get(deliveryId);
     if (expiresAt !== void 0 && expiresAt > now) return false;
     this.deliveries.set(deliveryId, now + ttlMs);
-    this.deliveryExpiry.push({ id: deliveryId, expiresAt: now + ttlMs });
-    while (this.deliveries.size > this.maxDeliveryIds) this.forgetSoonestDelivery();
+    this.expiries.push({ id: deliveryId, expiresAt: now + ttlMs });
+    while (this.deliveries.size > this.maxDeliveryIds) this.#forgetSoonest();
     return true;
   }
   async confirmDelivery(deliveryId, ttlMs) {
@@ -41984,278 +42104,34 @@ var MemoryStore = class {
     if (!this.deliveries.has(deliveryId)) return;
     const expiresAt = this.now() + ttlMs;
     this.deliveries.set(deliveryId, expiresAt);
-    this.deliveryExpiry.push({ id: deliveryId, expiresAt });
+    this.expiries.push({ id: deliveryId, expiresAt });
   }
   async forgetDelivery(deliveryId) {
     this.deliveries.delete(deliveryId);
   }
-  async setDeadline(key, at) {
-    const id = issueKeyString(key);
-    if (at === null) {
-      this.deadlines.delete(id);
-    } else {
-      const deadline = { key, at: at.getTime(), version: ++this.version };
-      this.deadlines.set(id, deadline);
-      this.deadlineHeap.push({ id, at: deadline.at, version: deadline.version });
-    }
-    this.compactDeadlines();
-  }
-  async dueIssues(now, limit) {
-    const cutoff = now.getTime();
-    const due = [];
-    while (due.length < limit) {
-      const top = this.deadlineHeap.peek();
-      if (top === void 0 || top.at > cutoff) break;
-      this.deadlineHeap.pop();
-      if (this.isLive(top)) due.push(top);
-    }
-    for (const entry of due) this.deadlineHeap.push(entry);
-    return due.map((entry) => this.deadlines.get(entry.id).key);
-  }
-  async countDeadlines() {
-    return this.deadlines.size;
-  }
-  async setHolder(key, commentId) {
-    if (commentId === null) this.holders.delete(issueKeyString(key));
-    else this.holders.set(issueKeyString(key), commentId);
-  }
-  async holderOf(key) {
-    return this.holders.get(issueKeyString(key)) ?? null;
-  }
-  async setQueueSettings(repo, settings) {
-    const name = `${repo.owner}/${repo.repo}`.toLowerCase();
-    this.queueSettingsByRepo.set(name, { settings, expiresAt: this.now() + QUEUE_SETTINGS_TTL_MS });
-  }
-  async queueSettings(repo) {
-    const kept = this.queueSettingsByRepo.get(`${repo.owner}/${repo.repo}`.toLowerCase());
-    return kept && kept.expiresAt > this.now() ? kept.settings : void 0;
-  }
-  async setPendingEvents(key, pending) {
-    const id = issueKeyString(key);
-    if (pending.length === 0) this.pending.delete(id);
-    else this.pending.set(id, { pending, expiresAt: this.now() + PENDING_EVENTS_TTL_MS });
-  }
-  async pendingEvents(key) {
-    const kept = this.pending.get(issueKeyString(key));
-    return kept && kept.expiresAt > this.now() ? [...kept.pending] : [];
-  }
-  async noteIssueGone(key, ttlMs) {
-    assertTtl(ttlMs);
-    const id = issueKeyString(key);
-    const now = this.now();
-    const until = this.gone.get(id);
-    if (until !== void 0 && until > now) return true;
-    this.gone.set(id, now + ttlMs);
-    return false;
-  }
-  async clearIssueGone(key) {
-    this.gone.delete(issueKeyString(key));
-  }
-  async appAssignees(key) {
-    return this.appAssigned.get(issueKeyString(key)) ?? [];
-  }
-  async setAppAssignees(key, logins) {
-    if (logins.length === 0) this.appAssigned.delete(issueKeyString(key));
-    else this.appAssigned.set(issueKeyString(key), [...logins]);
-  }
-  async forgetIssue(key) {
-    await this.setDeadline(key, null);
-    const id = issueKeyString(key);
-    this.holders.delete(id);
-    this.pending.delete(id);
-    this.gone.delete(id);
-    this.appAssigned.delete(id);
-    await this.setPathHolder(key, null);
-    await this.setBranchHolder(key, null);
-    this.flagged.delete(id);
-    await this.dropOpenIssue(key);
-  }
-  async getCheckpoint(repo) {
-    const at = this.checkpoints.get(repoKeyString(repo));
-    return at === void 0 ? null : new Date(at);
-  }
-  async setCheckpoint(repo, at) {
-    this.checkpoints.set(repoKeyString(repo), at.getTime());
-  }
-  async acquireLock(name, ttlMs) {
-    assertTtl(ttlMs);
-    if (this.heldLock(name) !== void 0) return null;
-    const token = randomUUID();
-    this.locks.set(name, { token, expiresAt: this.now() + ttlMs });
-    return token;
-  }
-  async extendLock(name, token, ttlMs) {
-    assertTtl(ttlMs);
-    if (this.heldLock(name)?.token !== token) return false;
-    this.locks.set(name, { token, expiresAt: this.now() + ttlMs });
-    return true;
-  }
-  async releaseLock(name, token) {
-    if (this.heldLock(name)?.token !== token) return false;
-    this.locks.delete(name);
-    return true;
-  }
-  async ping() {
-    return true;
-  }
-  async recordClaimChange(change) {
-    if (this.changeIds.has(change.id)) return;
-    this.changeIds.add(change.id);
-    let at = this.changes.length;
-    while (at > 0 && Date.parse(this.changes[at - 1].at) > Date.parse(change.at)) at--;
-    this.changes.splice(at, 0, change);
-    while (this.changes.length > CLAIM_CHANGES_CAP) {
-      this.changeIds.delete(this.changes.shift().id);
-    }
-  }
-  async claimChanges(since) {
-    const from = since.getTime();
-    return this.changes.filter((c) => Date.parse(c.at) >= from).reverse();
-  }
-  async close() {
-    this.changes = [];
-    this.changeIds.clear();
-    this.deliveries.clear();
-    this.deliveryExpiry.reset([]);
-    this.deadlines.clear();
-    this.holders.clear();
-    this.gone.clear();
-    this.appAssigned.clear();
-    this.deadlineHeap.reset([]);
-    this.checkpoints.clear();
-    this.locks.clear();
-    this.pathIndex.clear();
-    this.openIssueIndex.clear();
-    this.issueClaims.clear();
-  }
-  async putOpenIssue(issue2) {
-    const id = issueKeyString(issue2.key);
-    const indexed = this.openIssueIndex.get(id);
-    if (indexed !== void 0 && indexed.updatedAt > issue2.updatedAt) return;
-    this.openIssueIndex.set(id, issue2);
-  }
-  async dropOpenIssue(key) {
-    const id = issueKeyString(key);
-    this.openIssueIndex.delete(id);
-    this.issueClaims.delete(id);
-  }
-  async replaceOpenIssues(repo, issues, listedAt) {
-    const listed = new Set(issues.map((issue2) => issueKeyString(issue2.key)));
-    const prefix = repoPrefix(repo);
-    const cutoff = formatClaimTime(listedAt);
-    for (const [id, issue2] of this.openIssueIndex) {
-      if (!id.startsWith(prefix) || listed.has(id) || issue2.updatedAt >= cutoff) continue;
-      this.openIssueIndex.delete(id);
-      this.issueClaims.delete(id);
-    }
-    for (const issue2 of issues) await this.putOpenIssue(issue2);
-  }
-  async setIssueClaim(key, claim2) {
-    if (claim2 === null) this.issueClaims.delete(issueKeyString(key));
-    else this.issueClaims.set(issueKeyString(key), claim2);
-  }
-  async issueClaim(key) {
-    return this.issueClaims.get(issueKeyString(key)) ?? null;
-  }
-  async renewIssueClaim(key, claim2) {
-    const id = issueKeyString(key);
-    const indexed = this.issueClaims.get(id);
-    if (indexed?.commentId !== claim2.commentId) return false;
-    if (indexed.commentUpdatedAt >= claim2.commentUpdatedAt) return false;
-    this.issueClaims.set(id, claim2);
-    return true;
-  }
-  async openIssues() {
-    const entries = [];
-    for (const [id, issue2] of this.openIssueIndex) {
-      entries.push({ issue: issue2, claim: this.issueClaims.get(id) ?? null });
-    }
-    return entries;
-  }
-  /** The lock named `name` if it is held now; an expired one is forgotten on the way. */
-  heldLock(name) {
-    const lock = this.locks.get(name);
-    if (lock === void 0) return void 0;
-    if (lock.expiresAt > this.now()) return lock;
-    this.locks.delete(name);
-    return void 0;
-  }
-  isLive(entry) {
-    return this.deadlines.get(entry.id)?.version === entry.version;
-  }
-  /** Rebuilds the heap from the live deadlines once stale entries dominate it: O(n), rare. */
-  compactDeadlines() {
-    if (this.deadlineHeap.size <= 2 * this.deadlines.size + COMPACT_SLACK) return;
-    const live = [...this.deadlines].map(([id, d]) => ({ id, at: d.at, version: d.version }));
-    this.deadlineHeap.reset(live);
-  }
-  pruneDeliveries(now) {
-    while ((this.deliveryExpiry.peek()?.expiresAt ?? Number.POSITIVE_INFINITY) <= now) {
-      this.forgetSoonestDelivery();
-    }
-  }
-  forgetSoonestDelivery() {
-    const entry = this.deliveryExpiry.pop();
+  #forgetSoonest() {
+    const entry = this.expiries.pop();
     if (entry !== void 0 && this.deliveries.get(entry.id) === entry.expiresAt) {
       this.deliveries.delete(entry.id);
     }
   }
-  async setPathHolder(key, holder) {
-    const repo = repoKeyString(key);
-    const holders = this.pathIndex.get(repo) ?? /* @__PURE__ */ new Map();
-    if (holder === null || holder.paths.length === 0) holders.delete(key.number);
-    else {
-      const heartbeat2 = new Date(holder.heartbeat.getTime());
-      holders.set(key.number, { ...holder, heartbeat: heartbeat2, paths: [...holder.paths] });
-    }
-    if (holders.size === 0) this.pathIndex.delete(repo);
-    else this.pathIndex.set(repo, holders);
-  }
-  async pathHolders(installationId, owner, repo) {
-    const holders = this.pathIndex.get(repoKeyString({ installationId, owner, repo }));
-    if (holders === void 0) return [];
-    return [...holders].map(([number4, holder]) => ({ number: number4, ...holder, heartbeat: new Date(holder.heartbeat) })).sort((a, b) => a.number - b.number);
-  }
-  async deliveryCheckpoint() {
-    const checkpoint = this.redeliverCheckpoint;
-    return checkpoint === null ? null : { ...checkpoint, deliveredAt: new Date(checkpoint.deliveredAt) };
-  }
-  async setDeliveryCheckpoint(checkpoint) {
-    this.redeliverCheckpoint = { ...checkpoint, deliveredAt: new Date(checkpoint.deliveredAt) };
-  }
-  async cachedRead(scope, url2) {
-    const id = `${scope}
-${url2}`;
-    const entry = this.reads.get(id);
-    if (entry === void 0) return null;
-    if (entry.expiresAt <= this.now()) {
-      this.reads.delete(id);
-      return null;
-    }
-    return entry.read;
-  }
-  async setCachedRead(scope, url2, read, ttlMs) {
-    assertTtl(ttlMs);
-    const id = `${scope}
-${url2}`;
-    this.reads.delete(id);
-    this.reads.set(id, { read: { ...read }, expiresAt: this.now() + ttlMs });
-    while (this.reads.size > MAX_CACHED_READS) {
-      const oldest = this.reads.keys().next().value;
-      if (oldest === void 0) break;
-      this.reads.delete(oldest);
-    }
-  }
+};
+
+// src/store/memory-guard-records.ts
+var MemoryGuardRecords = class {
+  index = /* @__PURE__ */ new Map();
+  /** Issue key -> pull request number -> the holder (comment and paths) that flagged it. */
+  flagged = /* @__PURE__ */ new Map();
   async setBranchHolder(key, holder) {
     const repo = repoKeyString(key);
-    const holders = this.branchIndex.get(repo) ?? /* @__PURE__ */ new Map();
+    const holders = this.index.get(repo) ?? /* @__PURE__ */ new Map();
     if (holder === null) holders.delete(key.number);
     else holders.set(key.number, { ...holder, heartbeat: new Date(holder.heartbeat) });
-    if (holders.size === 0) this.branchIndex.delete(repo);
-    else this.branchIndex.set(repo, holders);
+    if (holders.size === 0) this.index.delete(repo);
+    else this.index.set(repo, holders);
   }
   async branchHolders(repo, branch) {
-    const holders = this.branchIndex.get(repoKeyString(repo));
+    const holders = this.index.get(repoKeyString(repo));
     if (holders === void 0) return [];
     return [...holders].filter(([, holder]) => holder.branch === branch).map(([number4, holder]) => ({ number: number4, ...holder, heartbeat: new Date(holder.heartbeat) })).sort((a, b) => a.number - b.number);
   }
@@ -42279,9 +42155,283 @@ ${url2}`;
     return taken.sort((a, b) => a - b);
   }
 };
+
+// src/store/memory-issue-records.ts
+var COMPACT_SLACK = 1024;
+var MemoryIssueRecords = class {
+  constructor(now) {
+    this.now = now;
+  }
+  now;
+  deadlines = /* @__PURE__ */ new Map();
+  heap = new MinHeap(earlierDeadline);
+  version = 0;
+  holders = /* @__PURE__ */ new Map();
+  /** Issue key -> when its first 404/410 stops counting (epoch ms). */
+  gone = /* @__PURE__ */ new Map();
+  appAssigned = /* @__PURE__ */ new Map();
+  async setDeadline(key, at) {
+    const id = issueKeyString(key);
+    if (at === null) {
+      this.deadlines.delete(id);
+    } else {
+      const deadline = { key, at: at.getTime(), version: ++this.version };
+      this.deadlines.set(id, deadline);
+      this.heap.push({ id, at: deadline.at, version: deadline.version });
+    }
+    if (this.heap.size > 2 * this.deadlines.size + COMPACT_SLACK) {
+      this.heap.reset([...this.deadlines].map(([id2, d]) => ({ id: id2, at: d.at, version: d.version })));
+    }
+  }
+  async dueIssues(now, limit) {
+    const cutoff = now.getTime();
+    const due = [];
+    while (due.length < limit) {
+      const top = this.heap.peek();
+      if (top === void 0 || top.at > cutoff) break;
+      this.heap.pop();
+      if (this.deadlines.get(top.id)?.version === top.version) due.push(top);
+    }
+    for (const entry of due) this.heap.push(entry);
+    return due.map((entry) => this.deadlines.get(entry.id).key);
+  }
+  async countDeadlines() {
+    return this.deadlines.size;
+  }
+  async setHolder(key, commentId) {
+    if (commentId === null) this.holders.delete(issueKeyString(key));
+    else this.holders.set(issueKeyString(key), commentId);
+  }
+  async holderOf(key) {
+    return this.holders.get(issueKeyString(key)) ?? null;
+  }
+  async noteIssueGone(key, ttlMs) {
+    assertTtl(ttlMs);
+    const id = issueKeyString(key);
+    const now = this.now();
+    const until = this.gone.get(id);
+    if (until !== void 0 && until > now) return true;
+    this.gone.set(id, now + ttlMs);
+    return false;
+  }
+  async clearIssueGone(key) {
+    this.gone.delete(issueKeyString(key));
+  }
+  async appAssignees(key) {
+    return this.appAssigned.get(issueKeyString(key)) ?? [];
+  }
+  async setAppAssignees(key, logins) {
+    if (logins.length === 0) this.appAssigned.delete(issueKeyString(key));
+    else this.appAssigned.set(issueKeyString(key), [...logins]);
+  }
+};
 function earlierDeadline(a, b) {
   return a.at < b.at || a.at === b.at && a.id < b.id;
 }
+
+// src/store/memory-open-issues.ts
+var MemoryOpenIssues = class {
+  issues = /* @__PURE__ */ new Map();
+  claims = /* @__PURE__ */ new Map();
+  async putOpenIssue(issue2) {
+    const id = issueKeyString(issue2.key);
+    const indexed = this.issues.get(id);
+    if (indexed !== void 0 && indexed.updatedAt > issue2.updatedAt) return;
+    this.issues.set(id, issue2);
+  }
+  async dropOpenIssue(key) {
+    const id = issueKeyString(key);
+    this.issues.delete(id);
+    this.claims.delete(id);
+  }
+  async replaceOpenIssues(repo, issues, listedAt) {
+    const listed = new Set(issues.map((issue2) => issueKeyString(issue2.key)));
+    const prefix = repoPrefix(repo);
+    const cutoff = formatClaimTime(listedAt);
+    for (const [id, issue2] of this.issues) {
+      if (!id.startsWith(prefix) || listed.has(id) || issue2.updatedAt >= cutoff) continue;
+      this.issues.delete(id);
+      this.claims.delete(id);
+    }
+    for (const issue2 of issues) await this.putOpenIssue(issue2);
+  }
+  async setIssueClaim(key, claim2) {
+    if (claim2 === null) this.claims.delete(issueKeyString(key));
+    else this.claims.set(issueKeyString(key), claim2);
+  }
+  async issueClaim(key) {
+    return this.claims.get(issueKeyString(key)) ?? null;
+  }
+  async renewIssueClaim(key, claim2) {
+    const id = issueKeyString(key);
+    const indexed = this.claims.get(id);
+    if (indexed?.commentId !== claim2.commentId) return false;
+    if (indexed.commentUpdatedAt >= claim2.commentUpdatedAt) return false;
+    this.claims.set(id, claim2);
+    return true;
+  }
+  async openIssues() {
+    const entries = [];
+    for (const [id, issue2] of this.issues) {
+      entries.push({ issue: issue2, claim: this.claims.get(id) ?? null });
+    }
+    return entries;
+  }
+};
+
+// src/store/memory-path-holders.ts
+var MemoryPathHolders = class {
+  index = /* @__PURE__ */ new Map();
+  async setPathHolder(key, holder) {
+    const repo = repoKeyString(key);
+    const holders = this.index.get(repo) ?? /* @__PURE__ */ new Map();
+    if (holder === null || holder.paths.length === 0) holders.delete(key.number);
+    else {
+      const heartbeat2 = new Date(holder.heartbeat.getTime());
+      holders.set(key.number, { ...holder, heartbeat: heartbeat2, paths: [...holder.paths] });
+    }
+    if (holders.size === 0) this.index.delete(repo);
+    else this.index.set(repo, holders);
+  }
+  async pathHolders(installationId, owner, repo) {
+    const holders = this.index.get(repoKeyString({ installationId, owner, repo }));
+    if (holders === void 0) return [];
+    return [...holders].map(([number4, holder]) => ({ number: number4, ...holder, heartbeat: new Date(holder.heartbeat) })).sort((a, b) => a.number - b.number);
+  }
+};
+
+// src/store/memory-periodic-jobs.ts
+import { randomUUID } from "node:crypto";
+var MemoryPeriodicJobs = class {
+  constructor(now) {
+    this.now = now;
+  }
+  now;
+  locks = /* @__PURE__ */ new Map();
+  checkpoints = /* @__PURE__ */ new Map();
+  redeliverCheckpoint = null;
+  async acquireLock(name, ttlMs) {
+    assertTtl(ttlMs);
+    if (this.#held(name) !== void 0) return null;
+    const token = randomUUID();
+    this.locks.set(name, { token, expiresAt: this.now() + ttlMs });
+    return token;
+  }
+  async extendLock(name, token, ttlMs) {
+    assertTtl(ttlMs);
+    if (this.#held(name)?.token !== token) return false;
+    this.locks.set(name, { token, expiresAt: this.now() + ttlMs });
+    return true;
+  }
+  async releaseLock(name, token) {
+    if (this.#held(name)?.token !== token) return false;
+    this.locks.delete(name);
+    return true;
+  }
+  /** The lock named `name` if it is held now; an expired one is forgotten on the way. */
+  #held(name) {
+    const lock = this.locks.get(name);
+    if (lock === void 0) return void 0;
+    if (lock.expiresAt > this.now()) return lock;
+    this.locks.delete(name);
+    return void 0;
+  }
+  async getCheckpoint(repo) {
+    const at = this.checkpoints.get(repoKeyString(repo));
+    return at === void 0 ? null : new Date(at);
+  }
+  async setCheckpoint(repo, at) {
+    this.checkpoints.set(repoKeyString(repo), at.getTime());
+  }
+  async deliveryCheckpoint() {
+    const checkpoint = this.redeliverCheckpoint;
+    return checkpoint === null ? null : { ...checkpoint, deliveredAt: new Date(checkpoint.deliveredAt) };
+  }
+  async setDeliveryCheckpoint(checkpoint) {
+    this.redeliverCheckpoint = { ...checkpoint, deliveredAt: new Date(checkpoint.deliveredAt) };
+  }
+};
+
+// src/store/repo-queue-settings.ts
+var QUEUE_SETTINGS_TTL_MS = 24 * 36e5;
+function repoNameKey(repo) {
+  return `${repo.owner}/${repo.repo}`.toLowerCase();
+}
+
+// src/store/memory-repo-queue-settings.ts
+var MemoryRepoQueueSettings = class {
+  constructor(now) {
+    this.now = now;
+  }
+  now;
+  byRepo = /* @__PURE__ */ new Map();
+  async setQueueSettings(repo, settings) {
+    this.byRepo.set(repoNameKey(repo), { settings, expiresAt: this.now() + QUEUE_SETTINGS_TTL_MS });
+  }
+  async queueSettings(repo) {
+    const kept = this.byRepo.get(repoNameKey(repo));
+    return kept && kept.expiresAt > this.now() ? kept.settings : void 0;
+  }
+};
+
+// src/store/unpublished-events.ts
+var PENDING_EVENTS_TTL_MS = 24 * 36e5;
+
+// src/store/memory-unpublished-events.ts
+var MemoryUnpublishedEvents = class {
+  constructor(now) {
+    this.now = now;
+  }
+  now;
+  pending = /* @__PURE__ */ new Map();
+  async setPendingEvents(key, pending) {
+    const id = issueKeyString(key);
+    if (pending.length === 0) this.pending.delete(id);
+    else this.pending.set(id, { pending, expiresAt: this.now() + PENDING_EVENTS_TTL_MS });
+  }
+  async pendingEvents(key) {
+    const kept = this.pending.get(issueKeyString(key));
+    return kept && kept.expiresAt > this.now() ? [...kept.pending] : [];
+  }
+};
+
+// src/store/memory-store.ts
+var MemoryStore = class extends composed() {
+  constructor(options2 = {}) {
+    super();
+    const now = options2.now ?? Date.now;
+    compose(this, [
+      new MemoryDeliveryIds(now, options2.maxDeliveryIds),
+      new MemoryPeriodicJobs(now),
+      new MemoryIssueRecords(now),
+      new MemoryUnpublishedEvents(now),
+      new MemoryPathHolders(),
+      new MemoryGuardRecords(),
+      new MemoryCachedReads(now),
+      new MemoryRepoQueueSettings(now),
+      new MemoryOpenIssues(),
+      new MemoryBoardRecords()
+    ]);
+  }
+  /** Each concern's own way to hold nothing for the issue; one process, so nothing in between. */
+  async forgetIssue(key) {
+    await this.setDeadline(key, null);
+    await this.setHolder(key, null);
+    await this.clearIssueGone(key);
+    await this.setAppAssignees(key, []);
+    await this.setPendingEvents(key, []);
+    await this.setPathHolder(key, null);
+    await this.setBranchHolder(key, null);
+    await this.takeFlaggedPulls(key, null);
+    await this.dropOpenIssue(key);
+  }
+  async ping() {
+    return true;
+  }
+  /** Nothing to release: the state goes with the process. */
+  async close() {
+  }
+};
 
 // ../../main/node_modules/probot/lib/context.js
 var import_deepmerge = __toESM(require_cjs(), 1);
@@ -48731,32 +48881,35 @@ function reason(error62) {
 
 // src/action/main.ts
 async function main(env, io) {
-  let run2;
+  let run3;
   try {
-    run2 = await runAction(env);
+    run3 = await runAction(env);
   } catch (error62) {
     const message = error62 instanceof ActionEnvError ? error62.message : `claim-warden failed: ${String(error62)}`;
     io.stdout(`::error title=claim-warden::${escapeCommand(message)}`);
     return 1;
   }
-  for (const line of run2.errors) io.stdout(`::error title=claim-warden::${escapeCommand(line)}`);
-  io.stdout(`claim-warden: ${run2.summary}`);
+  for (const line of run3.errors) io.stdout(`::error title=claim-warden::${escapeCommand(line)}`);
+  io.stdout(`claim-warden: ${run3.summary}`);
   io.summary?.(
-    [`### claim-warden`, "", run2.summary, ...run2.errors.map((line) => `- ${line}`), ""].join("\n")
+    [`### claim-warden`, "", run3.summary, ...run3.errors.map((line) => `- ${line}`), ""].join("\n")
   );
-  return run2.exitCode;
+  return run3.exitCode;
 }
 function escapeCommand(text) {
   return text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
 }
+async function run2() {
+  const summaryFile = process.env.GITHUB_STEP_SUMMARY;
+  process.exitCode = await main(process.env, {
+    stdout: (line) => process.stdout.write(`${line}
+`),
+    ...summaryFile ? { summary: (markdown) => appendFileSync(summaryFile, markdown) } : {}
+  });
+}
 
 // src/action/index.ts
-var summaryFile = process.env.GITHUB_STEP_SUMMARY;
-process.exitCode = await main(process.env, {
-  stdout: (line) => process.stdout.write(`${line}
-`),
-  ...summaryFile ? { summary: (markdown) => appendFileSync(summaryFile, markdown) } : {}
-});
+await run2();
 /*! Bundled license information:
 
 content-type/dist/index.js:

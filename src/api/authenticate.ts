@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import type { ProbotOctokit } from 'probot';
+import { callerOctokit } from '../github/caller-octokit.js';
 import { ApiError, unverifiable } from './api-error.js';
 import {
   type CallerGitHub,
@@ -15,7 +17,10 @@ export interface Caller {
   readonly login: string;
   /** A hash of the token: the key of every per-caller cache (the token itself is kept nowhere). */
   readonly tokenHash: string;
+  /** GitHub's reads as the caller. */
   readonly github: CallerGitHub;
+  /** The executor's `own` writer: the caller's claim-comment writes, with the caller's token. */
+  readonly octokit: ProbotOctokit;
 }
 
 /**
@@ -64,7 +69,7 @@ export async function authenticate(
       'GitHub refused the token: send a valid personal access token or GitHub user token as "Authorization: Bearer <token>"',
     );
   });
-  return { login, tokenHash, github };
+  return { login, tokenHash, github, octokit: callerOctokit(deps.baseUrl, token) };
 }
 
 /** The key of every per-caller record: a hash of the token, never the token itself. */

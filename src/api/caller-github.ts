@@ -9,19 +9,16 @@ export interface GitHubAnswer {
 }
 
 /**
- * GitHub's REST API as the caller: the calls the API makes with the caller's own token
- * (`GET /user`, reading a repository, posting and editing the caller's claim comment). A
- * plain `fetch`, so the token lives only in this closure: never logged, stored or echoed.
+ * GitHub's REST API as the caller: the reads the API makes with the caller's own token
+ * (`GET /user`, reading a repository). A plain `fetch`, so the token lives only in this
+ * closure: never logged, stored or echoed. The caller's writes go through the executor
+ * (src/github/caller-octokit.ts).
  */
-export type CallerGitHub = (
-  method: 'GET' | 'POST' | 'PATCH',
-  path: string,
-  body?: unknown,
-) => Promise<GitHubAnswer>;
+export type CallerGitHub = (method: 'GET', path: string) => Promise<GitHubAnswer>;
 
 /** A {@link CallerGitHub} for `token` against the API at `baseUrl`. Network errors throw. */
 export function callerGitHub(baseUrl: string, token: string): CallerGitHub {
-  return async (method, path, body) => {
+  return async (method, path) => {
     const response = await fetch(`${baseUrl}${path}`, {
       method,
       headers: {
@@ -29,9 +26,7 @@ export function callerGitHub(baseUrl: string, token: string): CallerGitHub {
         authorization: `Bearer ${token}`,
         'x-github-api-version': '2022-11-28',
         'user-agent': 'claim-warden-api',
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
       },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       signal: AbortSignal.timeout(10_000),
     });
     const text = await response.text();

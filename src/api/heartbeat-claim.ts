@@ -10,7 +10,6 @@ import type { ApiAnswer } from './api-answer.js';
 import type { ApiDeps } from './api-deps.js';
 import { ApiError } from './api-error.js';
 import type { Caller } from './authenticate.js';
-import { editAsCaller } from './caller-writes.js';
 import { type IssueTarget, onIssue } from './on-issue.js';
 import { readableRepo } from './readable-repo.js';
 import type { HeartbeatBody } from './request-bodies.js';
@@ -18,6 +17,7 @@ import { requireEnforced } from './require-enforced.js';
 import { requireTrust } from './require-trust.js';
 import { claimObject, issueObject } from './serialise.js';
 import { settle } from './settle.js';
+import { writeAsCaller } from './write-as-caller.js';
 
 /**
  * `POST …/claim/heartbeat` (docs/protocol.md §8), with the trust a claim needs: the caller's live claim gets `updated` =
@@ -57,13 +57,11 @@ export async function heartbeatClaim(
       updated: now,
       ...(body.stage ? { stage: body.stage } : {}),
     };
-    const edited = await editAsCaller(
-      caller,
-      key,
-      holder.comment.id,
-      editClaimBody(holder.comment.body, { marker, note: body.note }),
-      now.getTime(),
-    );
+    const edited = await writeAsCaller(deps, caller, at, {
+      kind: 'edit-claim',
+      commentId: holder.comment.id,
+      body: editClaimBody(holder.comment.body, { marker, note: body.note }),
+    });
     const renewed = {
       comment: { ...holder.comment, body: edited.body, updatedAt: edited.updatedAt },
       marker,

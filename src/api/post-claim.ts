@@ -1,16 +1,15 @@
 import { editClaimBody } from '../claims/claim-body.js';
-import { renderClaimComment } from '../claims/comment.js';
 import { isTrustedAuthor, trustedClaims } from '../claims/decide.js';
-import { type ClaimComment, findHolder, isStale } from '../claims/liveness.js';
+import { decideClaim } from '../claims/decide-claim.js';
+import { type ClaimComment, findHolder } from '../claims/liveness.js';
 import { hasName, sameName } from '../claims/names.js';
-import type { AssigneeMode, ClaimMarker } from '../claims/types.js';
+import type { ClaimMarker } from '../claims/types.js';
 import { issueRef } from '../keys.js';
 import { alreadyClaimed } from './already-claimed.js';
 import type { ApiAnswer } from './api-answer.js';
 import type { ApiDeps } from './api-deps.js';
 import { ApiError, unverifiable } from './api-error.js';
 import type { Caller } from './authenticate.js';
-import { editAsCaller, postAsCaller } from './caller-writes.js';
 import { type IssueAtHand, type IssueTarget, onIssue } from './on-issue.js';
 import { pathConflicts } from './path-conflicts.js';
 import { pathsClaimed } from './paths-claimed.js';
@@ -20,6 +19,7 @@ import { requireEnforced } from './require-enforced.js';
 import { requireTrust } from './require-trust.js';
 import { claimObject, issueObject } from './serialise.js';
 import { settle } from './settle.js';
+import { writeAsCaller } from './write-as-caller.js';
 
 /**
  * `POST …/claim` (docs/protocol.md §8), under the issue's lock: refuse while another session
@@ -44,7 +44,20 @@ export async function postClaim(
     const { key, thread, config } = at;
     const now = deps.now();
     requireEnforced(at, 'caller');
-    if (!thread.open) {
+    const claims = trustedClaims(thread.comments, config.trustedBots);
+    const state = {
+      thread,
+      config,
+      claims,
+      holder: findHolder(claims, thread.open, config.staleAfterMs, now),
+      now,
+    };
+    const own = (c: ClaimComment) =>
+      sameName(c.comment.author, caller.login) && c.marker.session === body.session;
+    // docs/protocol.md §8: the caller's identities are written as the caller sent them.
+    const ask = { ...body, login: caller.login };
+    const decision = decideClaim(state, ask, own, (_kind, value) => value, now);
+    if (decision.kind === 'closed') {
       throw new ApiError(
         409,
         'ISSUE_NOT_OPEN',
@@ -52,47 +65,16 @@ export async function postClaim(
         { state: 'closed', stateReason: thread.stateReason },
       );
     }
-    const claims = trustedClaims(thread.comments, config.trustedBots);
-    const holder = findHolder(claims, true, config.staleAfterMs, now);
-    const own = (c: ClaimComment) =>
-      sameName(c.comment.author, caller.login) && c.marker.session === body.session;
-    if (holder && own(holder)) return renew(deps, caller, at, holder, body);
-    if (holder) throw alreadyClaimed(at, holder);
+    if (decision.kind === 'resume') return renew(deps, caller, at, decision.holder, body);
+    if (decision.kind === 'held') throw alreadyClaimed(at, decision.holder);
     // docs/protocol.md §10: paths held by a live holder of another issue refuse the claim
     // before anything is written.
     if (body.paths) await refuseHeldPaths(deps, at, body.paths);
-
-    // No holder on an open issue: every unreleased claim is stale (docs/protocol.md §3). The
-    // reconcile finalises them; the oldest is named as the one taken over.
-    const stale = claims.filter(
-      (c) => c.marker.stage !== 'released' && isStale(c, config.staleAfterMs, now),
-    );
-    const replaced = stale[0];
-    const wasAssigned = hasName(thread.assignees, caller.login);
-    const inherits = stale.some(
-      (c) => sameName(c.comment.author, caller.login) && c.marker.assignee === 'claim',
-    );
-    const mode: AssigneeMode | undefined = config.assign
-      ? !wasAssigned || inherits
-        ? 'claim'
-        : 'before'
-      : undefined;
-    const marker: ClaimMarker = {
-      session: body.session,
-      lane: body.lane,
-      branch: body.branch,
-      started: now,
-      updated: now,
-      stage: 'claimed',
-      ...(mode ? { assignee: mode } : {}),
-    };
-    const text = renderClaimComment(marker, {
-      note: body.note,
-      client: body.client,
-      paths: body.paths,
-      takeover: replaced && { commentId: replaced.comment.id, session: replaced.marker.session },
+    const { stale } = decision;
+    const posted = await writeAsCaller(deps, caller, at, {
+      kind: 'post-claim',
+      body: decision.body,
     });
-    const posted = await postAsCaller(caller, key, text, now.getTime());
     deps.log.info(
       { issue: issueRef(key), commentId: posted.id, caller: caller.login },
       'claims API: claim comment posted',
@@ -160,13 +142,11 @@ async function renew(
   if (body.paths) await refuseHeldPaths(deps, at, body.paths);
   const now = deps.now();
   const marker: ClaimMarker = { ...holder.marker, updated: now };
-  await editAsCaller(
-    caller,
-    at.key,
-    holder.comment.id,
-    editClaimBody(holder.comment.body, { marker, note: body.note, paths: body.paths }),
-    now.getTime(),
-  );
+  await writeAsCaller(deps, caller, at, {
+    kind: 'edit-claim',
+    commentId: holder.comment.id,
+    body: editClaimBody(holder.comment.body, { marker, note: body.note, paths: body.paths }),
+  });
   const readback = await settle(deps, at, 'api.claim');
   const winner = readback.holder;
   if (body.paths && !winner) {

@@ -6,13 +6,14 @@ import { sameName } from '../claims/names.js';
 import { finalisationEvent } from '../events/claim-events.js';
 import { keepFinalisationEvent } from '../events/keep-claim-events.js';
 import { firstLine } from '../events/pending-events.js';
+import { executePlan } from '../github/execute.js';
 import { issueRef } from '../keys.js';
+import { rolloutOf } from '../rollout/rollout-of.js';
 import type { ApiAnswer } from './api-answer.js';
 import type { ApiDeps } from './api-deps.js';
 import { ApiError } from './api-error.js';
 import type { Caller } from './authenticate.js';
 import { githubFailure } from './caller-github.js';
-import { editAsCaller } from './caller-writes.js';
 import { type IssueTarget, onIssue } from './on-issue.js';
 import { readableRepo } from './readable-repo.js';
 import { mayReleaseForOthers } from './repo-access.js';
@@ -21,6 +22,7 @@ import { requireEnforced } from './require-enforced.js';
 import { requireTrust } from './require-trust.js';
 import { claimObject } from './serialise.js';
 import { settle } from './settle.js';
+import { writeAsCaller } from './write-as-caller.js';
 
 /**
  * `DELETE …/claim` (docs/protocol.md §8). With `session`: the caller's own live claim is
@@ -91,18 +93,26 @@ export async function releaseClaim(
           marker: firstLine(finalised),
         });
       }
+      const finalise = {
+        kind: 'finalise',
+        commentId: holder.comment.id,
+        body: finalised,
+        reason: 'administrative',
+        outcome: body.outcome,
+      } as const;
       try {
-        await repo.octokit.rest.issues.updateComment({
-          owner: key.owner,
-          repo: key.repo,
-          comment_id: holder.comment.id,
-          body: finalised,
-        });
+        await executePlan(
+          repo.octokit,
+          key,
+          { actions: [finalise] },
+          { rollout: rolloutOf(config, deps) },
+        );
       } catch (error) {
         throw githubFailure(error, `finalising comment ${holder.comment.id} failed`, now.getTime());
       }
     } else {
-      await editAsCaller(caller, key, holder.comment.id, finalised, now.getTime());
+      const edit = { kind: 'edit-claim', commentId: holder.comment.id, body: finalised } as const;
+      await writeAsCaller(deps, caller, at, edit);
     }
     deps.log.info(
       { issue: issueRef(key), commentId: holder.comment.id, administrative, outcome: body.outcome },

@@ -3,7 +3,7 @@ import type { Action } from '../claims/plan.js';
 import { configForReconcile } from '../config/config-for-reconcile.js';
 import type { ClaimEvent } from '../events/claim-event.js';
 import type { EventOutbox } from '../events/event-outbox.js';
-import { KnownLabels } from '../github/execute.js';
+import { KnownLabels, type WriteAction } from '../github/execute.js';
 import type { GuardDeps } from '../guard/guard-deps.js';
 import { checkPullRequestOf, needsReconcile } from '../guard/guard-request.js';
 import { runGuardJobs } from '../guard/run-guard-jobs.js';
@@ -42,7 +42,7 @@ export function reconcileHandler(core: WardenCore, events: EventOutbox | null): 
     now,
     appLogin: core.appLogin,
     knownLabels,
-    onObserve: (kind) => metrics.observedWrites.inc({ kind }),
+    onObserve: (action) => metrics.observedWrites.inc({ kind: action.kind }),
   };
   const reconcileDeps = {
     octokitFor: core.octokitFor,
@@ -58,7 +58,7 @@ export function reconcileHandler(core: WardenCore, events: EventOutbox | null): 
     },
     requestReconcile: (key: IssueKey) => queue.enqueue({ key, hints: [], reason: 'paths' }),
     requestPullCheck,
-    onObserve: (action: Action) => metrics.observedWrites.inc({ kind: action.kind }),
+    onObserve: (action: WriteAction) => metrics.observedWrites.inc({ kind: action.kind }),
     // Outgoing claim events (docs/protocol.md §13); not called for a plan only observed.
     ...(events
       ? { publishEvents: (changes: readonly ClaimEvent[]) => events.publish(changes) }

@@ -1,13 +1,13 @@
 import { type Claimant, type ClaimState, hasLabel, isAssigned } from './claim-state.js';
-import { renderClaimComment } from './comment.js';
 import type { Action } from './decide.js';
+import { type ClaimDecision, decideClaim, type Publish } from './decide-claim.js';
 import { finaliseAction } from './finalise-action.js';
-import { type ClaimComment, isStale, staleSince } from './liveness.js';
+import { type ClaimComment, staleSince } from './liveness.js';
 import { formatClaimTime } from './marker.js';
 import { sameName } from './names.js';
 import { type Losers, planLosers } from './plan-losers.js';
 import { ownedBy, publicIdentity } from './public-identity.js';
-import type { AssigneeMode, ClaimMarker } from './types.js';
+import type { ClaimMarker } from './types.js';
 
 /** A session's claim: who it is and where it works, already validated. */
 export interface ClaimRequest {
@@ -62,18 +62,25 @@ export function planClaim(
   claimant: Claimant,
   now: Date,
 ): ClaimPlan {
-  if (!state.thread.open) return { kind: 'closed' };
   const own = ownedBy(claimant.key, request.session);
-  const { holder } = state;
-  if (holder && own(holder)) {
-    return {
-      kind: 'resume',
-      holder,
-      actions: resumeActions(state, holder, own, request, claimant, now),
-    };
+  const publish: Publish = (kind, value) => publicIdentity(claimant.key, kind, value);
+  const decision = decideClaim(state, request, own, publish, now);
+  switch (decision.kind) {
+    case 'closed':
+      return decision;
+    case 'resume': {
+      const { holder } = decision;
+      return {
+        kind: 'resume',
+        holder,
+        actions: resumeActions(state, holder, own, request, claimant, now),
+      };
+    }
+    case 'held':
+      return { kind: 'held', ...planLosers(state, decision.holder, own, claimant, now) };
+    case 'post':
+      return postPlan(state, decision, request.login, own, claimant, now);
   }
-  if (holder) return { kind: 'held', ...planLosers(state, holder, own, claimant, now) };
-  return postPlan(state, request, claimant, now);
 }
 
 function resumeActions(
@@ -111,56 +118,16 @@ function resumeActions(
   return actions;
 }
 
-/** No live holder: a new claim (a takeover when stale claims remain). */
+/** No live holder: a new claim (a takeover when stale claims remain), and its writes. */
 function postPlan(
   state: ClaimState,
-  request: ClaimRequest,
+  { marker, body, stale, changes }: Extract<ClaimDecision, { kind: 'post' }>,
+  login: string,
+  own: (claim: ClaimComment) => boolean,
   claimant: Claimant,
   now: Date,
 ): ClaimPlan {
-  const { labels, assign, staleAfterMs } = state.config;
-  const { key } = claimant;
-  const { login } = request;
-  // With no holder on an open issue every unreleased claim is stale (docs/protocol.md §3);
-  // each is finalised, and the oldest, the one that held the issue, is named as replaced.
-  const stale = state.claims.filter(
-    (claim) => claim.marker.stage !== 'released' && isStale(claim, staleAfterMs, state.now),
-  );
-  const replaced = stale[0];
-  const wasAssigned = isAssigned(state, login);
-  // Seed: a takeover of a stale claim the same account wrote, whose assignment it added,
-  // keeps `claim`: the assignment is still the claim's to remove on release.
-  const inherits = stale.some(
-    (claim) => sameName(claim.comment.author, login) && claim.marker.assignee === 'claim',
-  );
-  const mode: AssigneeMode | undefined = assign
-    ? !wasAssigned || inherits
-      ? 'claim'
-      : 'before'
-    : undefined;
-  const session = publicIdentity(key, 'session', request.session);
-  const marker: ClaimMarker = {
-    session,
-    lane: publicIdentity(key, 'lane', request.lane),
-    branch: request.branch,
-    started: now,
-    updated: now,
-    stage: 'claimed',
-    ...(mode ? { assignee: mode } : {}),
-  };
-  const takeover = replaced && {
-    commentId: replaced.comment.id,
-    session: publicIdentity(key, 'session', replaced.marker.session),
-  };
-  const body = renderClaimComment(marker, {
-    ...(takeover ? { takeover } : {}),
-    ...(request.paths ? { paths: request.paths } : {}),
-  });
-  const changes = {
-    addedLabel: !hasLabel(state, labels.inProgress),
-    assigned: mode === 'claim' && !wasAssigned,
-  };
-  const own = ownedBy(key, request.session);
+  const { labels, staleAfterMs } = state.config;
   return {
     kind: 'post',
     comment: { kind: 'post-claim', body },
@@ -170,7 +137,7 @@ function postPlan(
     writes(postedId) {
       const actions: Action[] = stale.map((claim) => {
         const since = formatClaimTime(staleSince(claim, staleAfterMs, state.now));
-        const text = `stale since ${since}; taken over by comment ${postedId} (session ${session})`;
+        const text = `stale since ${since}; taken over by comment ${postedId} (session ${marker.session})`;
         const spec = { own: own(claim), outcome: 'abandoned', reason: 'stale', text } as const;
         return finaliseAction(claimant, claim, spec, now);
       });

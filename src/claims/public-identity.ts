@@ -3,7 +3,7 @@ import type { ClaimComment } from './liveness.js';
 import type { ClaimMarker } from './types.js';
 
 /** The two identities the protocol tags (docs/agents.md, "Identity tags and the text guard"). */
-type IdentityKind = 'session' | 'lane';
+export type IdentityKind = 'session' | 'lane';
 
 /**
  * How an identity is written in public text: its keyed tag. A value that already is a tag

@@ -1,7 +1,9 @@
+import type { Logger } from 'pino';
 import type { ProbotOctokit } from 'probot';
 import { type Action, type LabelRole, OWN_COMMENT_KINDS } from '../claims/decide.js';
 import type { ThreadComment } from '../claims/types.js';
-import type { IssueKey } from '../keys.js';
+import { type IssueKey, issueKeyString } from '../keys.js';
+import { type CheckRunAction, type CheckRunWrite, checkRun } from './check-run.js';
 import { statusOf, threadComment } from './thread.js';
 
 /** How the app creates its status labels when a repository has none (docs/protocol.md §4 row 1). */
@@ -44,34 +46,74 @@ export class KnownLabels {
  */
 export type Writers = ProbotOctokit | { readonly own: ProbotOctokit; readonly app: ProbotOctokit };
 
+/** Every write the executor sends: an issue's actions, and the guard's check runs. */
+export type WriteAction = Action | CheckRunAction;
+
+/**
+ * A repository's rollout keys (docs/protocol.md §15), applied here and nowhere else:
+ * `enabled: false` sends nothing; `mode: observe` logs and counts each of the app's writes
+ * instead of sending it. A session's own comment writes with its own token (the `own` of
+ * {@link Writers}) are the session's, not the app's, so observe mode sends them.
+ */
+export interface Rollout {
+  readonly enabled: boolean;
+  readonly mode: 'enforce' | 'observe';
+  readonly log: Logger;
+  /** Called for each write observe mode decided and did not send (one metric per kind). */
+  readonly onObserve?: (action: WriteAction, key: IssueKey) => void;
+}
+
 /** What the executor learnt from GitHub while applying a plan. */
 export interface Executed {
   /** The comments the plan's `post-claim` actions created, in order, as GitHub made them. */
   readonly posted: readonly ThreadComment[];
+  /** The comments the plan's `edit-claim` actions rewrote, in order, as GitHub returned them. */
+  readonly edited: readonly ThreadComment[];
+  /** What each `check-run` action came to, in order. */
+  readonly checkRuns: readonly CheckRunWrite[];
+  /** Whether the app's writes were sent, or held back by the rollout keys. */
+  readonly outcome: 'sent' | 'observed' | 'disabled';
 }
 
-const OWN = new Set<Action['kind']>(OWN_COMMENT_KINDS);
+/** The options of one {@link executePlan}. */
+export interface ExecuteOptions<A extends WriteAction = WriteAction> {
+  /** Labels known to exist; without it, each label added is looked up once (the API adds none). */
+  readonly knownLabels?: KnownLabels;
+  readonly onWrite?: (action: A) => void;
+  readonly rollout?: Rollout;
+  /** The app's login, whose check runs `check-run` actions find and update. */
+  readonly appLogin?: string;
+}
+
+const OWN = new Set<WriteAction['kind']>(OWN_COMMENT_KINDS);
 
 /**
  * Applies a plan's actions to GitHub, in order: the one executor of the codebase, for the
- * app's reconciles and the sessions' own writes alike. Every write but posting a comment is
- * idempotent, so a retry converges; a failure throws at once, leaving the later actions
- * unwritten, which the caller reports (the app retries, the client says what to run).
+ * app's reconciles, the guard's check runs and heartbeats, the claims API's writes and the
+ * sessions' own writes alike. Every write but posting a comment is idempotent, so a retry
+ * converges; a failure throws at once, leaving the later actions unwritten, which the caller
+ * reports (the app retries, the API answers, the client says what to run).
  */
-export async function executePlan(
+export async function executePlan<A extends WriteAction>(
   writers: Writers,
   key: IssueKey,
-  plan: { readonly actions: readonly Action[] },
-  options: {
-    knownLabels: KnownLabels;
-    onWrite?: (action: Action) => void;
-  },
+  plan: { readonly actions: readonly A[] },
+  options: ExecuteOptions<A>,
 ): Promise<Executed> {
   const repo = { owner: key.owner, repo: key.repo };
   const issue = { ...repo, issue_number: key.number };
   const posted: ThreadComment[] = [];
+  const edited: ThreadComment[] = [];
+  const checkRuns: CheckRunWrite[] = [];
+  const outcome = held(options.rollout);
+  const knownLabels = options.knownLabels ?? new KnownLabels();
   for (const action of plan.actions) {
-    const octokit = 'own' in writers ? (OWN.has(action.kind) ? writers.own : writers.app) : writers;
+    const own = 'own' in writers && OWN.has(action.kind);
+    if (outcome === 'disabled' || (outcome === 'observed' && !own)) {
+      hold(options.rollout!, outcome, key, action);
+      continue;
+    }
+    const octokit = 'own' in writers ? (own ? writers.own : writers.app) : writers;
     switch (action.kind) {
       case 'post-note':
         await octokit.rest.issues.createComment({ ...issue, body: action.body });
@@ -82,13 +124,15 @@ export async function executePlan(
         break;
       }
       case 'finalise':
-      case 'edit-claim':
-        await octokit.rest.issues.updateComment({
+      case 'edit-claim': {
+        const { data } = await octokit.rest.issues.updateComment({
           ...repo,
           comment_id: action.commentId,
           body: action.body,
         });
+        if (action.kind === 'edit-claim') edited.push(threadComment(data));
         break;
+      }
       case 'delete-comment':
         await octokit.rest.issues.deleteComment({ ...repo, comment_id: action.commentId });
         break;
@@ -98,7 +142,7 @@ export async function executePlan(
         );
         break;
       case 'add-label':
-        await ensureLabel(octokit, key, action, options.knownLabels);
+        await ensureLabel(octokit, key, action, knownLabels);
         await octokit.rest.issues.addLabels({ ...issue, labels: [action.label] });
         break;
       case 'unassign':
@@ -107,10 +151,38 @@ export async function executePlan(
       case 'assign':
         await octokit.rest.issues.addAssignees({ ...issue, assignees: [action.login] });
         break;
+      case 'check-run':
+        if (options.appLogin === undefined) throw new Error('a check run needs the app login');
+        checkRuns.push(await checkRun(octokit, key, action, options.appLogin));
+        break;
     }
     options.onWrite?.(action);
   }
-  return { posted };
+  return { posted, edited, checkRuns, outcome };
+}
+
+/** What the rollout keys do to the app's writes: send them, or hold them back and why. */
+function held(rollout: Rollout | undefined): Executed['outcome'] {
+  if (rollout === undefined) return 'sent';
+  if (!rollout.enabled) return 'disabled';
+  return rollout.mode === 'observe' ? 'observed' : 'sent';
+}
+
+/** A write held back: logged as it would have been sent, and counted in observe mode. */
+function hold(rollout: Rollout, why: 'observed' | 'disabled', key: IssueKey, action: WriteAction) {
+  const issue = issueKeyString(key);
+  if (why === 'disabled') {
+    rollout.log.debug(
+      { issue, kind: action.kind },
+      'repository disabled (enabled: false): not sent',
+    );
+    return;
+  }
+  rollout.log.info(
+    { issue, mode: 'observe', action },
+    'observe mode: this write was decided and not sent',
+  );
+  rollout.onObserve?.(action, key);
 }
 
 /**

@@ -1,9 +1,10 @@
 import { markdownCode } from '../claims/markdown-code.js';
 import { REPO_CONFIG_PATH, type RepoConfigResult } from '../config/repo-config.js';
+import type { CheckOutcome } from '../github/check-run.js';
+import { executePlan } from '../github/execute.js';
 import type { RepoKey } from '../keys.js';
+import { rolloutOf } from '../rollout/rollout-of.js';
 import type { GuardDeps } from './guard-deps.js';
-import type { CheckOutcome } from './pull-check.js';
-import { setCheckRun } from './set-check-run.js';
 
 /** The name of the config check run (docs/protocol.md §11). */
 export const CONFIG_CHECK_NAME = 'claim-warden/config';
@@ -14,9 +15,10 @@ export const CONFIG_CHECK_NAME = 'claim-warden/config';
  * `failure` listing each bad field and what it should hold, `success` when the file is valid
  * (or gone: the defaults apply). The caller dropped the cached config first, so this reads
  * the pushed file. A GitHub failure reading it throws: no verdict on a file not read.
- * A valid file's rollout keys hold (docs/protocol.md §11): `enabled: false` writes nothing,
- * `mode: observe` logs the check run and sends none. An invalid file's keys are not trusted,
- * so its failure is reported: it is what the maintainers must fix.
+ * A valid file's rollout keys hold (docs/protocol.md §11), applied by the executor:
+ * `enabled: false` writes nothing, `mode: observe` logs the check run and sends none. An
+ * invalid file's keys are not trusted, so its failure is reported: it is what the
+ * maintainers must fix.
  */
 export async function checkConfig(
   deps: GuardDeps,
@@ -32,28 +34,24 @@ export async function checkConfig(
     });
   }
   const config = result.kind === 'loaded' || result.kind === 'absent' ? result.config : null;
-  if (config !== null && !config.enabled) {
-    deps.log.debug(
-      { repo: `${repo.owner}/${repo.repo}`, sha },
-      'repository disabled (enabled: false): config check not set',
-    );
-    return 'disabled';
-  }
-  if (config?.mode === 'observe') {
-    deps.log.info(
-      {
-        repo: `${repo.owner}/${repo.repo}`,
-        mode: 'observe',
-        checkRun: { name: CONFIG_CHECK_NAME, sha, ...outcome },
-      },
-      'observe mode: this write was decided and not sent',
-    );
-    deps.onObserve?.('check-run', repo);
-    return 'observed';
-  }
-  const write = await setCheckRun(octokit, repo, sha, CONFIG_CHECK_NAME, deps.appLogin, outcome);
+  const done = await executePlan(
+    octokit,
+    { ...repo, number: 0 },
+    { actions: [{ kind: 'check-run', name: CONFIG_CHECK_NAME, sha, outcome }] },
+    {
+      knownLabels: deps.knownLabels,
+      appLogin: deps.appLogin,
+      ...(config ? { rollout: rolloutOf(config, deps) } : {}),
+    },
+  );
+  if (done.outcome !== 'sent') return done.outcome;
   deps.log.info(
-    { repo: `${repo.owner}/${repo.repo}`, sha, conclusion: outcome.conclusion, write },
+    {
+      repo: `${repo.owner}/${repo.repo}`,
+      sha,
+      conclusion: outcome.conclusion,
+      write: done.checkRuns[0],
+    },
     'config checked',
   );
   return 'checked';

@@ -3,15 +3,17 @@ import { pathCovers } from '../claims/paths.js';
 import type { PullHead } from '../claims/types.js';
 import { configForReconcile } from '../config/config-for-reconcile.js';
 import type { ResolvedRepoConfig } from '../config/repo-config.js';
+import type { CheckRunWrite } from '../github/check-run.js';
 import { installationReads } from '../github/conditional.js';
+import { executePlan } from '../github/execute.js';
 import { statusOf } from '../github/thread.js';
 import { type IssueKey, issueKeyString, repoOf } from '../keys.js';
+import { rolloutOf } from '../rollout/rollout-of.js';
 import { flagger } from './flagger.js';
 import type { GuardDeps } from './guard-deps.js';
 import { isSameRepository } from './guard-event.js';
 import { PATHS_CHECK_NAME, pullCheck } from './pull-check.js';
 import { readPullFiles } from './read-pull-files.js';
-import { type CheckRunWrite, setCheckRun } from './set-check-run.js';
 import { verifiedHolders } from './verified-holders.js';
 
 /** What checking a pull request came to, for logs and tests. */
@@ -29,8 +31,8 @@ export type PullCheckResult =
  * no holder of the head branch needs no file read (no file can lie in a held path): its run
  * says `success` for that reason, at the cost of setting it. Under the repository's rollout
  * keys (docs/protocol.md §11): `enabled: false` reads nothing beyond the config and writes
- * nothing; `mode: observe` reads and decides as usual, logs the check run it would set and
- * sends none. Throws on any GitHub failure, so the queue retries.
+ * nothing; `mode: observe` reads and decides as usual, and the executor logs the check run it
+ * would set and sends none. Throws on any GitHub failure, so the queue retries.
  */
 export async function checkPullRequest(
   deps: GuardDeps,
@@ -81,48 +83,30 @@ export async function checkPullRequest(
     unclaimed: pathHolders.length === 0 && own.length === 0,
     now,
   });
-  // Remembered in observe mode too (the store only), so a re-check is decided and logged.
-  const flag = async () => {
-    for (const by of verdict.flaggedBy) {
-      await deps.store.flagPull({ ...repo, number: by.number }, flagger(by.holder), key.number);
-    }
-  };
-  const flaggedBy = verdict.flaggedBy.map((h) => h.issue);
-  if (config.mode === 'observe') {
-    await flag();
-    deps.log.info(
-      {
-        pull: issueKeyString(key),
-        mode: 'observe',
-        checkRun: { name: PATHS_CHECK_NAME, sha: head.sha, ...verdict.outcome },
-        flaggedBy,
-      },
-      'observe mode: this write was decided and not sent',
-    );
-    deps.onObserve?.('check-run', repo);
-    return { outcome: 'observed', conclusion: verdict.outcome.conclusion };
-  }
-  const write = await setCheckRun(
+  const done = await executePlan(
     octokit,
-    repo,
-    head.sha,
-    PATHS_CHECK_NAME,
-    deps.appLogin,
-    verdict.outcome,
-  );
-  // Remembered so that the pull request is checked again when the claim stops holding.
-  await flag();
-  deps.log.info(
+    key,
     {
-      pull: issueKeyString(key),
-      sha: head.sha,
-      conclusion: verdict.outcome.conclusion,
-      write,
-      flaggedBy,
+      actions: [
+        { kind: 'check-run', name: PATHS_CHECK_NAME, sha: head.sha, outcome: verdict.outcome },
+      ],
     },
+    { knownLabels: deps.knownLabels, appLogin: deps.appLogin, rollout: rolloutOf(config, deps) },
+  );
+  // Remembered, in observe mode too (the store only), so that the pull request is checked
+  // again (and, observing, decided and logged again) when the claim stops holding.
+  for (const by of verdict.flaggedBy) {
+    await deps.store.flagPull({ ...repo, number: by.number }, flagger(by.holder), key.number);
+  }
+  const { conclusion } = verdict.outcome;
+  if (done.outcome !== 'sent') return { outcome: 'observed', conclusion };
+  const write = done.checkRuns[0] ?? 'unchanged';
+  const flaggedBy = verdict.flaggedBy.map((h) => h.issue);
+  deps.log.info(
+    { pull: issueKeyString(key), sha: head.sha, conclusion, write, flaggedBy },
     'pull request checked',
   );
-  return { outcome: 'checked', conclusion: verdict.outcome.conclusion, write };
+  return { outcome: 'checked', conclusion, write };
 }
 
 /** The open pull request's head, or null when it is closed or gone. */

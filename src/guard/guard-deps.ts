@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
 import type { ProbotOctokit } from 'probot';
 import type { RepoConfigResult } from '../config/repo-config.js';
-import type { KnownLabels } from '../github/execute.js';
-import type { RepoKey } from '../keys.js';
+import type { KnownLabels, WriteAction } from '../github/execute.js';
+import type { IssueKey, RepoKey } from '../keys.js';
 import type { Store } from '../store/store.js';
 
 /** What the pull-request guard and branch heartbeats need from the app (docs/protocol.md §11). */
@@ -16,8 +16,8 @@ export interface GuardDeps {
   readonly appLogin: string;
   readonly knownLabels: KnownLabels;
   /**
-   * Called for each write that `mode: observe` decided and did not send (docs/protocol.md
-   * §11): `check-run` for a check run, `edit-claim` for a branch heartbeat.
+   * Called by the executor for each write that `mode: observe` decided and did not send
+   * (docs/protocol.md §11): a `check-run`, or the `edit-claim` of a branch heartbeat.
    */
-  onObserve?(kind: 'check-run' | 'edit-claim', repo: RepoKey): void;
+  onObserve?(action: WriteAction, key: IssueKey): void;
 }

@@ -3,6 +3,7 @@ import { markdownCode } from '../claims/markdown-code.js';
 import { pathCovers } from '../claims/paths.js';
 import type { PullHead } from '../claims/types.js';
 import type { PathGuard } from '../config/repo-config.js';
+import type { CheckOutcome } from '../github/check-run.js';
 
 /** The name of the pull-request check run (docs/protocol.md §11). */
 export const PATHS_CHECK_NAME = 'claim-warden/paths';
@@ -17,13 +18,6 @@ export interface VerifiedHolder {
   readonly number: number;
   /** Its `started` is the marker's: the claim's age is counted from it. */
   readonly holder: HolderSummary;
-}
-
-/** What one check run says: GitHub's conclusion and its Markdown output. */
-export interface CheckOutcome {
-  readonly conclusion: 'success' | 'failure' | 'neutral';
-  readonly title: string;
-  readonly summary: string;
 }
 
 /** A changed file in a path another claim holds. */

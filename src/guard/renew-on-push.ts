@@ -7,6 +7,7 @@ import { installationReads } from '../github/conditional.js';
 import { executePlan } from '../github/execute.js';
 import { IssueGoneError, readThread } from '../github/thread.js';
 import { type IssueKey, issueKeyString, repoOf } from '../keys.js';
+import { rolloutOf } from '../rollout/rollout-of.js';
 import type { GuardDeps } from './guard-deps.js';
 import { pushMayRenew, renewedTooRecently } from './push-renewal.js';
 
@@ -30,8 +31,8 @@ export type RenewResult =
  * window older than the push, so a burst of pushes costs one write. Runs in the queue under
  * the issue's mutual exclusion, on the thread as it is now (never on the index's word).
  * Under the repository's rollout keys (docs/protocol.md §11): `enabled: false` reads nothing
- * beyond the config and writes nothing; `mode: observe` decides as usual and logs the edit it
- * would send, sends none and moves no deadline (the claim on GitHub was not renewed).
+ * beyond the config and writes nothing; `mode: observe` decides as usual, the executor logs
+ * the edit it would send and sends none, and no deadline moves (the claim was not renewed).
  * Throws on any GitHub failure, so the queue retries.
  */
 export async function renewOnPush(
@@ -64,26 +65,13 @@ export async function renewOnPush(
   const at = new Date(Math.floor(Math.min(Date.parse(push.at), now.getTime()) / 1000) * 1000);
   if (renewedTooRecently(marker.updated, at.getTime(), config.staleAfterMs)) return 'fresh';
   const body = editClaimBody(comment.body, { marker: { ...marker, updated: at } });
-  if (config.mode === 'observe') {
-    deps.log.info(
-      {
-        issue: issueKeyString(key),
-        mode: 'observe',
-        action: { kind: 'edit-claim', commentId: comment.id, body },
-        branch: push.branch,
-        at,
-      },
-      'observe mode: this write was decided and not sent',
-    );
-    deps.onObserve?.('edit-claim', repoOf(key));
-    return 'observed';
-  }
-  await executePlan(
+  const done = await executePlan(
     octokit,
     key,
     { actions: [{ kind: 'edit-claim', commentId: comment.id, body }] },
-    { knownLabels: deps.knownLabels },
+    { knownLabels: deps.knownLabels, rollout: rolloutOf(config, deps) },
   );
+  if (done.outcome !== 'sent') return 'observed';
   // GitHub's `updated_at` is now, later than the push: the heartbeat is the push time.
   await deps.store.setDeadline(key, new Date(at.getTime() + config.staleAfterMs + 1));
   await deps.store.setBranchHolder(key, {

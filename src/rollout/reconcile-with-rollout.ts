@@ -1,6 +1,7 @@
 import type { ProbotOctokit } from 'probot';
-import type { Action, Plan } from '../claims/plan.js';
+import type { Plan } from '../claims/plan.js';
 import type { ResolvedRepoConfig } from '../config/repo-config.js';
+import { executePlan, type WriteAction } from '../github/execute.js';
 import { type IssueKey, issueKeyString } from '../keys.js';
 import type { ReconcileRequest } from '../queue/queue.js';
 import {
@@ -8,7 +9,7 @@ import {
   type ReconcileResult,
   reconcileIssue,
 } from '../reconcile/reconcile.js';
-import { observePlan } from './observe-plan.js';
+import { rolloutOf } from './rollout-of.js';
 
 /** A repository's config with its rollout keys: usable, or invalid with the field named. */
 type RolloutLookup =
@@ -20,7 +21,7 @@ interface RolloutDeps extends Omit<ReconcileDeps, 'configFor'> {
   /** Throws when the config could not be read (the reconcile is retried). */
   configFor(octokit: ProbotOctokit, key: IssueKey): Promise<RolloutLookup>;
   /** Called for each write that observe mode decided and did not send. */
-  onObserve?(action: Action, key: IssueKey): void;
+  onObserve?(action: WriteAction, key: IssueKey): void;
 }
 
 /** How one reconcile ended, rollout outcomes included. */
@@ -33,8 +34,8 @@ export type RolloutResult =
  * reconcileIssue under the repository's rollout keys (docs/protocol.md §15):
  * - `enabled: false`: nothing is read beyond the config and nothing is written; the issue
  *   leaves the deadline index, so the sweep does not come back for it;
- * - `mode: observe`: the thread is read and decide runs as usual, and the plan is logged
- *   and counted instead of written.
+ * - `mode: observe`: the thread is read and decide runs as usual, and the executor logs and
+ *   counts the plan instead of writing it (docs/protocol.md §15, applied in executePlan).
  * The config is read once and handed to reconcileIssue, so the rollout costs no call.
  */
 export async function reconcileWithRollout(
@@ -54,21 +55,17 @@ export async function reconcileWithRollout(
     return { outcome: 'disabled' };
   }
   const observing = lookup.ok && lookup.config.mode === 'observe';
+  const rollout = lookup.ok && rolloutOf(lookup.config, deps);
+  const execute = deps.executePlan ?? executePlan;
   const result = await reconcileIssue(
     {
       ...deps,
       octokitFor: async () => octokit,
       configFor: async () => lookup,
-      // The observe log's child is made only for a repository that observes.
-      ...(observing
-        ? {
-            executePlan: observePlan(
-              deps.log.child({ issue: issueKeyString(key), mode: 'observe' }),
-              deps.onObserve,
-            ),
-            observing,
-          }
+      ...(rollout
+        ? { executePlan: (w, k, plan, options) => execute(w, k, plan, { ...options, rollout }) }
         : {}),
+      ...(observing ? { observing } : {}),
     },
     request,
   );

@@ -14,7 +14,7 @@ export async function applyActions(
   state: Pick<IssueState, 'ref'>,
   actions: readonly Action[],
 ): Promise<Executed> {
-  if (actions.length === 0) return { posted: [] };
+  if (actions.length === 0) return { posted: [], edited: [], checkRuns: [], outcome: 'sent' };
   return executePlan(
     desk.octokit,
     issueKey(state.ref),

@@ -1,8 +1,22 @@
 import type { ProbotOctokit } from 'probot';
 import type { RepoKey } from '../keys.js';
-import type { CheckOutcome } from './pull-check.js';
 
-/** What setCheckRun did: nothing (the check already said so), or which write it sent. */
+/** What one check run says: GitHub's conclusion and its Markdown output (docs/protocol.md §11). */
+export interface CheckOutcome {
+  readonly conclusion: 'success' | 'failure' | 'neutral';
+  readonly title: string;
+  readonly summary: string;
+}
+
+/** A plan's action on a commit rather than an issue: the app's check run `name` says `outcome`. */
+export interface CheckRunAction {
+  readonly kind: 'check-run';
+  readonly name: string;
+  readonly sha: string;
+  readonly outcome: CheckOutcome;
+}
+
+/** What a check-run action did: nothing (the check already said so), or which write it sent. */
 export type CheckRunWrite = 'unchanged' | 'created' | 'updated';
 
 /**
@@ -12,13 +26,11 @@ export type CheckRunWrite = 'unchanged' | 'created' | 'updated';
  * already says the same is not written again (docs/protocol.md §5). Runs of other apps with
  * the same name are left alone. Throws on any GitHub failure, so the caller retries.
  */
-export async function setCheckRun(
+export async function checkRun(
   octokit: ProbotOctokit,
   repo: RepoKey,
-  sha: string,
-  name: string,
+  { name, sha, outcome }: CheckRunAction,
   appLogin: string,
-  outcome: CheckOutcome,
 ): Promise<CheckRunWrite> {
   const where = { owner: repo.owner, repo: repo.repo };
   const { data } = await octokit.rest.checks.listForRef({

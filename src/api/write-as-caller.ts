@@ -1,83 +1,71 @@
+import type { Action } from '../claims/decide.js';
 import type { ThreadComment } from '../claims/types.js';
-import type { IssueKey } from '../keys.js';
-import { issueRef } from '../keys.js';
+import { statusOf } from '../github/errors.js';
+import { executePlan } from '../github/execute.js';
+import { type IssueKey, issueRef } from '../keys.js';
+import { rolloutOf } from '../rollout/rollout-of.js';
+import type { ApiDeps } from './api-deps.js';
 import { ApiError, unverifiable } from './api-error.js';
 import type { Caller } from './authenticate.js';
 import { isGitHubFailure, messageOf, retryAfterOf } from './caller-github.js';
 import { issueNotFound } from './not-found.js';
+import type { IssueAtHand } from './on-issue.js';
 
 /**
- * Posts a claim comment with the caller's own token (docs/protocol.md §8 "Who writes what"):
- * its author is the caller, so it is an ordinary claim to every reader.
+ * Posts or edits the caller's claim comment with the caller's own token (docs/protocol.md §8
+ * "Who writes what"), through the one executor as the `own` of its writers: its author is the
+ * caller, so it is an ordinary claim to every reader. Returns the comment as GitHub made it;
+ * GitHub's refusal or failure becomes the API's answer (§8 "Refusals").
  */
-export async function postAsCaller(
+export async function writeAsCaller(
+  deps: Pick<ApiDeps, 'log' | 'now'>,
   caller: Caller,
-  key: IssueKey,
-  body: string,
-  nowMs: number,
+  at: Pick<IssueAtHand, 'key' | 'repo' | 'config'>,
+  action: Extract<Action, { kind: 'post-claim' | 'edit-claim' }>,
 ): Promise<ThreadComment> {
-  const path = `/repos/${key.owner}/${key.repo}/issues/${key.number}/comments`;
-  return write(caller, 'POST', path, body, key, nowMs, 'posting the claim comment');
-}
-
-/** Edits the caller's own claim comment with the caller's token. */
-export async function editAsCaller(
-  caller: Caller,
-  key: IssueKey,
-  commentId: number,
-  body: string,
-  nowMs: number,
-): Promise<ThreadComment> {
-  const path = `/repos/${key.owner}/${key.repo}/issues/comments/${commentId}`;
-  return write(caller, 'PATCH', path, body, key, nowMs, 'editing the claim comment');
-}
-
-async function write(
-  caller: Caller,
-  method: 'POST' | 'PATCH',
-  path: string,
-  body: string,
-  key: IssueKey,
-  nowMs: number,
-  what: string,
-): Promise<ThreadComment> {
-  let answer: Awaited<ReturnType<Caller['github']>>;
+  const what =
+    action.kind === 'post-claim' ? 'posting the claim comment' : 'editing the claim comment';
+  const nowMs = deps.now().getTime();
   try {
-    answer = await caller.github(method, path, { body });
-  } catch {
-    throw unverifiable(
+    const done = await executePlan(
+      { own: caller.octokit, app: at.repo.octokit },
+      at.key,
+      { actions: [action] },
+      { rollout: rolloutOf(at.config, deps) },
+    );
+    const comment = done.posted[0] ?? done.edited[0];
+    if (comment === undefined) throw unverifiable(`${what} on ${issueRef(at.key)} was not sent`);
+    return comment;
+  } catch (error) {
+    throw callerWriteFailure(error, at.key, what, nowMs);
+  }
+}
+
+/** An octokit error of a write with the caller's token, as the API answers it. */
+function callerWriteFailure(error: unknown, key: IssueKey, what: string, nowMs: number): ApiError {
+  if (error instanceof ApiError) return error;
+  const response = (error as { response?: { headers?: object; data?: unknown } }).response;
+  const status = statusOf(error);
+  if (response === undefined || status === undefined) {
+    return unverifiable(
       `${what} on ${issueRef(key)} got no answer from GitHub (it may have been kept: repeat the call with the same session)`,
     );
   }
-  if (answer.status === 200 || answer.status === 201) {
-    const c = answer.data as {
-      id: number;
-      body?: string;
-      user?: { login?: string } | null;
-      author_association?: string;
-      created_at: string;
-      updated_at: string;
-      html_url?: string;
-    };
-    return {
-      id: c.id,
-      author: c.user?.login ?? caller.login,
-      authorAssociation: c.author_association ?? 'NONE',
-      body: c.body ?? body,
-      createdAt: new Date(c.created_at),
-      updatedAt: new Date(c.updated_at),
-      ...(c.html_url ? { url: c.html_url } : {}),
-    };
-  }
+  const headers = new Headers(
+    Object.entries(response.headers ?? {}).flatMap(([name, value]) =>
+      value === undefined ? [] : [[name, String(value)] as [string, string]],
+    ),
+  );
+  const answer = { status, headers, data: response.data };
   if (answer.status === 401) {
-    throw new ApiError(
+    return new ApiError(
       401,
       'UNAUTHENTICATED',
       'GitHub refused your token while writing: send a valid token',
     );
   }
   if (isGitHubFailure(answer.status, answer.headers, answer.data)) {
-    throw unverifiable(
+    return unverifiable(
       `${what} on ${issueRef(key)} failed (GitHub answered ${answer.status})`,
       retryAfterOf(answer.headers, nowMs),
     );
@@ -88,24 +76,24 @@ async function write(
   // fine-grained token without "Issues: write" (GitHub answers 404), a locked issue (403).
   const github = messageOf(answer.data);
   if (answer.status === 404 || answer.status === 403) {
-    throw new ApiError(
+    return new ApiError(
       403,
       'TOKEN_CANNOT_WRITE',
       `your token cannot write issue comments on ${key.owner}/${key.repo}: give it Issues: write on that repository (a fine-grained token needs it listed), or use one that has it${github ? ` (GitHub answered ${answer.status}: ${clip(github)})` : ''}`,
       { github: { status: answer.status, message: clip(github) } },
     );
   }
-  if (answer.status === 410) throw issueNotFound();
+  if (answer.status === 410) return issueNotFound();
   if (answer.status >= 400 && answer.status < 500) {
     const reasons = errorsOf(answer.data);
-    throw new ApiError(
+    return new ApiError(
       422,
       'GITHUB_REFUSED',
       `GitHub refused ${what} on ${issueRef(key)} (${answer.status} ${clip(github) || 'without a reason'}${reasons ? `: ${reasons}` : ''}); sending it again will not change that: shorten the note, or report this answer`,
       { github: { status: answer.status, message: clip(github) } },
     );
   }
-  throw unverifiable(
+  return unverifiable(
     `${what} on ${issueRef(key)} failed (GitHub answered ${answer.status})`,
     retryAfterOf(answer.headers, nowMs),
   );
