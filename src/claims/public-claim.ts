@@ -7,9 +7,8 @@ import { pathLineOf } from './paths.js';
 const ClaimTime = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
 
 /**
- * The claim object of docs/protocol.md §8, in its key order, which the work queue (§9), the
- * MCP tools and the client read too. `paths` only on a claim with a valid path line (§10),
- * canonical; `outcome` only on a released claim. Unknown keys are dropped when parsing.
+ * The claim object of docs/protocol.md §8 in its key order, as the API, the work queue (§9)
+ * and the MCP tools answer and the client reads it; parsing drops unknown keys.
  */
 export const PublicClaim = z.object({
   issue: z.string(),
@@ -32,10 +31,7 @@ export const PublicClaim = z.object({
 /** The claim object of docs/protocol.md §8. */
 export type PublicClaim = z.infer<typeof PublicClaim>;
 
-/**
- * The issue object of docs/protocol.md §9, in its key order; §8's answers add `state`, which
- * the queue leaves out (all its issues are open).
- */
+/** The issue object of docs/protocol.md §9 in its key order; §8's answers add `state`. */
 export const PublicIssue = z.object({
   repo: z.string(),
   number: z.number().int(),
@@ -51,14 +47,11 @@ export const PublicIssue = z.object({
 /** The issue object of docs/protocol.md §9 (and §8's, with `state`). */
 export type PublicIssue = z.infer<typeof PublicIssue>;
 
-/**
- * A claim's facts before its issue names it: the claim object less `issue`, its `assignee`
- * absent rather than null. What the open-issue index keeps and the client's view shows.
- */
+/** A claim's facts before its issue names it: the claim object less `issue`, no null assignee. */
 export type ClaimFields = Omit<PublicClaim, 'issue' | 'assignee'> & { readonly assignee?: string };
 
 /** The claim object of a claim of `issue` (`owner/name#n`): the one rendering of a claim. */
-export function publicClaimOf(issue: string, claim: ClaimFields): PublicClaim {
+export function publicClaimOf(issue: string, claim: ClaimFields | PublicClaim): PublicClaim {
   return {
     issue,
     commentId: claim.commentId,

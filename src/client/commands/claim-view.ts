@@ -1,6 +1,11 @@
 import { type ClaimComment, isLive, isStale, staleAt, staleSince } from '../../claims/liveness.js';
 import { formatClaimTime } from '../../claims/marker.js';
-import { type ClaimFields, claimFieldsOf, type PublicClaim } from '../../claims/public-claim.js';
+import {
+  type ClaimFields,
+  claimFieldsOf,
+  type PublicClaim,
+  publicClaimOf,
+} from '../../claims/public-claim.js';
 import type { IssueState } from '../io/issue-state.js';
 
 /**
@@ -34,22 +39,16 @@ export function claimView(
 
 /** The view of a claim's facts, direct mode's or an API answer's, in the client's key order. */
 export function viewOfClaim(claim: ClaimFields | PublicClaim, live: boolean): ClaimView {
+  // publicClaimOf puts the marker's keys, author to staleAt, in §8's order and nothing else.
+  const { issue, commentId, url, assignee, outcome, paths, ...marker } = publicClaimOf('', claim);
   return {
-    commentId: claim.commentId,
-    ...(claim.url ? { url: claim.url } : {}),
-    author: claim.author,
-    session: claim.session,
-    lane: claim.lane,
-    branch: claim.branch,
-    stage: claim.stage,
-    started: claim.started,
-    updated: claim.updated,
-    heartbeat: claim.heartbeat,
-    staleAt: claim.staleAt,
+    commentId,
+    ...(url ? { url } : {}),
+    ...marker,
     live,
-    ...(claim.assignee ? { assignee: claim.assignee } : {}),
-    ...(claim.outcome ? { outcome: claim.outcome } : {}),
-    ...(claim.paths && claim.paths.length > 0 ? { paths: claim.paths } : {}),
+    ...(assignee ? { assignee } : {}),
+    ...(outcome ? { outcome } : {}),
+    ...(paths && paths.length > 0 ? { paths } : {}),
   };
 }
 
