@@ -41720,30 +41720,67 @@ function claimOf(comment) {
   return comment && marker ? { comment, marker } : null;
 }
 
-// src/read-model/indexed-claim-of.ts
+// src/claims/public-claim.ts
+var ClaimTime = external_exports.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+var PublicClaim = external_exports.object({
+  issue: external_exports.string(),
+  commentId: external_exports.number().int(),
+  url: external_exports.string(),
+  author: external_exports.string(),
+  session: external_exports.string(),
+  lane: external_exports.string(),
+  branch: external_exports.string(),
+  stage: external_exports.string(),
+  started: ClaimTime,
+  updated: ClaimTime,
+  heartbeat: ClaimTime,
+  staleAt: ClaimTime,
+  assignee: external_exports.string().nullable(),
+  outcome: external_exports.string().optional(),
+  paths: external_exports.array(external_exports.string()).readonly().optional()
+});
+var PublicIssue = external_exports.object({
+  repo: external_exports.string(),
+  number: external_exports.number().int(),
+  title: external_exports.string(),
+  url: external_exports.string(),
+  state: external_exports.enum(["open", "closed"]).optional(),
+  labels: external_exports.array(external_exports.string()).readonly(),
+  assignees: external_exports.array(external_exports.string()).readonly(),
+  createdAt: ClaimTime,
+  updatedAt: ClaimTime
+});
 function staleAtOf(beat, staleAfterMs) {
   return formatClaimTime(new Date(beat.getTime() + staleAfterMs + 1e3));
 }
-function indexedClaimOf(claim2, staleAfterMs, outcome) {
+function claimFieldsOf(claim2, staleAfterMs) {
+  const { comment, marker } = claim2;
   const beat = heartbeat(claim2);
-  const line = pathLineOf(claim2.comment.body);
+  const line = pathLineOf(comment.body);
   return {
-    commentId: claim2.comment.id,
-    url: claim2.comment.url ?? "",
-    author: claim2.comment.author,
-    session: claim2.marker.session,
-    lane: claim2.marker.lane,
-    branch: claim2.marker.branch,
-    stage: claim2.marker.stage,
-    started: formatClaimTime(claim2.marker.started),
-    updated: formatClaimTime(claim2.marker.updated),
+    commentId: comment.id,
+    url: comment.url ?? "",
+    author: comment.author,
+    session: marker.session,
+    lane: marker.lane,
+    branch: marker.branch,
+    stage: marker.stage,
+    started: formatClaimTime(marker.started),
+    updated: formatClaimTime(marker.updated),
     heartbeat: formatClaimTime(beat),
     staleAt: staleAtOf(beat, staleAfterMs),
-    ...claim2.marker.assignee ? { assignee: claim2.marker.assignee } : {},
-    ...line.kind === "valid" ? { paths: line.paths } : {},
+    ...marker.assignee ? { assignee: marker.assignee } : {},
+    ...marker.outcome ? { outcome: marker.outcome } : {},
+    ...line.kind === "valid" ? { paths: line.paths } : {}
+  };
+}
+
+// src/read-model/indexed-claim-of.ts
+function indexedClaimOf(claim2, staleAfterMs) {
+  return {
+    ...claimFieldsOf(claim2, staleAfterMs),
     ...claim2.comment.avatarUrl ? { avatarUrl: claim2.comment.avatarUrl } : {},
-    commentUpdatedAt: formatClaimTime(claim2.comment.updatedAt),
-    ...outcome ? { outcome } : {}
+    commentUpdatedAt: formatClaimTime(claim2.comment.updatedAt)
   };
 }
 

@@ -1,9 +1,10 @@
 import type { HolderSummary } from '../claims/decide.js';
 import { formatClaimTime } from '../claims/marker.js';
+import type { PublicClaim } from '../claims/public-claim.js';
 import { type IssueKey, issueRef } from '../keys.js';
 import type { PathConflict } from '../paths/live-holders-overlapping.js';
 import { ApiError } from './api-error.js';
-import { type ClaimObject, holderObject } from './serialise.js';
+import { holderObject } from './serialise.js';
 
 /** One contested path of a 409 PATHS_CLAIMED (docs/protocol.md §10). */
 export interface ContestedPath {
@@ -11,7 +12,7 @@ export interface ContestedPath {
   readonly path: string;
   /** The holder's entry it overlaps (equal, or one under the other's directory). */
   readonly heldPath: string;
-  readonly heldBy: ClaimObject;
+  readonly heldBy: PublicClaim;
   readonly claimAgeMinutes: number;
   /** The holder is quiet: its heartbeat is older than a third of its window (see isQuiet). */
   readonly isStale: boolean;

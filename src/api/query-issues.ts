@@ -1,8 +1,10 @@
 import { hasName, sameName } from '../claims/names.js';
+import { type PublicClaim, type PublicIssue, publicClaimOf } from '../claims/public-claim.js';
 import type { QueueSettings } from '../config/repo-config.js';
+import { issueRef } from '../keys.js';
 import { isLiveClaim } from '../read-model/live-claims.js';
 import type { IndexedEntry } from '../store/store.js';
-import { type ClaimObject, type IssueObject, queueIssueObject, withIssue } from './serialise.js';
+import { queueIssueObject } from './serialise.js';
 
 /** The filters of `GET /api/claims/v1/issues` (docs/protocol.md §9), validated. */
 export interface IssueQuery {
@@ -22,8 +24,8 @@ export type QueueCursor = readonly [createdAt: string, repo: string, number: num
 
 /** One item of the queue. */
 export interface QueueItem {
-  readonly issue: IssueObject;
-  readonly claim: ClaimObject | null;
+  readonly issue: PublicIssue;
+  readonly claim: PublicClaim | null;
 }
 
 /** What the query needs to know per repository, resolved beforehand (cached). */
@@ -88,7 +90,7 @@ export function queryIssues(
   const page = matching.slice(0, query.limit);
   const items = page.map(({ entry, live }) => ({
     issue: queueIssueObject(entry.issue),
-    claim: live ? withIssue(entry.issue.key, entry.claim!) : null,
+    claim: live ? publicClaimOf(issueRef(entry.issue.key), entry.claim!) : null,
   }));
   const last = page[page.length - 1];
   return { items, next: matching.length > query.limit && last ? last.cursor : null };

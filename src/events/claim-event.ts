@@ -1,3 +1,5 @@
+import type { PublicClaim } from '../claims/public-claim.js';
+
 /** The types of outgoing claim events (docs/protocol.md §13). */
 const CLAIM_EVENT_TYPES = [
   'claim.held',
@@ -11,19 +13,17 @@ const CLAIM_EVENT_TYPES = [
 /** One type of {@link CLAIM_EVENT_TYPES}. */
 export type ClaimEventType = (typeof CLAIM_EVENT_TYPES)[number];
 
-/** A claim as an event describes it: its comment and its marker's keys. */
-export interface EventClaim {
-  readonly commentId: number;
-  readonly url?: string;
-  readonly author?: string;
-  readonly session?: string;
-  readonly lane?: string;
-  readonly branch?: string;
-  readonly stage?: string;
-  /** The marker's `started` and `updated`, `YYYY-MM-DDTHH:MM:SSZ`. */
-  readonly started?: string;
-  readonly updated?: string;
-}
+/**
+ * A claim as an event describes it (docs/protocol.md §13): the claim object's comment and
+ * marker keys (`started`, `updated` as the marker has them); only `commentId` once it is gone.
+ */
+export type EventClaim = Pick<PublicClaim, 'commentId'> &
+  Partial<
+    Pick<
+      PublicClaim,
+      'url' | 'author' | 'session' | 'lane' | 'branch' | 'stage' | 'started' | 'updated'
+    >
+  >;
 
 /**
  * One outgoing event (docs/protocol.md §13): POSTed as JSON, once per change of a claim, at

@@ -1,8 +1,8 @@
 import { heartbeat, isStale } from '../claims/liveness.js';
 import { formatClaimTime, parseClaimMarker } from '../claims/marker.js';
+import { staleAtOf } from '../claims/public-claim.js';
 import type { IssueKey } from '../keys.js';
 import type { IndexedClaim, Store } from '../store/store.js';
-import { staleAtOf } from './indexed-claim-of.js';
 
 /** The holder's comment as an `issue_comment.edited` webhook carries it. */
 export interface EditedComment {

@@ -1,3 +1,4 @@
+import type { ClaimFields, PublicIssue } from '../claims/public-claim.js';
 import type { IssueKey, RepoKey } from '../keys.js';
 
 /**
@@ -38,48 +39,25 @@ export interface OpenIssues {
 }
 
 /**
- * An open issue as the work queue lists it (docs/protocol.md §9). Times are
- * `YYYY-MM-DDTHH:MM:SSZ`, so they compare as strings.
+ * An open issue as the work queue lists it (docs/protocol.md §9): the issue object named by
+ * its key rather than `repo` and `number`.
  */
-export interface IndexedIssue {
+export type IndexedIssue = Omit<PublicIssue, 'repo' | 'number' | 'state'> & {
   readonly key: IssueKey;
-  readonly title: string;
-  readonly url: string;
-  readonly labels: readonly string[];
-  readonly assignees: readonly string[];
-  readonly createdAt: string;
-  readonly updatedAt: string;
-}
+};
 
 /**
- * The holder's claim as last seen, JSON-safe; times `YYYY-MM-DDTHH:MM:SSZ`. The one record of
- * a holder that the work queue (docs/protocol.md §9) and the claims board (§14) both read.
+ * The holder's claim as last seen: the claim object's facts (docs/protocol.md §8) less what
+ * an answer adds when it is read (its issue, an assignee of null), plus what the board shows
+ * (the author's avatar, when GitHub gave one) and `commentUpdatedAt`, the comment's
+ * `updated_at`, which orders snapshots of one comment ({@link OpenIssues.renewIssueClaim}).
  * Liveness is judged against `staleAt` when the index is read, so an expired claim counts as
  * free at once, without waiting for the sweep.
  */
-export interface IndexedClaim {
-  readonly commentId: number;
-  readonly url: string;
-  readonly author: string;
-  readonly session: string;
-  readonly lane: string;
-  readonly branch: string;
-  readonly stage: string;
-  readonly started: string;
-  readonly updated: string;
-  readonly heartbeat: string;
-  readonly staleAt: string;
-  readonly assignee?: string;
-  /** The entries of a valid path line (docs/protocol.md §10), canonical; absent without one. */
-  readonly paths?: readonly string[];
-  /** The author's avatar, which the board shows; absent when GitHub gave none. */
+export type IndexedClaim = Omit<ClaimFields, 'outcome'> & {
   readonly avatarUrl?: string;
-  /**
-   * The comment's `updated_at` as GitHub gave it with this snapshot: it orders snapshots of
-   * one comment, as `updatedAt` orders an issue's ({@link OpenIssues.renewIssueClaim}).
-   */
   readonly commentUpdatedAt: string;
-}
+};
 
 /** An indexed issue and its claim. */
 export interface IndexedEntry {

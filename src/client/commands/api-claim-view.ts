@@ -1,43 +1,24 @@
-import type { ClaimView } from './claim-view.js';
+import { PublicClaim } from '../../claims/public-claim.js';
+import { apiShape } from './api-shape.js';
+import { type ClaimView, viewOfClaim } from './claim-view.js';
 
-/** A claim object as the claims API writes it (docs/protocol.md §8). */
-export interface ApiClaim {
-  readonly commentId: number;
-  readonly url?: string;
-  readonly author: string;
-  readonly session: string;
-  readonly lane: string;
-  readonly branch: string;
-  readonly stage: string;
-  readonly started: string;
-  readonly updated: string;
-  readonly heartbeat: string;
-  readonly staleAt: string;
-  readonly assignee?: string | null;
-  readonly outcome?: string;
-  readonly paths?: readonly string[];
+/**
+ * The client's view of a claim object of the API (docs/protocol.md §8), so API mode prints
+ * what direct mode prints; an answer that is no claim object is unverifiable (apiShape).
+ * `live` is the API's word: a holder it names is live, a released claim is not.
+ */
+export function apiClaimView(claim: unknown, live: boolean, name: string): ClaimView {
+  return viewOfClaim(
+    apiShape(PublicClaim, claim, name, 'a claim object (docs/protocol.md §8)'),
+    live,
+  );
 }
 
 /**
- * The client's view of a claim object of the API, so API mode prints what direct mode
- * prints. `live` is the API's word: a holder it names is live, a released claim is not.
+ * A holder of another issue as a path answer names it (docs/protocol.md §10): the issue it
+ * holds and its view, live, since only a live holder holds paths.
  */
-export function apiClaimView(claim: ApiClaim, live: boolean): ClaimView {
-  return {
-    commentId: claim.commentId,
-    ...(claim.url ? { url: claim.url } : {}),
-    author: claim.author,
-    session: claim.session,
-    lane: claim.lane,
-    branch: claim.branch,
-    stage: claim.stage,
-    started: claim.started,
-    updated: claim.updated,
-    heartbeat: claim.heartbeat,
-    staleAt: claim.staleAt,
-    live,
-    ...(claim.assignee ? { assignee: claim.assignee } : {}),
-    ...(claim.outcome ? { outcome: claim.outcome } : {}),
-    ...(claim.paths && claim.paths.length > 0 ? { paths: claim.paths } : {}),
-  };
+export function heldIn(holder: unknown, name: string): { heldIn: string; heldBy: ClaimView } {
+  const claim = apiShape(PublicClaim, holder, name, 'a claim object (docs/protocol.md §8)');
+  return { heldIn: claim.issue, heldBy: viewOfClaim(claim, true) };
 }

@@ -4,7 +4,7 @@ import type { CommandResult } from '../core/command-result.js';
 import { formatIssueRef } from '../core/issue-ref.js';
 import type { ClaimsApi } from '../io/claims-api-client.js';
 import type { Desk } from '../io/desk.js';
-import { type ApiClaim, apiClaimView } from './api-claim-view.js';
+import { apiClaimView, heldIn } from './api-claim-view.js';
 import { apiErrorOf, apiFailure } from './api-failure.js';
 import { claimRoute } from './api-route.js';
 import type { ClaimRequest } from './claim-request.js';
@@ -17,7 +17,7 @@ import { resumedResult } from './resumed-result.js';
 interface PathConflict {
   readonly path: string;
   readonly heldPath: string;
-  readonly heldBy: ApiClaim & { issue?: string };
+  readonly heldBy: unknown;
   readonly claimAgeMinutes?: number;
   readonly isStale?: boolean;
   readonly warning: string;
@@ -47,12 +47,14 @@ export async function apiClaim(
     ...(request.paths ? { paths: request.paths } : {}),
   });
   if (reply.status === 201) {
-    const view = apiClaimView(reply.body.claim, true);
-    const replaced = ((reply.body.replaced ?? []) as ApiClaim[]).map((c) => apiClaimView(c, false));
+    const view = apiClaimView(reply.body?.claim, true, name);
+    const replaced = ((reply.body.replaced ?? []) as unknown[]).map((c) =>
+      apiClaimView(c, false, name),
+    );
     return claimedResult(name, view, replaced);
   }
   if (reply.status === 200 && reply.body?.alreadyHeld === true) {
-    return resumedResult(name, apiClaimView(reply.body.claim, true), request.branch, lane);
+    return resumedResult(name, apiClaimView(reply.body.claim, true, name), request.branch, lane);
   }
   throw refusal(name, reply);
 }
@@ -66,7 +68,7 @@ function refusal(name: string, reply: Parameters<typeof apiFailure>[1]): ClientE
       const finalised = error.details?.finalised as number | undefined;
       return heldRefusalOf(
         name,
-        apiClaimView(error.details.holder, true),
+        apiClaimView(error.details?.holder, true, name),
         finalised === undefined ? {} : { lostRace: true, finalised },
       );
     }
@@ -109,8 +111,7 @@ function pathsRefusal(
     conflicts: conflicts.map((c) => ({
       path: c.path,
       heldPath: c.heldPath,
-      ...(c.heldBy.issue ? { heldIn: c.heldBy.issue } : {}),
-      heldBy: apiClaimView(c.heldBy, true),
+      ...heldIn(c.heldBy, name),
       ...(c.claimAgeMinutes === undefined ? {} : { claimAgeMinutes: c.claimAgeMinutes }),
       ...(c.isStale === undefined ? {} : { isStale: c.isStale }),
       warning: c.warning,

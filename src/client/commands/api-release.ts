@@ -31,7 +31,7 @@ export async function apiRelease(
     ...(request.note === undefined ? {} : { note: request.note }),
   });
   if (reply.status === 200) {
-    const view = apiClaimView(reply.body.claim, false);
+    const view = apiClaimView(reply.body?.claim, false, name);
     return ok(`released ${name} (${request.outcome}): ${describeClaim(view)}`, {
       issue: name,
       action: 'released',

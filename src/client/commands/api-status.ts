@@ -8,7 +8,7 @@ import { apiClaimView } from './api-claim-view.js';
 import { apiErrorOf, apiFailure } from './api-failure.js';
 import { apiNotHeld } from './api-not-held.js';
 import { claimRoute } from './api-route.js';
-import { describeClaim } from './claim-view.js';
+import { type ClaimView, describeClaim } from './claim-view.js';
 import { explainNotHeld } from './explain-not-held.js';
 import type { StatusRequest } from './status.js';
 
@@ -31,10 +31,10 @@ export async function apiStatus(
   if (request.stage === undefined) {
     const reply = await api.call('GET', claimRoute(request.ref));
     if (reply.status !== 200) throw apiFailure(name, reply);
-    const { claim, issue } = reply.body;
+    const { claim, issue } = reply.body ?? {};
     if (!claim) return explain(apiNotHeld(name, issue?.state));
-    const view = apiClaimView(claim, true);
-    if (claim.session !== session) return explain(heldByAnother(name, view));
+    const view = apiClaimView(claim, true, name);
+    if (view.session !== session) return explain(heldByAnother(name, view));
     return ok(
       `${name}: this session holds it: ${describeClaim(view)}; stale at ${view.staleAt} without an update`,
       { issue: name, action: 'reported', claim: view },
@@ -46,7 +46,7 @@ export async function apiStatus(
     ...(request.note === undefined ? {} : { note: request.note }),
   });
   if (reply.status === 200) {
-    const view = apiClaimView(reply.body.claim, true);
+    const view = apiClaimView(reply.body?.claim, true, name);
     return ok(`${name}: stage ${request.stage} recorded: ${describeClaim(view)}`, {
       issue: name,
       action: 'updated',
@@ -55,7 +55,7 @@ export async function apiStatus(
   }
   const error = apiErrorOf(reply);
   if (reply.status === 409 && error.code === 'ISSUE_ALREADY_CLAIMED') {
-    return explain(heldByAnother(name, apiClaimView(error.details.holder, true)));
+    return explain(heldByAnother(name, apiClaimView(error.details?.holder, true, name)));
   }
   if (reply.status === 409 && error.code === 'CLAIM_NOT_HELD') {
     return explain(apiNotHeld(name, undefined));
@@ -64,7 +64,7 @@ export async function apiStatus(
 }
 
 /** Direct mode's refusal while another session holds the issue. */
-function heldByAnother(name: string, view: ReturnType<typeof apiClaimView>) {
+function heldByAnother(name: string, view: ClaimView) {
   return refused(`${name} is held by another session: ${describeClaim(view)}`, {
     issue: name,
     reason: 'held',

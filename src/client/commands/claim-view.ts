@@ -1,39 +1,22 @@
-import {
-  type ClaimComment,
-  heartbeat,
-  isLive,
-  isStale,
-  staleAt,
-  staleSince,
-} from '../../claims/liveness.js';
+import { type ClaimComment, isLive, isStale, staleAt, staleSince } from '../../claims/liveness.js';
 import { formatClaimTime } from '../../claims/marker.js';
-import { pathLineOf } from '../../claims/paths.js';
+import {
+  type ClaimFields,
+  claimFieldsOf,
+  type PublicClaim,
+  publicClaimOf,
+} from '../../claims/public-claim.js';
 import type { IssueState } from '../io/issue-state.js';
 
-/** A claim as the client reports it: public facts only, JSON-safe. */
-export interface ClaimView {
-  readonly commentId: number;
+/**
+ * A claim as the client reports it: the claim object's facts (docs/protocol.md §8) less its
+ * issue, `url` absent rather than empty, and `live`. For a stale claim direct mode's `staleAt`
+ * is when it went stale (at once, for a marker over the clock-skew cap).
+ */
+export type ClaimView = Omit<ClaimFields, 'url'> & {
   readonly url?: string;
-  readonly author: string;
-  readonly session: string;
-  readonly lane: string;
-  readonly branch: string;
-  readonly stage: string;
-  readonly started: string;
-  readonly updated: string;
-  /** docs/protocol.md §3: the earlier of the marker's `updated` and GitHub's `updated_at`. */
-  readonly heartbeat: string;
-  /**
-   * When the claim turns stale if nothing updates it; for a stale claim, when it went stale
-   * (at once, for a marker over the clock-skew cap).
-   */
-  readonly staleAt: string;
   readonly live: boolean;
-  readonly assignee?: string;
-  readonly outcome?: string;
-  /** The paths the claim names on its path line (docs/protocol.md §10), when it has a valid one. */
-  readonly paths?: readonly string[];
-}
+};
 
 /**
  * The public view of a claim comment. Everything here is already on the issue for anyone to
@@ -45,28 +28,27 @@ export function claimView(
   staleAfterMs: number,
   now: Date,
 ): ClaimView {
-  const { comment, marker } = claim;
-  const pathLine = pathLineOf(comment.body);
+  const until = isStale(claim, staleAfterMs, now)
+    ? staleSince(claim, staleAfterMs, now)
+    : staleAt(claim, staleAfterMs);
+  return viewOfClaim(
+    { ...claimFieldsOf(claim, staleAfterMs), staleAt: formatClaimTime(until) },
+    isLive(claim, issueOpen, staleAfterMs, now),
+  );
+}
+
+/** The view of a claim's facts, direct mode's or an API answer's, in the client's key order. */
+export function viewOfClaim(claim: ClaimFields | PublicClaim, live: boolean): ClaimView {
+  // publicClaimOf puts the marker's keys, author to staleAt, in §8's order and nothing else.
+  const { issue, commentId, url, assignee, outcome, paths, ...marker } = publicClaimOf('', claim);
   return {
-    commentId: comment.id,
-    ...(comment.url ? { url: comment.url } : {}),
-    author: comment.author,
-    session: marker.session,
-    lane: marker.lane,
-    branch: marker.branch,
-    stage: marker.stage,
-    started: formatClaimTime(marker.started),
-    updated: formatClaimTime(marker.updated),
-    heartbeat: formatClaimTime(heartbeat(claim)),
-    staleAt: formatClaimTime(
-      isStale(claim, staleAfterMs, now)
-        ? staleSince(claim, staleAfterMs, now)
-        : staleAt(claim, staleAfterMs),
-    ),
-    live: isLive(claim, issueOpen, staleAfterMs, now),
-    ...(marker.assignee ? { assignee: marker.assignee } : {}),
-    ...(marker.outcome ? { outcome: marker.outcome } : {}),
-    ...(pathLine.kind === 'valid' ? { paths: pathLine.paths } : {}),
+    commentId,
+    ...(url ? { url } : {}),
+    ...marker,
+    live,
+    ...(assignee ? { assignee } : {}),
+    ...(outcome ? { outcome } : {}),
+    ...(paths && paths.length > 0 ? { paths } : {}),
   };
 }
 

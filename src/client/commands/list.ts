@@ -1,9 +1,11 @@
+import { z } from 'zod';
+import { PublicClaim, PublicIssue } from '../../claims/public-claim.js';
 import { unverifiable } from '../core/client-error.js';
 import { type CommandResult, ok } from '../core/command-result.js';
 import type { ClaimsApi } from '../io/claims-api-client.js';
-import { type ApiClaim, apiClaimView } from './api-claim-view.js';
 import { apiFailure } from './api-failure.js';
-import { type ClaimView, describeClaim } from './claim-view.js';
+import { apiShape } from './api-shape.js';
+import { type ClaimView, describeClaim, viewOfClaim } from './claim-view.js';
 
 /** The work queue's filters (docs/protocol.md §9), as the CLI's flags and the MCP tool give them. */
 interface ListRequest {
@@ -20,18 +22,15 @@ interface ListRequest {
   readonly all?: boolean;
 }
 
+/** One page of the work queue (docs/protocol.md §9). */
+const QueuePage = z.object({
+  items: z.array(z.object({ issue: PublicIssue, claim: PublicClaim.nullable() })),
+  nextCursor: z.string().nullable(),
+});
+
 /** One issue of the queue as the client reports it. */
-interface ListItem {
-  readonly issue: {
-    readonly repo: string;
-    readonly number: number;
-    readonly title: string;
-    readonly url: string;
-    readonly labels: readonly string[];
-    readonly assignees: readonly string[];
-    readonly createdAt: string;
-    readonly updatedAt: string;
-  };
+export interface ListItem {
+  readonly issue: PublicIssue;
   readonly claim: ClaimView | null;
 }
 
@@ -52,10 +51,11 @@ export async function list(api: ClaimsApi, request: ListRequest): Promise<Comman
   for (let page = 0; page < MAX_PAGES; page++) {
     const reply = await api.call('GET', `/issues?${query(request, cursor)}`);
     if (reply.status !== 200) throw apiFailure('the work queue', reply);
-    for (const item of reply.body.items as { issue: ListItem['issue']; claim: ApiClaim | null }[]) {
-      items.push({ issue: item.issue, claim: item.claim ? apiClaimView(item.claim, true) : null });
+    const body = apiShape(QueuePage, reply.body, 'the work queue', 'a page (docs/protocol.md §9)');
+    for (const { issue, claim } of body.items) {
+      items.push({ issue, claim: claim ? viewOfClaim(claim, true) : null });
     }
-    next = (reply.body.nextCursor as string | null) ?? null;
+    next = body.nextCursor;
     if (!request.all || next === null) break;
     // A cursor coming round again would loop for ever: say so rather than list twice.
     if (seen.has(next)) {

@@ -1,9 +1,11 @@
+import { z } from 'zod';
+import { PublicClaim } from '../../claims/public-claim.js';
 import { refused } from '../core/client-error.js';
 import { type CommandResult, ok } from '../core/command-result.js';
 import type { ClaimsApi } from '../io/claims-api-client.js';
-import { type ApiClaim, apiClaimView } from './api-claim-view.js';
 import { apiFailure } from './api-failure.js';
-import type { ClaimView } from './claim-view.js';
+import { apiShape } from './api-shape.js';
+import { viewOfClaim } from './claim-view.js';
 
 /** A paths check: the repository and canonical entries (checkPathEntries). */
 interface PathsCheckRequest {
@@ -12,17 +14,21 @@ interface PathsCheckRequest {
   readonly paths: readonly string[];
 }
 
-/** One path's answer (docs/protocol.md §10). */
-interface PathAnswer {
-  readonly path: string;
-  readonly available: boolean;
-  /** The holder's entry that the path meets (a directory holding a file, say). */
-  readonly heldPath?: string;
-  readonly heldBy?: ApiClaim & { issue?: string };
-  readonly isSelf?: boolean;
-  readonly isStale?: boolean;
-  readonly claimedAt?: string;
-}
+/** The answer of `GET …/paths` (docs/protocol.md §10): each path, and its holder when held. */
+const PathsAnswer = z.object({
+  paths: z.array(
+    z.object({
+      path: z.string(),
+      available: z.boolean(),
+      /** The holder's entry that the path meets (a directory holding a file, say). */
+      heldPath: z.string().optional(),
+      heldBy: PublicClaim.optional(),
+      isSelf: z.boolean().optional(),
+      isStale: z.boolean().optional(),
+      claimedAt: z.string().optional(),
+    }),
+  ),
+});
 
 /**
  * `paths check`: asks the app who holds these paths in a repository, without claiming
@@ -41,16 +47,21 @@ export async function pathsCheck(
     `${route}?${new URLSearchParams({ paths: request.paths.join(',') })}`,
   );
   if (reply.status !== 200) throw apiFailure(repo, reply);
-  const answers = reply.body.paths as PathAnswer[];
+  const answers = apiShape(
+    PathsAnswer,
+    reply.body,
+    repo,
+    'a paths answer (docs/protocol.md §10)',
+  ).paths;
   const paths = answers.map((a) => ({
     path: a.path,
     available: a.available,
     ...(a.heldBy
       ? {
           ...(a.heldPath ? { heldPath: a.heldPath } : {}),
-          ...(a.heldBy.issue ? { heldIn: a.heldBy.issue } : {}),
           // Only a live holder holds paths (docs/protocol.md §10): the app names no other.
-          heldBy: apiClaimView(a.heldBy, true) satisfies ClaimView,
+          heldIn: a.heldBy.issue,
+          heldBy: viewOfClaim(a.heldBy, true),
           isSelf: a.isSelf === true,
           isStale: a.isStale === true,
           ...(a.claimedAt ? { claimedAt: a.claimedAt } : {}),
