@@ -2,8 +2,8 @@ import { markdownCode } from '../claims/markdown-code.js';
 import { REPO_CONFIG_PATH, type RepoConfigResult } from '../config/repo-config.js';
 import type { CheckOutcome } from '../github/check-run.js';
 import { executePlan } from '../github/execute.js';
+import { rolloutOf } from '../github/rollout-of.js';
 import type { RepoKey } from '../keys.js';
-import { rolloutOf } from '../rollout/rollout-of.js';
 import type { GuardDeps } from './guard-deps.js';
 
 /** The name of the config check run (docs/protocol.md §11). */

@@ -5,9 +5,9 @@ import type { Hint } from '../claims/types.js';
 import { configForReconcile } from '../config/config-for-reconcile.js';
 import { installationReads } from '../github/conditional.js';
 import { executePlan } from '../github/execute.js';
+import { rolloutOf } from '../github/rollout-of.js';
 import { IssueGoneError, readThread } from '../github/thread.js';
 import { type IssueKey, issueKeyString, repoOf } from '../keys.js';
-import { rolloutOf } from '../rollout/rollout-of.js';
 import type { GuardDeps } from './guard-deps.js';
 import { pushMayRenew, renewedTooRecently } from './push-renewal.js';
 

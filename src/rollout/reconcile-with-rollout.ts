@@ -2,6 +2,7 @@ import type { ProbotOctokit } from 'probot';
 import type { Plan } from '../claims/plan.js';
 import type { ResolvedRepoConfig } from '../config/repo-config.js';
 import { executePlan, type WriteAction } from '../github/execute.js';
+import { rolloutOf } from '../github/rollout-of.js';
 import { type IssueKey, issueKeyString } from '../keys.js';
 import type { ReconcileRequest } from '../queue/queue.js';
 import {
@@ -9,7 +10,6 @@ import {
   type ReconcileResult,
   reconcileIssue,
 } from '../reconcile/reconcile.js';
-import { rolloutOf } from './rollout-of.js';
 
 /** A repository's config with its rollout keys: usable, or invalid with the field named. */
 type RolloutLookup =

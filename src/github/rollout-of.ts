@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import type { Rollout, WriteAction } from '../github/execute.js';
 import type { IssueKey } from '../keys.js';
+import type { Rollout, WriteAction } from './execute.js';
 
 /**
  * The rollout keys of a repository's config (docs/protocol.md §15) as the executor applies
