@@ -52,6 +52,8 @@ export interface MainOptions {
   readonly webhookDoor?: WebhookDoorLimits;
   /** The clock GitHub writes are paced on (default real time); tests drive their own. */
   readonly pacingClock?: PacingClock;
+  /** The app's clock (default real time); tests move it with the fake GitHub's. */
+  readonly now?: () => Date;
 }
 
 /**
@@ -108,6 +110,7 @@ export async function main(
           metrics,
           ...(options.events ? { eventSender: options.events } : {}),
           ...(options.pacingClock ? { pacingClock: options.pacingClock } : {}),
+          ...(options.now ? { now: options.now } : {}),
         }),
       { url: `${settings.githubBaseUrl ?? 'https://api.github.com'}/app`, appId: settings.appId },
       log,

@@ -177,11 +177,16 @@ describe.concurrent('POST …/issues/{n}/claim', () => {
   it('the same session of the same caller again: 200 alreadyHeld, renewed, no second comment', async ({
     onTestFinished,
   }) => {
-    const { fake, appUrl } = await harnessFor(onTestFinished);
+    // One clock for the app and the fake, moved on between the calls: `updated` is whole
+    // seconds, so two calls in one second of real time would write the same time.
+    let offset = 0;
+    const now = () => new Date(Date.now() + offset);
+    const { fake, appUrl } = await harnessFor(onTestFinished, { main: { now } });
+    fake.clock = now;
     const n = fake.createIssue(REPO);
     const alice = caller(appUrl, fake, 'alice');
     const first = await alice.post(claimPath(n), claimBody('s-1'));
-    fake.clock = () => new Date(Date.now() + 2 * HOUR);
+    offset = 2 * HOUR;
     const again = await alice.post(claimPath(n), claimBody('s-1'));
     expect(again.status).toBe(200);
     expect(again.body).toMatchObject({
@@ -366,11 +371,14 @@ describe.concurrent('POST …/claim/heartbeat', () => {
   it('moves the caller’s heartbeat and stage; blocked adds the blocked label', async ({
     onTestFinished,
   }) => {
-    const { fake, appUrl } = await harnessFor(onTestFinished);
+    let offset = 0;
+    const now = () => new Date(Date.now() + offset);
+    const { fake, appUrl } = await harnessFor(onTestFinished, { main: { now } });
+    fake.clock = now;
     const n = fake.createIssue(REPO);
     const alice = caller(appUrl, fake, 'alice');
     const claimed = await alice.post(claimPath(n), claimBody('s-1'));
-    fake.clock = () => new Date(Date.now() + HOUR);
+    offset = HOUR;
     const beat = await alice.post(`${claimPath(n)}/heartbeat`, {
       session: 's-1',
       stage: 'implementing',

@@ -145,13 +145,17 @@ describe.concurrent('GET /api/claims/v1/issues', () => {
   it('a claim past its stale time is listed as claimable at once, without a sweep', async ({
     onTestFinished,
   }) => {
+    // The app's clock, moved past the claim's stale time once it is indexed as live.
+    let offset = 0;
+    const now = () => new Date(Date.now() + offset);
     const { fake, appUrl, settle } = await harnessFor(onTestFinished, {
       env: { CLAIMS_SWEEP_INTERVAL: '1h' },
       seed: (f) => f.setFile(REPO, '.github/claims.yml', 'staleAfter: 10m\n'),
+      main: { now },
     });
     const n = fake.createIssue(REPO);
-    // Live for three more seconds when the reconcile indexes it.
-    const at = new Date(Math.floor(Date.now() / 1000) * 1000 - 10 * 60_000 + 3000);
+    // Five minutes into its ten when the reconcile indexes it.
+    const at = new Date(Math.floor(Date.now() / 1000) * 1000 - 5 * 60_000);
     fake.addComment(REPO, n, {
       author: 'bob',
       body: claimComment('s-bob', { at }),
@@ -161,7 +165,7 @@ describe.concurrent('GET /api/claims/v1/issues', () => {
     await settle();
     const alice = caller(appUrl, fake, 'alice');
     expect(numbers((await alice.get('/issues?claimable=false')).body)).toEqual([`${REPO}#${n}`]);
-    await new Promise((resolve) => setTimeout(resolve, 4500));
+    offset = 6 * 60_000;
     fake.clearRequests();
     const answer = await alice.get('/issues?claimable=true');
     expect(numbers(answer.body)).toEqual([`${REPO}#${n}`]);

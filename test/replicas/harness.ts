@@ -89,6 +89,8 @@ export async function startCluster(
      * costs two paced writes, not three, which keeps the suite short.
      */
     label?: boolean;
+    /** What main() of each replica started together is given (a shared clock, say). */
+    main?: MainOptions;
   } = {},
 ): Promise<Cluster> {
   const redis = await requireRedis(DB);
@@ -155,7 +157,11 @@ export async function startCluster(
     },
   };
   const count = options.replicas ?? 0;
-  await Promise.all(Array.from({ length: count }, () => cluster.startReplica()));
+  await Promise.all(
+    Array.from({ length: count }, () =>
+      cluster.startReplica(options.main ? { main: options.main } : {}),
+    ),
+  );
   // Start-up resyncs queue nothing here (no markers yet), but let them finish.
   await Promise.all(replicas.map((r) => r.app?.warden.started));
   return cluster;
