@@ -1,36 +1,10 @@
 import { z } from 'zod';
+import { PublicClaim, PublicIssue } from '../claims/public-claim.js';
 
-/** The claim object of docs/protocol.md §8, as a tool's structured content carries it. */
-export const ClaimObject = z.looseObject({
-  issue: z.string(),
-  commentId: z.number().int(),
-  url: z.string(),
-  author: z.string(),
-  session: z.string(),
-  lane: z.string(),
-  branch: z.string(),
-  stage: z.string(),
-  started: z.string(),
-  updated: z.string(),
-  heartbeat: z.string(),
-  staleAt: z.string(),
-  assignee: z.string().nullable(),
-  outcome: z.string().optional(),
-  paths: z.array(z.string()).optional(),
-});
-
-/** The issue object of docs/protocol.md §8 and §9 (`state` only on §8's answers). */
-export const IssueObject = z.looseObject({
-  repo: z.string(),
-  number: z.number().int(),
-  title: z.string(),
-  url: z.string(),
-  state: z.enum(['open', 'closed']).optional(),
-  labels: z.array(z.string()),
-  assignees: z.array(z.string()),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-});
+// The claim and issue objects are the API's own schema (docs/protocol.md §8, §9): a tool's
+// structured content is the API's answer, so it validates against what the API renders.
+const ClaimObject = PublicClaim;
+const IssueObject = PublicIssue;
 
 /** `POST …/claim`'s 201 and 200 (docs/protocol.md §8). */
 export const ClaimAnswer = z.looseObject({
