@@ -2,6 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { OUTCOMES } from '../claims/marker.js';
+import { QueueQueryInput } from '../claims/queue-query-input.js';
 import {
   type ApiReply,
   type ApiRequest,
@@ -223,27 +224,7 @@ export function registerRemoteTools(server: McpServer, context: RemoteToolContex
       title: 'List the work queue',
       description:
         'List issues from the claims app’s work queue, oldest first: claimable ones, the caller’s claims, issues assigned to the caller, by repository and label. The same queue the app’s API serves.',
-      inputSchema: {
-        claimable: z
-          .boolean()
-          .optional()
-          .describe(
-            'true: open issues nobody holds (an expired claim counts as free); false: held ones',
-          ),
-        claimedBy: z.string().optional().describe('me, or a login: that account’s live claims'),
-        assignedToMe: z.boolean().optional().describe('Only issues assigning the caller'),
-        repo: z.string().optional().describe('Only this repository, as <owner>/<repo>'),
-        label: z.string().optional().describe('Only issues carrying this label'),
-        limit: z
-          .number()
-          .int()
-          .min(1)
-          .max(100)
-          .optional()
-          .describe('Issues per page, 1..100 (default 50)'),
-        cursor: z.string().optional().describe('The nextCursor of a previous page'),
-        all: z.boolean().optional().describe('Follow nextCursor to the last page'),
-      },
+      inputSchema: QueueQueryInput,
       outputSchema: ListAnswer,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: true },
     },

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { OUTCOMES } from '../../claims/marker.js';
 import { checkPathEntries } from '../../claims/paths.js';
+import { QueueQueryInput } from '../../claims/queue-query-input.js';
 import { apiClaim } from '../commands/api-claim.js';
 import { apiRelease } from '../commands/api-release.js';
 import { apiStatus } from '../commands/api-status.js';
@@ -272,27 +273,7 @@ const listCommand = defineCommand({
   description:
     'List issues from the claims app’s work queue, oldest first: claimable ones, the caller’s claims, issues assigned to the caller, by repository and label. Needs CLAIM_WARDEN_URL. The same queue the app’s API serves.',
   readOnly: true,
-  input: {
-    claimable: z
-      .boolean()
-      .optional()
-      .describe(
-        'true: open issues nobody holds (an expired claim counts as free); false: held ones',
-      ),
-    claimedBy: z.string().optional().describe('me, or a login: that account’s live claims'),
-    assignedToMe: z.boolean().optional().describe('Only issues assigning the caller'),
-    repo: z.string().optional().describe('Only this repository, as <owner>/<repo>'),
-    label: z.string().optional().describe('Only issues carrying this label'),
-    limit: z
-      .number()
-      .int()
-      .min(1)
-      .max(100)
-      .optional()
-      .describe('Issues per page, 1..100 (default 50)'),
-    cursor: z.string().optional().describe('The nextCursor of a previous page'),
-    all: z.boolean().optional().describe('Follow nextCursor to the last page'),
-  },
+  input: QueueQueryInput,
   async run(input, context) {
     requireApp(context, 'list');
     if (input.repo !== undefined) parseRepoName(input.repo);
