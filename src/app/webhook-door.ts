@@ -71,7 +71,7 @@ type Read =
  * Wraps Probot's webhook middleware so that the door is the only way in: the middleware sees
  * a request only once the door has read its whole body, within the limits, and found its
  * signature good. Whether a request is a webhook is decided on the path resolved exactly as
- * the middleware resolves it (dot segments, `%2e`, `\`, `#`, absolute form: issue 20 #2);
+ * the middleware resolves it (dot segments, `%2e`, `\`, `#`, absolute form; docs/security.md);
  * any other request is never handed to it. Refusals: 404 (not POST), 415, 400 (headers), 413
  * (over 25 MB), 503 (starting, or too many bytes in flight), 408 (not received within 10 s),
  * 401 (signature): docs/protocol.md §7. They log the delivery id, event and size, never the

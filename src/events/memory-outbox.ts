@@ -55,7 +55,7 @@ const DROPPED: Readonly<Record<DropReason, string>> = {
  * them (BullOutbox).
  *
  * Bounded, as a receiver that takes connections and never answers must not take the app with
- * it (issue 20: 10,000 events made 7,202 sockets and stalled `/health`): at most
+ * it (unbounded, 10,000 events once made 7,202 sockets and stalled `/health`): at most
  * `concurrency` events are being sent at once, the rest wait their turn in order; at most
  * `maxPending` are kept, sending, waiting or backing off, and an event past that is dropped,
  * logged with its id and type and counted (`claims_events_dropped_total{reason="full"}`).

@@ -47,7 +47,7 @@ export interface RemoteMcpOptions {
 }
 
 /**
- * `/mcp`: MCP over Streamable HTTP (issue 22) with the official SDK, at the newest protocol
+ * `/mcp`: MCP over Streamable HTTP (README, "Remote MCP") with the official SDK, at the newest protocol
  * version it offers. Every request is checked before the SDK sees it: its `Origin` (DNS
  * rebinding), the caller's GitHub token (resolved by the claims API itself, docs/protocol.md §8:
  * 401 with the RFC 9728 challenge otherwise), its size, and its session. The SDK transport runs

@@ -98,7 +98,7 @@ function toolResult(reply: ApiReply): CallToolResult {
 }
 
 /**
- * Registers the remote tools (issue 22): each a thin adapter that turns its arguments into one
+ * Registers the remote tools (docs/agents.md): each a thin adapter that turns its arguments into one
  * claims API request (docs/protocol.md §8–§10) and its answer into a tool result. Names, input
  * fields and descriptions agree with the stdio server's where a tool exists in both.
  */
