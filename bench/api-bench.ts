@@ -1,8 +1,5 @@
-import { freePort, STACK_SECRET, stackEnv } from '../sandbox/stack.js';
-import { main, type RunningApp } from '../src/app/main.js';
 import type { IndexedClaim, IndexedIssue } from '../src/store/store.js';
-import { type FakeGitHub, startFakeGitHub } from '../test/fake-github/fake-github.js';
-import { flushPrefix, redisUrl, requireRedis, uniquePrefix } from '../test/helpers/redis.js';
+import { type BenchCluster, percentile, startBenchCluster } from './bench-cluster.js';
 import { isCounted } from './measured-calls.js';
 import { fmt, type Section } from './section.js';
 
@@ -16,55 +13,23 @@ const FLOOD = 40;
 /** The Redis database of the benchmark's replicas (the test suites use 5, 6 and 8). */
 const DB = 9;
 
-interface Cluster {
-  readonly fake: FakeGitHub;
-  readonly apps: RunningApp[];
-  readonly urls: string[];
-  close(): Promise<void>;
-}
-
 /** A fake GitHub and `replicas` apps: embedded for one, on a shared Redis prefix for more. */
 async function startCluster(
   replicas: number,
   extraEnv: Record<string, string> = {},
-): Promise<Cluster> {
-  const fake = await startFakeGitHub({ log: () => {} });
-  fake.addInstallation({ id: INSTALLATION, account: 'acme', repos: [REPO] });
-  fake.createLabel(REPO, { name: 'status:in-progress' });
-  for (let i = 0; i < CALLERS; i++) fake.addUser(agent(i), { association: 'COLLABORATOR' });
-  // A passer-by: reads the public repository, may not claim (role read).
-  fake.addUser(READER, { association: 'NONE' });
-  const prefix = uniquePrefix('cw-api-bench');
-  const redis = replicas > 1 ? await requireRedis(DB) : undefined;
-  const apps: RunningApp[] = [];
-  const urls: string[] = [];
-  for (let i = 0; i < replicas; i++) {
-    const port = await freePort();
-    const env = stackEnv(fake, port, {
-      CLAIMS_SWEEP_INTERVAL: '24h',
-      ...extraEnv,
-      ...(redis ? { CLAIMS_REDIS_URL: redisUrl(DB), CLAIMS_REDIS_PREFIX: prefix } : {}),
-    });
-    apps.push(await main(env));
-    urls.push(`http://127.0.0.1:${port}`);
-  }
-  await Promise.all(apps.map((a) => a.warden.started));
-  fake.setWebhookTarget({ url: `${urls[0]}/api/github/webhooks`, secret: STACK_SECRET });
-  return {
-    fake,
-    apps,
-    urls,
-    async close() {
-      fake.setWebhookTarget(undefined);
-      await fake.settled();
-      for (const app of apps) await app.stop();
-      await fake.close();
-      if (redis) {
-        await flushPrefix(redis, `${prefix}:`);
-        await redis.quit();
-      }
+): Promise<BenchCluster> {
+  return startBenchCluster({
+    replicas,
+    db: DB,
+    env: extraEnv,
+    seed: (fake) => {
+      fake.addInstallation({ id: INSTALLATION, account: 'acme', repos: [REPO] });
+      fake.createLabel(REPO, { name: 'status:in-progress' });
+      for (let i = 0; i < CALLERS; i++) fake.addUser(agent(i), { association: 'COLLABORATOR' });
+      // A passer-by: reads the public repository, may not claim (role read).
+      fake.addUser(READER, { association: 'NONE' });
     },
-  };
+  });
 }
 
 function agent(i: number): string {
@@ -80,11 +45,6 @@ async function post(url: string, token: string, path: string, body: unknown) {
   });
   await response.text();
   return { status: response.status, ms: performance.now() - started };
-}
-
-function percentile(values: readonly number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 }
 
 interface LatencyRow {

@@ -1,10 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { freePort, STACK_SECRET, stackEnv } from '../sandbox/stack.js';
-import { main, type RunningApp } from '../src/app/main.js';
 import type { IndexedIssue } from '../src/store/store.js';
-import { type FakeGitHub, startFakeGitHub } from '../test/fake-github/fake-github.js';
-import { flushPrefix, redisUrl, requireRedis, uniquePrefix } from '../test/helpers/redis.js';
+import { type BenchCluster, percentile, startBenchCluster } from './bench-cluster.js';
 import { fmt, type Section } from './section.js';
 
 const REPO = 'acme/widgets';
@@ -13,53 +10,21 @@ const CALLERS = 20;
 /** The Redis database of this benchmark's replicas (api-bench uses 9, the suites 5, 6, 8). */
 const DB = 10;
 
-interface Cluster {
-  readonly fake: FakeGitHub;
-  readonly apps: RunningApp[];
-  readonly urls: string[];
-  close(): Promise<void>;
-}
-
 function agent(i: number): string {
   return `agent-${String(i + 1).padStart(2, '0')}`;
 }
 
 /** A fake GitHub and `replicas` apps: embedded for one, on a shared Redis prefix for more. */
-async function startCluster(replicas: number): Promise<Cluster> {
-  const fake = await startFakeGitHub({ log: () => {} });
-  fake.addInstallation({ id: INSTALLATION, account: 'acme', repos: [REPO] });
-  fake.createLabel(REPO, { name: 'status:in-progress' });
-  for (let i = 0; i < CALLERS; i++) fake.addUser(agent(i), { association: 'COLLABORATOR' });
-  const prefix = uniquePrefix('cw-mcp-bench');
-  const redis = replicas > 1 ? await requireRedis(DB) : undefined;
-  const apps: RunningApp[] = [];
-  const urls: string[] = [];
-  for (let i = 0; i < replicas; i++) {
-    const port = await freePort();
-    const env = stackEnv(fake, port, {
-      CLAIMS_SWEEP_INTERVAL: '24h',
-      ...(redis ? { CLAIMS_REDIS_URL: redisUrl(DB), CLAIMS_REDIS_PREFIX: prefix } : {}),
-    });
-    apps.push(await main(env));
-    urls.push(`http://127.0.0.1:${port}`);
-  }
-  await Promise.all(apps.map((a) => a.warden.started));
-  fake.setWebhookTarget({ url: `${urls[0]}/api/github/webhooks`, secret: STACK_SECRET });
-  return {
-    fake,
-    apps,
-    urls,
-    async close() {
-      fake.setWebhookTarget(undefined);
-      await fake.settled();
-      for (const app of apps) await app.stop();
-      await fake.close();
-      if (redis) {
-        await flushPrefix(redis, `${prefix}:`);
-        await redis.quit();
-      }
+async function startCluster(replicas: number): Promise<BenchCluster> {
+  return startBenchCluster({
+    replicas,
+    db: DB,
+    seed: (fake) => {
+      fake.addInstallation({ id: INSTALLATION, account: 'acme', repos: [REPO] });
+      fake.createLabel(REPO, { name: 'status:in-progress' });
+      for (let i = 0; i < CALLERS; i++) fake.addUser(agent(i), { association: 'COLLABORATOR' });
     },
-  };
+  });
 }
 
 async function connect(url: string, token: string, name: string): Promise<Client> {
@@ -70,11 +35,6 @@ async function connect(url: string, token: string, name: string): Promise<Client
     }),
   );
   return client;
-}
-
-function percentile(values: readonly number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 }
 
 interface LatencyRow {
