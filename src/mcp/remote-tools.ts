@@ -2,7 +2,13 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { OUTCOMES } from '../claims/marker.js';
-import { QueueQueryInput } from '../claims/queue-query-input.js';
+import {
+  IssueField,
+  NoteField,
+  PathsField,
+  QueueQueryInput,
+  RepoField,
+} from '../claims/tool-inputs.js';
 import {
   type ApiReply,
   type ApiRequest,
@@ -30,25 +36,17 @@ export interface RemoteToolContext {
   readonly progressEveryMs: number;
 }
 
-// The field descriptions are the stdio server's (src/client/cli/commands.ts) wherever the
-// field means the same there.
-const issue = z.string().describe('The issue, as <owner>/<repo>#<number>, e.g. acme/widgets#7');
+// The shared field descriptions are in src/claims/tool-inputs.ts; `session` differs: the
+// remote server writes it as given, the stdio one as a keyed tag.
+const issue = IssueField;
 const session = z
   .string()
   .describe(
     'The session identifier (1..128 letters, digits and . _ / : + @ -); written on the claim marker as given, so pass a keyed tag (h:…) to keep a private name out of the thread',
   );
-const note = z
-  .string()
-  .optional()
-  .describe('Free text for people, folded to one line; at most 280 characters');
-const paths = z
-  .array(z.string())
-  .optional()
-  .describe(
-    'Repository paths the claim will change (1..20; a trailing / names a directory and everything under it), written on the claim comment’s path line',
-  );
-const repo = z.string().describe('The repository, as <owner>/<repo>');
+const note = NoteField;
+const paths = PathsField;
+const repo = RepoField;
 
 const ISSUE_REF = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)#([1-9]\d{0,9})$/;
 const REPO_NAME = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)$/;

@@ -1,7 +1,13 @@
 import { z } from 'zod';
 import { OUTCOMES } from '../../claims/marker.js';
 import { checkPathEntries } from '../../claims/paths.js';
-import { QueueQueryInput } from '../../claims/queue-query-input.js';
+import {
+  IssueField,
+  NoteField,
+  PathsField,
+  QueueQueryInput,
+  RepoField,
+} from '../../claims/tool-inputs.js';
 import { apiClaim } from '../commands/api-claim.js';
 import { apiRelease } from '../commands/api-release.js';
 import { apiStatus } from '../commands/api-status.js';
@@ -57,7 +63,7 @@ export interface ClientCommand {
   run(input: unknown, context: CommandContext): Promise<CommandResult>;
 }
 
-const issue = z.string().describe('The issue, as <owner>/<repo>#<number>, e.g. acme/widgets#7');
+const issue = IssueField;
 const session = z
   .string()
   .describe(
@@ -67,16 +73,8 @@ const staleAfter = z
   .string()
   .optional()
   .describe('Stale window when the repository config sets none: 10m..720h, default 6h');
-const note = z
-  .string()
-  .optional()
-  .describe('Free text for people, folded to one line; at most 280 characters');
-const paths = z
-  .array(z.string())
-  .optional()
-  .describe(
-    'Repository paths the claim will change (1..20; a trailing / names a directory and everything under it), written on the claim comment’s path line',
-  );
+const note = NoteField;
+const paths = PathsField;
 
 /** Path entries as docs/protocol.md §10 allows them, canonical; a usage error naming the bad one. */
 function requirePaths(entries: readonly string[]): readonly string[] {
@@ -253,7 +251,7 @@ const migrateCommand = defineCommand({
     'Rewrite legacy claim comments whose marker carries a plain session or lane to keyed tags. A dry run unless asked to apply (`--apply` on the command line, `apply: true` as an MCP tool); applying posts each replacement, deletes the legacy comment and verifies by reading the thread back.',
   readOnly: false,
   input: {
-    repo: z.string().describe('The repository, as <owner>/<repo>'),
+    repo: RepoField,
     issues: z.array(z.number().int().positive()).min(1).describe('The issue numbers to migrate'),
     apply: z.boolean().optional().describe('Write the migration; without it, a dry run'),
     staleAfter,
@@ -291,7 +289,7 @@ const pathsCommand = defineCommand({
     'Ask the claims app whether paths of a repository are held by a live claim, without claiming anything: per path available, or the holding claim (yours or another session’s, stale or not). Refused when another live claim holds one. Needs CLAIM_WARDEN_URL.',
   readOnly: true,
   input: {
-    repo: z.string().describe('The repository, as <owner>/<repo>'),
+    repo: RepoField,
     paths: z.array(z.string()).describe('The paths to check (1..20; a trailing / is a directory)'),
   },
   async run(input, context) {
