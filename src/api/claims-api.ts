@@ -5,21 +5,25 @@ import type { RepoConfigResult } from '../config/repo-config.js';
 import type { ReconcileRequest, WorkQueue } from '../queue/queue.js';
 import type { RolloutResult } from '../rollout/reconcile-with-rollout.js';
 import type { Store } from '../store/store.js';
-import type { ApiAnswer } from './api-answer.js';
-import type { ApiDeps } from './api-deps.js';
-import { ApiError, invalidInput, unverifiable } from './api-error.js';
-import { authenticate, bearerToken, tokenHashOf } from './authenticate.js';
-import { type CallerLimitSettings, type CallerLimits, callerLimits } from './caller-limits.js';
-import { checkPaths } from './check-paths.js';
-import { getClaim } from './get-claim.js';
-import { heartbeatClaim } from './heartbeat-claim.js';
-import { listIssues } from './list-issues.js';
-import { issueNotFound, repoNotFound } from './not-found.js';
-import { postClaim } from './post-claim.js';
-import { releaseClaim } from './release-claim.js';
-import { repoAccess } from './repo-access.js';
-import { ClaimBody, HeartbeatBody, parseBody, ReleaseBody } from './request-bodies.js';
-import { TtlCache } from './ttl-cache.js';
+import type { ApiAnswer } from './answers/api-answer.js';
+import { ApiError, invalidInput, unverifiable } from './answers/api-error.js';
+import { ClaimBody, HeartbeatBody, parseBody, ReleaseBody } from './answers/request-bodies.js';
+import type { ApiDeps } from './caller/api-deps.js';
+import { authenticate, bearerToken, tokenHashOf } from './caller/authenticate.js';
+import {
+  type CallerLimitSettings,
+  type CallerLimits,
+  callerLimits,
+} from './caller/caller-limits.js';
+import { issueNotFound, repoNotFound } from './caller/not-found.js';
+import { repoAccess } from './caller/repo-access.js';
+import { TtlCache } from './caller/ttl-cache.js';
+import { getClaim } from './claim/get-claim.js';
+import { heartbeatClaim } from './claim/heartbeat-claim.js';
+import { postClaim } from './claim/post-claim.js';
+import { releaseClaim } from './claim/release-claim.js';
+import { checkPaths } from './paths/check-paths.js';
+import { listIssues } from './queue/list-issues.js';
 
 /** Where the claims API is served on the app's server (docs/protocol.md §8). */
 export const API_PREFIX = '/api/claims/v1';

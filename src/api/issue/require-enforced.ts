@@ -1,5 +1,5 @@
-import { issueRef } from '../keys.js';
-import { ApiError } from './api-error.js';
+import { issueRef } from '../../keys.js';
+import { ApiError } from '../answers/api-error.js';
 import type { IssueAtHand } from './on-issue.js';
 
 /**

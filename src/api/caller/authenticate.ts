@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { ProbotOctokit } from 'probot';
-import { callerOctokit } from '../github/caller-octokit.js';
-import { ApiError, unverifiable } from './api-error.js';
+import { callerOctokit } from '../../github/caller-octokit.js';
+import { ApiError, unverifiable } from '../answers/api-error.js';
 import {
   type CallerGitHub,
   callerGitHub,

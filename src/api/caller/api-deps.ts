@@ -1,9 +1,9 @@
 import type { Logger } from 'pino';
 import type { ProbotOctokit } from 'probot';
-import type { RepoConfigResult } from '../config/repo-config.js';
-import type { ReconcileRequest, WorkQueue } from '../queue/queue.js';
-import type { RolloutResult } from '../rollout/reconcile-with-rollout.js';
-import type { Store } from '../store/store.js';
+import type { RepoConfigResult } from '../../config/repo-config.js';
+import type { ReconcileRequest, WorkQueue } from '../../queue/queue.js';
+import type { RolloutResult } from '../../rollout/reconcile-with-rollout.js';
+import type { Store } from '../../store/store.js';
 import type { RepoAccess } from './repo-access.js';
 import type { TtlCache } from './ttl-cache.js';
 

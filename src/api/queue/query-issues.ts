@@ -1,10 +1,10 @@
-import { hasName, sameName } from '../claims/names.js';
-import { type PublicClaim, type PublicIssue, publicClaimOf } from '../claims/public-claim.js';
-import type { QueueSettings } from '../config/repo-config.js';
-import { issueRef } from '../keys.js';
-import { isLiveClaim } from '../read-model/live-claims.js';
-import type { IndexedEntry } from '../store/store.js';
-import { queueIssueObject } from './serialise.js';
+import { hasName, sameName } from '../../claims/names.js';
+import { type PublicClaim, type PublicIssue, publicClaimOf } from '../../claims/public-claim.js';
+import type { QueueSettings } from '../../config/repo-config.js';
+import { issueRef } from '../../keys.js';
+import { isLiveClaim } from '../../read-model/live-claims.js';
+import type { IndexedEntry } from '../../store/store.js';
+import { queueIssueObject } from '../answers/serialise.js';
 
 /** The filters of `GET /api/claims/v1/issues` (docs/protocol.md §9), validated. */
 export interface IssueQuery {

@@ -1,11 +1,11 @@
-import type { DecideConfig } from '../claims/decide.js';
-import { installationReads } from '../github/conditional.js';
-import { readThread, UnverifiableError } from '../github/thread.js';
-import type { IssueKey } from '../keys.js';
-import { liveHoldersOverlapping, type PathConflict } from '../paths/live-holders-overlapping.js';
-import type { ApiDeps } from './api-deps.js';
-import { githubFailure } from './caller-github.js';
-import type { InstalledRepo } from './repo-access.js';
+import type { DecideConfig } from '../../claims/decide.js';
+import { installationReads } from '../../github/conditional.js';
+import { readThread, UnverifiableError } from '../../github/thread.js';
+import type { IssueKey } from '../../keys.js';
+import { liveHoldersOverlapping, type PathConflict } from '../../paths/live-holders-overlapping.js';
+import type { ApiDeps } from '../caller/api-deps.js';
+import { githubFailure } from '../caller/caller-github.js';
+import type { InstalledRepo } from '../caller/repo-access.js';
 
 /**
  * The live holders of other issues of `repo` whose paths overlap `paths` (canonical), each

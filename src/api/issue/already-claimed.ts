@@ -1,8 +1,8 @@
-import type { ClaimComment } from '../claims/liveness.js';
-import { issueRef } from '../keys.js';
-import { ApiError } from './api-error.js';
+import type { ClaimComment } from '../../claims/liveness.js';
+import { issueRef } from '../../keys.js';
+import { ApiError } from '../answers/api-error.js';
+import { claimObject } from '../answers/serialise.js';
 import type { IssueAtHand } from './on-issue.js';
-import { claimObject } from './serialise.js';
 
 /** 409 ISSUE_ALREADY_CLAIMED naming the holder and when to come back (docs/protocol.md §8). */
 export function alreadyClaimed(

@@ -1,5 +1,5 @@
+import { ApiError } from '../answers/api-error.js';
 import type { ApiDeps } from './api-deps.js';
-import { ApiError } from './api-error.js';
 import type { Caller } from './authenticate.js';
 import { issueNotFound, repoNotFound } from './not-found.js';
 import type { InstalledRepo } from './repo-access.js';

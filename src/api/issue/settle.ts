@@ -1,7 +1,7 @@
-import { trustedClaims } from '../claims/decide.js';
-import { findHolder } from '../claims/liveness.js';
-import { indexIssue } from '../read-model/index-issue.js';
-import type { ApiDeps } from './api-deps.js';
+import { trustedClaims } from '../../claims/decide.js';
+import { findHolder } from '../../claims/liveness.js';
+import { indexIssue } from '../../read-model/index-issue.js';
+import type { ApiDeps } from '../caller/api-deps.js';
 import { type IssueAtHand, readIssue } from './on-issue.js';
 import { reconcileNow } from './reconcile-now.js';
 

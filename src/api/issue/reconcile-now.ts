@@ -1,7 +1,7 @@
-import type { IssueKey } from '../keys.js';
-import { issueRef } from '../keys.js';
-import type { ApiDeps } from './api-deps.js';
-import { unverifiable } from './api-error.js';
+import type { IssueKey } from '../../keys.js';
+import { issueRef } from '../../keys.js';
+import { unverifiable } from '../answers/api-error.js';
+import type { ApiDeps } from '../caller/api-deps.js';
 
 /**
  * Reconciles the issue at once with the app's token (the caller holds its lock, so the queue

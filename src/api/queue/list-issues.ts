@@ -1,9 +1,9 @@
-import type { QueueSettings } from '../config/repo-config.js';
-import { claimableSettings } from '../read-model/queue-settings.js';
-import type { ApiAnswer } from './api-answer.js';
-import type { ApiDeps } from './api-deps.js';
-import { invalidInput, unverifiable } from './api-error.js';
-import type { Caller } from './authenticate.js';
+import type { QueueSettings } from '../../config/repo-config.js';
+import { claimableSettings } from '../../read-model/queue-settings.js';
+import type { ApiAnswer } from '../answers/api-answer.js';
+import { invalidInput, unverifiable } from '../answers/api-error.js';
+import type { ApiDeps } from '../caller/api-deps.js';
+import type { Caller } from '../caller/authenticate.js';
 import { forEachBounded } from './for-each-bounded.js';
 import { type IssueQuery, type QueueCursor, queryIssues } from './query-issues.js';
 

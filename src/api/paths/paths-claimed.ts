@@ -1,10 +1,10 @@
-import type { HolderSummary } from '../claims/decide.js';
-import { formatClaimTime } from '../claims/marker.js';
-import type { PublicClaim } from '../claims/public-claim.js';
-import { type IssueKey, issueRef } from '../keys.js';
-import type { PathConflict } from '../paths/live-holders-overlapping.js';
-import { ApiError } from './api-error.js';
-import { holderObject } from './serialise.js';
+import type { HolderSummary } from '../../claims/decide.js';
+import { formatClaimTime } from '../../claims/marker.js';
+import type { PublicClaim } from '../../claims/public-claim.js';
+import { type IssueKey, issueRef } from '../../keys.js';
+import type { PathConflict } from '../../paths/live-holders-overlapping.js';
+import { ApiError } from '../answers/api-error.js';
+import { holderObject } from '../answers/serialise.js';
 
 /** One contested path of a 409 PATHS_CLAIMED (docs/protocol.md §10). */
 export interface ContestedPath {

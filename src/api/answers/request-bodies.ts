@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { CLIENT_NAME, foldText, MAX_NOTE_CHARS } from '../claims/comment.js';
-import { FIXED_STAGES, isClaimIdentity, isStage, OUTCOMES } from '../claims/marker.js';
-import { checkPathEntries, MAX_PATH_ENTRIES, renderPathLine } from '../claims/paths.js';
-import type { Outcome, Stage } from '../claims/types.js';
+import { CLIENT_NAME, foldText, MAX_NOTE_CHARS } from '../../claims/comment.js';
+import { FIXED_STAGES, isClaimIdentity, isStage, OUTCOMES } from '../../claims/marker.js';
+import { checkPathEntries, MAX_PATH_ENTRIES, renderPathLine } from '../../claims/paths.js';
+import type { Outcome, Stage } from '../../claims/types.js';
 import { invalidInput } from './api-error.js';
 
 const IDENTITY_RULE =

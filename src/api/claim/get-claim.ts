@@ -1,12 +1,12 @@
-import { trustedClaims } from '../claims/decide.js';
-import { findHolder } from '../claims/liveness.js';
-import { indexIssue } from '../read-model/index-issue.js';
-import type { ApiAnswer } from './api-answer.js';
-import type { ApiDeps } from './api-deps.js';
-import type { Caller } from './authenticate.js';
-import { type IssueTarget, onIssue } from './on-issue.js';
-import { readableRepo } from './readable-repo.js';
-import { claimObject, issueObject } from './serialise.js';
+import { trustedClaims } from '../../claims/decide.js';
+import { findHolder } from '../../claims/liveness.js';
+import { indexIssue } from '../../read-model/index-issue.js';
+import type { ApiAnswer } from '../answers/api-answer.js';
+import { claimObject, issueObject } from '../answers/serialise.js';
+import type { ApiDeps } from '../caller/api-deps.js';
+import type { Caller } from '../caller/authenticate.js';
+import { readableRepo } from '../caller/readable-repo.js';
+import { type IssueTarget, onIssue } from '../issue/on-issue.js';
 
 /**
  * `GET …/claim` (docs/protocol.md §8): the issue and its holder, read from the thread under

@@ -1,5 +1,5 @@
-import { statusOf } from '../github/thread.js';
-import { ApiError, DEFAULT_RETRY_AFTER_S, unverifiable } from './api-error.js';
+import { statusOf } from '../../github/thread.js';
+import { ApiError, DEFAULT_RETRY_AFTER_S, unverifiable } from '../answers/api-error.js';
 
 /** A GitHub answer to a call made with the caller's token. */
 export interface GitHubAnswer {

@@ -1,19 +1,19 @@
-import type { ResolvedRepoConfig } from '../config/repo-config.js';
-import { installationReads } from '../github/conditional.js';
+import type { ResolvedRepoConfig } from '../../config/repo-config.js';
+import { installationReads } from '../../github/conditional.js';
 import {
   IssueGoneError,
   type IssueMeta,
   type IssueThread,
   readThread,
   UnverifiableError,
-} from '../github/thread.js';
-import { type IssueKey, issueRef } from '../keys.js';
-import { IssueLockTimeoutError } from '../queue/issue-lock.js';
-import type { ApiDeps } from './api-deps.js';
-import { ApiError, unverifiable } from './api-error.js';
-import { githubFailure } from './caller-github.js';
-import { issueNotFound } from './not-found.js';
-import type { InstalledRepo } from './repo-access.js';
+} from '../../github/thread.js';
+import { type IssueKey, issueRef } from '../../keys.js';
+import { IssueLockTimeoutError } from '../../queue/issue-lock.js';
+import { ApiError, unverifiable } from '../answers/api-error.js';
+import type { ApiDeps } from '../caller/api-deps.js';
+import { githubFailure } from '../caller/caller-github.js';
+import { issueNotFound } from '../caller/not-found.js';
+import type { InstalledRepo } from '../caller/repo-access.js';
 
 /** An issue the API works on, read inside its lock. */
 export interface IssueAtHand {

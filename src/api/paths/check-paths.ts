@@ -1,16 +1,16 @@
-import { formatClaimTime } from '../claims/marker.js';
-import { sameName } from '../claims/names.js';
-import type { IssueKey } from '../keys.js';
-import type { ApiAnswer } from './api-answer.js';
-import type { ApiDeps } from './api-deps.js';
-import { invalidInput } from './api-error.js';
-import type { Caller } from './authenticate.js';
-import { configOf } from './on-issue.js';
+import { formatClaimTime } from '../../claims/marker.js';
+import { sameName } from '../../claims/names.js';
+import type { IssueKey } from '../../keys.js';
+import type { ApiAnswer } from '../answers/api-answer.js';
+import { invalidInput } from '../answers/api-error.js';
+import { Paths } from '../answers/request-bodies.js';
+import { holderObject } from '../answers/serialise.js';
+import type { ApiDeps } from '../caller/api-deps.js';
+import type { Caller } from '../caller/authenticate.js';
+import { readableRepo } from '../caller/readable-repo.js';
+import { configOf } from '../issue/on-issue.js';
 import { pathConflicts } from './path-conflicts.js';
 import { isQuiet } from './paths-claimed.js';
-import { readableRepo } from './readable-repo.js';
-import { Paths } from './request-bodies.js';
-import { holderObject } from './serialise.js';
 
 /**
  * `GET …/repos/{o}/{r}/paths?paths=a,b` (docs/protocol.md §10): whether each path is free,

@@ -1,5 +1,5 @@
+import { ApiError } from '../answers/api-error.js';
 import type { ApiDeps } from './api-deps.js';
-import { ApiError } from './api-error.js';
 import type { Caller } from './authenticate.js';
 import { type InstalledRepo, mayClaim } from './repo-access.js';
 

@@ -1,4 +1,4 @@
-import { ApiError } from './api-error.js';
+import { ApiError } from '../answers/api-error.js';
 
 /** The per-caller limits of the claims API (docs/protocol.md §8 "Limits"). */
 export interface CallerLimitSettings {

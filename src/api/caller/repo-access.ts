@@ -1,7 +1,7 @@
 import type { ProbotOctokit } from 'probot';
-import { statusOf } from '../github/thread.js';
-import type { RepoKey } from '../keys.js';
-import { ApiError, unverifiable } from './api-error.js';
+import { statusOf } from '../../github/thread.js';
+import type { RepoKey } from '../../keys.js';
+import { ApiError, unverifiable } from '../answers/api-error.js';
 import type { Caller } from './authenticate.js';
 import { githubFailure, isGitHubFailure, retryAfterOf } from './caller-github.js';
 import { TtlCache } from './ttl-cache.js';

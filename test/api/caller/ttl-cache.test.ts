@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { API_CACHE_MS, type ClaimsApiOptions, claimsApiDeps } from '../../src/api/claims-api.js';
-import { TtlCache } from '../../src/api/ttl-cache.js';
+import { TtlCache } from '../../../src/api/caller/ttl-cache.js';
+import { API_CACHE_MS, type ClaimsApiOptions, claimsApiDeps } from '../../../src/api/claims-api.js';
 
 /** A cache on a clock the test moves, counting each load. */
 function cacheOf(ttlMs: number, maxEntries?: number) {

@@ -1,18 +1,18 @@
-import type { HolderSummary } from '../claims/decide.js';
-import type { ClaimComment } from '../claims/liveness.js';
-import { formatClaimTime } from '../claims/marker.js';
+import type { HolderSummary } from '../../claims/decide.js';
+import type { ClaimComment } from '../../claims/liveness.js';
+import { formatClaimTime } from '../../claims/marker.js';
 import {
   claimFieldsOf,
   type PublicClaim,
   type PublicIssue,
   publicClaimOf,
   staleAtOf,
-} from '../claims/public-claim.js';
-import type { IssueMeta, IssueThread } from '../github/thread.js';
-import type { IssueKey } from '../keys.js';
-import { issueRef } from '../keys.js';
-import { indexedIssueOf } from '../read-model/indexed-issue-of.js';
-import type { IndexedIssue } from '../store/store.js';
+} from '../../claims/public-claim.js';
+import type { IssueMeta, IssueThread } from '../../github/thread.js';
+import type { IssueKey } from '../../keys.js';
+import { issueRef } from '../../keys.js';
+import { indexedIssueOf } from '../../read-model/indexed-issue-of.js';
+import type { IndexedIssue } from '../../store/store.js';
 
 /**
  * A claim comment as the claim object (docs/protocol.md §8), with the paths of its path line

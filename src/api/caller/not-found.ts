@@ -1,4 +1,4 @@
-import { ApiError } from './api-error.js';
+import { ApiError } from '../answers/api-error.js';
 
 /**
  * docs/protocol.md §8 "Nothing leaks": what the caller cannot read answers this one 404 on

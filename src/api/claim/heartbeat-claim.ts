@@ -1,23 +1,23 @@
-import { editClaimBody } from '../claims/claim-body.js';
-import { trustedClaims } from '../claims/decide.js';
-import { findHolder } from '../claims/liveness.js';
-import { sameName } from '../claims/names.js';
-import type { ClaimMarker } from '../claims/types.js';
-import { issueRef } from '../keys.js';
-import { indexIssue } from '../read-model/index-issue.js';
-import { alreadyClaimed } from './already-claimed.js';
-import type { ApiAnswer } from './api-answer.js';
-import type { ApiDeps } from './api-deps.js';
-import { ApiError } from './api-error.js';
-import type { Caller } from './authenticate.js';
-import { type IssueTarget, onIssue } from './on-issue.js';
-import { readableRepo } from './readable-repo.js';
-import type { HeartbeatBody } from './request-bodies.js';
-import { requireEnforced } from './require-enforced.js';
-import { requireTrust } from './require-trust.js';
-import { claimObject, issueObject } from './serialise.js';
-import { settle } from './settle.js';
-import { writeAsCaller } from './write-as-caller.js';
+import { editClaimBody } from '../../claims/claim-body.js';
+import { trustedClaims } from '../../claims/decide.js';
+import { findHolder } from '../../claims/liveness.js';
+import { sameName } from '../../claims/names.js';
+import type { ClaimMarker } from '../../claims/types.js';
+import { issueRef } from '../../keys.js';
+import { indexIssue } from '../../read-model/index-issue.js';
+import type { ApiAnswer } from '../answers/api-answer.js';
+import { ApiError } from '../answers/api-error.js';
+import type { HeartbeatBody } from '../answers/request-bodies.js';
+import { claimObject, issueObject } from '../answers/serialise.js';
+import type { ApiDeps } from '../caller/api-deps.js';
+import type { Caller } from '../caller/authenticate.js';
+import { readableRepo } from '../caller/readable-repo.js';
+import { requireTrust } from '../caller/require-trust.js';
+import { alreadyClaimed } from '../issue/already-claimed.js';
+import { type IssueTarget, onIssue } from '../issue/on-issue.js';
+import { requireEnforced } from '../issue/require-enforced.js';
+import { settle } from '../issue/settle.js';
+import { writeAsCaller } from '../issue/write-as-caller.js';
 
 /**
  * `POST …/claim/heartbeat` (docs/protocol.md §8), with the trust a claim needs: the caller's live claim gets `updated` =

@@ -1,25 +1,25 @@
-import { editClaimBody } from '../claims/claim-body.js';
-import { isTrustedAuthor, trustedClaims } from '../claims/decide.js';
-import { decideClaim } from '../claims/decide-claim.js';
-import { type ClaimComment, findHolder } from '../claims/liveness.js';
-import { hasName, sameName } from '../claims/names.js';
-import type { ClaimMarker } from '../claims/types.js';
-import { issueRef } from '../keys.js';
-import { alreadyClaimed } from './already-claimed.js';
-import type { ApiAnswer } from './api-answer.js';
-import type { ApiDeps } from './api-deps.js';
-import { ApiError, unverifiable } from './api-error.js';
-import type { Caller } from './authenticate.js';
-import { type IssueAtHand, type IssueTarget, onIssue } from './on-issue.js';
-import { pathConflicts } from './path-conflicts.js';
-import { pathsClaimed } from './paths-claimed.js';
-import { readableRepo } from './readable-repo.js';
-import type { ClaimBody } from './request-bodies.js';
-import { requireEnforced } from './require-enforced.js';
-import { requireTrust } from './require-trust.js';
-import { claimObject, issueObject } from './serialise.js';
-import { settle } from './settle.js';
-import { writeAsCaller } from './write-as-caller.js';
+import { editClaimBody } from '../../claims/claim-body.js';
+import { isTrustedAuthor, trustedClaims } from '../../claims/decide.js';
+import { decideClaim } from '../../claims/decide-claim.js';
+import { type ClaimComment, findHolder } from '../../claims/liveness.js';
+import { hasName, sameName } from '../../claims/names.js';
+import type { ClaimMarker } from '../../claims/types.js';
+import { issueRef } from '../../keys.js';
+import type { ApiAnswer } from '../answers/api-answer.js';
+import { ApiError, unverifiable } from '../answers/api-error.js';
+import type { ClaimBody } from '../answers/request-bodies.js';
+import { claimObject, issueObject } from '../answers/serialise.js';
+import type { ApiDeps } from '../caller/api-deps.js';
+import type { Caller } from '../caller/authenticate.js';
+import { readableRepo } from '../caller/readable-repo.js';
+import { requireTrust } from '../caller/require-trust.js';
+import { alreadyClaimed } from '../issue/already-claimed.js';
+import { type IssueAtHand, type IssueTarget, onIssue } from '../issue/on-issue.js';
+import { requireEnforced } from '../issue/require-enforced.js';
+import { settle } from '../issue/settle.js';
+import { writeAsCaller } from '../issue/write-as-caller.js';
+import { pathConflicts } from '../paths/path-conflicts.js';
+import { pathsClaimed } from '../paths/paths-claimed.js';
 
 /**
  * `POST …/claim` (docs/protocol.md §8), under the issue's lock: refuse while another session

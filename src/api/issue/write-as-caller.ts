@@ -1,14 +1,14 @@
-import type { Action } from '../claims/decide.js';
-import type { ThreadComment } from '../claims/types.js';
-import { statusOf } from '../github/errors.js';
-import { executePlan } from '../github/execute.js';
-import { rolloutOf } from '../github/rollout-of.js';
-import { type IssueKey, issueRef } from '../keys.js';
-import type { ApiDeps } from './api-deps.js';
-import { ApiError, unverifiable } from './api-error.js';
-import type { Caller } from './authenticate.js';
-import { isGitHubFailure, messageOf, retryAfterOf } from './caller-github.js';
-import { issueNotFound } from './not-found.js';
+import type { Action } from '../../claims/decide.js';
+import type { ThreadComment } from '../../claims/types.js';
+import { statusOf } from '../../github/errors.js';
+import { executePlan } from '../../github/execute.js';
+import { rolloutOf } from '../../github/rollout-of.js';
+import { type IssueKey, issueRef } from '../../keys.js';
+import { ApiError, unverifiable } from '../answers/api-error.js';
+import type { ApiDeps } from '../caller/api-deps.js';
+import type { Caller } from '../caller/authenticate.js';
+import { isGitHubFailure, messageOf, retryAfterOf } from '../caller/caller-github.js';
+import { issueNotFound } from '../caller/not-found.js';
 import type { IssueAtHand } from './on-issue.js';
 
 /**
