@@ -438,6 +438,7 @@ export function issuePayload(spec: ThreadSpec & { pullRequest?: boolean } = {}) 
     closedBy: null,
     // Only its length is rendered (`comments`).
     commentIds: Array.from({ length: count }, (_, i) => i + 1),
+    timeline: [],
     fate: null,
   });
 }
@@ -455,6 +456,7 @@ export function restComment(c: ThreadComment, issue = 1) {
     createdAt: isoSeconds(c.createdAt),
     updatedAt: isoSeconds(c.updatedAt),
     viaApp: false,
+    reactions: [],
   });
 }
 

@@ -28,6 +28,13 @@ import {
   type Payloads,
 } from './payloads.js';
 import {
+  crossReference,
+  newReactionId,
+  type ReactionRecord,
+  recordTimeline,
+  type TimelineRecord,
+} from './people.js';
+import {
   type CheckRunRecord,
   type PullRecord,
   type PullRouteDeps,
@@ -60,6 +67,7 @@ import {
 
 export type { OAuthClient } from './oauth.js';
 export type { CommentJson, IssueJson, LabelJson, UserJson } from './payloads.js';
+export type { ReactionRecord, TimelineRecord } from './people.js';
 export type { CheckRunRecord, PullRecord, PushInput } from './pulls.js';
 export type { Association, UserType } from './state.js';
 export type { HookAttempt, WebhookDelivery, WebhookTarget } from './webhooks.js';
@@ -350,6 +358,34 @@ export class FakeGitHub {
     this.state.setRole(repo, login, role);
   }
 
+  /** Makes `login` a member of the organisation `org` (`GET /orgs/{org}/members/{login}`: 204). */
+  addOrgMember(org: string, login: string): void {
+    this.state.user(login);
+    this.state.orgMembers.add(`${org}:${login}`.toLowerCase());
+  }
+
+  /** Leaves a reaction (`+1` unless `content`) on a comment as `login`, as a person does. */
+  react(commentId: number, login: string, content = '+1'): void {
+    const comment = this.findComment(commentId);
+    if (comment.reactions.some((r) => r.user === login && r.content === content)) return;
+    comment.reactions.push({
+      id: newReactionId(),
+      user: this.state.user(login).login,
+      content,
+      createdAt: this.state.timestamp(),
+    });
+  }
+
+  /** A comment's reactions, oldest first. */
+  reactions(commentId: number): readonly ReactionRecord[] {
+    return [...this.findComment(commentId).reactions];
+  }
+
+  /** An issue's timeline as the fake keeps it, oldest first. */
+  timeline(repo: string, number: number): readonly TimelineRecord[] {
+    return [...this.state.issue(this.state.repo(repo), number).timeline];
+  }
+
   /** Opens an issue (or pull request) and returns its number. */
   createIssue(repo: string, options: NewIssue = {}): number {
     return this.state.createIssue(repo, options).number;
@@ -517,6 +553,8 @@ export class FakeGitHub {
       files: readonly string[];
       author?: string;
       title?: string;
+      /** Its description: each issue it mentions (`#12`, `Fixes #12`) gets a `cross-referenced` event. */
+      body?: string;
       base?: string;
       headRepo?: string;
     },
@@ -526,7 +564,9 @@ export class FakeGitHub {
       isPullRequest: true,
       ...(options.author ? { author: options.author } : {}),
       ...(options.title ? { title: options.title } : {}),
+      ...(options.body ? { body: options.body } : {}),
     });
+    if (options.body) crossReference(this.state, issue, options.body, issue.createdAt);
     const pull: PullRecord = {
       issue,
       head: {
@@ -879,6 +919,7 @@ export class FakeGitHub {
   }
 
   private onChange(change: Change): void {
+    recordTimeline(change);
     // Render now: a payload shows the state at the time of the event, as GitHub's do.
     const event = this.payloads.webhook(change);
     if (event) this.outbox.enqueue(event);

@@ -3,6 +3,7 @@
  * Field names and nesting follow docs.github.com/rest (API version 2022-11-28); URL fields
  * point at the fake so a client following them stays on loopback.
  */
+import { reactionRollup } from './people.js';
 import type {
   Association,
   Change,
@@ -258,18 +259,10 @@ export function createPayloads(
       updated_at: record.updatedAt,
       author_association: state.association(record.author, record.repo),
       body: record.body,
-      reactions: {
-        url: `${repoUrl(record.repo)}/issues/comments/${record.id}/reactions`,
-        total_count: 0,
-        '+1': 0,
-        '-1': 0,
-        laugh: 0,
-        hooray: 0,
-        confused: 0,
-        heart: 0,
-        rocket: 0,
-        eyes: 0,
-      },
+      reactions: reactionRollup(
+        record,
+        `${repoUrl(record.repo)}/issues/comments/${record.id}/reactions`,
+      ),
       performed_via_github_app: record.viaApp ? appJson() : null,
     };
   }

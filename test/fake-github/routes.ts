@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { AppIdentity, Payloads } from './payloads.js';
+import { peopleRoutes } from './people.js';
 import { paginate, type Reply, type Route, type RouteContext, route } from './router.js';
 import {
   type CommentRecord,
@@ -557,5 +558,8 @@ export function routes(deps: RouteDeps): Route[] {
       state.removeAssignees(issue, logins, actor(ctx));
       return ok(p.issue(issue));
     }),
+
+    // ---- timeline, reactions, organisation members (docs/protocol.md §16) ----------------
+    ...peopleRoutes(deps, { repoOf, issueOf: (ctx) => issueOf(ctx), commentOf, actor, page }),
   ];
 }

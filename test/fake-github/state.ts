@@ -5,6 +5,8 @@
  * server turns into webhook deliveries shaped like GitHub's.
  */
 
+import type { ReactionRecord, TimelineRecord } from './people.js';
+
 /** `author_association` values GitHub reports on issues and comments. */
 export type Association =
   | 'OWNER'
@@ -59,6 +61,8 @@ export interface IssueRecord {
   closedBy: string | null;
   /** Ids of the comments still present, ascending. */
   commentIds: number[];
+  /** Its timeline (`GET …/issues/{n}/timeline`), oldest first; see `people.ts`. */
+  timeline: TimelineRecord[];
   /** Set once the issue is deleted or transferred; GitHub then answers 410 or 301. */
   fate:
     | null
@@ -78,6 +82,8 @@ export interface CommentRecord {
   updatedAt: string;
   /** Posted with the app's installation token, so GitHub shows `performed_via_github_app`. */
   readonly viaApp: boolean;
+  /** Its reactions, oldest first (`…/comments/{id}/reactions`, the `reactions` rollup). */
+  readonly reactions: ReactionRecord[];
 }
 
 /** A repository. */
@@ -231,6 +237,8 @@ export class State {
   readonly comments = new Map<number, CommentRecord>();
   /** Roles set by `setRole`, keyed by lower-case `owner/name:login`. */
   readonly roles = new Map<string, string>();
+  /** Organisation members added by `addOrgMember`, as lower-case `org:login`. */
+  readonly orgMembers = new Set<string>();
   /** When false, assigning anyone sticks; when true, GitHub's assignability rule applies. */
   checkAssignable = true;
 
@@ -476,6 +484,7 @@ export class State {
       closedAt: null,
       closedBy: null,
       commentIds: [],
+      timeline: [],
       fate: null,
     };
     repo.issues.set(number, issue);
@@ -522,6 +531,7 @@ export class State {
       labels: issue.labels.filter((name) => this.findLabel(target, name)),
       assignees: [...issue.assignees],
       commentIds: [...issue.commentIds],
+      timeline: [...issue.timeline],
       updatedAt: this.timestamp(),
       fate: null,
     };
@@ -697,6 +707,7 @@ export class State {
       createdAt,
       updatedAt: input.updatedAt ?? createdAt,
       viaApp: input.viaApp ?? false,
+      reactions: [],
     };
     this.comments.set(comment.id, comment);
     issue.commentIds.push(comment.id);
