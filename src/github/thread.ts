@@ -39,6 +39,8 @@ interface GitHubComment {
   readonly created_at: string;
   readonly updated_at: string;
   readonly html_url: string;
+  /** GitHub's rollup of the comment's reactions; kept answers from before it lack it. */
+  readonly reactions?: { readonly '+1'?: number };
 }
 
 /** An issue comment as GitHub returns it, as the thread (and decide) reads it. */
@@ -68,7 +70,7 @@ export async function readThread(
   octokit: ProbotOctokit,
   key: IssueKey,
   cache?: ReadCache,
-): Promise<IssueThread & { readonly meta: IssueMeta }> {
+): Promise<IssueThread & { readonly meta: IssueMeta; readonly plusOnes: PlusOnes }> {
   let issue: KeptIssue;
   try {
     issue = await readIssue(octokit, key, cache);
@@ -93,7 +95,27 @@ export async function readThread(
   if (listed.kept && listed.comments.length < commentCount) {
     listed = await readComments(octokit, key, cache, true);
   }
-  return { ...facts, comments: listed.comments.map(threadComment) };
+  return {
+    ...facts,
+    comments: listed.comments.map(threadComment),
+    plusOnes: plusOnesOf(listed.comments),
+  };
+}
+
+/**
+ * How many 👍 each comment carries, by comment id, as GitHub's rollup counts them; a comment
+ * missing here has a count unknown (a kept answer from before it was kept), never 0. People's
+ * commands read who reacted only where the count is not 0 (docs/protocol.md §16).
+ */
+export type PlusOnes = ReadonlyMap<number, number>;
+
+function plusOnesOf(comments: readonly GitHubComment[]): PlusOnes {
+  const counts = new Map<number, number>();
+  for (const c of comments) {
+    const count = c.reactions?.['+1'];
+    if (count !== undefined) counts.set(c.id, count);
+  }
+  return counts;
 }
 
 /** The issue, conditionally with a cache. */
@@ -209,5 +231,6 @@ function keptComment(c: GitHubComment): GitHubComment {
     created_at: c.created_at,
     updated_at: c.updated_at,
     html_url: c.html_url,
+    ...(c.reactions ? { reactions: { '+1': c.reactions['+1'] ?? 0 } } : {}),
   };
 }
