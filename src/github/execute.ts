@@ -151,6 +151,14 @@ export async function executePlan<A extends WriteAction>(
       case 'assign':
         await octokit.rest.issues.addAssignees({ ...issue, assignees: [action.login] });
         break;
+      case 'react':
+        // GitHub answers 200 for a reaction the app left already: a retry converges.
+        await octokit.rest.reactions.createForIssueComment({
+          ...repo,
+          comment_id: action.commentId,
+          content: '+1',
+        });
+        break;
       case 'check-run':
         if (options.appLogin === undefined) throw new Error('a check run needs the app login');
         checkRuns.push(await checkRun(octokit, key, action, options.appLogin));

@@ -1,3 +1,4 @@
+import { pino } from 'pino';
 import { ProbotOctokit } from 'probot';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { executePlan, KnownLabels } from '../../src/github/execute.js';
@@ -79,5 +80,42 @@ describe('executePlan with a writer per kind', () => {
 
     expect(posted).toEqual([]);
     expect(fake.comments(REPO, number).map((c) => c.body)).toEqual(['new']);
+  });
+});
+
+describe('the react action (docs/protocol.md §16)', () => {
+  it('leaves the app’s 👍 on the comment once, however often it is sent', async () => {
+    const number = fake.createIssue(REPO);
+    const command = fake.addComment(REPO, number, { author: 'alice', body: '/claim' }).id;
+    const key = { installationId: 1, owner: 'acme', repo: 'widgets', number };
+    const plan = { actions: [{ kind: 'react' as const, commentId: command }] };
+
+    await executePlan(octokit(fake.installationToken(1)), key, plan, {});
+    await executePlan(octokit(fake.installationToken(1)), key, plan, {});
+
+    expect(fake.reactions(command).map((r) => `${r.user} ${r.content}`)).toEqual([
+      `${fake.botLogin} +1`,
+    ]);
+    fake.assertValid();
+  });
+
+  it('sends no reaction in observe mode, nor with enabled: false', async () => {
+    const number = fake.createIssue(REPO);
+    const command = fake.addComment(REPO, number, { author: 'alice', body: '/claim' }).id;
+    const key = { installationId: 1, owner: 'acme', repo: 'widgets', number };
+    const plan = { actions: [{ kind: 'react' as const, commentId: command }] };
+    const log = pino({ level: 'silent' });
+    fake.clearRequests();
+
+    const observed = await executePlan(octokit(fake.installationToken(1)), key, plan, {
+      rollout: { enabled: true, mode: 'observe', log },
+    });
+    const disabled = await executePlan(octokit(fake.installationToken(1)), key, plan, {
+      rollout: { enabled: false, mode: 'enforce', log },
+    });
+
+    expect([observed.outcome, disabled.outcome]).toEqual(['observed', 'disabled']);
+    expect(fake.writes()).toEqual([]);
+    expect(fake.reactions(command)).toEqual([]);
   });
 });
