@@ -20,6 +20,8 @@ type ActionRoute =
       readonly label?: string;
       /** Relevant only if this bot is one of the repository's trustedBots. */
       readonly bot?: string;
+      /** Relevant only with people's claims on (docs/protocol.md §16). */
+      readonly people?: true;
     }
   | { readonly kind: 'sweep' }
   | { readonly kind: 'ignore'; readonly why: string }
@@ -70,6 +72,7 @@ export function routeActionEvent(
         request: route.request,
         ...(route.label !== undefined ? { label: route.label } : {}),
         ...(route.bot !== undefined ? { bot: route.bot } : {}),
+        ...(route.people ? { people: route.people } : {}),
       };
     }
     case 'forget':

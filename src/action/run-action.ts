@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { type Logger, pino } from 'pino';
-import { hasName } from '../claims/names.js';
 import type { Action } from '../claims/plan.js';
+import { concernsClaims } from '../config/concerns-claims.js';
 import { loadRepoConfig } from '../config/load-repo-config.js';
 import { KnownLabels } from '../github/execute.js';
 import { statusOf } from '../github/thread.js';
@@ -95,13 +95,11 @@ export async function runAction(
 
   let requests: ReconcileRequest[];
   if (route.kind === 'issue') {
-    // As the app does: label events matter only for status labels, and a bot's marker only
-    // when the bot is trusted; either is known from the config alone.
-    if (route.label !== undefined && !hasName(Object.values(config.labels), route.label)) {
-      return done(`nothing to do: ${route.label} is not a status label`);
-    }
-    if (route.bot !== undefined && !hasName(config.trustedBots, route.bot)) {
-      return done(`nothing to do: ${route.bot} is not in trustedBots`);
+    // As the app does: label events matter only for status labels (and the pinned label),
+    // a bot's marker only when the bot is trusted, assignments and commands only with people's
+    // claims on; each is known from the config alone.
+    if (!concernsClaims(config, route)) {
+      return done(`nothing to do: ${notConcerning(route)}`);
     }
     requests = [route.request];
   } else {
@@ -159,6 +157,13 @@ export async function runAction(
   if (errors.length > 0) return failed(errors, reconciled);
   const mode = config.mode === 'observe' ? ` (observe mode: ${observed} writes not sent)` : '';
   return done(`reconciled ${reconciled.length} issue(s), ${writes} write(s)${mode}`, reconciled);
+}
+
+/** Why a route the config makes irrelevant was dropped, for the step's log. */
+function notConcerning(route: { label?: string; bot?: string }): string {
+  if (route.label !== undefined) return `${route.label} is not a status label`;
+  if (route.bot !== undefined) return `${route.bot} is not in trustedBots`;
+  return "people's claims are off (people.enabled: false)";
 }
 
 /** An error as one line: GitHub's status and message, never a token. */

@@ -16,13 +16,15 @@ import {
 } from '../guard/guard-event.js';
 import type { IssueKey } from '../keys.js';
 import type { ReconcileRequest } from '../queue/queue.js';
+import { mayBeCommand } from './may-be-command.js';
 
 /** The events of docs/protocol.md §5 this app subscribes to. */
 export const SUBSCRIBED_EVENTS = [
   'issue_comment.created',
   'issue_comment.edited',
   'issue_comment.deleted',
-  // opened, edited, assigned, unassigned: for the work queue's index only (§9).
+  // opened, edited: for the work queue's index only (§9); assigned, unassigned: for it and
+  // for people's claims (§16).
   'issues.opened',
   'issues.edited',
   'issues.assigned',
@@ -56,6 +58,11 @@ export type EventRoute =
       readonly label?: string;
       /** Relevant only if this bot is one of the repository's trustedBots. */
       readonly bot?: string;
+      /**
+       * Relevant only with people's claims on (docs/protocol.md §16): an assignment, or a
+       * comment that may be a command; with `label`, also when it is the pinned label.
+       */
+      readonly people?: true;
       /**
        * The edit only moved this comment's heartbeat (or a stage without a label): if the
        * comment holds the issue, the sweep verifies it at its indexed deadline instead.
@@ -153,13 +160,21 @@ function routeComment(
   // comment of an untrusted author is nothing, marker or not). A bot may be listed in the
   // repository's trustedBots, which only the reconcile reads, so bots pass on to it.
   const collaborator = isTrustedAuthor(author, comment.author_association, []);
-  if (!collaborator && comment.user?.type !== 'Bot') {
-    return { kind: 'ignore', why: 'untrusted author' };
+  const bot = comment.user?.type === 'Bot';
+  // docs/protocol.md §16: people's commands come from anyone (the reconcile weighs who may),
+  // never from bots, and run when posted: an edit after the fact runs nothing.
+  const command = !bot && payload.action === 'created' && mayBeCommand(body);
+  const people = () => ({
+    ...reconcile(installationId, payload.repository, payload.issue.number, reasonOf(event), []),
+    people: true as const,
+  });
+  if (!collaborator && !bot) {
+    return command ? people() : { kind: 'ignore', why: 'untrusted author' };
   }
   const marker = parseClaimMarker(body);
   const before = previous === null ? null : parseClaimMarker(previous);
   // A comment that neither is nor was a claim cannot change who holds the issue.
-  if (!marker && !before) return { kind: 'ignore', why: 'no marker' };
+  if (!marker && !before) return command ? people() : { kind: 'ignore', why: 'no marker' };
 
   const hints: Hint[] = [];
   // A deleted claim, or one whose marker was edited away, is gone from the thread; only the
@@ -256,8 +271,16 @@ function routeIssue(
         reasonOf(event),
         [hint],
       );
-      return { ...route, label };
+      return { ...route, label, people: true };
     }
+    // docs/protocol.md §16: an assignment may be a person's claim, or end one. The app's own
+    // assignments are its echoes, dropped above on the sender.
+    case 'assigned':
+    case 'unassigned':
+      return {
+        ...reconcile(installationId, payload.repository, payload.issue.number, reasonOf(event), []),
+        people: true,
+      };
     case 'closed':
     case 'reopened':
       return reconcile(

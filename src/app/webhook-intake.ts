@@ -1,5 +1,5 @@
 import type { Probot } from 'probot';
-import { hasName } from '../claims/names.js';
+import { concernsClaims } from '../config/concerns-claims.js';
 import { guardWork } from '../guard/guard-work.js';
 import type { IssueKey } from '../keys.js';
 import { indexIssuesEvent } from '../read-model/index-events.js';
@@ -61,17 +61,14 @@ function webhookDeps(core: WardenCore, jobs: WebhookJobs): WebhookDeps {
         log.warn({ err, commentId: c.id }, 'heartbeat not recorded in the index');
       });
     },
-    // Label events matter only for status labels, and a bot's marker only when the bot is in
-    // trustedBots: either costs a cached config read, never a reconcile.
+    // Label events matter only for status labels (and the pinned label of people's claims), a
+    // bot's marker only when the bot is in trustedBots, assignments and commands only with
+    // people's claims on: each costs a cached config read, never a reconcile.
     async concernsClaims(route) {
       const filter = await config.forFilter(route.request.key);
       // Unreadable: reconcile anyway; it fails closed and retries. Invalid: nothing to write.
       if (filter === 'unknown') return true;
-      if (filter === null) return false;
-      const { labels, trustedBots } = filter;
-      if (route.label !== undefined)
-        return hasName([labels.inProgress, labels.blocked], route.label);
-      return hasName(trustedBots, route.bot ?? '');
+      return filter !== null && concernsClaims(filter, route);
     },
     guardWork: (event) =>
       guardWork(

@@ -26,9 +26,9 @@ export interface WebhookDeps {
   readonly deliveries: DeliveryRecorder;
   readonly log: Logger;
   /**
-   * Whether a reconcile route with a `label` or a `bot` concerns claims (the repository's
-   * status labels, its trustedBots): a cached config read. Not asked about other routes:
-   * they concern claims.
+   * Whether a reconcile route with a `label`, a `bot` or `people` concerns claims (the
+   * repository's status labels, its trustedBots, people's claims and their pinned label): a
+   * cached config read. Not asked about other routes: they concern claims.
    */
   concernsClaims(route: EventRoute & { kind: 'reconcile' }): Promise<boolean>;
   /** Drops an issue from the holder and deadline indexes. */
@@ -84,7 +84,7 @@ export async function handleWebhook(
   // neither a label nor a bot, and skip the asynchronous call.
   if (
     route.kind === 'reconcile' &&
-    (route.label !== undefined || route.bot !== undefined) &&
+    (route.label !== undefined || route.bot !== undefined || route.people) &&
     !(await deps.concernsClaims(route))
   ) {
     return { event, result: 'ignored' };

@@ -72,7 +72,10 @@ describe('the timeline', () => {
       created_at: '2026-11-20T09:00:00Z',
     });
     // The app's own writes name its bot as the actor.
-    expect(json[1]).toMatchObject({ actor: { login: fake.botLogin }, assignee: { login: 'alice' } });
+    expect(json[1]).toMatchObject({
+      actor: { login: fake.botLogin },
+      assignee: { login: 'alice' },
+    });
     expect(json[2]).toMatchObject({ user: { login: 'bob' }, body: 'on it' });
     expect(json[4].source.issue).toMatchObject({
       number: pull,
