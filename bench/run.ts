@@ -13,6 +13,7 @@ import { benchMarkers } from './marker-bench.js';
 import { benchMcp } from './mcp-bench.js';
 import { benchMemory } from './memory-bench.js';
 import { benchPaths } from './paths-bench.js';
+import { benchPeople } from './people-bench.js';
 import { benchRecovery } from './recovery-bench.js';
 import { fmt, renderSection, type Section } from './section.js';
 import { benchSweep } from './sweep-bench.js';
@@ -36,6 +37,7 @@ const BENCHES: ReadonlyArray<readonly [string, () => Promise<Section>]> = [
   ['pure', benchPure],
   ['throughput', benchThroughput],
   ['calls', benchCalls],
+  ['people', benchPeople],
   ['convergence', benchConvergence],
   ['fairness', benchFairness],
   ['sweep', benchSweep],

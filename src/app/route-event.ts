@@ -15,8 +15,8 @@ import {
   pushEvent,
 } from '../guard/guard-event.js';
 import type { IssueKey } from '../keys.js';
+import { mayBeCommand } from '../people-facts/may-be-command.js';
 import type { ReconcileRequest } from '../queue/queue.js';
-import { mayBeCommand } from './may-be-command.js';
 
 /** The events of docs/protocol.md §5 this app subscribes to. */
 export const SUBSCRIBED_EVENTS = [

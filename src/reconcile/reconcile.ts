@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { ProbotOctokit } from 'probot';
-import { type Action, type DecideConfig, decide, type Plan } from '../claims/decide.js';
+import type { Action, DecideConfig, Plan } from '../claims/decide.js';
 import { hasName } from '../claims/names.js';
 import type { ClaimEvent } from '../events/claim-event.js';
 import { keepClaimEvents } from '../events/keep-claim-events.js';
@@ -10,11 +10,14 @@ import {
   IssueGoneError,
   type IssueMeta,
   type IssueThread,
+  type PlusOnes,
   readThread,
   UnverifiableError,
 } from '../github/thread.js';
 import { type IssueKey, issueKeyString } from '../keys.js';
 import { pathHoldersFor } from '../paths/path-holders-for.js';
+import { decideIssue } from '../people/decide-issue.js';
+import { peopleFactsFor } from '../people-facts/people-facts-for.js';
 import type { ReconcileRequest } from '../queue/queue.js';
 import { recordGone } from '../read-model/record-gone.js';
 import { recordReconciled } from '../read-model/record-reconciled.js';
@@ -87,7 +90,7 @@ export async function reconcileIssue(
   }
 
   const reads = installationReads(deps.store, key.installationId);
-  let thread: IssueThread & { readonly meta: IssueMeta };
+  let thread: IssueThread & { readonly meta: IssueMeta; readonly plusOnes: PlusOnes };
   try {
     thread = await readThread(octokit, key, reads);
   } catch (error) {
@@ -129,17 +132,18 @@ export async function reconcileIssue(
     log,
   };
   const paths = await pathHoldersFor(pathDeps, key, thread, lookup.config, now);
-  const plan = decide(
-    {
-      ...thread,
-      appLogin: deps.appLogin,
-      hints: request.hints,
-      appAssignees,
-      pathHolders: paths.holders,
-    },
-    lookup.config,
-    now,
-  );
+  const facts = {
+    ...thread,
+    appLogin: deps.appLogin,
+    hints: request.hints,
+    appAssignees,
+    pathHolders: paths.holders,
+  };
+  // docs/protocol.md §16: with people's claims off, nothing more is read and decideIssue is
+  // decide exactly.
+  const readDeps = { octokit, reads, store: deps.store, appLogin: deps.appLogin, now };
+  const people = await peopleFactsFor(readDeps, key, facts, lookup.config);
+  const plan = decideIssue({ ...facts, ...(people ? { people } : {}) }, lookup.config, now);
   // Remembered before the assignment is sent: a reconcile that dies after it still knows
   // whom it assigned. One that GitHub refused is dropped below, on the next reconcile.
   const remember = !deps.observing;

@@ -1,0 +1,79 @@
+import type { ProbotOctokit } from 'probot';
+import type { DecideConfig } from '../claims/decide-config.js';
+import type { IssueFacts } from '../claims/issue-facts.js';
+import type { PeopleFacts, Role } from '../claims/people-facts.js';
+import type { ReadCache } from '../github/conditional.js';
+import { readMembership } from '../github/read-membership.js';
+import { readRole } from '../github/read-role.js';
+import { readTimeline } from '../github/read-timeline.js';
+import type { IssueMeta, PlusOnes } from '../github/thread.js';
+import { type IssueKey, issueRef } from '../keys.js';
+import { peopleReads } from '../people/people-reads.js';
+import { personClaimsElsewhere } from '../read-model/held-elsewhere.js';
+import type { Store } from '../store/store.js';
+import { reactedCommands } from './reacted-commands.js';
+
+/** What gathering people's facts reads with: the installation's octokit and read cache. */
+export interface PeopleReadDeps {
+  readonly octokit: ProbotOctokit;
+  readonly reads: ReadCache;
+  readonly store: Pick<Store, 'openIssues'>;
+  readonly appLogin: string;
+  readonly now: Date;
+}
+
+/** The thread as the reconcile read it, with what people's facts need besides decide's. */
+export interface PeopleThread {
+  readonly meta: IssueMeta;
+  readonly plusOnes: PlusOnes;
+}
+
+/**
+ * Reads what people's claims need of GitHub for one issue (docs/protocol.md §16), and only
+ * that, as `peopleReads` asks: the timeline when an assignee is unexplained or a command
+ * needs the holder's start (conditional), the roles and memberships of the logins named (kept
+ * minutes), the app's 👍 on commands that carry any, and the other issues each login holds
+ * from the open-issue index (no call). Undefined with people's claims off: nothing is read,
+ * and the decision is part two's exactly. Any failure throws UnverifiableError (fail closed).
+ */
+export async function peopleFactsFor(
+  deps: PeopleReadDeps,
+  key: IssueKey,
+  facts: IssueFacts & PeopleThread,
+  config: DecideConfig,
+): Promise<PeopleFacts | undefined> {
+  const { people } = config;
+  if (!people) return undefined;
+  const needs = peopleReads(facts, config);
+  const { octokit, reads } = deps;
+  const timeline = needs.timeline ? await readTimeline(octokit, key, reads) : null;
+  const logins = distinct(needs.logins);
+  const roles = new Map<string, Role>();
+  const members = new Set<string>();
+  for (const login of logins) {
+    roles.set(login, await readRole(octokit, reads, key, login));
+    if (needs.members && (await readMembership(octokit, reads, key, login))) members.add(login);
+  }
+  const heldElsewhere =
+    people.maxClaims > 0
+      ? await personClaimsElsewhere(deps.store, key, logins, deps.now)
+      : new Map<string, readonly string[]>();
+  const slug = deps.appLogin.replace(/\[bot\]$/i, '');
+  return {
+    timeline: timeline?.assignments ?? null,
+    pulls: timeline?.pulls ?? [],
+    roles,
+    members,
+    heldElsewhere,
+    reacted: await reactedCommands(deps, key, facts),
+    appSlug: slug,
+    issue: issueRef(key),
+    issueUrl: facts.meta.url,
+    createdAt: new Date(facts.meta.createdAt),
+  };
+}
+
+/** The logins lowercased, each once, in the order first named. */
+function distinct(logins: readonly string[]): string[] {
+  return [...new Set(logins.map((login) => login.toLowerCase()))];
+}
