@@ -6,8 +6,9 @@ import type { IssueKey } from '../keys.js';
 import type { PathCheck } from '../paths/path-holders-for.js';
 import { type RecordPathDeps, recordPathHolder } from '../paths/record-path-holder.js';
 import type { IndexedClaim } from '../store/store.js';
+import { holderRef } from '../events/holder-ref.js';
 import { claimChangesOf } from './claim-changes-of.js';
-import { indexedClaimOf } from './indexed-claim-of.js';
+import { indexedClaimOf, indexedPersonOf } from './indexed-claim-of.js';
 import { indexedIssueOf } from './indexed-issue-of.js';
 
 /** What one applied reconcile settled on, as the read model records it. */
@@ -17,6 +18,8 @@ export interface ReconciledIssue {
   /** The path holders the reconcile verified (docs/protocol.md §10). */
   readonly paths: PathCheck;
   readonly staleAfterMs: number;
+  /** `people.staleAfter` (docs/protocol.md §16), for a person holder's `staleAt`. */
+  readonly peopleStaleAfterMs?: number;
   readonly now: Date;
 }
 
@@ -34,7 +37,7 @@ export async function recordReconciled(
 ): Promise<void> {
   const { plan, thread, staleAfterMs, now } = reconciled;
   await deps.store.setDeadline(key, plan.deadline);
-  await deps.store.setHolder(key, plan.holder?.commentId ?? null);
+  await deps.store.setHolder(key, holderRef(plan.holder));
   await recordPathHolder(deps, key, plan, reconciled.paths);
   // Put from the thread too, so a claim shows although its issue's `issues` event was lost;
   // an older snapshot than the one indexed is ignored. One write of the claim per reconcile:
@@ -42,7 +45,7 @@ export async function recordReconciled(
   if (thread.open && !thread.isPullRequest) {
     await deps.store.putOpenIssue(indexedIssueOf(key, thread));
   } else await deps.store.dropOpenIssue(key);
-  await deps.store.setIssueClaim(key, holderClaim(plan, thread, staleAfterMs));
+  await deps.store.setIssueClaim(key, holderClaim(reconciled), plan.waitlist);
   // The expiries, losses and takeovers the plan wrote, for the board's history.
   for (const change of claimChangesOf(key, plan, thread, now)) {
     await deps.store.recordClaimChange(change);
@@ -51,13 +54,17 @@ export async function recordReconciled(
 }
 
 /**
- * The plan's holder as the index keeps it, read from its comment in the thread (decide()
- * names a holder only among the thread's claim comments), so the avatar and the comment's
- * `updated_at` come with it.
+ * The plan's holder as the index keeps it. An agent's is read from its comment in the thread
+ * (decide() names one only among the thread's claim comments), so the avatar and the
+ * comment's `updated_at` come with it; a person's is the assignment (docs/protocol.md §16).
  */
-function holderClaim(plan: Plan, thread: IssueThread, staleAfterMs: number): IndexedClaim | null {
+function holderClaim(reconciled: ReconciledIssue): IndexedClaim | null {
+  const { plan, thread, staleAfterMs } = reconciled;
   const holder = plan.holder;
   if (holder === null) return null;
+  if (holder.kind === 'person') {
+    return indexedPersonOf(holder, reconciled.peopleStaleAfterMs ?? staleAfterMs);
+  }
   const comment = thread.comments.find((c) => c.id === holder.commentId);
   const marker = comment ? parseClaimMarker(comment.body) : null;
   return comment && marker ? indexedClaimOf({ comment, marker }, staleAfterMs) : null;

@@ -65,3 +65,16 @@ export function queueIssueObject(issue: IndexedIssue): PublicIssue {
     updatedAt: issue.updatedAt,
   };
 }
+
+/**
+ * A person's claim as the claim object (docs/protocol.md §16), judged by the window of
+ * `people.staleAfter`.
+ */
+export function personObject(
+  key: IssueKey,
+  holder: PersonHolder,
+  config: Pick<DecideConfig, 'staleAfterMs' | 'people'>,
+): PublicClaim {
+  const staleAfterMs = config.people?.staleAfterMs ?? config.staleAfterMs;
+  return publicClaimOf(issueRef(key), personClaimFieldsOf(holder, staleAfterMs));
+}

@@ -1,6 +1,9 @@
 import type { Logger } from 'pino';
 import type { ProbotOctokit } from 'probot';
+import type { DecideConfig, IssueFacts } from '../../claims/decide.js';
+import type { PeopleFacts } from '../../claims/people-facts.js';
 import type { RepoConfigResult } from '../../config/repo-config.js';
+import type { IssueKey } from '../../keys.js';
 import type { ReconcileRequest, WorkQueue } from '../../queue/queue.js';
 import type { RolloutResult } from '../../rollout/reconcile-with-rollout.js';
 import type { Store } from '../../store/store.js';
@@ -30,4 +33,15 @@ export interface ApiDeps {
    * then keeps its event for the reconcile that follows to tell.
    */
   readonly events: boolean;
+  /**
+   * The people facts of an issue (docs/protocol.md §16), read as a reconcile reads them, so
+   * the API sees a person holder and a waitlist as the reconcile does; undefined when the
+   * config turns people's claims off. Absent: the API reads none (part two).
+   */
+  peopleFacts?(
+    octokit: ProbotOctokit,
+    key: IssueKey,
+    facts: IssueFacts,
+    config: DecideConfig,
+  ): Promise<PeopleFacts | undefined>;
 }
