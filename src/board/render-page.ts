@@ -144,7 +144,9 @@ function claimRow(c: Claim, now: number): string {
     c.paths.length ? c.paths.map((p) => `<code>${e(p)}</code>`).join(' ') : none,
     time(c.started, formatAgo(now - Date.parse(c.started))),
     time(c.heartbeat, formatAgo(now - heartbeat)),
-    c.staleAt === null ? '<span class="muted">does not expire</span>' : staleBar(heartbeat, Date.parse(c.staleAt), now),
+    c.staleAt === null
+      ? '<span class="muted">does not expire</span>'
+      : staleBar(heartbeat, Date.parse(c.staleAt), now),
   ];
   const kind = c.kind === 'person' ? ' class="person"' : '';
   return `<tr${kind}>${cells.map((cell, i) => `<td data-label="${CLAIM_COLUMNS[i]}">${cell}</td>`).join('')}</tr>`;

@@ -16,14 +16,23 @@ export type ClaimEventType = (typeof CLAIM_EVENT_TYPES)[number];
 /**
  * A claim as an event describes it (docs/protocol.md §13), with the claim object's `kind`
  * (§16): an agent's comment and marker keys (`started`, `updated` as the marker has them;
- * only `commentId` once it is gone), or a person's login, issue page and assignment time.
+ * only `commentId` once it is gone; no `kind` in what an older version kept), or a person's
+ * login, issue page and assignment time.
  */
 export type EventClaim =
-  | (Pick<AgentClaim, 'kind' | 'commentId'> &
+  | (Pick<AgentClaim, 'commentId'> &
       Partial<
         Pick<
           AgentClaim,
-          'url' | 'author' | 'session' | 'lane' | 'branch' | 'stage' | 'started' | 'updated'
+          | 'kind'
+          | 'url'
+          | 'author'
+          | 'session'
+          | 'lane'
+          | 'branch'
+          | 'stage'
+          | 'started'
+          | 'updated'
         >
       >)
   | (Pick<PersonClaim, 'kind' | 'commentId' | 'author' | 'started'> &

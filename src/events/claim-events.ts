@@ -58,7 +58,9 @@ export function claimEvents(input: Reconciled, landed: readonly PendingEvent[] =
   const holder = plan.holder ? holderClaim(plan.holder, byId) : undefined;
   const current = holderRef(plan.holder);
   const events = landed.map(({ event }) => event);
-  const finalised = new Set(events.flatMap((e) => (e.claim.kind === 'person' ? [] : [e.claim.commentId])));
+  const finalised = new Set(
+    events.flatMap((e) => (e.claim.kind === 'person' ? [] : [e.claim.commentId])),
+  );
   let expiredHolder = events.some(
     (e) => e.type === 'claim.expired' && e.claim.commentId === previousHolder,
   );

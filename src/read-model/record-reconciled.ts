@@ -1,12 +1,12 @@
 import type { Plan } from '../claims/decide.js';
 import { parseClaimMarker } from '../claims/marker.js';
+import { holderRef } from '../events/holder-ref.js';
 import type { IssueMeta, IssueThread } from '../github/thread.js';
 import { type GuardIndexDeps, indexForGuard } from '../guard/index-for-guard.js';
 import type { IssueKey } from '../keys.js';
 import type { PathCheck } from '../paths/path-holders-for.js';
 import { type RecordPathDeps, recordPathHolder } from '../paths/record-path-holder.js';
 import type { IndexedClaim } from '../store/store.js';
-import { holderRef } from '../events/holder-ref.js';
 import { claimChangesOf } from './claim-changes-of.js';
 import { indexedClaimOf, indexedPersonOf } from './indexed-claim-of.js';
 import { indexedIssueOf } from './indexed-issue-of.js';

@@ -36,4 +36,3 @@ export interface IssueRecords {
   /** Replaces the logins the app remembers assigning to the issue; empty forgets them. */
   setAppAssignees(key: IssueKey, logins: readonly string[]): Promise<void>;
 }
-

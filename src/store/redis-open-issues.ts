@@ -135,6 +135,7 @@ export class RedisOpenIssues extends RedisPart implements OpenIssues {
   }
 
   async renewIssueClaim(key: IssueKey, claim: IndexedClaim): Promise<boolean> {
+    if (claim.commentId === null) return false;
     const reply = await renewClaimScript.run(
       await this.client(),
       [this.key('issue-claims'), this.key('index-version')],

@@ -25,7 +25,7 @@ export function describeOpenIssuesContract(
         updatedAt,
         ...overrides,
       });
-      const claim: IndexedClaim = {
+      const claim = {
         commentId: 3_000_000_001,
         url: 'https://github.com/acme/widgets/issues/1#issuecomment-3000000001',
         author: 'alice',
@@ -41,9 +41,9 @@ export function describeOpenIssuesContract(
         paths: ['src/a.ts', 'docs/'],
         avatarUrl: 'https://avatars.githubusercontent.com/u/1?v=4',
         commentUpdatedAt: '2030-01-01T00:00:00Z',
-      };
+      } satisfies IndexedClaim;
       /** A later edit of the claim's comment, as a heartbeat webhook reports it. */
-      const beat = (at: string, overrides: Partial<IndexedClaim> = {}): IndexedClaim => ({
+      const beat = (at: string, overrides: Partial<typeof claim> = {}): IndexedClaim => ({
         ...claim,
         stage: 'implementing',
         updated: at,

@@ -1,10 +1,12 @@
-import type { AgentHolder } from '../../claims/decide.js';
+import type { AgentHolder, DecideConfig } from '../../claims/decide.js';
 import type { ClaimComment } from '../../claims/liveness.js';
 import { formatClaimTime } from '../../claims/marker.js';
+import type { PersonHolder } from '../../claims/plan.js';
 import {
   claimFieldsOf,
   type PublicClaim,
   type PublicIssue,
+  personClaimFieldsOf,
   publicClaimOf,
   staleAtOf,
 } from '../../claims/public-claim.js';

@@ -1,7 +1,6 @@
 import type { Logger } from 'pino';
 import type { ProbotOctokit } from 'probot';
-import type { DecideConfig, IssueFacts } from '../../claims/decide.js';
-import type { PeopleFacts } from '../../claims/people-facts.js';
+import type { DecideConfig, IssueFacts, Plan } from '../../claims/decide.js';
 import type { RepoConfigResult } from '../../config/repo-config.js';
 import type { IssueKey } from '../../keys.js';
 import type { ReconcileRequest, WorkQueue } from '../../queue/queue.js';
@@ -34,14 +33,15 @@ export interface ApiDeps {
    */
   readonly events: boolean;
   /**
-   * The people facts of an issue (docs/protocol.md §16), read as a reconcile reads them, so
-   * the API sees a person holder and a waitlist as the reconcile does; undefined when the
-   * config turns people's claims off. Absent: the API reads none (part two).
+   * Who holds an issue and who waits for it as a reconcile decides it with people's claims
+   * (docs/protocol.md §16): the people facts read as a reconcile reads them (fail closed:
+   * UnverifiableError), then `decideIssue`. Undefined when the config turns people's claims
+   * off. Absent: the API reads nothing more (part two).
    */
-  peopleFacts?(
+  peoplePlan?(
     octokit: ProbotOctokit,
     key: IssueKey,
     facts: IssueFacts,
     config: DecideConfig,
-  ): Promise<PeopleFacts | undefined>;
+  ): Promise<Pick<Plan, 'holder' | 'waitlist'> | undefined>;
 }

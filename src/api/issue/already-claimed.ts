@@ -1,9 +1,9 @@
 import type { ClaimComment } from '../../claims/liveness.js';
 import type { PersonHolder } from '../../claims/plan.js';
 import { issueRef } from '../../keys.js';
+import type { Holding } from '../../read-model/index-issue.js';
 import { ApiError } from '../answers/api-error.js';
 import { claimObject, personObject } from '../answers/serialise.js';
-import type { Holding } from '../../read-model/index-issue.js';
 import type { IssueAtHand } from './on-issue.js';
 
 /** 409 ISSUE_ALREADY_CLAIMED naming the holder and when to come back (docs/protocol.md §8). */

@@ -81,7 +81,8 @@ export function queryIssues(
     if (query.claimable === false && !live) continue;
     if (
       query.claimable === true &&
-      (!isFreeForAgents(entry, context.now) || !claimableByConfig(issue.labels, context.settings(repo)))
+      (!isFreeForAgents(entry, context.now) ||
+        !claimableByConfig(issue.labels, context.settings(repo)))
     ) {
       continue;
     }
