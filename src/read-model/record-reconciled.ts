@@ -35,7 +35,7 @@ export async function recordReconciled(
   key: IssueKey,
   reconciled: ReconciledIssue,
 ): Promise<void> {
-  const { plan, thread, staleAfterMs, now } = reconciled;
+  const { plan, thread, now } = reconciled;
   await deps.store.setDeadline(key, plan.deadline);
   await deps.store.setHolder(key, holderRef(plan.holder));
   await recordPathHolder(deps, key, plan, reconciled.paths);
