@@ -7,15 +7,9 @@ import type { PersonHolder } from './plan.js';
 /** A time as claims show it (docs/protocol.md §8): `YYYY-MM-DDTHH:MM:SSZ`, so times compare as strings. */
 const ClaimTime = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
 
-/** The keys both kinds of claim object share, in §8's order around the kind's own. */
-const shared = {
-  issue: z.string(),
-  url: z.string(),
-  author: z.string(),
-  stage: z.string(),
-  started: ClaimTime,
-  updated: ClaimTime,
-  heartbeat: ClaimTime,
+/** The claim object's keys after the comment's, which both kinds have, in §8's order. */
+const times = { stage: z.string(), started: ClaimTime, updated: ClaimTime, heartbeat: ClaimTime };
+const tail = {
   assignee: z.string().nullable(),
   outcome: z.string().optional(),
   paths: z.array(z.string()).readonly().optional(),
@@ -26,13 +20,17 @@ const shared = {
  * record an older version wrote (the open-issue index, an older app's answer) still reads.
  */
 export const AgentClaim = z.object({
-  ...shared,
+  issue: z.string(),
   kind: z.literal('agent').default('agent'),
   commentId: z.number().int(),
+  url: z.string(),
+  author: z.string(),
   session: z.string(),
   lane: z.string(),
   branch: z.string(),
+  ...times,
   staleAt: ClaimTime,
+  ...tail,
 });
 
 /**
@@ -41,13 +39,17 @@ export const AgentClaim = z.object({
  * when the claim does not expire (pinned, or exempt by `people.expire`).
  */
 export const PersonClaim = z.object({
-  ...shared,
+  issue: z.string(),
   kind: z.literal('person'),
   commentId: z.null(),
+  url: z.string(),
+  author: z.string(),
   session: z.null(),
   lane: z.null(),
   branch: z.null(),
+  ...times,
   staleAt: ClaimTime.nullable(),
+  ...tail,
 });
 
 /**
