@@ -61,7 +61,10 @@ export class MemoryOpenIssues implements OpenIssues {
   async renewIssueClaim(key: IssueKey, claim: IndexedClaim): Promise<boolean> {
     const id = issueKeyString(key);
     const indexed = holdOf(this.claims.get(id)).claim;
-    if (indexed === null || indexed.commentId !== claim.commentId) return false;
+    // A person's claim has no comment to renew: reconciles record it (docs/protocol.md §16).
+    if (indexed === null || claim.commentId === null || indexed.commentId !== claim.commentId) {
+      return false;
+    }
     if (indexed.commentUpdatedAt >= claim.commentUpdatedAt) return false;
     this.claims.set(id, claim);
     return true;

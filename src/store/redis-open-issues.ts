@@ -135,6 +135,7 @@ export class RedisOpenIssues extends RedisPart implements OpenIssues {
   }
 
   async renewIssueClaim(key: IssueKey, claim: IndexedClaim): Promise<boolean> {
+    // A person's claim has no comment to renew: reconciles record it (docs/protocol.md §16).
     if (claim.commentId === null) return false;
     const reply = await renewClaimScript.run(
       await this.client(),
