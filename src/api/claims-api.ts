@@ -57,6 +57,8 @@ export interface ClaimsApiOptions {
   readonly cacheMs?: number;
   /** Per-caller limits (docs/protocol.md §8 "Limits"); default {@link DEFAULT_CALLER_LIMITS}. */
   readonly limits?: CallerLimitSettings;
+  /** People's claims of an issue (docs/protocol.md §16); absent: none are read. */
+  readonly peoplePlan?: ApiDeps['peoplePlan'];
 }
 
 /** The defaults of `CLAIMS_API_RATE_PER_MINUTE` and `CLAIMS_API_CONCURRENCY`. */

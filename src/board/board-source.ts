@@ -23,20 +23,25 @@ export interface BoardClaim {
   readonly title: string;
   /** The issue's page on GitHub. */
   readonly url: string;
-  readonly commentId: number;
-  /** The claim comment's page on GitHub. */
+  /** An agent's claim comment, or a person's assignment (docs/protocol.md §16). */
+  readonly kind: 'agent' | 'person';
+  /** Null for a person: no comment holds the issue. */
+  readonly commentId: number | null;
+  /** The claim comment's page on GitHub; the issue's for a person. */
   readonly commentUrl: string;
   readonly holder: string;
   /** Empty when GitHub gave none. */
   readonly avatarUrl: string;
-  readonly session: string;
-  readonly branch: string;
+  /** Null for a person, who has no session or branch. */
+  readonly session: string | null;
+  readonly branch: string | null;
   readonly stage: string;
   /** The claim's path entries (docs/protocol.md §10); empty when it names none. */
   readonly paths: readonly string[];
   readonly started: string;
   readonly heartbeat: string;
-  readonly staleAt: string;
+  /** Null for a person's claim that does not expire (pinned, or by `people.expire`). */
+  readonly staleAt: string | null;
 }
 
 /** Where the claims board reads its facts; a page view costs no GitHub call. */

@@ -66,6 +66,9 @@ meter { width: 72px; height: 10px; vertical-align: middle; }
 .changes { list-style: none; margin: 0; padding: 0; border: 1px solid var(--border); border-radius: 6px; }
 .changes li { padding: 8px 12px; border-top: 1px solid var(--border); }
 .changes li:first-child { border-top: 0; }
+.badge { display: inline-block; padding: 0 6px; margin-left: 4px; border-radius: 2em; font-size: 11px;
+  font-weight: 600; border: 1px solid var(--border); vertical-align: middle; }
+.badge-person { color: var(--link); border-color: var(--link); }
 .kind { display: inline-block; min-width: 88px; font-weight: 600; font-size: 12px; }
 .kind-expiry { color: var(--attention); }
 .kind-loss { color: var(--danger); }

@@ -39,6 +39,11 @@ export interface BoardView {
 /** How far back the board lists changes. */
 const CHANGES_WINDOW_MS = 24 * 3_600_000;
 
+/** When a claim goes stale, for the order of the rows: one that does not expire comes last. */
+function staleRank(claim: BoardClaim): number {
+  return claim.staleAt === null ? Number.POSITIVE_INFINITY : Date.parse(claim.staleAt);
+}
+
 /** The filters of a query string, with an unknown repository read as "all". */
 export function readFilters(query: URLSearchParams, visibility: Visibility): BoardFilters {
   const repo = (query.get('repo') ?? '').trim();
@@ -71,7 +76,7 @@ export async function boardView(
         (filters.stage === '' || c.stage === filters.stage) &&
         (filters.holder === '' || sameName(c.holder, filters.holder)),
     )
-    .sort((a, b) => Date.parse(a.staleAt) - Date.parse(b.staleAt) || a.number - b.number)
+    .sort((a, b) => staleRank(a) - staleRank(b) || a.number - b.number)
     .map(({ installationId: _, ...claim }) => claim);
 
   const liveByRepo = new Map<string, number>();

@@ -48,30 +48,41 @@ export const CLIENT_SCRIPT = `'use strict';
   function code(text) { return el('code', {}, [text]); }
   function stageClass(s) { return s.indexOf('fix-round-') === 0 ? 'fix-round' : s; }
 
-  function claimRow(c, now) {
-    var hb = Date.parse(c.heartbeat), stale = Date.parse(c.staleAt);
+  function none() { return el('span', { class: 'muted' }, ['\\u2014']); }
+  function person() { return el('span', { class: 'badge badge-person' }, ['person']); }
+  function staleBar(hb, stale, now) {
     var win = Math.max(1, stale - hb), left = Math.max(0, stale - now);
-    var paths = c.paths.length ? [] : [el('span', { class: 'muted' }, ['\\u2014'])];
+    return [el('meter', { min: '0', max: String(win), low: String(Math.round(win / 4)), high: String(Math.round(win / 2)), optimum: String(win), value: String(left) }, [Math.round((100 * left) / win) + '%']), ' ', el('span', {}, [dur(left) + ' left'])];
+  }
+  function claimRow(c, now) {
+    var hb = Date.parse(c.heartbeat);
+    var paths = c.paths.length ? [] : [none()];
     c.paths.forEach(function (p, i) { if (i) paths.push(' '); paths.push(code(p)); });
+    var holder = [avatar(c.avatarUrl), el('a', { href: safe(c.commentUrl) }, [c.holder])];
+    if (c.kind === 'person') holder.push(' ', person());
     var cells = [
       [c.repo],
       [el('a', { href: safe(c.url) }, [c.title || '#' + c.number]), ' ', el('span', { class: 'muted' }, ['#' + c.number])],
-      [avatar(c.avatarUrl), el('a', { href: safe(c.commentUrl) }, [c.holder])],
-      [code(c.session)],
-      [code(c.branch)],
+      holder,
+      [c.session === null ? none() : code(c.session)],
+      [c.branch === null ? none() : code(c.branch)],
       [el('span', { class: 'stage stage-' + stageClass(c.stage) }, [c.stage])],
       paths,
       [time(c.started, ago(now - Date.parse(c.started)))],
       [time(c.heartbeat, ago(now - hb))],
-      [el('meter', { min: '0', max: String(win), low: String(Math.round(win / 4)), high: String(Math.round(win / 2)), optimum: String(win), value: String(left) }, [Math.round((100 * left) / win) + '%']), ' ', el('span', {}, [dur(left) + ' left'])],
+      c.staleAt === null ? [el('span', { class: 'muted' }, ['does not expire'])] : staleBar(hb, Date.parse(c.staleAt), now),
     ];
-    return el('tr', {}, cells.map(function (cell, i) { return el('td', { 'data-label': COLUMNS[i] }, cell); }));
+    return el('tr', c.kind === 'person' ? { class: 'person' } : {}, cells.map(function (cell, i) { return el('td', { 'data-label': COLUMNS[i] }, cell); }));
   }
   function changeItem(c, now) {
     var parts = [el('span', { class: 'kind kind-' + c.kind }, [WORDS[c.kind] || c.kind]), ' ',
       el('strong', {}, [c.author]), ' (', code(c.session), ') on ',
       el('a', { href: safe(c.url) }, [c.repo + '#' + c.number]), ' ' + c.title];
-    if (c.by && c.kind !== 'expiry') parts.push(c.kind === 'loss' ? ' to ' : ' by ', el('strong', {}, [c.by.login]), ' (', code(c.by.session), ')');
+    if (c.by && c.kind !== 'expiry') {
+      parts.push(c.kind === 'loss' ? ' to ' : ' by ', el('strong', {}, [c.by.login]));
+      if (c.by.session === undefined) parts.push(' ', person());
+      else parts.push(' (', code(c.by.session), ')');
+    }
     parts.push(' \\u00b7 ', time(c.at, ago(now - Date.parse(c.at))));
     return el('li', {}, parts);
   }

@@ -126,27 +126,37 @@ function time(iso: string, text: string): string {
   return `<time datetime="${e(iso)}" title="${e(iso.slice(0, 19).replace('T', ' '))} UTC">${e(text)}</time>`;
 }
 
-/** One claim row; `data-label` lets the phone layout show each cell with its header. */
+/**
+ * One claim row; `data-label` lets the phone layout show each cell with its header. A
+ * person's claim (docs/protocol.md §16) carries a `person` badge and no session or branch.
+ */
 function claimRow(c: Claim, now: number): string {
   const heartbeat = Date.parse(c.heartbeat);
-  const staleAt = Date.parse(c.staleAt);
-  const windowMs = Math.max(1, staleAt - heartbeat);
-  const left = Math.max(0, staleAt - now);
+  const none = '<span class="muted">—</span>';
+  const badge = c.kind === 'person' ? ' <span class="badge badge-person">person</span>' : '';
   const cells = [
     e(c.repo),
     `<a href="${e(safeUrl(c.url))}">${e(c.title || `#${c.number}`)}</a> <span class="muted">#${c.number}</span>`,
-    `${avatar(c.avatarUrl, 20)}<a href="${e(safeUrl(c.commentUrl))}">${e(c.holder)}</a>`,
-    `<code>${e(c.session)}</code>`,
-    `<code>${e(c.branch)}</code>`,
+    `${avatar(c.avatarUrl, 20)}<a href="${e(safeUrl(c.commentUrl))}">${e(c.holder)}</a>${badge}`,
+    c.session === null ? none : `<code>${e(c.session)}</code>`,
+    c.branch === null ? none : `<code>${e(c.branch)}</code>`,
     `<span class="stage stage-${e(stageClass(c.stage))}">${e(c.stage)}</span>`,
-    c.paths.length
-      ? c.paths.map((p) => `<code>${e(p)}</code>`).join(' ')
-      : '<span class="muted">—</span>',
+    c.paths.length ? c.paths.map((p) => `<code>${e(p)}</code>`).join(' ') : none,
     time(c.started, formatAgo(now - Date.parse(c.started))),
     time(c.heartbeat, formatAgo(now - heartbeat)),
-    `<meter min="0" max="${windowMs}" low="${Math.round(windowMs / 4)}" high="${Math.round(windowMs / 2)}" optimum="${windowMs}" value="${left}">${Math.round((100 * left) / windowMs)}%</meter> <span>${e(formatDuration(left))} left</span>`,
+    c.staleAt === null
+      ? '<span class="muted">does not expire</span>'
+      : staleBar(heartbeat, Date.parse(c.staleAt), now),
   ];
-  return `<tr>${cells.map((cell, i) => `<td data-label="${CLAIM_COLUMNS[i]}">${cell}</td>`).join('')}</tr>`;
+  const kind = c.kind === 'person' ? ' class="person"' : '';
+  return `<tr${kind}>${cells.map((cell, i) => `<td data-label="${CLAIM_COLUMNS[i]}">${cell}</td>`).join('')}</tr>`;
+}
+
+/** The time left before a claim goes stale, drawn against its window. */
+function staleBar(heartbeat: number, staleAt: number, now: number): string {
+  const windowMs = Math.max(1, staleAt - heartbeat);
+  const left = Math.max(0, staleAt - now);
+  return `<meter min="0" max="${windowMs}" low="${Math.round(windowMs / 4)}" high="${Math.round(windowMs / 2)}" optimum="${windowMs}" value="${left}">${Math.round((100 * left) / windowMs)}%</meter> <span>${e(formatDuration(left))} left</span>`;
 }
 
 function emptyRow(): string {
@@ -164,9 +174,10 @@ function repoRow(r: BoardView['repos'][number]): string {
 const CHANGE_WORDS = { expiry: 'expired', loss: 'lost the race', takeover: 'taken over' } as const;
 
 function changeItem(c: Change, now: number): string {
-  // A loss is to the older holder; a takeover is by the claim that replaced the stale one.
+  // A loss is to the older holder (or a person, docs/protocol.md §16); a takeover is by the
+  // claim that replaced the stale one.
   const by = c.by
-    ? ` ${c.kind === 'loss' ? 'to' : 'by'} <strong>${e(c.by.login)}</strong> (<code>${e(c.by.session)}</code>)`
+    ? ` ${c.kind === 'loss' ? 'to' : 'by'} <strong>${e(c.by.login)}</strong> ${'session' in c.by ? `(<code>${e(c.by.session)}</code>)` : '<span class="badge badge-person">person</span>'}`
     : '';
   return `<li><span class="kind kind-${c.kind}">${CHANGE_WORDS[c.kind]}</span> <strong>${e(c.author)}</strong> (<code>${e(c.session)}</code>) on <a href="${e(safeUrl(c.url))}">${e(c.repo)}#${c.number}</a> ${e(c.title)}${c.kind === 'expiry' ? '' : by} · ${time(c.at, formatAgo(now - Date.parse(c.at)))}</li>`;
 }

@@ -1,4 +1,4 @@
-import { isLiveClaim, liveClaims } from '../read-model/live-claims.js';
+import { isFreeForAgents, liveClaims } from '../read-model/live-claims.js';
 import type { IndexedClaim, IndexedIssue, Store } from '../store/store.js';
 import {
   type BoardClaim,
@@ -30,14 +30,16 @@ export function storeBoardSource(store: Store): BoardSource {
     async claimableCounts(visible) {
       const now = new Date();
       const counts = new Map<string, number>();
-      for (const { issue, claim } of await store.openIssues()) {
+      for (const entry of await store.openIssues()) {
+        const { issue } = entry;
         const key = visibleRepoKey(
           issue.key.installationId,
           `${issue.key.owner}/${issue.key.repo}`,
         );
         if (!visible.has(key)) continue;
-        // Every indexed repository gets a count, 0 when all its open issues are held.
-        counts.set(key, (counts.get(key) ?? 0) + (isLiveClaim(claim, now) ? 0 : 1));
+        // Every indexed repository gets a count, 0 when all its open issues are held (or
+        // waited for by people, docs/protocol.md §16).
+        counts.set(key, (counts.get(key) ?? 0) + (isFreeForAgents(entry, now) ? 1 : 0));
       }
       return counts;
     },
@@ -55,6 +57,7 @@ function boardClaimOf(issue: IndexedIssue, claim: IndexedClaim): BoardClaim {
     number: issue.key.number,
     title: issue.title,
     url: issue.url,
+    kind: claim.kind ?? 'agent',
     commentId: claim.commentId,
     commentUrl: claim.url || issue.url,
     holder: claim.author,

@@ -1,4 +1,4 @@
-import type { PublicClaim } from '../claims/public-claim.js';
+import type { AgentClaim, PersonClaim } from '../claims/public-claim.js';
 
 /** The types of outgoing claim events (docs/protocol.md §13). */
 const CLAIM_EVENT_TYPES = [
@@ -14,16 +14,29 @@ const CLAIM_EVENT_TYPES = [
 export type ClaimEventType = (typeof CLAIM_EVENT_TYPES)[number];
 
 /**
- * A claim as an event describes it (docs/protocol.md §13): the claim object's comment and
- * marker keys (`started`, `updated` as the marker has them); only `commentId` once it is gone.
+ * A claim as an event describes it (docs/protocol.md §13), with the claim object's `kind`
+ * (§16): an agent's comment and marker keys (`started`, `updated` as the marker has them;
+ * only `commentId` once it is gone; no `kind` in what an older version kept), or a person's
+ * login, issue page and assignment time.
  */
-export type EventClaim = Pick<PublicClaim, 'commentId'> &
-  Partial<
-    Pick<
-      PublicClaim,
-      'url' | 'author' | 'session' | 'lane' | 'branch' | 'stage' | 'started' | 'updated'
-    >
-  >;
+export type EventClaim =
+  | (Pick<AgentClaim, 'commentId'> &
+      Partial<
+        Pick<
+          AgentClaim,
+          | 'kind'
+          | 'url'
+          | 'author'
+          | 'session'
+          | 'lane'
+          | 'branch'
+          | 'stage'
+          | 'started'
+          | 'updated'
+        >
+      >)
+  | (Pick<PersonClaim, 'kind' | 'commentId' | 'author' | 'started'> &
+      Partial<Pick<PersonClaim, 'url'>>);
 
 /**
  * One outgoing event (docs/protocol.md §13): POSTed as JSON, once per change of a claim, at

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import type { Plan } from '../claims/decide.js';
-import { agentHolder } from '../claims/holder-summary.js';
+import type { HolderSummary, Plan } from '../claims/decide.js';
 import { formatClaimTime, parseClaimMarker } from '../claims/marker.js';
 import type { ThreadComment } from '../claims/types.js';
 import { type IssueKey, issueKeyString } from '../keys.js';
 import type { ClaimEvent, ClaimEventType, EventClaim } from './claim-event.js';
+import { type HolderRef, holderRef, personOf } from './holder-ref.js';
 import type { PendingEvent } from './pending-events.js';
 
 /** What one reconcile saw and decided, from which its claim events follow. */
@@ -12,8 +12,8 @@ export interface Reconciled {
   readonly key: IssueKey;
   readonly comments: readonly ThreadComment[];
   readonly plan: Plan;
-  /** The holder's comment id the reconcile before this one recorded, or null. */
-  readonly previousHolder: number | null;
+  /** The holder the reconcile before this one recorded ({@link holderRef}), or null. */
+  readonly previousHolder: HolderRef | null;
   readonly now: Date;
 }
 
@@ -27,7 +27,12 @@ const FINALISED: Readonly<Record<string, { type: ClaimEventType; reason: string 
     reason: 'the status label was removed by a person',
   },
   closed: { type: 'claim.released', reason: 'the issue was closed' },
+  person: { type: 'claim.lost', reason: 'a person holds the issue' },
+  'handed-over': { type: 'claim.lost', reason: 'a maintainer handed the issue to a person' },
 };
+
+/** The finalisations that lose the issue to this issue's holder, whom their event names. */
+const TO_HOLDER = new Set(['lost', 'person', 'handed-over']);
 
 /**
  * The claim changes of one reconcile (docs/protocol.md §13), derived from its plan and the
@@ -50,10 +55,12 @@ const FINALISED: Readonly<Record<string, { type: ClaimEventType; reason: string 
 export function claimEvents(input: Reconciled, landed: readonly PendingEvent[] = []): ClaimEvent[] {
   const { plan, previousHolder } = input;
   const byId = new Map(input.comments.map((c) => [c.id, c]));
-  const agent = agentHolder(plan.holder);
-  const holder = agent ? eventClaim(byId.get(agent.commentId), agent.commentId) : undefined;
+  const holder = plan.holder ? holderClaim(plan.holder, byId) : undefined;
+  const current = holderRef(plan.holder);
   const events = landed.map(({ event }) => event);
-  const finalised = new Set(events.map((e) => e.claim.commentId));
+  const finalised = new Set(
+    events.flatMap((e) => (e.claim.kind === 'person' ? [] : [e.claim.commentId])),
+  );
   let expiredHolder = events.some(
     (e) => e.type === 'claim.expired' && e.claim.commentId === previousHolder,
   );
@@ -66,23 +73,33 @@ export function claimEvents(input: Reconciled, landed: readonly PendingEvent[] =
     if (action.reason === 'stale' && action.commentId === previousHolder) expiredHolder = true;
     const claim = eventClaim(byId.get(action.commentId), action.commentId);
     // A claim that lost its paths lost to another issue's holder, not to this one's.
-    const withHolder = action.reason === 'lost' && holder ? { holder } : {};
+    const withHolder = TO_HOLDER.has(action.reason) && holder ? { holder } : {};
     events.push(event(input, change.type, claim, { ...withHolder, reason: change.reason }));
   }
 
-  if (holder && holder.commentId !== previousHolder) {
+  // A person's claim has no comment to finalise: it ends when the person is unassigned.
+  const personGone =
+    typeof previousHolder === 'string' && current !== previousHolder
+      ? personEnd(input, previousHolder)
+      : undefined;
+  if (personGone) {
+    events.push(personGone);
+    expiredHolder ||= personGone.type === 'claim.expired';
+  }
+
+  if (holder && current !== previousHolder) {
     events.push(
       expiredHolder
         ? event(input, 'claim.taken-over', holder, {
-            reason: `the stale holder in comment ${previousHolder} was replaced`,
+            reason: `the stale holder ${typeof previousHolder === 'string' ? `@${personOf(previousHolder).login}` : `in comment ${previousHolder}`} was replaced`,
           })
         : event(input, 'claim.held', holder, {}),
     );
   }
 
   if (
-    previousHolder !== null &&
-    agent?.commentId !== previousHolder &&
+    typeof previousHolder === 'number' &&
+    current !== previousHolder &&
     !finalised.has(previousHolder)
   ) {
     const comment = byId.get(previousHolder);
@@ -92,7 +109,7 @@ export function claimEvents(input: Reconciled, landed: readonly PendingEvent[] =
         event(
           input,
           'claim.released',
-          { commentId: previousHolder },
+          { kind: 'agent', commentId: previousHolder },
           {
             reason: 'its comment was deleted',
           },
@@ -107,6 +124,37 @@ export function claimEvents(input: Reconciled, landed: readonly PendingEvent[] =
     }
   }
   return events;
+}
+
+/** The holder as an event names it: an agent's comment as the thread showed it, or a person. */
+function holderClaim(holder: HolderSummary, byId: ReadonlyMap<number, ThreadComment>): EventClaim {
+  if (holder.kind === 'agent') return eventClaim(byId.get(holder.commentId), holder.commentId);
+  return {
+    kind: 'person',
+    commentId: null,
+    ...(holder.url ? { url: holder.url } : {}),
+    author: holder.author,
+    started: formatClaimTime(holder.started),
+  };
+}
+
+/**
+ * The end of a person's claim that held the issue before this reconcile: expired when the
+ * app's expiry note for it is in the thread or in this plan (docs/protocol.md §16), else
+ * released (the person released it, or was unassigned).
+ */
+function personEnd(input: Reconciled, ref: string): ClaimEvent {
+  const { login, started } = personOf(ref);
+  const claim: EventClaim = { kind: 'person', commentId: null, author: login, started };
+  // The expiry note's hidden tag (src/people/): `claim-warden:people expired=<login> since=…`.
+  const tag = `claim-warden:people expired=${login} `;
+  const notes = [
+    ...input.plan.actions.flatMap((a) => (a.kind === 'post-note' ? [a.body] : [])),
+    ...input.comments.filter((c) => formatClaimTime(c.createdAt) >= started).map((c) => c.body),
+  ];
+  return notes.some((body) => body.toLowerCase().includes(tag))
+    ? event(input, 'claim.expired', claim, { reason: 'stale: unassigned' })
+    : event(input, 'claim.released', claim, { reason: 'unassigned' });
 }
 
 /**
@@ -142,19 +190,25 @@ function event(
   };
 }
 
-/** A uuid-shaped hash of the change: comment, type and marker `updated`. */
+/**
+ * A uuid-shaped hash of the change: comment, type and marker `updated`; for a person, their
+ * login, the type and the assignment's time.
+ */
 function eventId(issue: string, claim: EventClaim, type: ClaimEventType): string {
-  const hex = createHash('sha256')
-    .update(`${issue}\n${claim.commentId}\n${type}\n${claim.updated ?? ''}`)
-    .digest('hex');
+  const change =
+    claim.kind === 'person'
+      ? `person:${claim.author.toLowerCase()}\n${type}\n${claim.started}`
+      : `${claim.commentId}\n${type}\n${claim.updated ?? ''}`;
+  const hex = createHash('sha256').update(`${issue}\n${change}`).digest('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
 
 /** The claim of a comment as the thread showed it; only the id when it is gone. */
 function eventClaim(comment: ThreadComment | undefined, commentId: number): EventClaim {
   const marker = comment ? parseClaimMarker(comment.body) : null;
-  if (!comment || !marker) return { commentId };
+  if (!comment || !marker) return { kind: 'agent', commentId };
   return {
+    kind: 'agent',
     commentId,
     ...(comment.url ? { url: comment.url } : {}),
     author: comment.author,

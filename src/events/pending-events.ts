@@ -29,6 +29,8 @@ export function pendingOf(plan: Plan, events: readonly ClaimEvent[]): PendingEve
   }
   const pending: PendingEvent[] = [];
   for (const event of events) {
+    // A person's claim has no comment to finalise: nothing of it is kept.
+    if (event.claim.kind === 'person') continue;
     const marker = markers.get(event.claim.commentId);
     if (marker !== undefined && isFinalisation(event)) pending.push({ event, marker });
   }
@@ -46,6 +48,7 @@ export function landedOf(
 ): PendingEvent[] {
   const byId = new Map(comments.map((c) => [c.id, c]));
   return pending.filter(({ event, marker }) => {
+    if (event.claim.commentId === null) return false;
     const comment = byId.get(event.claim.commentId);
     return comment !== undefined && firstLine(comment.body) === marker;
   });

@@ -1,5 +1,4 @@
 import type { Plan } from '../claims/decide.js';
-import { agentHolder } from '../claims/holder-summary.js';
 import type { ClaimComment } from '../claims/liveness.js';
 import { parseClaimMarker } from '../claims/marker.js';
 import type { ThreadComment } from '../claims/types.js';
@@ -10,7 +9,8 @@ import type { ClaimChange } from '../store/board-records.js';
 /**
  * The expiries, losses and takeovers one applied plan wrote, for the board's history
  * (docs/protocol.md §14). Pure: a stale claim finalised while another claim holds the issue
- * is a takeover, without a holder an expiry; a claim that lost the race is a loss. Other
+ * is a takeover, without a holder an expiry; a claim that lost the race, or to a person who
+ * holds the issue (docs/protocol.md §16), is a loss. Other
  * finalisations (closed, administrative) are not listed.
  */
 export function claimChangesOf(
@@ -23,16 +23,16 @@ export function claimChangesOf(
   const title = thread.meta?.title ?? '';
   const url = thread.meta?.url ?? '';
   const byId = new Map(thread.comments.map((c) => [c.id, c]));
-  const agent = agentHolder(plan.holder);
-  const holder = agent ? claimOf(byId.get(agent.commentId)) : null;
-  const by = holder ? { login: holder.comment.author, session: holder.marker.session } : null;
+  const by = holderOf(plan, byId);
   const changes: ClaimChange[] = [];
   for (const action of plan.actions) {
     if (action.kind !== 'finalise') continue;
-    if (action.reason !== 'stale' && action.reason !== 'lost') continue;
+    if (action.reason !== 'stale' && action.reason !== 'lost' && action.reason !== 'person') {
+      continue;
+    }
     const claim = claimOf(byId.get(action.commentId));
     if (claim === null) continue;
-    const kind = action.reason === 'lost' ? 'loss' : by ? 'takeover' : 'expiry';
+    const kind = action.reason === 'stale' ? (by ? 'takeover' : 'expiry') : 'loss';
     changes.push({
       id: `${claim.comment.id}:${kind}`,
       kind,
@@ -49,6 +49,14 @@ export function claimChangesOf(
     });
   }
   return changes;
+}
+
+/** Who holds the issue after the plan, as the history names it: a person has no session. */
+function holderOf(plan: Plan, byId: ReadonlyMap<number, ThreadComment>): ClaimChange['by'] | null {
+  const holder = plan.holder;
+  if (holder?.kind === 'person') return { login: holder.author, kind: 'person' };
+  const claim = holder ? claimOf(byId.get(holder.commentId)) : null;
+  return claim ? { login: claim.comment.author, session: claim.marker.session } : null;
 }
 
 function claimOf(comment: ThreadComment | undefined): ClaimComment | null {

@@ -1,6 +1,7 @@
 import type { ClaimComment } from '../claims/liveness.js';
 import { formatClaimTime } from '../claims/marker.js';
-import { claimFieldsOf } from '../claims/public-claim.js';
+import type { PersonHolder } from '../claims/plan.js';
+import { claimFieldsOf, personClaimFieldsOf } from '../claims/public-claim.js';
 import type { IndexedClaim } from '../store/store.js';
 
 /** A holder's comment as the index keeps it: its public facts, its avatar, its order key. */
@@ -10,4 +11,14 @@ export function indexedClaimOf(claim: ClaimComment, staleAfterMs: number): Index
     ...(claim.comment.avatarUrl ? { avatarUrl: claim.comment.avatarUrl } : {}),
     commentUpdatedAt: formatClaimTime(claim.comment.updatedAt),
   };
+}
+
+/**
+ * A person's assignment as the index keeps it (docs/protocol.md §16), judged by the window of
+ * `people.staleAfter`. No comment is renewed by a webhook for it (a reconcile records each
+ * heartbeat), so its order key is the heartbeat.
+ */
+export function indexedPersonOf(holder: PersonHolder, staleAfterMs: number): IndexedClaim {
+  const fields = personClaimFieldsOf(holder, staleAfterMs);
+  return { ...fields, commentUpdatedAt: fields.heartbeat };
 }

@@ -1,11 +1,24 @@
-import type { IndexedClaim, IndexedIssue, Store } from '../store/store.js';
+import type { IndexedClaim, IndexedEntry, IndexedIssue, Store } from '../store/store.js';
 
 /**
  * docs/protocol.md §3 at read time: a claim past its `staleAt` is free at once, sweep or no
- * sweep, so the work queue and the board judge an indexed claim alike.
+ * sweep, so the work queue and the board judge an indexed claim alike. A person's claim
+ * without a `staleAt` does not expire (§16).
  */
 export function isLiveClaim(claim: IndexedClaim | null, now: Date): claim is IndexedClaim {
-  return claim !== null && claim.stage !== 'released' && Date.parse(claim.staleAt) > now.getTime();
+  return (
+    claim !== null &&
+    claim.stage !== 'released' &&
+    (claim.staleAt === null || Date.parse(claim.staleAt) > now.getTime())
+  );
+}
+
+/**
+ * Whether an agent may take the issue as the index saw it: nobody holds it live and nobody
+ * waits for it (docs/protocol.md §16: a waitlist is served before any agent).
+ */
+export function isFreeForAgents(entry: IndexedEntry, now: Date): boolean {
+  return !isLiveClaim(entry.claim, now) && (entry.waitlist ?? []).length === 0;
 }
 
 /**

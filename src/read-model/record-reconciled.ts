@@ -1,6 +1,6 @@
 import type { Plan } from '../claims/decide.js';
-import { agentHolder } from '../claims/holder-summary.js';
 import { parseClaimMarker } from '../claims/marker.js';
+import { holderRef } from '../events/holder-ref.js';
 import type { IssueMeta, IssueThread } from '../github/thread.js';
 import { type GuardIndexDeps, indexForGuard } from '../guard/index-for-guard.js';
 import type { IssueKey } from '../keys.js';
@@ -8,7 +8,7 @@ import type { PathCheck } from '../paths/path-holders-for.js';
 import { type RecordPathDeps, recordPathHolder } from '../paths/record-path-holder.js';
 import type { IndexedClaim } from '../store/store.js';
 import { claimChangesOf } from './claim-changes-of.js';
-import { indexedClaimOf } from './indexed-claim-of.js';
+import { indexedClaimOf, indexedPersonOf } from './indexed-claim-of.js';
 import { indexedIssueOf } from './indexed-issue-of.js';
 
 /** What one applied reconcile settled on, as the read model records it. */
@@ -18,6 +18,8 @@ export interface ReconciledIssue {
   /** The path holders the reconcile verified (docs/protocol.md §10). */
   readonly paths: PathCheck;
   readonly staleAfterMs: number;
+  /** `people.staleAfter` (docs/protocol.md §16), for a person holder's `staleAt`. */
+  readonly peopleStaleAfterMs?: number;
   readonly now: Date;
 }
 
@@ -33,9 +35,9 @@ export async function recordReconciled(
   key: IssueKey,
   reconciled: ReconciledIssue,
 ): Promise<void> {
-  const { plan, thread, staleAfterMs, now } = reconciled;
+  const { plan, thread, now } = reconciled;
   await deps.store.setDeadline(key, plan.deadline);
-  await deps.store.setHolder(key, agentHolder(plan.holder)?.commentId ?? null);
+  await deps.store.setHolder(key, holderRef(plan.holder));
   await recordPathHolder(deps, key, plan, reconciled.paths);
   // Put from the thread too, so a claim shows although its issue's `issues` event was lost;
   // an older snapshot than the one indexed is ignored. One write of the claim per reconcile:
@@ -43,7 +45,7 @@ export async function recordReconciled(
   if (thread.open && !thread.isPullRequest) {
     await deps.store.putOpenIssue(indexedIssueOf(key, thread));
   } else await deps.store.dropOpenIssue(key);
-  await deps.store.setIssueClaim(key, holderClaim(plan, thread, staleAfterMs));
+  await deps.store.setIssueClaim(key, holderClaim(reconciled), plan.waitlist);
   // The expiries, losses and takeovers the plan wrote, for the board's history.
   for (const change of claimChangesOf(key, plan, thread, now)) {
     await deps.store.recordClaimChange(change);
@@ -52,13 +54,17 @@ export async function recordReconciled(
 }
 
 /**
- * The plan's holder as the index keeps it, read from its comment in the thread (decide()
- * names a holder only among the thread's claim comments), so the avatar and the comment's
- * `updated_at` come with it.
+ * The plan's holder as the index keeps it. An agent's is read from its comment in the thread
+ * (decide() names one only among the thread's claim comments), so the avatar and the
+ * comment's `updated_at` come with it; a person's is the assignment (docs/protocol.md §16).
  */
-function holderClaim(plan: Plan, thread: IssueThread, staleAfterMs: number): IndexedClaim | null {
-  const holder = agentHolder(plan.holder);
+function holderClaim(reconciled: ReconciledIssue): IndexedClaim | null {
+  const { plan, thread, staleAfterMs } = reconciled;
+  const holder = plan.holder;
   if (holder === null) return null;
+  if (holder.kind === 'person') {
+    return indexedPersonOf(holder, reconciled.peopleStaleAfterMs ?? staleAfterMs);
+  }
   const comment = thread.comments.find((c) => c.id === holder.commentId);
   const marker = comment ? parseClaimMarker(comment.body) : null;
   return comment && marker ? indexedClaimOf({ comment, marker }, staleAfterMs) : null;

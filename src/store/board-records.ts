@@ -30,8 +30,13 @@ export interface ClaimChange {
   readonly commentId: number;
   readonly author: string;
   readonly session: string;
-  /** The holder that won (loss) or took over (takeover). */
-  readonly by?: { readonly login: string; readonly session: string };
+  /**
+   * The holder that won (loss) or took over (takeover): an agent's session, or a person
+   * (docs/protocol.md §16), who has none.
+   */
+  readonly by?:
+    | { readonly login: string; readonly session: string; readonly kind?: 'agent' }
+    | { readonly login: string; readonly kind: 'person' };
 }
 
 /** The history keeps at most this many changes, the newest; older ones are dropped. */

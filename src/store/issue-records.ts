@@ -1,4 +1,7 @@
+import type { HolderRef } from '../events/holder-ref.js';
 import type { IssueKey } from '../keys.js';
+
+export type { HolderRef };
 
 /**
  * What the reconciles record per issue: the deadline index the sweep reads (docs/protocol.md
@@ -13,10 +16,10 @@ export interface IssueRecords {
   /** How many issues the deadline index holds. */
   countDeadlines(): Promise<number>;
 
-  /** Records the comment id of the issue's holder as the last reconcile found it; null: none. */
-  setHolder(key: IssueKey, commentId: number | null): Promise<void>;
-  /** The holder's comment id recorded by the last reconcile of the issue, or null. */
-  holderOf(key: IssueKey): Promise<number | null>;
+  /** Records the issue's holder as the last reconcile found it ({@link HolderRef}); null: none. */
+  setHolder(key: IssueKey, holder: HolderRef | null): Promise<void>;
+  /** The holder recorded by the last reconcile of the issue, or null. */
+  holderOf(key: IssueKey): Promise<HolderRef | null>;
   /**
    * Records that GitHub answered 404 or 410 on the issue. Resolves true when such an answer was
    * recorded before, within `ttlMs`, and not cleared since: two reconciles in a row saw the

@@ -1,6 +1,6 @@
 import { type IssueKey, issueKeyString } from '../keys.js';
 import { assertTtl } from './assert-ttl.js';
-import type { IssueRecords } from './issue-records.js';
+import type { HolderRef, IssueRecords } from './issue-records.js';
 import { MinHeap } from './min-heap.js';
 
 interface Deadline {
@@ -27,7 +27,7 @@ export class MemoryIssueRecords implements IssueRecords {
   private readonly deadlines = new Map<string, Deadline>();
   private readonly heap = new MinHeap<DeadlineEntry>(earlierDeadline);
   private version = 0;
-  private readonly holders = new Map<string, number>();
+  private readonly holders = new Map<string, HolderRef>();
   /** Issue key -> when its first 404/410 stops counting (epoch ms). */
   private readonly gone = new Map<string, number>();
   private readonly appAssigned = new Map<string, readonly string[]>();
@@ -69,12 +69,12 @@ export class MemoryIssueRecords implements IssueRecords {
     return this.deadlines.size;
   }
 
-  async setHolder(key: IssueKey, commentId: number | null): Promise<void> {
-    if (commentId === null) this.holders.delete(issueKeyString(key));
-    else this.holders.set(issueKeyString(key), commentId);
+  async setHolder(key: IssueKey, holder: HolderRef | null): Promise<void> {
+    if (holder === null) this.holders.delete(issueKeyString(key));
+    else this.holders.set(issueKeyString(key), holder);
   }
 
-  async holderOf(key: IssueKey): Promise<number | null> {
+  async holderOf(key: IssueKey): Promise<HolderRef | null> {
     return this.holders.get(issueKeyString(key)) ?? null;
   }
 

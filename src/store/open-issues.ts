@@ -21,9 +21,14 @@ export interface OpenIssues {
   replaceOpenIssues(repo: RepoKey, issues: readonly IndexedIssue[], listedAt: Date): Promise<void>;
   /**
    * Records the issue's holder as a reconcile (or an API call's read-back) verified it, under
-   * the issue's lock; null: none. It replaces whatever the index held: it is the truth.
+   * the issue's lock; null: none. And the people waiting for the issue (docs/protocol.md
+   * §16), held or not. It replaces whatever the index held: it is the truth.
    */
-  setIssueClaim(key: IssueKey, claim: IndexedClaim | null): Promise<void>;
+  setIssueClaim(
+    key: IssueKey,
+    claim: IndexedClaim | null,
+    waitlist?: readonly string[],
+  ): Promise<void>;
   /** The claim recorded for the issue, or null. */
   issueClaim(key: IssueKey): Promise<IndexedClaim | null>;
   /**
@@ -54,13 +59,44 @@ export type IndexedIssue = Omit<PublicIssue, 'repo' | 'number' | 'state'> & {
  * Liveness is judged against `staleAt` when the index is read, so an expired claim counts as
  * free at once, without waiting for the sweep.
  */
-export type IndexedClaim = Omit<ClaimFields, 'outcome'> & {
+export type IndexedClaim = WithoutOutcome<ClaimFields> & {
   readonly avatarUrl?: string;
   readonly commentUpdatedAt: string;
+  /** The waitlist recorded with the claim, so a heartbeat's renewal keeps it. */
+  readonly waitlist?: readonly string[];
 };
 
-/** An indexed issue and its claim. */
+type WithoutOutcome<T> = T extends unknown ? Omit<T, 'outcome'> : never;
+
+/** An indexed issue, its claim, and who waits for it (absent: nobody). */
 export interface IndexedEntry {
   readonly issue: IndexedIssue;
   readonly claim: IndexedClaim | null;
+  readonly waitlist?: readonly string[];
+}
+
+/**
+ * What the index keeps of an issue's holding (both stores keep this shape as JSON): the
+ * claim, its waitlist beside it; a waitlist alone while nobody holds the issue; null for
+ * neither. A claim an older version wrote has no `kind`: an agent's.
+ */
+export type HoldRecord = IndexedClaim | { readonly waitlist: readonly string[] };
+
+/** The record of a holder and a waitlist; null: nothing to keep. */
+export function holdRecord(
+  claim: IndexedClaim | null,
+  waitlist: readonly string[] = [],
+): HoldRecord | null {
+  if (claim === null) return waitlist.length > 0 ? { waitlist } : null;
+  const { waitlist: _recorded, ...bare } = claim;
+  return (waitlist.length > 0 ? { ...bare, waitlist } : bare) as IndexedClaim;
+}
+
+/** The claim and the waitlist of a record; none of either for no record. */
+export function holdOf(
+  record: HoldRecord | null | undefined,
+): Pick<IndexedEntry, 'claim' | 'waitlist'> {
+  if (!record) return { claim: null };
+  const waiting = record.waitlist?.length ? { waitlist: record.waitlist } : {};
+  return { claim: 'author' in record ? record : null, ...waiting };
 }

@@ -1,7 +1,7 @@
 import type { ChainableCommander } from 'ioredis';
 import { type IssueKey, issueKeyString, parseIssueKeyString } from '../keys.js';
 import { assertTtl } from './assert-ttl.js';
-import type { IssueRecords } from './issue-records.js';
+import type { HolderRef, IssueRecords } from './issue-records.js';
 import { RedisPart } from './redis-connection.js';
 
 /**
@@ -37,15 +37,16 @@ export class RedisIssueRecords extends RedisPart implements IssueRecords {
     return (await this.client()).zcard(this.key('deadlines'));
   }
 
-  async setHolder(key: IssueKey, commentId: number | null): Promise<void> {
+  async setHolder(key: IssueKey, holder: HolderRef | null): Promise<void> {
     const redis = await this.client();
-    if (commentId === null) await redis.hdel(this.key('holders'), issueKeyString(key));
-    else await redis.hset(this.key('holders'), issueKeyString(key), String(commentId));
+    if (holder === null) await redis.hdel(this.key('holders'), issueKeyString(key));
+    else await redis.hset(this.key('holders'), issueKeyString(key), String(holder));
   }
 
-  async holderOf(key: IssueKey): Promise<number | null> {
+  async holderOf(key: IssueKey): Promise<HolderRef | null> {
     const value = await (await this.client()).hget(this.key('holders'), issueKeyString(key));
-    return value === null ? null : Number(value);
+    if (value === null) return null;
+    return /^\d+$/.test(value) ? Number(value) : value;
   }
 
   async noteIssueGone(key: IssueKey, ttlMs: number): Promise<boolean> {

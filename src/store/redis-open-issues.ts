@@ -1,7 +1,15 @@
 import type { ChainableCommander } from 'ioredis';
 import { formatClaimTime } from '../claims/marker.js';
 import { type IssueKey, issueKeyString, type RepoKey, repoPrefix } from '../keys.js';
-import type { IndexedClaim, IndexedEntry, IndexedIssue, OpenIssues } from './open-issues.js';
+import {
+  type HoldRecord,
+  holdOf,
+  holdRecord,
+  type IndexedClaim,
+  type IndexedEntry,
+  type IndexedIssue,
+  type OpenIssues,
+} from './open-issues.js';
 import { RedisPart } from './redis-connection.js';
 import { RedisScript } from './redis-script.js';
 
@@ -107,21 +115,28 @@ export class RedisOpenIssues extends RedisPart implements OpenIssues {
     for (const issue of issues) await this.putOpenIssue(issue);
   }
 
-  async setIssueClaim(key: IssueKey, claim: IndexedClaim | null): Promise<void> {
+  async setIssueClaim(
+    key: IssueKey,
+    claim: IndexedClaim | null,
+    waitlist?: readonly string[],
+  ): Promise<void> {
     const redis = await this.client();
     const member = issueKeyString(key);
     const write = redis.multi();
-    if (claim === null) write.hdel(this.key('issue-claims'), member);
-    else write.hset(this.key('issue-claims'), member, JSON.stringify(claim));
+    const record = holdRecord(claim, waitlist);
+    if (record === null) write.hdel(this.key('issue-claims'), member);
+    else write.hset(this.key('issue-claims'), member, JSON.stringify(record));
     await write.incr(this.key('index-version')).exec();
   }
 
   async issueClaim(key: IssueKey): Promise<IndexedClaim | null> {
     const json = await (await this.client()).hget(this.key('issue-claims'), issueKeyString(key));
-    return json === null ? null : parseEntry<IndexedClaim>(json);
+    return json === null ? null : holdOf(parseEntry<HoldRecord>(json)).claim;
   }
 
   async renewIssueClaim(key: IssueKey, claim: IndexedClaim): Promise<boolean> {
+    // A person's claim has no comment to renew: reconciles record it (docs/protocol.md §16).
+    if (claim.commentId === null) return false;
     const reply = await renewClaimScript.run(
       await this.client(),
       [this.key('issue-claims'), this.key('index-version')],
@@ -148,8 +163,8 @@ export class RedisOpenIssues extends RedisPart implements OpenIssues {
     for (const [member, json] of Object.entries(issues)) {
       const issue = parseEntry<IndexedIssue>(json);
       if (issue === null) continue;
-      const claim = claims[member] === undefined ? null : parseEntry<IndexedClaim>(claims[member]);
-      entries.push({ issue, claim });
+      const hold = claims[member] === undefined ? null : parseEntry<HoldRecord>(claims[member]);
+      entries.push({ issue, ...holdOf(hold) });
     }
     this.cache = { version, entries };
     return entries;

@@ -14,6 +14,7 @@ import type { UnpublishedEvents } from './unpublished-events.js';
 // across the app imports them from here.
 export type { CachedRead } from './cached-reads.js';
 export type { BranchHolder, IndexedBranchHolder } from './guard-records.js';
+export type { HolderRef } from './issue-records.js';
 export type { IndexedClaim, IndexedEntry, IndexedIssue } from './open-issues.js';
 export type { IndexedPathHolder, PathHolder } from './path-holders.js';
 export type { DeliveryCheckpoint } from './periodic-jobs.js';

@@ -53,6 +53,7 @@ describe.concurrent('GET …/issues/{n}/claim', () => {
     const answer = await caller(appUrl, fake, 'alice').get(claimPath(n));
     expect(answer.body.claim).toEqual({
       issue: `${REPO}#${n}`,
+      kind: 'agent',
       commentId: c.id,
       url: expect.stringContaining(`#issuecomment-${c.id}`),
       author: 'bob',

@@ -11,6 +11,7 @@ function viewWith(text: string, url = 'https://github.com/acme/widgets/issues/1'
     number: 1,
     title: text,
     url,
+    kind: 'agent' as const,
     commentId: 5,
     commentUrl: url,
     holder: text,

@@ -35,8 +35,9 @@ async function reconcile(store: MemoryStore, issue: IssueFacts) {
   });
 }
 
-const summary = (events: readonly { type: string; claim: { commentId: number }; id: string }[]) =>
-  events.map((e) => `${e.type} ${e.claim.commentId}`);
+const summary = (
+  events: readonly { type: string; claim: { commentId: number | null }; id: string }[],
+) => events.map((e) => `${e.type} ${e.claim.commentId}`);
 
 describe('events kept across a failed attempt (docs/protocol.md §13, at least once)', () => {
   it('a retry after the finalisation landed tells what the first attempt would have', async () => {

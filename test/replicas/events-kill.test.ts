@@ -89,7 +89,7 @@ function delivered(receiver: Receiver): Set<string> {
 }
 
 /** One event as the receiver saw it: what it is about and the status of each attempt. */
-type Seen = [type: string, issue: number, comment: number, statuses: number[]];
+type Seen = [type: string, issue: number, comment: number | null, statuses: number[]];
 
 /**
  * Every POST the receiver got is a signed attempt of one event under its own id, with the
@@ -115,7 +115,7 @@ function eventsSeen(receiver: Receiver): Seen[] {
 }
 
 function bySubject(a: Seen, b: Seen): number {
-  return a[1] - b[1] || a[2] - b[2] || a[0].localeCompare(b[0]);
+  return a[1] - b[1] || (a[2] ?? 0) - (b[2] ?? 0) || a[0].localeCompare(b[0]);
 }
 
 /** The number of outgoing events in BullMQ state `state` (a list or a sorted set). */

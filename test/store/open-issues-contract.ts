@@ -25,7 +25,7 @@ export function describeOpenIssuesContract(
         updatedAt,
         ...overrides,
       });
-      const claim: IndexedClaim = {
+      const claim = {
         commentId: 3_000_000_001,
         url: 'https://github.com/acme/widgets/issues/1#issuecomment-3000000001',
         author: 'alice',
@@ -41,9 +41,9 @@ export function describeOpenIssuesContract(
         paths: ['src/a.ts', 'docs/'],
         avatarUrl: 'https://avatars.githubusercontent.com/u/1?v=4',
         commentUpdatedAt: '2030-01-01T00:00:00Z',
-      };
+      } satisfies IndexedClaim;
       /** A later edit of the claim's comment, as a heartbeat webhook reports it. */
-      const beat = (at: string, overrides: Partial<IndexedClaim> = {}): IndexedClaim => ({
+      const beat = (at: string, overrides: Partial<typeof claim> = {}): IndexedClaim => ({
         ...claim,
         stage: 'implementing',
         updated: at,
@@ -64,6 +64,60 @@ export function describeOpenIssuesContract(
         ]);
         await store.setIssueClaim(issue(1), null);
         expect((await byNumber())[0]?.claim).toBeNull();
+      });
+
+      it('keeps a waitlist with a claim or alone, and a heartbeat keeps it (docs/protocol.md §16)', async () => {
+        await store.putOpenIssue(open(1, '2030-01-01T00:00:00Z'));
+        await store.putOpenIssue(open(2, '2030-01-01T00:00:00Z'));
+        await store.setIssueClaim(issue(1), claim, ['carol', 'dave']);
+        await store.setIssueClaim(issue(2), null, ['erin']);
+        expect((await byNumber()).map((e) => [e.claim?.author ?? null, e.waitlist])).toEqual([
+          ['alice', ['carol', 'dave']],
+          [null, ['erin']],
+        ]);
+        expect(await store.issueClaim(issue(2))).toBeNull();
+        const held = await store.issueClaim(issue(1));
+        expect(
+          await store.renewIssueClaim(issue(1), {
+            ...beat('2030-01-01T00:10:00Z'),
+            waitlist: held?.waitlist ?? [],
+          }),
+        ).toBe(true);
+        expect((await byNumber())[0]?.waitlist).toEqual(['carol', 'dave']);
+        await store.setIssueClaim(issue(2), null, []);
+        expect((await byNumber())[1]).toEqual({
+          issue: open(2, '2030-01-01T00:00:00Z'),
+          claim: null,
+        });
+      });
+
+      it('keeps a person’s claim, which no heartbeat webhook renews', async () => {
+        const person: IndexedClaim = {
+          kind: 'person',
+          commentId: null,
+          url: 'https://github.com/acme/widgets/issues/1',
+          author: 'bob',
+          session: null,
+          lane: null,
+          branch: null,
+          stage: 'claimed',
+          started: '2030-01-01T00:00:00Z',
+          updated: '2030-01-01T00:00:00Z',
+          heartbeat: '2030-01-01T00:00:00Z',
+          staleAt: null,
+          commentUpdatedAt: '2030-01-01T00:00:00Z',
+        };
+        await store.putOpenIssue(open(1, '2030-01-01T00:00:00Z'));
+        await store.setIssueClaim(issue(1), person);
+        expect(await store.issueClaim(issue(1))).toEqual(person);
+        expect(
+          await store.renewIssueClaim(issue(1), {
+            ...person,
+            heartbeat: '2030-01-02T00:00:00Z',
+            commentUpdatedAt: '2030-01-02T00:00:00Z',
+          }),
+        ).toBe(false);
+        expect((await byNumber())[0]?.claim).toEqual(person);
       });
 
       it('an older snapshot of an issue never replaces a newer one', async () => {

@@ -10,6 +10,7 @@ export type ApiErrorCode =
   | 'ISSUE_NOT_OPEN'
   | 'PATHS_CLAIMED'
   | 'CLAIM_NOT_HELD'
+  | 'PEOPLE_WAITING'
   | 'CONFIG_INVALID'
   | 'NOT_ENFORCED'
   | 'RATE_LIMITED'

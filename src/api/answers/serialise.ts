@@ -1,10 +1,12 @@
-import type { AgentHolder } from '../../claims/decide.js';
+import type { AgentHolder, DecideConfig } from '../../claims/decide.js';
 import type { ClaimComment } from '../../claims/liveness.js';
 import { formatClaimTime } from '../../claims/marker.js';
+import type { PersonHolder } from '../../claims/plan.js';
 import {
   claimFieldsOf,
   type PublicClaim,
   type PublicIssue,
+  personClaimFieldsOf,
   publicClaimOf,
   staleAtOf,
 } from '../../claims/public-claim.js';
@@ -64,4 +66,17 @@ export function queueIssueObject(issue: IndexedIssue): PublicIssue {
     createdAt: issue.createdAt,
     updatedAt: issue.updatedAt,
   };
+}
+
+/**
+ * A person's claim as the claim object (docs/protocol.md §16), judged by the window of
+ * `people.staleAfter`.
+ */
+export function personObject(
+  key: IssueKey,
+  holder: PersonHolder,
+  config: Pick<DecideConfig, 'staleAfterMs' | 'people'>,
+): PublicClaim {
+  const staleAfterMs = config.people?.staleAfterMs ?? config.staleAfterMs;
+  return publicClaimOf(issueRef(key), personClaimFieldsOf(holder, staleAfterMs));
 }

@@ -1,6 +1,8 @@
 import type { Logger } from 'pino';
 import type { ProbotOctokit } from 'probot';
+import type { DecideConfig, IssueFacts, Plan } from '../../claims/decide.js';
 import type { RepoConfigResult } from '../../config/repo-config.js';
+import type { IssueKey } from '../../keys.js';
 import type { ReconcileRequest, WorkQueue } from '../../queue/queue.js';
 import type { RolloutResult } from '../../rollout/reconcile-with-rollout.js';
 import type { Store } from '../../store/store.js';
@@ -30,4 +32,16 @@ export interface ApiDeps {
    * then keeps its event for the reconcile that follows to tell.
    */
   readonly events: boolean;
+  /**
+   * Who holds an issue and who waits for it as a reconcile decides it with people's claims
+   * (docs/protocol.md §16): the people facts read as a reconcile reads them (fail closed:
+   * UnverifiableError), then `decideIssue`. Undefined when the config turns people's claims
+   * off. Absent: the API reads nothing more (part two).
+   */
+  peoplePlan?(
+    octokit: ProbotOctokit,
+    key: IssueKey,
+    facts: IssueFacts,
+    config: DecideConfig,
+  ): Promise<Pick<Plan, 'holder' | 'waitlist'> | undefined>;
 }

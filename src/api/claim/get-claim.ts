@@ -1,17 +1,17 @@
 import { trustedClaims } from '../../claims/decide.js';
-import { findHolder } from '../../claims/liveness.js';
 import { indexIssue } from '../../read-model/index-issue.js';
 import type { ApiAnswer } from '../answers/api-answer.js';
-import { claimObject, issueObject } from '../answers/serialise.js';
+import { claimObject, issueObject, personObject } from '../answers/serialise.js';
 import type { ApiDeps } from '../caller/api-deps.js';
 import type { Caller } from '../caller/authenticate.js';
 import { readableRepo } from '../caller/readable-repo.js';
+import { holdingOf } from '../issue/holding.js';
 import { type IssueTarget, onIssue } from '../issue/on-issue.js';
 
 /**
  * `GET …/claim` (docs/protocol.md §8): the issue and its holder, read from the thread under
  * the issue's lock. `claim` is null when the issue is free or its claim is stale or released,
- * so nobody has to compare times.
+ * so nobody has to compare times; a person's claim is answered with `kind: person` (§16).
  */
 export async function getClaim(
   deps: ApiDeps,
@@ -19,15 +19,19 @@ export async function getClaim(
   target: IssueTarget,
 ): Promise<ApiAnswer> {
   const repo = await readableRepo(deps, caller, target, 'issue');
-  return onIssue(deps, repo, target.number, async ({ key, thread, config }) => {
+  return onIssue(deps, repo, target.number, async (at) => {
+    const { key, thread, config } = at;
     const claims = trustedClaims(thread.comments, config.trustedBots);
-    const holder = findHolder(claims, thread.open, config.staleAfterMs, deps.now());
-    await indexIssue(deps, key, thread, holder, config.staleAfterMs);
+    const holding = await holdingOf(deps, at, claims, deps.now());
+    await indexIssue(deps, key, thread, holding, config);
+    const { agent, person } = holding;
     return {
       status: 200,
       body: {
         issue: issueObject(key, thread),
-        claim: holder ? claimObject(key, holder, config.staleAfterMs) : null,
+        claim: person
+          ? personObject(key, person, config)
+          : agent && claimObject(key, agent, config.staleAfterMs),
       },
     };
   });

@@ -84,7 +84,7 @@ export async function heartbeatClaim(
         `the claim on ${issueRef(key)} no longer holds it: claim again`,
       );
     }
-    await indexIssue(deps, key, thread, renewed, config.staleAfterMs);
+    await indexIssue(deps, key, thread, { agent: renewed, person: null }, config);
     return {
       status: 200,
       body: {

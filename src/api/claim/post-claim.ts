@@ -1,7 +1,7 @@
 import { editClaimBody } from '../../claims/claim-body.js';
 import { isTrustedAuthor, trustedClaims } from '../../claims/decide.js';
 import { decideClaim } from '../../claims/decide-claim.js';
-import { type ClaimComment, findHolder } from '../../claims/liveness.js';
+import type { ClaimComment } from '../../claims/liveness.js';
 import { hasName, sameName } from '../../claims/names.js';
 import type { ClaimMarker } from '../../claims/types.js';
 import { issueRef } from '../../keys.js';
@@ -13,7 +13,8 @@ import type { ApiDeps } from '../caller/api-deps.js';
 import type { Caller } from '../caller/authenticate.js';
 import { readableRepo } from '../caller/readable-repo.js';
 import { requireTrust } from '../caller/require-trust.js';
-import { alreadyClaimed } from '../issue/already-claimed.js';
+import { alreadyClaimed, peopleRefusal } from '../issue/already-claimed.js';
+import { holdingOf } from '../issue/holding.js';
 import { type IssueAtHand, type IssueTarget, onIssue } from '../issue/on-issue.js';
 import { requireEnforced } from '../issue/require-enforced.js';
 import { settle } from '../issue/settle.js';
@@ -45,13 +46,8 @@ export async function postClaim(
     const now = deps.now();
     requireEnforced(at, 'caller');
     const claims = trustedClaims(thread.comments, config.trustedBots);
-    const state = {
-      thread,
-      config,
-      claims,
-      holder: findHolder(claims, thread.open, config.staleAfterMs, now),
-      now,
-    };
+    const holding = await holdingOf(deps, at, claims, now);
+    const state = { thread, config, claims, holder: holding.agent, now };
     const own = (c: ClaimComment) =>
       sameName(c.comment.author, caller.login) && c.marker.session === body.session;
     // docs/protocol.md §8: the caller's identities are written as the caller sent them.
@@ -67,6 +63,9 @@ export async function postClaim(
     }
     if (decision.kind === 'resume') return renew(deps, caller, at, decision.holder, body);
     if (decision.kind === 'held') throw alreadyClaimed(at, decision.holder);
+    // docs/protocol.md §16: an issue a person holds, or people wait for, is not an agent's.
+    const refusal = peopleRefusal(at, holding);
+    if (refusal) throw refusal;
     // docs/protocol.md §10: paths held by a live holder of another issue refuse the claim
     // before anything is written.
     if (body.paths) await refuseHeldPaths(deps, at, body.paths);
@@ -100,11 +99,12 @@ export async function postClaim(
         },
       };
     }
-    if (winner) {
-      // Observe mode finalises nothing: the comment lost, but stays as it was written.
-      const finalised = config.mode === 'observe' ? undefined : (mine?.comment.id ?? posted.id);
-      throw alreadyClaimed({ ...at, thread: readback.thread }, winner, finalised);
-    }
+    // Observe mode finalises nothing: the comment lost, but stays as it was written.
+    const finalised = config.mode === 'observe' ? undefined : (mine?.comment.id ?? posted.id);
+    const settled = { ...at, thread: readback.thread };
+    if (winner) throw alreadyClaimed(settled, winner, finalised);
+    const lostToPeople = peopleRefusal(settled, readback.holding, finalised);
+    if (lostToPeople) throw lostToPeople;
     if (body.paths && mine?.marker.stage === 'released') {
       await refuseHeldPaths(deps, at, body.paths, posted.id);
     }

@@ -1,7 +1,7 @@
 import { trustedClaims } from '../../claims/decide.js';
-import { findHolder } from '../../claims/liveness.js';
 import { indexIssue } from '../../read-model/index-issue.js';
 import type { ApiDeps } from '../caller/api-deps.js';
+import { holdingOf } from './holding.js';
 import { type IssueAtHand, readIssue } from './on-issue.js';
 import { reconcileNow } from './reconcile-now.js';
 
@@ -9,9 +9,8 @@ import { reconcileNow } from './reconcile-now.js';
 export async function settle(deps: ApiDeps, at: IssueAtHand, reason: string) {
   await reconcileNow(deps, at.key, reason);
   const thread = await readIssue(deps, at.repo, at.key);
-  const now = deps.now();
   const claims = trustedClaims(thread.comments, at.config.trustedBots);
-  const holder = findHolder(claims, thread.open, at.config.staleAfterMs, now);
-  await indexIssue(deps, at.key, thread, holder, at.config.staleAfterMs);
-  return { thread, claims, holder };
+  const holding = await holdingOf(deps, { ...at, thread }, claims, deps.now());
+  await indexIssue(deps, at.key, thread, holding, at.config);
+  return { thread, claims, holder: holding.agent, holding };
 }

@@ -2,7 +2,7 @@ import { hasName, sameName } from '../../claims/names.js';
 import { type PublicClaim, type PublicIssue, publicClaimOf } from '../../claims/public-claim.js';
 import type { QueueSettings } from '../../config/repo-config.js';
 import { issueRef } from '../../keys.js';
-import { isLiveClaim } from '../../read-model/live-claims.js';
+import { isFreeForAgents, isLiveClaim } from '../../read-model/live-claims.js';
 import type { IndexedEntry } from '../../store/store.js';
 import { queueIssueObject } from '../answers/serialise.js';
 
@@ -53,7 +53,8 @@ function compare(a: QueueCursor, b: QueueCursor): number {
  * The work queue over the index (docs/protocol.md §9): filters combined with AND, oldest
  * first, one page. Pure: the index, the query and what is known of each repository in; the
  * page and the cursor of the next one out. The API, `claim-warden list` and the MCP tool all
- * answer from it, so a loop that queries one and claims through another sees one set.
+ * answer from it, so a loop that queries one and claims through another sees one set. An
+ * issue a person holds, or people wait for, is never claimable (§16).
  */
 export function queryIssues(
   entries: readonly IndexedEntry[],
@@ -80,7 +81,8 @@ export function queryIssues(
     if (query.claimable === false && !live) continue;
     if (
       query.claimable === true &&
-      (live || !claimableByConfig(issue.labels, context.settings(repo)))
+      (!isFreeForAgents(entry, context.now) ||
+        !claimableByConfig(issue.labels, context.settings(repo)))
     ) {
       continue;
     }

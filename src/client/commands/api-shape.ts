@@ -10,6 +10,7 @@ export function apiShape<T>(schema: z.ZodType<T>, value: unknown, name: string, 
   const read = schema.safeParse(value);
   if (read.success) return read.data;
   const wrong = read.error.issues
+    .flatMap(ofItsKind)
     .slice(0, 3)
     .map((issue) => `${issue.path.join('.') || 'it'}: ${issue.message}`)
     .join('; ');
@@ -17,4 +18,15 @@ export function apiShape<T>(schema: z.ZodType<T>, value: unknown, name: string, 
     `${name}: the claims app answered with ${what} of another shape (${wrong}); is CLAIM_WARDEN_URL the app’s base URL, and is the app up to date?`,
     { issue: name },
   );
+}
+
+/**
+ * A claim object's issues as the kind it says it is (docs/protocol.md §16): of a union, the
+ * branch whose `kind` matched, so the answer names the missing keys, not "invalid input".
+ */
+function ofItsKind(issue: z.core.$ZodIssue): z.core.$ZodIssue[] {
+  if (issue.code !== 'invalid_union') return [issue];
+  const branch = issue.errors.find((issues) => !issues.some((i) => i.path[0] === 'kind'));
+  if (!branch) return [issue];
+  return branch.map((i) => ({ ...i, path: [...issue.path, ...i.path] }));
 }

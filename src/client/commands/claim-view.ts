@@ -54,9 +54,14 @@ export function viewOfClaim(claim: ClaimFields | PublicClaim, live: boolean): Cl
 
 /**
  * One line naming a claim the way a refusal names its holder (docs/agents.md, "Commands"): its session, lane, branch,
- * stage and last update, plus where to find it.
+ * stage and last update, plus where to find it; a person by login and assignment.
  */
 export function describeClaim(view: ClaimView): string {
+  // docs/protocol.md §16: a person's claim is an assignment, with no comment or session.
+  if (view.kind === 'person') {
+    const until = view.staleAt ? `stale at ${view.staleAt}` : 'does not expire';
+    return `@${view.author}, a person assigned since ${view.started}: last activity ${view.heartbeat}, ${until}`;
+  }
   const paths = view.paths ? `, paths ${view.paths.join(',')}` : '';
   return `comment ${view.commentId} by @${view.author}: session ${view.session}, lane ${view.lane}, branch ${view.branch}, stage ${view.stage}${paths}, last update ${view.heartbeat}`;
 }

@@ -1,0 +1,51 @@
+import type { IssueFacts } from '../../claims/issue-facts.js';
+import { type ClaimComment, findHolder } from '../../claims/liveness.js';
+import { UnverifiableError } from '../../github/thread.js';
+import { issueRef } from '../../keys.js';
+import type { Holding } from '../../read-model/index-issue.js';
+import type { ApiDeps } from '../caller/api-deps.js';
+import { githubFailure } from '../caller/caller-github.js';
+import type { IssueAtHand } from './on-issue.js';
+
+/**
+ * The holding of an issue just read, as the reconcile would decide it: the agent holder of
+ * §3, unless people's claims are on (`people:` in claims.yml) and a person holds it, as the
+ * reconcile decides it from the same reads (ApiDeps.peoplePlan). Without
+ * `people`, no extra read: exactly part two.
+ */
+export async function holdingOf(
+  deps: ApiDeps,
+  at: IssueAtHand,
+  claims: readonly ClaimComment[],
+  now: Date,
+): Promise<Holding> {
+  const { thread, config } = at;
+  const agent = findHolder(claims, thread.open, config.staleAfterMs, now);
+  if (!config.people || !deps.peoplePlan) return { agent, person: null, waitlist: [] };
+  const facts: IssueFacts = {
+    ...thread,
+    appLogin: deps.appLogin,
+    hints: [],
+    appAssignees: await deps.store.appAssignees(at.key),
+  };
+  const plan = await peoplePlan(deps, at, facts);
+  if (plan === undefined) return { agent, person: null, waitlist: [] };
+  const { holder, waitlist } = plan;
+  if (holder?.kind === 'person') return { agent: null, person: holder, waitlist };
+  return { agent, person: null, waitlist };
+}
+
+/** People's claims, fail closed (docs/protocol.md §6): GitHub failing is 503, never a guess. */
+async function peoplePlan(deps: ApiDeps, at: IssueAtHand, facts: IssueFacts) {
+  try {
+    return await deps.peoplePlan?.(at.repo.octokit, at.key, facts, at.config);
+  } catch (error) {
+    if (!(error instanceof UnverifiableError)) throw error;
+    deps.log.warn(
+      { issue: issueRef(at.key), status: error.status },
+      'claims API: people facts unverifiable',
+    );
+    const message = `could not read who is assigned: ${error.message}`;
+    throw githubFailure(error.cause ?? error, message, deps.now().getTime());
+  }
+}
