@@ -7,6 +7,7 @@ import { eventMetrics } from '../events/event-metrics.js';
 import type { EventOutbox, EventSenderOptions } from '../events/event-outbox.js';
 import { GITHUB_WRITE_SPACING_MS, type PacingClock, writePacing } from '../github/write-pacing.js';
 import { registerRemoteMcp } from '../mcp/register-remote-mcp.js';
+import { peoplePlanOf } from '../people-facts/people-plan.js';
 import type { WorkQueue } from '../queue/queue.js';
 import { rememberQueueSettings } from '../read-model/queue-settings.js';
 import type { RecoveryResult } from '../recovery/recover-deliveries.js';
@@ -118,6 +119,8 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
     octokitFor,
     config: repoConfig,
     reconcile: reconcileOne,
+    // docs/protocol.md §16: the API refuses an agent an issue a person holds or people wait for.
+    peoplePlan: peoplePlanOf({ store, appLogin, now }),
     events: events !== null,
     limits: {
       perMinute: settings.apiRatePerMinute ?? DEFAULT_CALLER_LIMITS.perMinute,

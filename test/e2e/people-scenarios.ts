@@ -9,6 +9,7 @@ import { parseClaimMarker } from '../../src/claims/marker.js';
 import { callApi } from '../api/api-helpers.js';
 import type { FakeGitHub } from '../fake-github/fake-github.js';
 import { REPO } from '../helpers/app-harness.js';
+import { callTool, claimArgs, errorOf, mcpClient } from '../mcp/mcp-helpers.js';
 import { claimComment, HOUR, IN_PROGRESS } from './e2e-helpers.js';
 import { DAY, type PeopleWorld } from './people-world.js';
 
@@ -82,7 +83,7 @@ export const SCENARIOS: readonly PeopleScenario[] = [
     },
   },
   {
-    name: 'the claims API answers 409 with a person as the holder, and writes no claim',
+    name: 'the claims API and the MCP tool answer 409 with a person as the holder, and write no claim',
     config: PEOPLE_ON,
     async run(world) {
       const { fake } = world;
@@ -96,6 +97,17 @@ export const SCENARIOS: readonly PeopleScenario[] = [
       expect(answer.status).toBe(409);
       expect(answer.body.error.code).toBe('ISSUE_ALREADY_CLAIMED');
       expect(answer.body.error.details.holder).toMatchObject({ kind: 'person', author: 'bob' });
+      const mcp = await mcpClient(world.appUrl, fake.tokenFor('alice'));
+      try {
+        const refused = await callTool(mcp, 'issue_claim', claimArgs(n, 's-mcp'));
+        expect(refused.isError).toBe(true);
+        expect(errorOf(refused)).toMatchObject({
+          code: 'ISSUE_ALREADY_CLAIMED',
+          details: { holder: { kind: 'person', author: 'bob' } },
+        });
+      } finally {
+        await mcp.close();
+      }
       await world.settle();
       const live = fake.comments(REPO, n).filter((c) => {
         const m = parseClaimMarker(c.body);
