@@ -15,7 +15,7 @@ import {
   pushEvent,
 } from '../guard/guard-event.js';
 import type { IssueKey } from '../keys.js';
-import { mayBeCommand } from '../people-facts/may-be-command.js';
+import { parseCommand } from '../people/commands.js';
 import type { ReconcileRequest } from '../queue/queue.js';
 
 /** The events of docs/protocol.md §5 this app subscribes to. */
@@ -130,7 +130,7 @@ export function routeEvent(event: Subscribed, appLogin: string, now: Date): Even
       return { kind: 'resync', installationId, repos };
     }
     case 'issue_comment':
-      return routeComment(event, installationId, now);
+      return routeComment(event, installationId, appLogin, now);
     case 'issues':
       return routeIssue(event, installationId, now);
     case 'pull_request':
@@ -147,6 +147,7 @@ function guard(event: GuardEvent | null): EventRoute {
 function routeComment(
   event: EmitterWebhookEvent<'issue_comment'>,
   installationId: number,
+  appLogin: string,
   now: Date,
 ): EventRoute {
   const { payload } = event;
@@ -163,7 +164,8 @@ function routeComment(
   const bot = comment.user?.type === 'Bot';
   // docs/protocol.md §16: people's commands come from anyone (the reconcile weighs who may),
   // never from bots, and run when posted: an edit after the fact runs nothing.
-  const command = !bot && payload.action === 'created' && mayBeCommand(body);
+  const slug = appLogin.replace(/\[bot\]$/i, '');
+  const command = !bot && payload.action === 'created' && parseCommand(body, slug) !== null;
   const people = () => ({
     ...reconcile(installationId, payload.repository, payload.issue.number, reasonOf(event), []),
     people: true as const,

@@ -44,9 +44,11 @@ export async function peopleFactsFor(
 ): Promise<PeopleFacts | undefined> {
   const { people } = config;
   if (!people) return undefined;
-  const needs = peopleReads(facts, config);
-  const { octokit, reads } = deps;
-  const timeline = needs.timeline ? await readTimeline(octokit, key, reads) : null;
+  const { octokit, reads, now } = deps;
+  const first = peopleReads(facts, config, now);
+  const timeline = first.timeline ? await readTimeline(octokit, key, reads) : null;
+  // With the timeline read, the decision also asks about whoever made each assignment.
+  const needs = timeline ? peopleReads(facts, config, now, timeline.assignments) : first;
   const logins = distinct(needs.logins);
   const roles = new Map<string, Role>();
   const members = new Set<string>();
@@ -56,7 +58,7 @@ export async function peopleFactsFor(
   }
   const heldElsewhere =
     people.maxClaims > 0
-      ? await personClaimsElsewhere(deps.store, key, logins, deps.now)
+      ? await personClaimsElsewhere(deps.store, key, logins, now)
       : new Map<string, readonly string[]>();
   const slug = deps.appLogin.replace(/\[bot\]$/i, '');
   return {
@@ -65,7 +67,7 @@ export async function peopleFactsFor(
     roles,
     members,
     heldElsewhere,
-    reacted: await reactedCommands(deps, key, facts),
+    reacted: await reactedCommands(deps, key, needs.reactions, facts.plusOnes),
     appSlug: slug,
     issue: issueRef(key),
     issueUrl: facts.meta.url,
