@@ -180,7 +180,11 @@ export async function reconcileIssue(
   const applied = rememberedAssignees(appAssignees, thread.assignees, plan.actions, true);
   if (remember && !sameLogins(applied, planned)) await deps.store.setAppAssignees(key, applied);
   const { staleAfterMs } = lookup.config;
-  await recordReconciled(pathDeps, key, { plan, thread, paths, staleAfterMs, now });
+  const peopleStaleAfterMs = lookup.config.people?.staleAfterMs;
+  await recordReconciled(pathDeps, key, {
+    ...{ plan, thread, paths, staleAfterMs, now },
+    ...(peopleStaleAfterMs ? { peopleStaleAfterMs } : {}),
+  });
   log.debug({ holder: plan.holder, writes: plan.actions.length }, 'issue reconciled');
   return { outcome: 'applied', plan };
 }
