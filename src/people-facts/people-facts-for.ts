@@ -53,7 +53,8 @@ export async function peopleFactsFor(
   const roles = new Map<string, Role>();
   const members = new Set<string>();
   for (const login of logins) {
-    roles.set(login, await readRole(octokit, reads, key, login));
+    // A bot (the app's own assignments, say) holds no role on a repository: no call.
+    roles.set(login, isBot(login) ? 'none' : await readRole(octokit, reads, key, login));
     if (needs.members && (await readMembership(octokit, reads, key, login))) members.add(login);
   }
   const heldElsewhere =
@@ -73,6 +74,10 @@ export async function peopleFactsFor(
     issueUrl: facts.meta.url,
     createdAt: new Date(facts.meta.createdAt),
   };
+}
+
+function isBot(login: string): boolean {
+  return login.endsWith('[bot]');
 }
 
 /** The logins lowercased, each once, in the order first named. */

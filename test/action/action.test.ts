@@ -39,6 +39,31 @@ function markerOf(id: number) {
 }
 
 describe('the Action on issue events', () => {
+  it('people’s claims: an assignment holds against a later agent claim, and /claim is run once', async () => {
+    const { fake } = harness;
+    const n = fake.createIssue(REPO);
+    const assigned = harness.payloadOf(() => fake.assign(REPO, n, ['bob'], { actor: 'bob' }));
+    expect((await runStep(harness, { event: 'issues', payload: assigned })).code).toBe(0);
+    let late = 0;
+    const marker = harness.payloadOf(() => {
+      late = claim(n, 'alice', 's-late', new Date());
+    });
+    expect((await runStep(harness, { event: 'issue_comment', payload: marker })).code).toBe(0);
+    expect(markerOf(late)).toMatchObject({ stage: 'released', outcome: 'abandoned' });
+    expect(fake.issue(REPO, n)).toMatchObject({ labels: [IN_PROGRESS], assignees: ['bob'] });
+
+    const other = fake.createIssue(REPO);
+    let command = 0;
+    const claimed = harness.payloadOf(() => {
+      command = fake.addComment(REPO, other, { author: 'maria', body: '/claim' }).id;
+    });
+    for (let run = 0; run < 2; run++) {
+      expect((await runStep(harness, { event: 'issue_comment', payload: claimed })).code).toBe(0);
+    }
+    expect(fake.issue(REPO, other).assignees).toEqual(['maria']);
+    expect(fake.count('POST', `/repos/${REPO}/issues/comments/${command}/reactions`)).toBe(1);
+  });
+
   it('an issue with a stale claim and a losing claim converges in one run', async () => {
     const { fake } = harness;
     const n = fake.createIssue(REPO);
