@@ -14,8 +14,10 @@ import { isBot } from './thread-commands.js';
  * assigning its author for it.
  */
 export function personAssignees(facts: IssueFacts, config: DecideConfig, now: Date): string[] {
-  const explained = new Set<string>();
   const remembered = facts.appAssignees ?? [];
+  // The app assigned them for an agent's claim: not a person's, even once the marker no longer
+  // counts (its author stopped being a collaborator).
+  const explained = new Set<string>(remembered.map((login) => login.toLowerCase()));
   for (const claim of trustedClaims(facts.comments, config.trustedBots)) {
     const author = claim.comment.author;
     if (

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { ProbotOctokit } from 'probot';
 import type { Action, DecideConfig, Plan } from '../claims/decide.js';
-import { hasName } from '../claims/names.js';
+import { hasName, sameName } from '../claims/names.js';
 import type { ClaimEvent } from '../events/claim-event.js';
 import { keepClaimEvents } from '../events/keep-claim-events.js';
 import { installationReads } from '../github/conditional.js';
@@ -147,7 +147,7 @@ export async function reconcileIssue(
   // Remembered before the assignment is sent: a reconcile that dies after it still knows
   // whom it assigned. One that GitHub refused is dropped below, on the next reconcile.
   const remember = !deps.observing;
-  const planned = rememberedAssignees(appAssignees, thread.assignees, plan.actions, false);
+  const planned = rememberedAssignees(appAssignees, thread.assignees, plan, false);
   if (remember && !sameLogins(planned, appAssignees)) {
     await deps.store.setAppAssignees(key, planned);
   }
@@ -177,7 +177,7 @@ export async function reconcileIssue(
     await publishEvents(kept.events);
     await kept.published();
   }
-  const applied = rememberedAssignees(appAssignees, thread.assignees, plan.actions, true);
+  const applied = rememberedAssignees(appAssignees, thread.assignees, plan, true);
   if (remember && !sameLogins(applied, planned)) await deps.store.setAppAssignees(key, applied);
   const { staleAfterMs } = lookup.config;
   const peopleStaleAfterMs = lookup.config.people?.staleAfterMs;
@@ -190,22 +190,27 @@ export async function reconcileIssue(
 }
 
 /**
- * The logins the app assigned for claims, after `actions`: those remembered that are still
+ * The logins the app assigned for agents' claims, after the plan's actions: those remembered that are still
  * assigned (a person may have unassigned one), plus those the plan assigns, less those it
  * unassigns once `applied`. GitHub logins are case-insensitive: one entry per login.
  */
 function rememberedAssignees(
   remembered: readonly string[],
   assignees: readonly string[],
-  actions: readonly Action[],
+  plan: Plan,
   applied: boolean,
 ): string[] {
   const next = new Map<string, string>();
   for (const login of remembered) {
     if (hasName(assignees, login)) next.set(login.toLowerCase(), login);
   }
-  for (const action of actions) {
-    if (action.kind === 'assign') next.set(action.login.toLowerCase(), action.login);
+  // Only the agent holder's assignment is a claim's: a person the app assigns (docs/protocol.md
+  // §16, `/claim` or the waitlist) holds a person claim, which the timeline tells.
+  const holder = plan.holder?.kind === 'agent' ? plan.holder.author : null;
+  for (const action of plan.actions) {
+    if (action.kind === 'assign' && holder !== null && sameName(action.login, holder)) {
+      next.set(action.login.toLowerCase(), action.login);
+    }
     if (action.kind === 'unassign' && applied) next.delete(action.login.toLowerCase());
   }
   return [...next.values()];

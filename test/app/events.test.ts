@@ -31,6 +31,7 @@ import {
   mockThread,
   NOW,
   OWNER,
+  PEOPLE_OFF,
   REPO,
   reads,
   restComment,
@@ -364,7 +365,13 @@ describe('docs/protocol.md §5: events', () => {
 
   it('a write the issue’s current state already satisfies is not sent', async () => {
     const alice = claim({ id: 11, by: 'alice', updatedAgoMs: HOUR });
-    mockThread({ comments: [alice], labels: [IN_PROGRESS], assignees: ['alice', 'carol'] });
+    // Part two: with people's claims on, carol's assignment costs a timeline read (§16).
+    mockThread({
+      comments: [alice],
+      labels: [IN_PROGRESS],
+      assignees: ['alice', 'carol'],
+      config: PEOPLE_OFF,
+    });
 
     await app().receive(commentEdited({ comment: alice, from: claim({ id: 11 }).body }));
     await app().settle();

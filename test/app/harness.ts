@@ -47,6 +47,8 @@ export const REPO = 'r';
 export const APP_SLUG = 'claim-warden';
 export const IN_PROGRESS = 'status:in-progress';
 export const BLOCKED = 'status:blocked';
+/** claims.yml turning people's claims off (docs/protocol.md §16): part two exactly. */
+export const PEOPLE_OFF = 'people:\n  enabled: false\n';
 /** Attempts of one reconcile before the queue drops it (kept low: failures retry fast). */
 export const MAX_ATTEMPTS = 5;
 

@@ -26,6 +26,7 @@ import {
   mockThread,
   NOW,
   OWNER,
+  PEOPLE_OFF,
   REPO,
   useTestApp,
   write,
@@ -231,6 +232,8 @@ describe('no holder', () => {
       comments: [released],
       labels: [IN_PROGRESS, BLOCKED],
       assignees: ['alice', 'carol'],
+      // Part two: with people's claims on, carol's assignment is a claim that holds (§16).
+      config: PEOPLE_OFF,
     });
     const expected = expectWrites(
       write.removeLabel(1, IN_PROGRESS),
@@ -335,7 +338,13 @@ describe('issue closed with a live claim', () => {
 describe('the holder’s comment deleted', () => {
   it('frees the issue and unassigns the deleted claim’s author', async () => {
     const alice = claim({ id: 11, by: 'alice', updatedAgoMs: HOUR });
-    mockThread({ comments: [], labels: [IN_PROGRESS], assignees: ['alice', 'carol'] });
+    // Part two: with people's claims on, carol's assignment is a claim that holds (§16).
+    mockThread({
+      comments: [],
+      labels: [IN_PROGRESS],
+      assignees: ['alice', 'carol'],
+      config: PEOPLE_OFF,
+    });
     const expected = expectWrites(write.removeLabel(1, IN_PROGRESS), write.unassign(1, 'alice'));
 
     await app().receive(commentDeleted({ comment: alice }));
