@@ -55,7 +55,11 @@ describe.concurrent('GET /api/claims/v1/issues', () => {
     onTestFinished,
   }) => {
     const { fake, appUrl, settle } = await harnessFor(onTestFinished, {
-      seed: (f) => f.addRepo('acme/gears'),
+      seed: (f) => {
+        f.addRepo('acme/gears');
+        // Part two's queue: with people's claims on, alice's assignment there holds (§16).
+        f.setFile('acme/gears', '.github/claims.yml', 'people:\n  enabled: false\n');
+      },
     });
     // One second apart, so "oldest first" is one order.
     tick(fake, Date.now() - 60_000);

@@ -63,7 +63,10 @@ describe.concurrent('a claimant who stops being a collaborator', () => {
   it('an assignee a person added stays, and a forged marker writes nothing', async ({
     onTestFinished,
   }) => {
-    const harness = await harnessFor(onTestFinished);
+    // Part two: with people's claims on, maria's assignment would hold against alice (§16).
+    const harness = await harnessFor(onTestFinished, {
+      seed: (f) => f.setFile(REPO, '.github/claims.yml', 'people:\n  enabled: false\n'),
+    });
     const { fake } = harness;
     const n = fake.createIssue(REPO);
     fake.assign(REPO, n, ['maria']);
