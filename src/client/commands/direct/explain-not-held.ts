@@ -1,13 +1,13 @@
-import { planRelease } from '../../claims/plan-release.js';
-import { ownedBy } from '../../claims/public-identity.js';
-import type { Outcome } from '../../claims/types.js';
-import type { ClientError } from '../core/client-error.js';
-import type { CommandResult } from '../core/command-result.js';
-import type { IssueRef } from '../core/issue-ref.js';
-import type { Desk } from '../io/desk.js';
-import { type IssueState, readIssueState } from '../io/issue-state.js';
-import { notHolding } from './not-holding.js';
-import { releaseSettled } from './release-settled.js';
+import { planRelease } from '../../../claims/plan-release.js';
+import { ownedBy } from '../../../claims/public-identity.js';
+import type { Outcome } from '../../../claims/types.js';
+import type { ClientError } from '../../core/client-error.js';
+import type { CommandResult } from '../../core/command-result.js';
+import type { IssueRef } from '../../core/issue-ref.js';
+import type { Desk } from '../../io/desk.js';
+import { type IssueState, readIssueState } from '../../io/issue-state.js';
+import { notHolding } from '../replies/not-holding.js';
+import { releaseSettled } from '../replies/release-settled.js';
 
 /**
  * Why a session does not hold an issue the API says it does not hold, told as direct mode

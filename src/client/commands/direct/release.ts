@@ -2,18 +2,18 @@ import {
   type ReleaseRequest as CoreReleaseRequest,
   planRelease,
   type ReleasePlan,
-} from '../../claims/plan-release.js';
-import type { Outcome } from '../../claims/types.js';
-import { unverifiable } from '../core/client-error.js';
-import { type CommandResult, ok } from '../core/command-result.js';
-import { formatIssueRef, type IssueRef } from '../core/issue-ref.js';
-import { applyActions } from '../io/apply-actions.js';
-import { describeFailure } from '../io/describe-failure.js';
-import type { Desk } from '../io/desk.js';
-import { type IssueState, readIssueState } from '../io/issue-state.js';
-import { describeClaim, viewIn } from './claim-view.js';
+} from '../../../claims/plan-release.js';
+import type { Outcome } from '../../../claims/types.js';
+import { unverifiable } from '../../core/client-error.js';
+import { type CommandResult, ok } from '../../core/command-result.js';
+import { formatIssueRef, type IssueRef } from '../../core/issue-ref.js';
+import { applyActions } from '../../io/apply-actions.js';
+import { describeFailure } from '../../io/describe-failure.js';
+import type { Desk } from '../../io/desk.js';
+import { type IssueState, readIssueState } from '../../io/issue-state.js';
+import { describeClaim, viewIn } from '../replies/claim-view.js';
+import { releaseSettled } from '../replies/release-settled.js';
 import { refuseNotHeld } from './refuse-not-held.js';
-import { releaseSettled } from './release-settled.js';
 
 /** A release request, validated by the command layer. */
 export interface ReleaseRequest extends CoreReleaseRequest {

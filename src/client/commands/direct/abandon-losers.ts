@@ -1,9 +1,9 @@
-import type { Losers } from '../../claims/plan-losers.js';
-import type { ClientError } from '../core/client-error.js';
-import { applyActions } from '../io/apply-actions.js';
-import type { Desk } from '../io/desk.js';
-import type { IssueState } from '../io/issue-state.js';
-import { heldRefusal } from './held-refusal.js';
+import type { Losers } from '../../../claims/plan-losers.js';
+import type { ClientError } from '../../core/client-error.js';
+import { applyActions } from '../../io/apply-actions.js';
+import type { Desk } from '../../io/desk.js';
+import type { IssueState } from '../../io/issue-state.js';
+import { heldRefusal } from '../replies/held-refusal.js';
 
 /**
  * Writes a planLosers plan (the session's own live claims that lost to the holder, finalised

@@ -1,4 +1,4 @@
-import { type CommandResult, ok } from '../core/command-result.js';
+import { type CommandResult, ok } from '../../core/command-result.js';
 import { type ClaimView, describeClaim } from './claim-view.js';
 
 /**

@@ -1,6 +1,6 @@
-import { PublicClaim } from '../../claims/public-claim.js';
+import { PublicClaim } from '../../../claims/public-claim.js';
+import { type ClaimView, viewOfClaim } from '../replies/claim-view.js';
 import { apiShape } from './api-shape.js';
-import { type ClaimView, viewOfClaim } from './claim-view.js';
 
 /**
  * The client's view of a claim object of the API (docs/protocol.md §8), so API mode prints

@@ -1,11 +1,11 @@
-import { ownedBy } from '../../claims/public-identity.js';
-import { ClientError, type FailureKind } from '../core/client-error.js';
-import { type CommandResult, ok } from '../core/command-result.js';
-import { formatIssueRef, type IssueRef } from '../core/issue-ref.js';
-import { describeFailure } from '../io/describe-failure.js';
-import type { Desk } from '../io/desk.js';
-import { readIssueState } from '../io/issue-state.js';
-import { type ClaimView, claimView, describeClaim } from './claim-view.js';
+import { ownedBy } from '../../../claims/public-identity.js';
+import { ClientError, type FailureKind } from '../../core/client-error.js';
+import { type CommandResult, ok } from '../../core/command-result.js';
+import { formatIssueRef, type IssueRef } from '../../core/issue-ref.js';
+import { describeFailure } from '../../io/describe-failure.js';
+import type { Desk } from '../../io/desk.js';
+import { readIssueState } from '../../io/issue-state.js';
+import { type ClaimView, claimView, describeClaim } from '../replies/claim-view.js';
 import { parseBrief } from './parse-brief.js';
 
 /** The gate's answer for one issue of a brief. */

@@ -1,4 +1,4 @@
-import type { IssueRef } from '../core/issue-ref.js';
+import type { IssueRef } from '../../core/issue-ref.js';
 
 /** The API route of an issue's claim: `/repos/{o}/{r}/issues/{n}/claim` (docs/protocol.md §8). */
 export function claimRoute(ref: IssueRef, suffix = ''): string {

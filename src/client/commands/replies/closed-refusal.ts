@@ -1,4 +1,4 @@
-import { type ClientError, refused } from '../core/client-error.js';
+import { type ClientError, refused } from '../../core/client-error.js';
 
 /**
  * The refusal of a claim on a closed issue (seed: only the open state is claimable;

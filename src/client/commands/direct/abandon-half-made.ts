@@ -1,10 +1,10 @@
-import type { Action } from '../../claims/plan.js';
-import { type HalfMadeClaim, planAbandon } from '../../claims/plan-abandon.js';
-import { unverifiable } from '../core/client-error.js';
-import { formatIssueRef } from '../core/issue-ref.js';
-import { applyActions } from '../io/apply-actions.js';
-import type { Desk } from '../io/desk.js';
-import type { IssueState } from '../io/issue-state.js';
+import type { Action } from '../../../claims/plan.js';
+import { type HalfMadeClaim, planAbandon } from '../../../claims/plan-abandon.js';
+import { unverifiable } from '../../core/client-error.js';
+import { formatIssueRef } from '../../core/issue-ref.js';
+import { applyActions } from '../../io/apply-actions.js';
+import type { Desk } from '../../io/desk.js';
+import type { IssueState } from '../../io/issue-state.js';
 
 /**
  * Seed "Failure behaviour": undoes a half-made claim (planAbandon, unless the caller planned

@@ -1,9 +1,9 @@
-import type { NotHeld } from '../../claims/plan-losers.js';
-import type { ClientError } from '../core/client-error.js';
-import type { Desk } from '../io/desk.js';
-import type { IssueState } from '../io/issue-state.js';
+import type { NotHeld } from '../../../claims/plan-losers.js';
+import type { ClientError } from '../../core/client-error.js';
+import type { Desk } from '../../io/desk.js';
+import type { IssueState } from '../../io/issue-state.js';
+import { notHolding } from '../replies/not-holding.js';
 import { abandonLosers } from './abandon-losers.js';
-import { notHolding } from './not-holding.js';
 
 /**
  * The refusal of a status or release by a session that does not hold the issue, telling it

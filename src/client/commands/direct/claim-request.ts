@@ -1,4 +1,4 @@
-import type { IssueRef } from '../core/issue-ref.js';
+import type { IssueRef } from '../../core/issue-ref.js';
 
 /** A claim request: the issue and the session's identity, already validated. */
 export interface ClaimRequest {

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { PublicClaim, PublicIssue } from '../../claims/public-claim.js';
-import { unverifiable } from '../core/client-error.js';
-import { type CommandResult, ok } from '../core/command-result.js';
-import type { ClaimsApi } from '../io/claims-api-client.js';
+import { PublicClaim, PublicIssue } from '../../../claims/public-claim.js';
+import { unverifiable } from '../../core/client-error.js';
+import { type CommandResult, ok } from '../../core/command-result.js';
+import type { ClaimsApi } from '../../io/claims-api-client.js';
+import { type ClaimView, describeClaim, viewOfClaim } from '../replies/claim-view.js';
 import { apiFailure } from './api-failure.js';
 import { apiShape } from './api-shape.js';
-import { type ClaimView, describeClaim, viewOfClaim } from './claim-view.js';
 
 /** The work queue's filters (docs/protocol.md §9), as the CLI's flags and the MCP tool give them. */
 interface ListRequest {

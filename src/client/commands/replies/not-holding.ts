@@ -1,7 +1,7 @@
-import { type ClaimComment, isStale } from '../../claims/liveness.js';
-import { type ClientError, refused } from '../core/client-error.js';
-import { formatIssueRef } from '../core/issue-ref.js';
-import type { IssueState } from '../io/issue-state.js';
+import { type ClaimComment, isStale } from '../../../claims/liveness.js';
+import { type ClientError, refused } from '../../core/client-error.js';
+import { formatIssueRef } from '../../core/issue-ref.js';
+import type { IssueState } from '../../io/issue-state.js';
 import { claimView, describeClaim } from './claim-view.js';
 
 /** Why a session does not hold an issue, as reported in `data.reason`. */

@@ -1,12 +1,18 @@
-import { type ClaimComment, isLive, isStale, staleAt, staleSince } from '../../claims/liveness.js';
-import { formatClaimTime } from '../../claims/marker.js';
+import {
+  type ClaimComment,
+  isLive,
+  isStale,
+  staleAt,
+  staleSince,
+} from '../../../claims/liveness.js';
+import { formatClaimTime } from '../../../claims/marker.js';
 import {
   type ClaimFields,
   claimFieldsOf,
   type PublicClaim,
   publicClaimOf,
-} from '../../claims/public-claim.js';
-import type { IssueState } from '../io/issue-state.js';
+} from '../../../claims/public-claim.js';
+import type { IssueState } from '../../io/issue-state.js';
 
 /**
  * A claim as the client reports it: the claim object's facts (docs/protocol.md §8) less its

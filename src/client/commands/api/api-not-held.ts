@@ -1,5 +1,5 @@
-import type { ClientError } from '../core/client-error.js';
-import { refused } from '../core/client-error.js';
+import type { ClientError } from '../../core/client-error.js';
+import { refused } from '../../core/client-error.js';
 
 /**
  * The refusal of a status or release by a session the API says holds no live claim

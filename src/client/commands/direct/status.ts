@@ -1,21 +1,21 @@
-import { type ClaimComment, isLive } from '../../claims/liveness.js';
-import { planLosers } from '../../claims/plan-losers.js';
+import { type ClaimComment, isLive } from '../../../claims/liveness.js';
+import { planLosers } from '../../../claims/plan-losers.js';
 import {
   type StatusRequest as CoreStatusRequest,
   planStatus,
   type StatusPlan,
-} from '../../claims/plan-status.js';
-import { ownedBy } from '../../claims/public-identity.js';
-import { refused, unverifiable } from '../core/client-error.js';
-import { type CommandResult, ok } from '../core/command-result.js';
-import { formatIssueRef, type IssueRef } from '../core/issue-ref.js';
-import { applyActions } from '../io/apply-actions.js';
-import { describeFailure } from '../io/describe-failure.js';
-import type { Desk } from '../io/desk.js';
-import { type IssueState, readIssueState } from '../io/issue-state.js';
+} from '../../../claims/plan-status.js';
+import { ownedBy } from '../../../claims/public-identity.js';
+import { refused, unverifiable } from '../../core/client-error.js';
+import { type CommandResult, ok } from '../../core/command-result.js';
+import { formatIssueRef, type IssueRef } from '../../core/issue-ref.js';
+import { applyActions } from '../../io/apply-actions.js';
+import { describeFailure } from '../../io/describe-failure.js';
+import type { Desk } from '../../io/desk.js';
+import { type IssueState, readIssueState } from '../../io/issue-state.js';
+import { describeClaim, viewIn } from '../replies/claim-view.js';
+import { notHolding } from '../replies/not-holding.js';
 import { abandonLosers } from './abandon-losers.js';
-import { describeClaim, viewIn } from './claim-view.js';
-import { notHolding } from './not-holding.js';
 import { refuseNotHeld } from './refuse-not-held.js';
 
 /** A status request: without a stage it only reports. Validated by the command layer. */

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { unverifiable } from '../core/client-error.js';
+import { unverifiable } from '../../core/client-error.js';
 
 /**
  * `value`, an answer of the claims app, read by `schema` (docs/protocol.md §8, §9). An answer

@@ -1,21 +1,21 @@
-import type { ClaimComment } from '../../claims/liveness.js';
-import type { HalfMadeClaim } from '../../claims/plan-abandon.js';
-import { type ClaimPlan, planClaim } from '../../claims/plan-claim.js';
-import { planConfirm } from '../../claims/plan-confirm.js';
-import { refused, unverifiable } from '../core/client-error.js';
-import type { CommandResult } from '../core/command-result.js';
-import { formatIssueRef } from '../core/issue-ref.js';
-import { applyActions } from '../io/apply-actions.js';
-import { describeFailure } from '../io/describe-failure.js';
-import type { Desk } from '../io/desk.js';
-import { type IssueState, readIssueState } from '../io/issue-state.js';
+import type { ClaimComment } from '../../../claims/liveness.js';
+import type { HalfMadeClaim } from '../../../claims/plan-abandon.js';
+import { type ClaimPlan, planClaim } from '../../../claims/plan-claim.js';
+import { planConfirm } from '../../../claims/plan-confirm.js';
+import { refused, unverifiable } from '../../core/client-error.js';
+import type { CommandResult } from '../../core/command-result.js';
+import { formatIssueRef } from '../../core/issue-ref.js';
+import { applyActions } from '../../io/apply-actions.js';
+import { describeFailure } from '../../io/describe-failure.js';
+import type { Desk } from '../../io/desk.js';
+import { type IssueState, readIssueState } from '../../io/issue-state.js';
+import { viewIn } from '../replies/claim-view.js';
+import { claimedResult } from '../replies/claimed-result.js';
+import { closedRefusal } from '../replies/closed-refusal.js';
+import { heldRefusal } from '../replies/held-refusal.js';
 import { abandonHalfMade } from './abandon-half-made.js';
 import { abandonLosers } from './abandon-losers.js';
 import type { ClaimRequest } from './claim-request.js';
-import { viewIn } from './claim-view.js';
-import { claimedResult } from './claimed-result.js';
-import { closedRefusal } from './closed-refusal.js';
-import { heldRefusal } from './held-refusal.js';
 import { resumeClaim } from './resume-claim.js';
 
 /**

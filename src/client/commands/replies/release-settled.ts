@@ -1,9 +1,9 @@
-import type { ClaimComment } from '../../claims/liveness.js';
-import type { Outcome } from '../../claims/types.js';
-import { refused } from '../core/client-error.js';
-import { type CommandResult, ok } from '../core/command-result.js';
-import { formatIssueRef } from '../core/issue-ref.js';
-import type { IssueState } from '../io/issue-state.js';
+import type { ClaimComment } from '../../../claims/liveness.js';
+import type { Outcome } from '../../../claims/types.js';
+import { refused } from '../../core/client-error.js';
+import { type CommandResult, ok } from '../../core/command-result.js';
+import { formatIssueRef } from '../../core/issue-ref.js';
+import type { IssueState } from '../../io/issue-state.js';
 import { describeClaim, viewIn } from './claim-view.js';
 
 /**

@@ -1,14 +1,14 @@
-import type { ClaimPlan } from '../../claims/plan-claim.js';
-import { publicIdentity } from '../../claims/public-identity.js';
-import { unverifiable } from '../core/client-error.js';
-import type { CommandResult } from '../core/command-result.js';
-import { formatIssueRef } from '../core/issue-ref.js';
-import { applyActions } from '../io/apply-actions.js';
-import type { Desk } from '../io/desk.js';
-import type { IssueState } from '../io/issue-state.js';
+import type { ClaimPlan } from '../../../claims/plan-claim.js';
+import { publicIdentity } from '../../../claims/public-identity.js';
+import { unverifiable } from '../../core/client-error.js';
+import type { CommandResult } from '../../core/command-result.js';
+import { formatIssueRef } from '../../core/issue-ref.js';
+import { applyActions } from '../../io/apply-actions.js';
+import type { Desk } from '../../io/desk.js';
+import type { IssueState } from '../../io/issue-state.js';
+import { viewIn } from '../replies/claim-view.js';
+import { resumedResult } from '../replies/resumed-result.js';
 import type { ClaimRequest } from './claim-request.js';
-import { viewIn } from './claim-view.js';
-import { resumedResult } from './resumed-result.js';
 
 /**
  * `claim` by the session that already holds the issue: nothing is rewritten (docs/agents.md,

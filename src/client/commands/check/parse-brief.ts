@@ -1,6 +1,6 @@
-import { isClaimIdentity } from '../../claims/marker.js';
-import { usageError } from '../core/client-error.js';
-import { formatIssueRef, type IssueRef, parseIssueRef } from '../core/issue-ref.js';
+import { isClaimIdentity } from '../../../claims/marker.js';
+import { usageError } from '../../core/client-error.js';
+import { formatIssueRef, type IssueRef, parseIssueRef } from '../../core/issue-ref.js';
 
 /** The claim fields of a subagent brief: the issues it works on and the session holding them. */
 interface BriefClaim {

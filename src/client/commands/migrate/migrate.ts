@@ -1,17 +1,17 @@
-import { parseClaimBody } from '../../claims/claim-body.js';
-import { isClaimTag } from '../../claims/identity.js';
-import type { ClaimComment } from '../../claims/liveness.js';
-import { readMarkerLine, renderClaimMarker } from '../../claims/marker.js';
-import { ownClaimBody } from '../../claims/own-claim-body.js';
-import { taggedMarker } from '../../claims/public-identity.js';
-import { refused, unverifiable } from '../core/client-error.js';
-import { type CommandResult, ok } from '../core/command-result.js';
-import type { IssueRef } from '../core/issue-ref.js';
-import { applyActions } from '../io/apply-actions.js';
-import { describeFailure } from '../io/describe-failure.js';
-import type { Desk } from '../io/desk.js';
-import { type IssueState, readIssueState } from '../io/issue-state.js';
-import { type ProtectedKind, textGuard } from '../io/text-guard.js';
+import { parseClaimBody } from '../../../claims/claim-body.js';
+import { isClaimTag } from '../../../claims/identity.js';
+import type { ClaimComment } from '../../../claims/liveness.js';
+import { readMarkerLine, renderClaimMarker } from '../../../claims/marker.js';
+import { ownClaimBody } from '../../../claims/own-claim-body.js';
+import { taggedMarker } from '../../../claims/public-identity.js';
+import { refused, unverifiable } from '../../core/client-error.js';
+import { type CommandResult, ok } from '../../core/command-result.js';
+import type { IssueRef } from '../../core/issue-ref.js';
+import { applyActions } from '../../io/apply-actions.js';
+import { describeFailure } from '../../io/describe-failure.js';
+import type { Desk } from '../../io/desk.js';
+import { type IssueState, readIssueState } from '../../io/issue-state.js';
+import { type ProtectedKind, textGuard } from '../../io/text-guard.js';
 
 /** A migrate request, validated by the command layer. */
 interface MigrateRequest {

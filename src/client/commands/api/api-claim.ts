@@ -1,17 +1,17 @@
-import { publicIdentity } from '../../claims/public-identity.js';
-import { type ClientError, refused } from '../core/client-error.js';
-import type { CommandResult } from '../core/command-result.js';
-import { formatIssueRef } from '../core/issue-ref.js';
-import type { ClaimsApi } from '../io/claims-api-client.js';
-import type { Desk } from '../io/desk.js';
+import { publicIdentity } from '../../../claims/public-identity.js';
+import { type ClientError, refused } from '../../core/client-error.js';
+import type { CommandResult } from '../../core/command-result.js';
+import { formatIssueRef } from '../../core/issue-ref.js';
+import type { ClaimsApi } from '../../io/claims-api-client.js';
+import type { Desk } from '../../io/desk.js';
+import type { ClaimRequest } from '../direct/claim-request.js';
+import { claimedResult } from '../replies/claimed-result.js';
+import { closedRefusal } from '../replies/closed-refusal.js';
+import { heldRefusalOf } from '../replies/held-refusal.js';
+import { resumedResult } from '../replies/resumed-result.js';
 import { apiClaimView, heldIn } from './api-claim-view.js';
 import { apiErrorOf, apiFailure } from './api-failure.js';
 import { claimRoute } from './api-route.js';
-import type { ClaimRequest } from './claim-request.js';
-import { claimedResult } from './claimed-result.js';
-import { closedRefusal } from './closed-refusal.js';
-import { heldRefusalOf } from './held-refusal.js';
-import { resumedResult } from './resumed-result.js';
 
 /** One entry of a 409 PATHS_CLAIMED's `details.conflicts` (docs/protocol.md §10). */
 interface PathConflict {

@@ -1,5 +1,5 @@
-import { type ClientError, refused, unverifiable, usageError } from '../core/client-error.js';
-import type { ApiReply } from '../io/claims-api-client.js';
+import { type ClientError, refused, unverifiable, usageError } from '../../core/client-error.js';
+import type { ApiReply } from '../../io/claims-api-client.js';
 
 /** The error object of a claims API answer: `{ error: { code, message, details? } }`. */
 interface ApiErrorBody {

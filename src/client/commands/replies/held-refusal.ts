@@ -1,7 +1,7 @@
-import type { ClaimComment } from '../../claims/liveness.js';
-import { type ClientError, refused } from '../core/client-error.js';
-import { formatIssueRef } from '../core/issue-ref.js';
-import type { IssueState } from '../io/issue-state.js';
+import type { ClaimComment } from '../../../claims/liveness.js';
+import { type ClientError, refused } from '../../core/client-error.js';
+import { formatIssueRef } from '../../core/issue-ref.js';
+import type { IssueState } from '../../io/issue-state.js';
 import { type ClaimView, claimView, describeClaim } from './claim-view.js';
 
 /** What a held refusal says besides the holder. */

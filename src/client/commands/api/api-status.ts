@@ -1,16 +1,16 @@
-import { publicIdentity } from '../../claims/public-identity.js';
-import { refused } from '../core/client-error.js';
-import { type CommandResult, ok } from '../core/command-result.js';
-import { formatIssueRef } from '../core/issue-ref.js';
-import type { ClaimsApi } from '../io/claims-api-client.js';
-import type { Desk } from '../io/desk.js';
+import { publicIdentity } from '../../../claims/public-identity.js';
+import { refused } from '../../core/client-error.js';
+import { type CommandResult, ok } from '../../core/command-result.js';
+import { formatIssueRef } from '../../core/issue-ref.js';
+import type { ClaimsApi } from '../../io/claims-api-client.js';
+import type { Desk } from '../../io/desk.js';
+import { explainNotHeld } from '../direct/explain-not-held.js';
+import type { StatusRequest } from '../direct/status.js';
+import { type ClaimView, describeClaim } from '../replies/claim-view.js';
 import { apiClaimView } from './api-claim-view.js';
 import { apiErrorOf, apiFailure } from './api-failure.js';
 import { apiNotHeld } from './api-not-held.js';
 import { claimRoute } from './api-route.js';
-import { type ClaimView, describeClaim } from './claim-view.js';
-import { explainNotHeld } from './explain-not-held.js';
-import type { StatusRequest } from './status.js';
 
 /**
  * `status` through the claims API, with direct mode's answers: without a stage, `GET

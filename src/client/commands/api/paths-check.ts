@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { PublicClaim } from '../../claims/public-claim.js';
-import { refused } from '../core/client-error.js';
-import { type CommandResult, ok } from '../core/command-result.js';
-import type { ClaimsApi } from '../io/claims-api-client.js';
+import { PublicClaim } from '../../../claims/public-claim.js';
+import { refused } from '../../core/client-error.js';
+import { type CommandResult, ok } from '../../core/command-result.js';
+import type { ClaimsApi } from '../../io/claims-api-client.js';
+import { viewOfClaim } from '../replies/claim-view.js';
 import { apiFailure } from './api-failure.js';
 import { apiShape } from './api-shape.js';
-import { viewOfClaim } from './claim-view.js';
 
 /** A paths check: the repository and canonical entries (checkPathEntries). */
 interface PathsCheckRequest {

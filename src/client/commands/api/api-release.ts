@@ -1,15 +1,15 @@
-import { publicIdentity } from '../../claims/public-identity.js';
-import { type CommandResult, ok } from '../core/command-result.js';
-import { formatIssueRef } from '../core/issue-ref.js';
-import type { ClaimsApi } from '../io/claims-api-client.js';
-import type { Desk } from '../io/desk.js';
+import { publicIdentity } from '../../../claims/public-identity.js';
+import { type CommandResult, ok } from '../../core/command-result.js';
+import { formatIssueRef } from '../../core/issue-ref.js';
+import type { ClaimsApi } from '../../io/claims-api-client.js';
+import type { Desk } from '../../io/desk.js';
+import { explainNotHeld } from '../direct/explain-not-held.js';
+import type { ReleaseRequest } from '../direct/release.js';
+import { describeClaim } from '../replies/claim-view.js';
 import { apiClaimView } from './api-claim-view.js';
 import { apiErrorOf, apiFailure } from './api-failure.js';
 import { apiNotHeld } from './api-not-held.js';
 import { claimRoute } from './api-route.js';
-import { describeClaim } from './claim-view.js';
-import { explainNotHeld } from './explain-not-held.js';
-import type { ReleaseRequest } from './release.js';
 
 /**
  * `release` through the claims API (`DELETE …/claim` with the session's tag): the app
