@@ -10,7 +10,18 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const pkg = join(root, 'packages/client');
 
 // The app's server dependencies: one of them in the bundle means the client imports the app.
-const SERVER_ONLY = ['probot', '@probot/pino', 'pino', 'pino-http', 'bullmq', 'ioredis', 'tsx'];
+const SERVER_ONLY = [
+  'probot',
+  '@probot/pino',
+  'pino',
+  'pino-http',
+  '@octokit/webhooks',
+  'bullmq',
+  'ioredis',
+  'prom-client',
+  'express',
+  'tsx',
+];
 
 const version = (dir) => JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version;
 if (version(pkg) !== version(root)) {
