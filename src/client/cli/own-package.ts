@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 // own (`packages/client/`, whose bundle runs from `dist/` in an installed copy).
 const OWN_NAMES = new Set(['claim-warden', 'claim-warden-client']);
 
-/** The folder and package.json of the claim-warden package this file runs from. */
+/** The folder and version of the claim-warden package this file runs from. */
 export interface OwnPackage {
   readonly dir: string;
   readonly version: string | undefined;
