@@ -4,7 +4,7 @@
  * the fake GitHub.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiFailure } from '../../src/client/commands/api-failure.js';
+import { apiFailure } from '../../src/client/commands/api/api-failure.js';
 import { freePort } from '../helpers/app-harness.js';
 import { type Harness, harness, issueNumber, REPO, worldsPerTest } from './harness.js';
 
