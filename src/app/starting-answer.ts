@@ -1,4 +1,4 @@
-import type { RouteHandler } from './http.js';
+import type { RouteHandler } from '../http-routes.js';
 
 /** How long a caller is told to wait while start-up retries GitHub (`retry-after`, seconds). */
 export const STARTING_RETRY_AFTER_S = 5;

@@ -1,10 +1,11 @@
 import type { Logger } from 'pino';
 import type { ProbotOctokit } from 'probot';
-import { type Action, type LabelRole, OWN_COMMENT_KINDS } from '../claims/decide.js';
+import { type Action, type LabelRole, OWN_COMMENT_KINDS } from '../claims/plan.js';
 import type { ThreadComment } from '../claims/types.js';
 import { type IssueKey, issueKeyString } from '../keys.js';
 import { type CheckRunAction, type CheckRunWrite, checkRun } from './check-run.js';
-import { statusOf, threadComment } from './thread.js';
+import { statusOf } from './errors.js';
+import { threadComment } from './thread.js';
 
 /** How the app creates its status labels when a repository has none (docs/protocol.md §4 row 1). */
 export interface LabelStyle {

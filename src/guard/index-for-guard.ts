@@ -1,4 +1,4 @@
-import type { Plan } from '../claims/decide.js';
+import type { Plan } from '../claims/plan.js';
 import type { IssueKey } from '../keys.js';
 import type { Store } from '../store/store.js';
 import { flagger } from './flagger.js';

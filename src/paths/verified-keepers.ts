@@ -2,7 +2,8 @@ import { decide } from '../claims/decide.js';
 import type { DecideConfig } from '../claims/decide-config.js';
 import { overlaps } from '../claims/paths.js';
 import type { HolderSummary } from '../claims/plan.js';
-import { IssueGoneError, type IssueThread } from '../github/thread.js';
+import { IssueGoneError } from '../github/errors.js';
+import type { IssueThread } from '../github/thread.js';
 import type { IssueKey } from '../keys.js';
 import type { IndexedPathHolder, Store } from '../store/store.js';
 

@@ -1,6 +1,6 @@
-import type { HolderSummary } from '../../claims/decide.js';
 import type { ClaimComment } from '../../claims/liveness.js';
 import { formatClaimTime } from '../../claims/marker.js';
+import type { HolderSummary } from '../../claims/plan.js';
 import {
   claimFieldsOf,
   type PublicClaim,

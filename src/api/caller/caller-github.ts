@@ -1,4 +1,4 @@
-import { statusOf } from '../../github/thread.js';
+import { statusOf } from '../../github/errors.js';
 import { ApiError, DEFAULT_RETRY_AFTER_S, unverifiable } from '../answers/api-error.js';
 
 /** A GitHub answer to a call made with the caller's token. */

@@ -1,5 +1,5 @@
 import type { ProbotOctokit } from 'probot';
-import { statusOf } from '../../github/thread.js';
+import { statusOf } from '../../github/errors.js';
 import type { RepoKey } from '../../keys.js';
 import { ApiError, unverifiable } from '../answers/api-error.js';
 import type { Caller } from './authenticate.js';

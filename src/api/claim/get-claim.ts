@@ -1,5 +1,5 @@
-import { trustedClaims } from '../../claims/decide.js';
 import { findHolder } from '../../claims/liveness.js';
+import { trustedClaims } from '../../claims/trusted-claims.js';
 import { indexIssue } from '../../read-model/index-issue.js';
 import type { ApiAnswer } from '../answers/api-answer.js';
 import { claimObject, issueObject } from '../answers/serialise.js';

@@ -1,5 +1,5 @@
-import type { HolderSummary } from '../../claims/decide.js';
 import { formatClaimTime } from '../../claims/marker.js';
+import type { HolderSummary } from '../../claims/plan.js';
 import type { PublicClaim } from '../../claims/public-claim.js';
 import { type IssueKey, issueRef } from '../../keys.js';
 import type { PathConflict } from '../../paths/live-holders-overlapping.js';
