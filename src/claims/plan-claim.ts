@@ -10,7 +10,7 @@ import { ownedBy, publicIdentity } from './public-identity.js';
 import type { ClaimMarker } from './types.js';
 
 /** A session's claim: who it is and where it works, already validated. */
-export interface ClaimRequest {
+interface ClaimRequest {
   readonly session: string;
   readonly lane: string;
   readonly branch: string;

@@ -8,13 +8,13 @@ import { statusOf } from './errors.js';
 import { threadComment } from './thread.js';
 
 /** How the app creates its status labels when a repository has none (docs/protocol.md §4 row 1). */
-export interface LabelStyle {
+interface LabelStyle {
   readonly color: string;
   readonly description: string;
 }
 
 /** The colour and description of each status label the app creates. */
-export function labelStyle(label: string, role: LabelRole): LabelStyle {
+function labelStyle(label: string, role: LabelRole): LabelStyle {
   return role === 'blocked'
     ? { color: 'd93f0b', description: 'The holder of this issue’s claim is blocked' }
     : { color: '1d76db', description: `Held by a live claim; see the claim comment (${label})` };
@@ -45,7 +45,7 @@ export class KnownLabels {
  * caller as their author, and every other action (labels, assignees, finalising, notes)
  * with `app`.
  */
-export type Writers = ProbotOctokit | { readonly own: ProbotOctokit; readonly app: ProbotOctokit };
+type Writers = ProbotOctokit | { readonly own: ProbotOctokit; readonly app: ProbotOctokit };
 
 /** Every write the executor sends: an issue's actions, and the guard's check runs. */
 export type WriteAction = Action | CheckRunAction;
@@ -77,7 +77,7 @@ export interface Executed {
 }
 
 /** The options of one {@link executePlan}. */
-export interface ExecuteOptions<A extends WriteAction = WriteAction> {
+interface ExecuteOptions<A extends WriteAction = WriteAction> {
   /** Labels known to exist; without it, each label added is looked up once (the API adds none). */
   readonly knownLabels?: KnownLabels;
   readonly onWrite?: (action: A) => void;

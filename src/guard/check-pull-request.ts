@@ -17,7 +17,7 @@ import { readPullFiles } from './read-pull-files.js';
 import { verifiedHolders } from './verified-holders.js';
 
 /** What checking a pull request came to, for logs and tests. */
-export type PullCheckResult =
+type PullCheckResult =
   | { readonly outcome: 'skipped'; readonly why: string }
   | { readonly outcome: 'checked'; readonly conclusion: string; readonly write: CheckRunWrite }
   | { readonly outcome: 'observed'; readonly conclusion: string };

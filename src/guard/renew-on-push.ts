@@ -13,7 +13,7 @@ import type { GuardDeps } from './guard-deps.js';
 import { pushMayRenew, renewedTooRecently } from './push-renewal.js';
 
 /** What a push came to for the claim it named. */
-export type RenewResult =
+type RenewResult =
   | 'renewed'
   | 'observed'
   | 'disabled'

@@ -43,7 +43,7 @@ export function mayReleaseForOthers(role: { roleName: string; permission: string
 }
 
 /** The caller's role as read from GitHub: `role_name` and the older `permission`. */
-export interface Role {
+interface Role {
   readonly roleName: string;
   readonly permission: string;
 }

@@ -7,7 +7,7 @@ import { ApiError } from '../answers/api-error.js';
 import { holderObject } from '../answers/serialise.js';
 
 /** One contested path of a 409 PATHS_CLAIMED (docs/protocol.md §10). */
-export interface ContestedPath {
+interface ContestedPath {
   /** The caller's entry. */
   readonly path: string;
   /** The holder's entry it overlaps (equal, or one under the other's directory). */
@@ -30,7 +30,7 @@ export function isQuiet(holder: HolderSummary, staleAfterMs: number, now: Date):
 }
 
 /** Whole minutes since the holder's claim started (never negative, whatever the clocks say). */
-export function claimAgeMinutes(holder: HolderSummary, now: Date): number {
+function claimAgeMinutes(holder: HolderSummary, now: Date): number {
   return Math.max(0, Math.floor((now.getTime() - holder.started.getTime()) / 60_000));
 }
 
@@ -38,7 +38,7 @@ export function claimAgeMinutes(holder: HolderSummary, now: Date): number {
  * The contested paths of a claim on `key`: one entry per caller's entry and held entry that
  * overlap, in the order of the caller's paths, then the holders' comment ids.
  */
-export function contestedPaths(
+function contestedPaths(
   key: IssueKey,
   paths: readonly string[],
   conflicts: readonly PathConflict[],
