@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { harnessFor } from '../e2e/e2e-helpers.js';
 import { REPO } from '../helpers/app-harness.js';
-import { caller, claimBody, claimPath, fileHarness } from './api-helpers.js';
+import { caller, claimBody, claimPath, fileHarness, withIssue } from './api-helpers.js';
 
 /** One harness for the validation rows, closed when the file's tests are done. */
 const sharedHarness = fileHarness();
@@ -92,12 +92,8 @@ describe.concurrent('path overlaps through the claims API (docs/protocol.md §10
   });
 
   it('an NFD entry is written in its NFC form', async ({ onTestFinished }) => {
-    const { fake, appUrl } = await harnessFor(onTestFinished);
-    const n = fake.createIssue(REPO);
-    const answer = await caller(appUrl, fake, 'alice').post(
-      claimPath(n),
-      claimBody('s-1', { paths: ['lib/cafe%CC%81/'] }),
-    );
+    const { n, alice } = await withIssue(onTestFinished);
+    const answer = await alice.post(claimPath(n), claimBody('s-1', { paths: ['lib/cafe%CC%81/'] }));
     expect(answer.status).toBe(201);
     expect(answer.body.claim.paths).toEqual(['lib/caf%C3%A9/']);
   });

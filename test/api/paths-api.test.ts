@@ -15,6 +15,7 @@ import {
   claimBody,
   claimPath,
   fileHarness,
+  withIssue,
 } from './api-helpers.js';
 
 /** One harness for the validation rows, closed when the file's tests are done. */
@@ -108,9 +109,8 @@ describe.concurrent('POST …/claim with paths', () => {
   });
 
   it('an entry is written in its canonical form', async ({ onTestFinished }) => {
-    const { fake, appUrl } = await harnessFor(onTestFinished);
-    const n = fake.createIssue(REPO);
-    const answer = await caller(appUrl, fake, 'alice').post(
+    const { n, alice } = await withIssue(onTestFinished);
+    const answer = await alice.post(
       claimPath(n),
       claimBody('s-1', { paths: ['src/%c3%a9t%61.ts'] }),
     );
