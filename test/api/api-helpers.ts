@@ -123,3 +123,31 @@ export function answerAlicesComment(
     ...reply,
   });
 }
+
+/** `withIssue` with a second open issue: `n1` and `n2`, and `bob` calling beside `alice`. */
+export async function withTwoIssues(onFinished: OnFinished) {
+  const harness = await harnessFor(onFinished);
+  const { fake, appUrl } = harness;
+  return Object.assign(harness, {
+    n1: fake.createIssue(REPO),
+    n2: fake.createIssue(REPO),
+    alice: caller(appUrl, fake, 'alice'),
+    bob: caller(appUrl, fake, 'bob'),
+  });
+}
+
+/**
+ * `withIssue` on one clock for the app and the fake, moved on by `advance(ms)`: `updated` is
+ * whole seconds, so two calls in one second of real time would write the same time.
+ */
+export async function withIssueOnClock(onFinished: OnFinished) {
+  let offset = 0;
+  const now = () => new Date(Date.now() + offset);
+  const harness = await withIssue(onFinished, { main: { now } });
+  harness.fake.clock = now;
+  return Object.assign(harness, {
+    advance: (ms: number) => {
+      offset += ms;
+    },
+  });
+}

@@ -15,6 +15,7 @@ import {
   fileHarness,
   heldByBob,
   withIssue,
+  withIssueOnClock,
 } from './api-helpers.js';
 
 /** One harness for the validation rows, closed when the file's tests are done. */
@@ -174,16 +175,9 @@ describe.concurrent('POST …/issues/{n}/claim', () => {
   it('the same session of the same caller again: 200 alreadyHeld, renewed, no second comment', async ({
     onTestFinished,
   }) => {
-    // One clock for the app and the fake, moved on between the calls: `updated` is whole
-    // seconds, so two calls in one second of real time would write the same time.
-    let offset = 0;
-    const now = () => new Date(Date.now() + offset);
-    const { fake, appUrl } = await harnessFor(onTestFinished, { main: { now } });
-    fake.clock = now;
-    const n = fake.createIssue(REPO);
-    const alice = caller(appUrl, fake, 'alice');
+    const { fake, n, alice, advance } = await withIssueOnClock(onTestFinished);
     const first = await alice.post(claimPath(n), claimBody('s-1'));
-    offset = 2 * HOUR;
+    advance(2 * HOUR);
     const again = await alice.post(claimPath(n), claimBody('s-1'));
     expect(again.status).toBe(200);
     expect(again.body).toMatchObject({
@@ -361,14 +355,9 @@ describe.concurrent('POST …/claim/heartbeat', () => {
   it('moves the caller’s heartbeat and stage; blocked adds the blocked label', async ({
     onTestFinished,
   }) => {
-    let offset = 0;
-    const now = () => new Date(Date.now() + offset);
-    const { fake, appUrl } = await harnessFor(onTestFinished, { main: { now } });
-    fake.clock = now;
-    const n = fake.createIssue(REPO);
-    const alice = caller(appUrl, fake, 'alice');
+    const { fake, n, alice, advance } = await withIssueOnClock(onTestFinished);
     const claimed = await alice.post(claimPath(n), claimBody('s-1'));
-    offset = HOUR;
+    advance(HOUR);
     const beat = await alice.post(`${claimPath(n)}/heartbeat`, {
       session: 's-1',
       stage: 'implementing',
