@@ -82,8 +82,8 @@ export function fileHarness(): () => Promise<Harness> {
 }
 
 /**
- * A fresh app and fake GitHub holding one open issue `n` on REPO, with `alice` calling the API, closed when the test ends (the
- * harness itself, so `app` follows a restart).
+ * A fresh app and fake GitHub holding one open issue `n` on REPO, with `alice` calling the
+ * API; closed when the test ends. It is the harness itself, so `app` follows a restart.
  */
 export async function withIssue(
   onFinished: OnFinished,

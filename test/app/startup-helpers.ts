@@ -1,7 +1,7 @@
 import { afterEach } from 'vitest';
 import { main, type RunningApp } from '../../src/app/main.js';
 import { startFakeGitHub } from '../fake-github/fake-github.js';
-import { freePort, logSink, PRIVATE_KEY, WEBHOOK_SECRET, waitFor } from '../helpers/app-harness.js';
+import { freePort, githubEnv, logSink, waitFor } from '../helpers/app-harness.js';
 
 /** The environment of `npm start` against GitHub at 127.0.0.1:`githubPort`, on any free port. */
 export function startEnv(
@@ -9,13 +9,8 @@ export function startEnv(
   extra: Record<string, string> = {},
 ): Record<string, string> {
   return {
-    APP_ID: '1',
-    PRIVATE_KEY,
-    WEBHOOK_SECRET,
+    ...githubEnv(`127.0.0.1:${githubPort}`),
     PORT: '0',
-    HOST: '127.0.0.1',
-    GHE_HOST: `127.0.0.1:${githubPort}`,
-    GHE_PROTOCOL: 'http',
     LOG_LEVEL: 'info',
     CLAIMS_SWEEP_INTERVAL: '1h',
     ...extra,
