@@ -13,7 +13,7 @@ redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[5])
 return 1`;
 
 /** Options of {@link redisMcpSessions}. */
-export interface RedisMcpSessionsOptions {
+interface RedisMcpSessionsOptions {
   /** The connection to use, once up (the app shares the RedisStore's: `store.connection()`). */
   readonly redis: () => Promise<Redis>;
   /** Prefix of every key written (the store's, e.g. `claims:`). */

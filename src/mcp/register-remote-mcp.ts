@@ -10,7 +10,7 @@ import { redisMcpSessions } from './redis-mcp-sessions.js';
 import { MCP_PATH, type RemoteMcpLimits, remoteMcp } from './remote-mcp.js';
 
 /** What the app hands the remote MCP server. */
-export interface RemoteMcpWiring {
+interface RemoteMcpWiring {
   /** The claims API's handler, the one `/api/claims/v1/` serves (same caches, same limits). */
   readonly api: ClaimsApiHandler;
   readonly store: Store;

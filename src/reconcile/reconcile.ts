@@ -1,18 +1,15 @@
 import type { Logger } from 'pino';
 import type { ProbotOctokit } from 'probot';
-import { type Action, type DecideConfig, decide, type Plan } from '../claims/decide.js';
+import { decide } from '../claims/decide.js';
+import type { DecideConfig } from '../claims/decide-config.js';
 import { hasName } from '../claims/names.js';
+import type { Action, Plan } from '../claims/plan.js';
 import type { ClaimEvent } from '../events/claim-event.js';
 import { keepClaimEvents } from '../events/keep-claim-events.js';
 import { installationReads } from '../github/conditional.js';
+import { IssueGoneError, UnverifiableError } from '../github/errors.js';
 import { executePlan, type KnownLabels } from '../github/execute.js';
-import {
-  IssueGoneError,
-  type IssueMeta,
-  type IssueThread,
-  readThread,
-  UnverifiableError,
-} from '../github/thread.js';
+import { type IssueMeta, type IssueThread, readThread } from '../github/thread.js';
 import { type IssueKey, issueKeyString } from '../keys.js';
 import { pathHoldersFor } from '../paths/path-holders-for.js';
 import type { ReconcileRequest } from '../queue/queue.js';

@@ -1,8 +1,9 @@
 import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RedisConnection } from '../../src/store/redis-connection.js';
 import { RedisStore } from '../../src/store/redis-store.js';
-import { flushPrefix, redisUrl, requireRedis, uniquePrefix } from '../helpers/redis.js';
+import { flushPrefix, redisUrl, uniquePrefix } from '../helpers/redis.js';
+import { redisForFile } from '../helpers/redis-for-file.js';
 import { describeStoreContract } from './store-contract.js';
 
 /** The store suite's own database; the queue suite uses another. */
@@ -11,14 +12,8 @@ const DB = 5;
 let redis: Redis;
 const runPrefix = `${uniquePrefix('claims-store-test')}:`;
 
-beforeAll(async () => {
-  redis = await requireRedis(DB);
-});
-
-afterAll(async () => {
-  if (!redis) return;
-  await flushPrefix(redis, runPrefix);
-  await redis.quit();
+redisForFile(DB, runPrefix, (client) => {
+  redis = client;
 });
 
 describeStoreContract('RedisStore', async () => {
