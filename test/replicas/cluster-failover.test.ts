@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Receiver, startReceiver } from '../events/receiver.js';
 import {
+  ask,
   type RedisClusterNodes,
   RedisServers,
   startRedisCluster,
@@ -37,6 +38,25 @@ afterAll(async () => {
 });
 
 describe('Redis Cluster', () => {
+  it('a primary that may evict keys stops start-up, whichever shard it serves', async () => {
+    const roles = await Promise.all(nodes.nodes.map((n) => ask(n.port, 'ROLE')));
+    const primaries = nodes.nodes.filter((_, i) => (roles[i] as unknown[])[0] === 'master');
+    const evicting = primaries[primaries.length - 1]!;
+    await ask(evicting.port, 'CONFIG', 'SET', 'maxmemory-policy', 'volatile-lru');
+    try {
+      const refused = await startCluster({ redisEnv: { CLAIMS_REDIS_CLUSTER: nodes.nodeList } });
+      try {
+        await expect(refused.startReplica()).rejects.toThrow(
+          `Redis at 127.0.0.1:${evicting.port} has maxmemory-policy volatile-lru; claim-warden needs noeviction`,
+        );
+      } finally {
+        await refused.close();
+      }
+    } finally {
+      await ask(evicting.port, 'CONFIG', 'SET', 'maxmemory-policy', 'noeviction');
+    }
+  }, 60_000);
+
   it("the app's shard primary killed mid-run: the replicas follow the new primary and converge as without it", async () => {
     cluster = await startCluster({
       replicas: 3,
