@@ -90,9 +90,8 @@ export function connectRedis(
         ? { sentinelPassword: target.sentinelPassword }
         : {}),
       ...(options.tls ? { enableTLSForSentinelMode: true, sentinelTLS: options.tls } : {}),
-      // Sentinel tells of a promotion (+switch-master) before the old primary's socket times
-      // out: reconnect to the new one at once.
-      failoverDetector: true,
+      // No failoverDetector: its connections to the Sentinels outlive quit() (ioredis 6), and
+      // a dead primary's socket closes anyway; a demoted live one answers READONLY (above).
     });
   }
   const { enableOfflineQueue, retryStrategy: _retry, ...redisOptions } = options;
