@@ -24,7 +24,7 @@ export type ConnectionSide = 'fail-fast' | 'wait-out';
  * - `commandTimeout`: Redis connected but not answering (paused, a dead proxy) fails too.
  * ioredis keeps reconnecting (its default retryStrategy), so the app recovers by itself.
  */
-export const FAIL_FAST_OPTIONS: RedisOptions = {
+const FAIL_FAST_OPTIONS: RedisOptions = {
   enableOfflineQueue: false,
   autoResendUnfulfilledCommands: false,
   maxRetriesPerRequest: 1,
