@@ -14,6 +14,7 @@ import { benchMcp } from './mcp-bench.js';
 import { benchMemory } from './memory-bench.js';
 import { benchPaths } from './paths-bench.js';
 import { benchRecovery } from './recovery-bench.js';
+import { benchRedisHa } from './redis-ha-bench.js';
 import { fmt, renderSection, type Section } from './section.js';
 import { benchSweep } from './sweep-bench.js';
 import { benchThroughput } from './throughput-bench.js';
@@ -49,6 +50,7 @@ const BENCHES: ReadonlyArray<readonly [string, () => Promise<Section>]> = [
   ['mcp', benchMcp],
   ['board', benchBoard],
   ['recovery', benchRecovery],
+  ['redis-ha', benchRedisHa],
 ];
 
 /** The machine the figures come from: they mean nothing without it. */

@@ -17,7 +17,7 @@ interface RemoteMcpWiring {
   readonly log: Logger;
   /** GitHub's REST API root: its OAuth server is the one the metadata names. */
   readonly githubApiUrl: string;
-  readonly settings: { readonly publicUrl?: string | undefined; readonly redisPrefix?: string };
+  readonly settings: { readonly publicUrl?: string | undefined };
   readonly limits?: Partial<RemoteMcpLimits>;
 }
 
@@ -31,7 +31,7 @@ export function registerRemoteMcp(http: HttpRoutes, wiring: RemoteMcpWiring): vo
     wiring.store instanceof RedisStore
       ? redisMcpSessions({
           redis: () => (wiring.store as RedisStore).connection(),
-          prefix: `${wiring.settings.redisPrefix ?? 'claims'}:`,
+          prefix: wiring.store.prefix,
         })
       : memoryMcpSessions();
   const mcp = remoteMcp({
