@@ -1,10 +1,17 @@
-import type { IndexedClaim, IndexedIssue } from '../src/store/store.js';
-import { type BenchCluster, percentile, startBenchCluster } from './bench-cluster.js';
+import type { IndexedClaim } from '../src/store/store.js';
+import {
+  agent,
+  type BenchCluster,
+  benchIssue,
+  percentile,
+  REPO,
+  seedCallers,
+  stamp,
+  startBenchCluster,
+} from './bench-cluster.js';
 import { isCounted } from './measured-calls.js';
 import { fmt, type Section } from './section.js';
 
-const REPO = 'acme/widgets';
-const INSTALLATION = 1;
 const CALLERS = 20;
 /** The read-only account that floods heartbeats (docs/protocol.md §8 "Limits"). */
 const READER = 'reader';
@@ -23,17 +30,11 @@ async function startCluster(
     db: DB,
     env: extraEnv,
     seed: (fake) => {
-      fake.addInstallation({ id: INSTALLATION, account: 'acme', repos: [REPO] });
-      fake.createLabel(REPO, { name: 'status:in-progress' });
-      for (let i = 0; i < CALLERS; i++) fake.addUser(agent(i), { association: 'COLLABORATOR' });
+      seedCallers(fake, CALLERS);
       // A passer-by: reads the public repository, may not claim (role read).
       fake.addUser(READER, { association: 'NONE' });
     },
   });
-}
-
-function agent(i: number): string {
-  return `agent-${String(i + 1).padStart(2, '0')}`;
 }
 
 async function post(url: string, token: string, path: string, body: unknown) {
@@ -200,19 +201,9 @@ async function queueQuery(
     const { fake, apps, urls } = cluster;
     const store = apps[0]!.warden.store;
     const count = 10_000;
-    const base = Date.parse('2026-01-01T00:00:00Z');
-    const stamp = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
     const puts: Promise<void>[] = [];
     for (let n = 1; n <= count; n++) {
-      const issue: IndexedIssue = {
-        key: { installationId: INSTALLATION, owner: 'acme', repo: 'widgets', number: n },
-        title: `issue ${n}`,
-        url: `https://github.com/${REPO}/issues/${n}`,
-        labels: n % 3 === 0 ? ['bug'] : [],
-        assignees: [],
-        createdAt: stamp(base + n * 1000),
-        updatedAt: stamp(base + n * 1000),
-      };
+      const issue = benchIssue(n);
       puts.push(store.putOpenIssue(issue));
       if (n % 4 === 0) {
         const claim: IndexedClaim = {

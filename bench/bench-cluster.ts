@@ -1,7 +1,12 @@
 import { freePort, STACK_SECRET, stackEnv } from '../sandbox/stack.js';
 import { main, type RunningApp } from '../src/app/main.js';
+import type { IndexedIssue } from '../src/store/store.js';
 import { type FakeGitHub, startFakeGitHub } from '../test/fake-github/fake-github.js';
 import { flushPrefix, redisUrl, requireRedis, uniquePrefix } from '../test/helpers/redis.js';
+
+/** The repository and installation every claims benchmark asks about. */
+export const REPO = 'acme/widgets';
+export const INSTALLATION = 1;
 
 /** A fake GitHub and the apps answering one benchmark's callers. */
 export interface BenchCluster {
@@ -60,4 +65,36 @@ export async function startBenchCluster(options: {
 export function percentile(values: readonly number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+}
+
+/** The login of bench caller `i`: agent-01, agent-02, … */
+export function agent(i: number): string {
+  return `agent-${String(i + 1).padStart(2, '0')}`;
+}
+
+/** The installation on REPO, its in-progress label and `callers` collaborating agents. */
+export function seedCallers(fake: FakeGitHub, callers: number): void {
+  fake.addInstallation({ id: INSTALLATION, account: 'acme', repos: [REPO] });
+  fake.createLabel(REPO, { name: 'status:in-progress' });
+  for (let i = 0; i < callers; i++) fake.addUser(agent(i), { association: 'COLLABORATOR' });
+}
+
+const INDEX_BASE = Date.parse('2026-01-01T00:00:00Z');
+
+/** GitHub's time format: whole seconds. */
+export function stamp(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** Open issue `n` of a bench's index: opened a second after issue n-1, every third a bug. */
+export function benchIssue(n: number): IndexedIssue {
+  return {
+    key: { installationId: INSTALLATION, owner: 'acme', repo: 'widgets', number: n },
+    title: `issue ${n}`,
+    url: `https://github.com/${REPO}/issues/${n}`,
+    labels: n % 3 === 0 ? ['bug'] : [],
+    assignees: [],
+    createdAt: stamp(INDEX_BASE + n * 1000),
+    updatedAt: stamp(INDEX_BASE + n * 1000),
+  };
 }

@@ -44,7 +44,7 @@ async function startWarden(
   };
 }
 
-interface Run {
+export interface Run {
   readonly variant: string;
   readonly seconds: number;
   readonly writes: number;
@@ -56,7 +56,7 @@ interface Run {
  * 50 installations, one repository each with the status label already there, one claim each
  * posted at the same moment; seconds until every issue is labelled and assigned.
  */
-async function converge(
+export async function converge(
   variant: string,
   Octokit: typeof ProbotOctokit,
   env: Record<string, string>,

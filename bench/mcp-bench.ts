@@ -1,18 +1,19 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { IndexedIssue } from '../src/store/store.js';
-import { type BenchCluster, percentile, startBenchCluster } from './bench-cluster.js';
+import {
+  agent,
+  type BenchCluster,
+  benchIssue,
+  percentile,
+  REPO,
+  seedCallers,
+  startBenchCluster,
+} from './bench-cluster.js';
 import { fmt, type Section } from './section.js';
 
-const REPO = 'acme/widgets';
-const INSTALLATION = 1;
 const CALLERS = 20;
 /** The Redis database of this benchmark's replicas (api-bench uses 9, the suites 5, 6, 8). */
 const DB = 10;
-
-function agent(i: number): string {
-  return `agent-${String(i + 1).padStart(2, '0')}`;
-}
 
 /** A fake GitHub and `replicas` apps: embedded for one, on a shared Redis prefix for more. */
 async function startCluster(replicas: number): Promise<BenchCluster> {
@@ -20,9 +21,7 @@ async function startCluster(replicas: number): Promise<BenchCluster> {
     replicas,
     db: DB,
     seed: (fake) => {
-      fake.addInstallation({ id: INSTALLATION, account: 'acme', repos: [REPO] });
-      fake.createLabel(REPO, { name: 'status:in-progress' });
-      for (let i = 0; i < CALLERS; i++) fake.addUser(agent(i), { association: 'COLLABORATOR' });
+      seedCallers(fake, CALLERS);
     },
   });
 }
@@ -120,18 +119,8 @@ async function listRate(): Promise<{
     const { fake, apps, urls } = cluster;
     const store = apps[0]!.warden.store;
     const count = 10_000;
-    const base = Date.parse('2026-01-01T00:00:00Z');
-    const stamp = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
     for (let n = 1; n <= count; n++) {
-      const issue: IndexedIssue = {
-        key: { installationId: INSTALLATION, owner: 'acme', repo: 'widgets', number: n },
-        title: `issue ${n}`,
-        url: `https://github.com/${REPO}/issues/${n}`,
-        labels: n % 3 === 0 ? ['bug'] : [],
-        assignees: [],
-        createdAt: stamp(base + n * 1000),
-        updatedAt: stamp(base + n * 1000),
-      };
+      const issue = benchIssue(n);
       await store.putOpenIssue(issue);
     }
     const client = await connect(urls[0]!, fake.tokenFor(agent(0)), 'bench-list');

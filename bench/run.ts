@@ -15,6 +15,7 @@ import { benchMemory } from './memory-bench.js';
 import { benchPaths } from './paths-bench.js';
 import { benchPeople } from './people-bench.js';
 import { benchRecovery } from './recovery-bench.js';
+import { benchRedisHa } from './redis-ha-bench.js';
 import { fmt, renderSection, type Section } from './section.js';
 import { benchSweep } from './sweep-bench.js';
 import { benchThroughput } from './throughput-bench.js';
@@ -51,6 +52,7 @@ const BENCHES: ReadonlyArray<readonly [string, () => Promise<Section>]> = [
   ['mcp', benchMcp],
   ['board', benchBoard],
   ['recovery', benchRecovery],
+  ['redis-ha', benchRedisHa],
 ];
 
 /** The machine the figures come from: they mean nothing without it. */

@@ -14,7 +14,7 @@ interface ActionIo {
  * The Action's entry: one run, its problems printed as `::error::` workflow commands (the
  * runner shows them as annotations on the run), and the exit code the step ends with.
  */
-export async function main(
+async function main(
   env: Readonly<Record<string, string | undefined>>,
   io: ActionIo,
 ): Promise<number> {

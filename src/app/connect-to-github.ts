@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
+import { statusOf } from '../github/errors.js';
 import { noAnswer } from '../github/no-answer.js';
-import { statusOf } from '../github/thread.js';
 
 /** How start-up waits for GitHub between attempts. */
 export interface StartupBackoff {

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { ProbotOctokit } from 'probot';
-import { statusOf } from '../github/thread.js';
+import { statusOf } from '../github/errors.js';
 import { type Metrics, routeTemplate } from './metrics.js';
 
 const counted = new WeakSet<object>();

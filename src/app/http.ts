@@ -5,8 +5,6 @@ import { answers } from './answers.js';
 import { bearerAllowed } from './bearer-allowed.js';
 import type { Metrics } from './metrics.js';
 
-export type { HttpRoutes, RouteHandler } from '../http-routes.js';
-
 /** What `/health` and `/metrics` read. */
 interface HttpDeps {
   readonly store: Store;

@@ -10,6 +10,7 @@ import { SettingsError } from '../config/settings-error.js';
 import { settingsForLog } from '../config/settings-for-log.js';
 import type { EventSenderOptions } from '../events/event-outbox.js';
 import type { PacingClock } from '../github/write-pacing.js';
+import type { HttpRoutes } from '../http-routes.js';
 import { MCP_PATH } from '../mcp/remote-mcp.js';
 import type { WorkQueue } from '../queue/queue.js';
 import type { Store } from '../store/store.js';
@@ -17,7 +18,7 @@ import { answers } from './answers.js';
 import { type ClaimWarden, createClaimWarden } from './app.js';
 import { createBackends } from './backends.js';
 import { connectToGitHub, type StartupBackoff, StartupError } from './connect-to-github.js';
-import { createHttpRoutes, type HttpRoutes } from './http.js';
+import { createHttpRoutes } from './http.js';
 import { isEntry } from './is-entry.js';
 import { createLog } from './log.js';
 import { createMetrics, type Metrics } from './metrics.js';
@@ -75,7 +76,13 @@ export async function main(
     );
   }
   const backends = createBackends(settings, log);
-  if (backends.mode === 'redis') await waitForStore(backends, log);
+  if (backends.mode === 'redis') {
+    await waitForStore(backends, log);
+    await backends.checkRedis(log).catch(async (error: unknown) => {
+      await Promise.allSettled([backends.store.close(), backends.queue.close()]);
+      throw error;
+    });
+  }
   // Made before GitHub is reached, so /metrics is served while start-up retries: an outage
   // at start-up is when an operator most wants to look.
   const metrics = createMetrics(() => backends.queue.depth().catch(() => Number.NaN));
@@ -239,7 +246,7 @@ const STORE_START_TIMEOUT_MS = 30_000;
  * store fails fast once started, and a webhook must be answered within GitHub's 10 seconds.
  */
 async function waitForStore(
-  { store, queue }: { store: Store; queue: WorkQueue },
+  { store, queue, variable }: { store: Store; queue: WorkQueue; variable: string },
   log: Logger,
 ): Promise<void> {
   const deadline = Date.now() + STORE_START_TIMEOUT_MS;
@@ -249,10 +256,10 @@ async function waitForStore(
     if (Date.now() >= deadline) {
       await store.close();
       throw new Error(
-        `Redis (CLAIMS_REDIS_URL) did not answer within ${STORE_START_TIMEOUT_MS / 1000} s: check that it runs and is reachable from this host`,
+        `Redis (${variable}) did not answer within ${STORE_START_TIMEOUT_MS / 1000} s: check that it runs and is reachable from this host`,
       );
     }
-    if (attempt === 1) log.warn('waiting for Redis (CLAIMS_REDIS_URL) to answer');
+    if (attempt === 1) log.warn(`waiting for Redis (${variable}) to answer`);
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
 }

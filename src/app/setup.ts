@@ -37,12 +37,12 @@ interface ProbotManifestCreation {
 }
 
 /** The part of smee-client's class that Probot's setup calls for a webhook channel. */
-export interface SmeeClientClass {
+interface SmeeClientClass {
   createChannel(): Promise<string>;
 }
 
 /** What tests may replace in startSetup. */
-export interface SetupOptions {
+interface SetupOptions {
   /** Where log lines go (default stdout). */
   readonly logDestination?: DestinationStream;
   /** Replaces smee-client (tests: a machine without network). */

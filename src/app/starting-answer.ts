@@ -1,7 +1,7 @@
-import type { RouteHandler } from './http.js';
+import type { RouteHandler } from '../http-routes.js';
 
 /** How long a caller is told to wait while start-up retries GitHub (`retry-after`, seconds). */
-export const STARTING_RETRY_AFTER_S = 5;
+const STARTING_RETRY_AFTER_S = 5;
 
 /**
  * The answer of the app's own routes (the board, the claims API) while start-up has not

@@ -18,7 +18,7 @@ export type WardenSettings = Pick<
       | 'redeliverMax'
       | 'eventsUrl'
       | 'eventsSecret'
-      | 'redisUrl'
+      | 'redis'
       | 'redisPrefix'
       | 'eventsConcurrency'
       | 'eventsMaxPending'

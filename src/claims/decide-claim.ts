@@ -6,7 +6,7 @@ import type { IdentityKind } from './public-identity.js';
 import type { AssigneeMode, ClaimMarker } from './types.js';
 
 /** A session asking for an issue, as both the client and the claims API take it. */
-export interface ClaimAsk extends Pick<ClaimCommentOptions, 'note' | 'client'> {
+interface ClaimAsk extends Pick<ClaimCommentOptions, 'note' | 'client'> {
   readonly session: string;
   readonly lane: string;
   readonly branch: string;

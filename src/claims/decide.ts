@@ -17,26 +17,6 @@ import { trustedClaims } from './trusted-claims.js';
 import type { Outcome } from './types.js';
 import { type Finalising, withoutPathLosers } from './without-path-losers.js';
 
-// decide()'s vocabulary lives in files of its own; many modules (and work in flight) import it
-// from here, so it stays importable from decide.js.
-export type { DecideConfig } from './decide-config.js';
-export { expiryNoteTag } from './expiry-note.js';
-export type { IssueFacts, PathHolderFact } from './issue-facts.js';
-export { lostTo } from './lost-to.js';
-export { pathsNoteTag } from './paths-note.js';
-export type { PeopleVerdict } from './people-verdict.js';
-export {
-  type Action,
-  type AgentHolder,
-  type FinaliseReason,
-  type HolderSummary,
-  type LabelRole,
-  OWN_COMMENT_KINDS,
-  type PersonHolder,
-  type Plan,
-} from './plan.js';
-export { isTrustedAuthor, trustedClaims } from './trusted-claims.js';
-
 /**
  * Decides what makes docs/protocol.md §4 true for one issue. Pure: the thread, the config and the clock
  * in; a Plan out. Emits no action that the current state already satisfies. `people` is what

@@ -1,16 +1,16 @@
 import { type Claimant, type ClaimState, hasLabel, isAssigned } from './claim-state.js';
-import type { Action } from './decide.js';
 import { type ClaimDecision, decideClaim, type Publish } from './decide-claim.js';
 import { finaliseAction } from './finalise-action.js';
 import { type ClaimComment, staleSince } from './liveness.js';
 import { formatClaimTime } from './marker.js';
 import { sameName } from './names.js';
+import type { Action } from './plan.js';
 import { type Losers, planLosers } from './plan-losers.js';
 import { ownedBy, publicIdentity } from './public-identity.js';
 import type { ClaimMarker } from './types.js';
 
 /** A session's claim: who it is and where it works, already validated. */
-export interface ClaimRequest {
+interface ClaimRequest {
   readonly session: string;
   readonly lane: string;
   readonly branch: string;

@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { REDIS_SECRET_VARIABLES, redisProblems, redisTargetOf } from './redis-settings.js';
 import type { Settings } from './settings.js';
 import { SettingsEnv } from './settings-env.js';
 import { SettingsError, type SettingsProblem } from './settings-error.js';
@@ -8,7 +9,7 @@ import { SettingsError, type SettingsProblem } from './settings-error.js';
 const SECRET_VARIABLES = new Set([
   'PRIVATE_KEY',
   'WEBHOOK_SECRET',
-  'CLAIMS_REDIS_URL',
+  ...REDIS_SECRET_VARIABLES,
   'CLAIMS_EVENTS_SECRET',
   'WEBHOOK_PROXY_URL',
   'GITHUB_CLIENT_SECRET',
@@ -47,6 +48,7 @@ export function readSettings(
       problems.push({ variable, message: withValue(variable, issue.message, input[variable]) });
     }
   }
+  problems.push(...redisProblems(new Set(Object.keys(input))));
   if (input.PRIVATE_KEY === undefined && input.PRIVATE_KEY_PATH === undefined) {
     problems.push({
       variable: 'PRIVATE_KEY',
@@ -89,6 +91,8 @@ export function readSettings(
   const v = parsed.data;
   const privateKey = v.PRIVATE_KEY ?? v.PRIVATE_KEY_PATH;
   if (privateKey === undefined) throw new SettingsError(problems); // unreachable: checked above
+  const redis = redisTargetOf(v);
+  if (redis.problems.length > 0) throw new SettingsError(redis.problems);
   return {
     staleAfterMs: v.CLAIMS_STALE_AFTER,
     sweepIntervalMs: v.CLAIMS_SWEEP_INTERVAL,
@@ -97,7 +101,7 @@ export function readSettings(
     queueConcurrency: v.CLAIMS_QUEUE_CONCURRENCY,
     apiRatePerMinute: v.CLAIMS_API_RATE_PER_MINUTE,
     apiConcurrency: v.CLAIMS_API_CONCURRENCY,
-    redisUrl: v.CLAIMS_REDIS_URL,
+    redis: redis.target,
     redisPrefix: v.CLAIMS_REDIS_PREFIX,
     queueLockMs: v.CLAIMS_QUEUE_LOCK,
     writePacingMs: v.CLAIMS_WRITE_PACING_MS,

@@ -5,10 +5,10 @@ import {
   hostSchema,
   publicUrlSchema,
   redisPrefixSchema,
-  redisUrlSchema,
 } from './address-schemas.js';
 import { durationSchema, parseDuration } from './duration.js';
 import { privateKeyPathSchema, privateKeySchema } from './private-key-schema.js';
+import { RedisSettingsEnv } from './redis-settings.js';
 import { LOG_LEVELS } from './settings.js';
 
 /** How the secrets the app checks the length of are best made. */
@@ -53,7 +53,7 @@ export const SettingsEnv = z.object({
     1_000,
     'the claims API calls one token may have running at once',
   ).default(10),
-  CLAIMS_REDIS_URL: redisUrlSchema.optional(),
+  ...RedisSettingsEnv,
   CLAIMS_REDIS_PREFIX: redisPrefixSchema.default('claims'),
   CLAIMS_QUEUE_LOCK: durationSchema('1s', '10m', '30s').default(parseDuration('30s')),
   CLAIMS_WRITE_PACING_MS: integerSchema(

@@ -1,3 +1,4 @@
+import type { RedisTarget } from './redis-target.js';
 import type { Settings } from './settings.js';
 
 /**
@@ -13,7 +14,7 @@ export function settingsForLog(settings: Settings): Record<string, unknown> {
     sessionSecret: _session,
     metricsToken,
     boardOAuth,
-    redisUrl,
+    redis,
     eventsUrl,
     publicUrl,
     webhookProxyUrl,
@@ -21,7 +22,7 @@ export function settingsForLog(settings: Settings): Record<string, unknown> {
   } = settings;
   return {
     ...rest,
-    redisUrl: redisUrl === undefined ? undefined : urlOrigin(redisUrl),
+    redis: redis === undefined ? undefined : redisForLog(redis),
     eventsUrl: eventsUrl === undefined ? undefined : urlOrigin(eventsUrl),
     publicUrl: publicUrl === undefined ? undefined : urlOrigin(publicUrl),
     webhookProxy: webhookProxyUrl !== undefined,
@@ -38,4 +39,23 @@ export function urlOrigin(text: string): string {
   } catch {
     return '(unparseable URL)';
   }
+}
+
+/** Where Redis is and how it is reached; never a password, nor the URL's path or query. */
+function redisForLog(target: RedisTarget): Record<string, unknown> {
+  const nodes = (list: readonly { host: string; port: number }[]) =>
+    list.map((node) => `${node.host}:${node.port}`).join(',');
+  const where =
+    target.form === 'url'
+      ? { url: urlOrigin(target.url) }
+      : target.form === 'sentinel'
+        ? { sentinels: nodes(target.sentinels), name: target.name }
+        : { nodes: nodes(target.nodes) };
+  return {
+    form: target.form,
+    ...where,
+    username: target.username,
+    password: target.password !== undefined,
+    tls: target.tls !== undefined,
+  };
 }

@@ -1,3 +1,5 @@
+import type { RedisTarget } from './redis-target.js';
+
 /** The pino levels Probot accepts for `LOG_LEVEL` (probot/lib/helpers/validate-log-level.js). */
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const;
 
@@ -6,7 +8,7 @@ type LogLevel = (typeof LOG_LEVELS)[number];
 
 /**
  * The operator's settings, read once at start-up by readSettings (docs/protocol.md §7). Durations are in
- * milliseconds. `privateKey`, `webhookSecret` and `redisUrl` are secrets: log settingsForLog()
+ * milliseconds. `privateKey`, `webhookSecret` and `redis` (its URL and passwords) are secrets: log settingsForLog()
  * instead of this object.
  */
 export interface Settings {
@@ -27,8 +29,11 @@ export interface Settings {
   readonly apiRatePerMinute: number;
   /** `CLAIMS_API_CONCURRENCY`: claims API calls one token may have running at once, per replica. */
   readonly apiConcurrency: number;
-  /** `CLAIMS_REDIS_URL`: shared state for many replicas; undefined runs in-process (docs/protocol.md §7). */
-  readonly redisUrl: string | undefined;
+  /**
+   * The Redis shared by many replicas (`CLAIMS_REDIS_URL`, `CLAIMS_REDIS_SENTINELS` or
+   * `CLAIMS_REDIS_CLUSTER`, docs/replicas.md); undefined runs in-process (docs/protocol.md §7).
+   */
+  readonly redis: RedisTarget | undefined;
   /**
    * `CLAIMS_REDIS_PREFIX`: the first part of every Redis key the app writes (default `claims`).
    * Every replica of one app uses the same one; two apps (or test runs) on one Redis database

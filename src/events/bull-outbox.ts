@@ -1,6 +1,6 @@
 import { type Job, Queue, UnrecoverableError, Worker } from 'bullmq';
-import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { connectRedis, type RedisAddress, type RedisClient } from '../redis/connect-redis.js';
 import type { ClaimEvent } from './claim-event.js';
 import type { EventOutbox, OutboxObserver, OutboxRetryOptions } from './event-outbox.js';
 import { EVENT_RETRY_WINDOW_MS, eventRetryDelay, nextEventAttemptIn } from './retry-schedule.js';
@@ -24,9 +24,9 @@ const MAX_EVENT_STALLS = 10;
 
 /** Options of {@link BullOutbox}. */
 interface BullOutboxOptions extends OutboxRetryOptions {
-  /** `CLAIMS_REDIS_URL`. */
-  readonly url: string;
-  /** `CLAIMS_REDIS_PREFIX`. */
+  /** The settings' Redis (`CLAIMS_REDIS_URL`, `_SENTINELS` or `_CLUSTER`), or a URL. */
+  readonly target: RedisAddress;
+  /** `CLAIMS_REDIS_PREFIX`, as a hash tag on a Cluster (src/redis/keyspace.ts). */
   readonly prefix: string;
   readonly send: (event: ClaimEvent) => Promise<void>;
   readonly log: Logger;
@@ -50,14 +50,14 @@ interface BullOutboxOptions extends OutboxRetryOptions {
  * stalled check puts it back, and another replica sends it.
  */
 export class BullOutbox implements EventOutbox {
-  private readonly connection: Redis;
-  private readonly workerConnection: Redis;
+  private readonly connection: RedisClient;
+  private readonly workerConnection: RedisClient;
   private readonly queue: Queue<ClaimEvent>;
   private readonly worker: Worker<ClaimEvent>;
 
   constructor(private readonly options: BullOutboxOptions) {
     // BullMQ's workers block on Redis: no per-request retry limit, as BullMQ requires.
-    this.connection = new Redis(options.url, { maxRetriesPerRequest: null });
+    this.connection = connectRedis(options.target, 'wait-out');
     this.connection.on('error', () => {});
     const retention = { age: Math.ceil((options.windowMs ?? EVENT_RETRY_WINDOW_MS) / 1000) };
     this.queue = new Queue<ClaimEvent>(EVENTS_QUEUE, {
@@ -72,7 +72,7 @@ export class BullOutbox implements EventOutbox {
       },
     });
     this.queue.on('error', (err) => options.log.warn({ err }, 'event queue: Redis error'));
-    this.workerConnection = this.connection.duplicate({ maxRetriesPerRequest: null });
+    this.workerConnection = connectRedis(options.target, 'wait-out');
     this.workerConnection.on('error', () => {});
     const lock = Math.min(options.lockDurationMs ?? MAX_EVENT_LOCK_MS, MAX_EVENT_LOCK_MS);
     this.worker = new Worker<ClaimEvent>(EVENTS_QUEUE, (job) => this.process(job), {

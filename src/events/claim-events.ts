@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { HolderSummary, Plan } from '../claims/decide.js';
 import { formatClaimTime, parseClaimMarker } from '../claims/marker.js';
+import type { HolderSummary, Plan } from '../claims/plan.js';
 import type { ThreadComment } from '../claims/types.js';
 import { type IssueKey, issueKeyString } from '../keys.js';
 import type { ClaimEvent, ClaimEventType, EventClaim } from './claim-event.js';

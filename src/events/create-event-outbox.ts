@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Settings } from '../config/settings.js';
+import { keyspace } from '../redis/keyspace.js';
 import { BullOutbox } from './bull-outbox.js';
 import type { EventOutbox, EventSenderOptions, OutboxObserver } from './event-outbox.js';
 import { MemoryOutbox } from './memory-outbox.js';
@@ -7,7 +8,7 @@ import { sendEvent } from './send-event.js';
 
 /**
  * The outbox of outgoing events for the operator's settings (docs/protocol.md §13): none
- * without `CLAIMS_EVENTS_URL`; on Redis when `CLAIMS_REDIS_URL` is set (a replica restart
+ * without `CLAIMS_EVENTS_URL`; on Redis when Redis is named (`CLAIMS_REDIS_URL`, `_SENTINELS` or `_CLUSTER`) (a replica restart
  * loses none: another replica sends a killed one's events, their lock `CLAIMS_QUEUE_LOCK`
  * as for reconciles but at most 10 s), else in the process. Either way a replica sends at
  * most `CLAIMS_EVENTS_CONCURRENCY` at once; embedded, at most `CLAIMS_EVENTS_MAX_PENDING`
@@ -21,7 +22,7 @@ export function createEventOutbox(
       | 'eventsSecret'
       | 'eventsConcurrency'
       | 'eventsMaxPending'
-      | 'redisUrl'
+      | 'redis'
       | 'redisPrefix'
       | 'queueLockMs'
     >
@@ -51,10 +52,10 @@ export function createEventOutbox(
     ...(observer ? { observer } : {}),
     ...retry,
   };
-  if (settings.redisUrl) {
+  if (settings.redis) {
     return new BullOutbox({
-      url: settings.redisUrl,
-      prefix: settings.redisPrefix ?? 'claims',
+      target: settings.redis,
+      prefix: keyspace(settings.redis, settings.redisPrefix ?? 'claims'),
       lockDurationMs: settings.queueLockMs,
       ...shared,
     });

@@ -1,19 +1,20 @@
 import type { Logger } from 'pino';
 import type { ProbotOctokit } from 'probot';
-import { type Action, type LabelRole, OWN_COMMENT_KINDS } from '../claims/decide.js';
+import { type Action, type LabelRole, OWN_COMMENT_KINDS } from '../claims/plan.js';
 import type { ThreadComment } from '../claims/types.js';
 import { type IssueKey, issueKeyString } from '../keys.js';
 import { type CheckRunAction, type CheckRunWrite, checkRun } from './check-run.js';
-import { statusOf, threadComment } from './thread.js';
+import { statusOf } from './errors.js';
+import { threadComment } from './thread.js';
 
 /** How the app creates its status labels when a repository has none (docs/protocol.md §4 row 1). */
-export interface LabelStyle {
+interface LabelStyle {
   readonly color: string;
   readonly description: string;
 }
 
 /** The colour and description of each status label the app creates. */
-export function labelStyle(label: string, role: LabelRole): LabelStyle {
+function labelStyle(label: string, role: LabelRole): LabelStyle {
   return role === 'blocked'
     ? { color: 'd93f0b', description: 'The holder of this issue’s claim is blocked' }
     : { color: '1d76db', description: `Held by a live claim; see the claim comment (${label})` };
@@ -44,7 +45,7 @@ export class KnownLabels {
  * caller as their author, and every other action (labels, assignees, finalising, notes)
  * with `app`.
  */
-export type Writers = ProbotOctokit | { readonly own: ProbotOctokit; readonly app: ProbotOctokit };
+type Writers = ProbotOctokit | { readonly own: ProbotOctokit; readonly app: ProbotOctokit };
 
 /** Every write the executor sends: an issue's actions, and the guard's check runs. */
 export type WriteAction = Action | CheckRunAction;
@@ -76,7 +77,7 @@ export interface Executed {
 }
 
 /** The options of one {@link executePlan}. */
-export interface ExecuteOptions<A extends WriteAction = WriteAction> {
+interface ExecuteOptions<A extends WriteAction = WriteAction> {
   /** Labels known to exist; without it, each label added is looked up once (the API adds none). */
   readonly knownLabels?: KnownLabels;
   readonly onWrite?: (action: A) => void;

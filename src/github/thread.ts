@@ -5,9 +5,6 @@ import type { IssueKey } from '../keys.js';
 import { conditionalGet, conditionalPages, type ReadCache } from './conditional.js';
 import { IssueGoneError, isGoneStatus, statusOf, UnverifiableError } from './errors.js';
 
-// Re-exported: the client and the app import GitHub's error reading from here.
-export { IssueGoneError, statusOf, UnverifiableError } from './errors.js';
-
 /** docs/protocol.md §6: a thread longer than this cannot be verified. */
 export const MAX_THREAD_COMMENTS = 1000;
 

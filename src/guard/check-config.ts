@@ -7,7 +7,7 @@ import type { RepoKey } from '../keys.js';
 import type { GuardDeps } from './guard-deps.js';
 
 /** The name of the config check run (docs/protocol.md §11). */
-export const CONFIG_CHECK_NAME = 'claim-warden/config';
+const CONFIG_CHECK_NAME = 'claim-warden/config';
 
 /**
  * Puts a repository's config errors where maintainers look: a push to the default branch
@@ -58,7 +58,7 @@ export async function checkConfig(
 }
 
 /** The check a config outcome comes to; null when GitHub failed to give the file. */
-export function configOutcome(result: RepoConfigResult): CheckOutcome | null {
+function configOutcome(result: RepoConfigResult): CheckOutcome | null {
   switch (result.kind) {
     case 'absent':
       return {

@@ -5,9 +5,9 @@ import { configForReconcile } from '../config/config-for-reconcile.js';
 import type { ResolvedRepoConfig } from '../config/repo-config.js';
 import type { CheckRunWrite } from '../github/check-run.js';
 import { installationReads } from '../github/conditional.js';
+import { statusOf } from '../github/errors.js';
 import { executePlan } from '../github/execute.js';
 import { rolloutOf } from '../github/rollout-of.js';
-import { statusOf } from '../github/thread.js';
 import { type IssueKey, issueKeyString, repoOf } from '../keys.js';
 import { flagger } from './flagger.js';
 import type { GuardDeps } from './guard-deps.js';
@@ -17,7 +17,7 @@ import { readPullFiles } from './read-pull-files.js';
 import { verifiedHolders } from './verified-holders.js';
 
 /** What checking a pull request came to, for logs and tests. */
-export type PullCheckResult =
+type PullCheckResult =
   | { readonly outcome: 'skipped'; readonly why: string }
   | { readonly outcome: 'checked'; readonly conclusion: string; readonly write: CheckRunWrite }
   | { readonly outcome: 'observed'; readonly conclusion: string };

@@ -1,5 +1,5 @@
-import type { Plan } from '../claims/decide.js';
 import { agentHolder } from '../claims/holder-summary.js';
+import type { Plan } from '../claims/plan.js';
 import type { IssueKey } from '../keys.js';
 import type { Store } from '../store/store.js';
 import { flagger } from './flagger.js';

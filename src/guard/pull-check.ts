@@ -1,6 +1,6 @@
-import type { AgentHolder } from '../claims/decide.js';
 import { markdownCode } from '../claims/markdown-code.js';
 import { pathCovers } from '../claims/paths.js';
+import type { AgentHolder } from '../claims/plan.js';
 import type { PullHead } from '../claims/types.js';
 import type { PathGuard } from '../config/repo-config.js';
 import type { CheckOutcome } from '../github/check-run.js';

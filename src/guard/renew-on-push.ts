@@ -5,15 +5,16 @@ import { parseClaimMarker } from '../claims/marker.js';
 import type { Hint } from '../claims/types.js';
 import { configForReconcile } from '../config/config-for-reconcile.js';
 import { installationReads } from '../github/conditional.js';
+import { IssueGoneError } from '../github/errors.js';
 import { executePlan } from '../github/execute.js';
 import { rolloutOf } from '../github/rollout-of.js';
-import { IssueGoneError, readThread } from '../github/thread.js';
+import { readThread } from '../github/thread.js';
 import { type IssueKey, issueKeyString, repoOf } from '../keys.js';
 import type { GuardDeps } from './guard-deps.js';
 import { pushMayRenew, renewedTooRecently } from './push-renewal.js';
 
 /** What a push came to for the claim it named. */
-export type RenewResult =
+type RenewResult =
   | 'renewed'
   | 'observed'
   | 'disabled'

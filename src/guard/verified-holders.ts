@@ -1,8 +1,10 @@
 import type { ProbotOctokit } from 'probot';
-import { type DecideConfig, decide } from '../claims/decide.js';
+import { decide } from '../claims/decide.js';
+import type { DecideConfig } from '../claims/decide-config.js';
 import { agentHolder } from '../claims/holder-summary.js';
 import type { ReadCache } from '../github/conditional.js';
-import { IssueGoneError, readThread } from '../github/thread.js';
+import { IssueGoneError } from '../github/errors.js';
+import { readThread } from '../github/thread.js';
 import type { IssueKey, RepoKey } from '../keys.js';
 import type { VerifiedHolder } from './pull-check.js';
 

@@ -16,7 +16,7 @@ export function appBaseUrl(req: IncomingMessage, publicUrl: string | undefined):
  * GitHub's OAuth authorization server for a REST API root: `https://api.github.com` is
  * github.com's; a GitHub Enterprise Server `https://ghe/api/v3` is that host's `/login/oauth`.
  */
-export function githubAuthorizationServer(apiBaseUrl: string): string {
+function githubAuthorizationServer(apiBaseUrl: string): string {
   const url = new URL(apiBaseUrl);
   const host = url.hostname === 'api.github.com' ? 'github.com' : url.host;
   return `${url.protocol}//${host}/login/oauth`;

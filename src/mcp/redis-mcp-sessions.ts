@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/connect-redis.js';
 import type { McpSessionRecord, McpSessions } from './mcp-sessions.js';
 
 // KEYS: the session's key, the caller's set. ARGV: member, record, now, expiry, idleMs, max.
@@ -13,9 +13,9 @@ redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[5])
 return 1`;
 
 /** Options of {@link redisMcpSessions}. */
-export interface RedisMcpSessionsOptions {
+interface RedisMcpSessionsOptions {
   /** The connection to use, once up (the app shares the RedisStore's: `store.connection()`). */
-  readonly redis: () => Promise<Redis>;
+  readonly redis: () => Promise<RedisClient>;
   /** Prefix of every key written (the store's, e.g. `claims:`). */
   readonly prefix: string;
   readonly now?: () => number;
@@ -31,7 +31,7 @@ export function redisMcpSessions(options: RedisMcpSessionsOptions): McpSessions 
   const hash = (text: string) => createHash('sha256').update(text).digest('base64url');
   const sessionKey = (member: string) => `${options.prefix}mcp-session:${member}`;
   const callerKey = (tokenHash: string) => `${options.prefix}mcp-sessions:${tokenHash}`;
-  const read = async (redis: Redis, member: string, tokenHash: string) => {
+  const read = async (redis: RedisClient, member: string, tokenHash: string) => {
     const text = await redis.get(sessionKey(member));
     if (text === null) return null;
     const record = JSON.parse(text) as McpSessionRecord;

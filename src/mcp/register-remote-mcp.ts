@@ -10,14 +10,14 @@ import { redisMcpSessions } from './redis-mcp-sessions.js';
 import { MCP_PATH, type RemoteMcpLimits, remoteMcp } from './remote-mcp.js';
 
 /** What the app hands the remote MCP server. */
-export interface RemoteMcpWiring {
+interface RemoteMcpWiring {
   /** The claims API's handler, the one `/api/claims/v1/` serves (same caches, same limits). */
   readonly api: ClaimsApiHandler;
   readonly store: Store;
   readonly log: Logger;
   /** GitHub's REST API root: its OAuth server is the one the metadata names. */
   readonly githubApiUrl: string;
-  readonly settings: { readonly publicUrl?: string | undefined; readonly redisPrefix?: string };
+  readonly settings: { readonly publicUrl?: string | undefined };
   readonly limits?: Partial<RemoteMcpLimits>;
 }
 
@@ -31,7 +31,7 @@ export function registerRemoteMcp(http: HttpRoutes, wiring: RemoteMcpWiring): vo
     wiring.store instanceof RedisStore
       ? redisMcpSessions({
           redis: () => (wiring.store as RedisStore).connection(),
-          prefix: `${wiring.settings.redisPrefix ?? 'claims'}:`,
+          prefix: wiring.store.prefix,
         })
       : memoryMcpSessions();
   const mcp = remoteMcp({

@@ -27,7 +27,7 @@ export interface RemoteMcpLimits {
 }
 
 /** The defaults of {@link RemoteMcpLimits}. */
-export const DEFAULT_MCP_LIMITS: RemoteMcpLimits = {
+const DEFAULT_MCP_LIMITS: RemoteMcpLimits = {
   maxBodyBytes: 256 * 1024,
   maxSessionsPerCaller: 16,
   idleMs: 30 * 60_000,
@@ -35,7 +35,7 @@ export const DEFAULT_MCP_LIMITS: RemoteMcpLimits = {
 };
 
 /** What the remote MCP server is built from. */
-export interface RemoteMcpOptions {
+interface RemoteMcpOptions {
   /** The claims API's handler as the app serves it: every tool call goes through it. */
   readonly api: ClaimsApiHandler;
   readonly sessions: McpSessions;

@@ -26,7 +26,7 @@ import {
 import { CallCancelled, type ToolExtra, whileWaiting } from './while-waiting.js';
 
 /** What the tools of one MCP request share. */
-export interface RemoteToolContext {
+interface RemoteToolContext {
   readonly api: ClaimsApiHandler;
   /** The request's `Authorization` header: each tool call is the caller's own API call. */
   readonly authorization: string | undefined;

@@ -3,7 +3,8 @@ import type { DecideConfig } from '../claims/decide-config.js';
 import { agentHolder } from '../claims/holder-summary.js';
 import { overlaps } from '../claims/paths.js';
 import type { AgentHolder } from '../claims/plan.js';
-import { IssueGoneError, type IssueThread } from '../github/thread.js';
+import { IssueGoneError } from '../github/errors.js';
+import type { IssueThread } from '../github/thread.js';
 import type { IssueKey } from '../keys.js';
 import type { IndexedPathHolder, Store } from '../store/store.js';
 

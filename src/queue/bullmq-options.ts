@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisAddress, RedisClient } from '../redis/connect-redis.js';
 import { installationShare } from './fair-order.js';
 import type { QueueLogger } from './queue.js';
 import { type RetryOptions, resolveRetry } from './retry.js';
@@ -7,13 +7,13 @@ import { type RetryOptions, resolveRetry } from './retry.js';
 export interface BullQueueOptions extends RetryOptions {
   /**
    * The Redis to share with the other replicas: an ioredis client the caller owns (BullMQ
-   * workers need it created with `maxRetriesPerRequest: null`), or a URL the queue connects to
-   * and closes.
+   * workers need it created with `maxRetriesPerRequest: null`), or an address (the settings'
+   * target, a URL) the queue connects to and closes.
    */
-  readonly connection: Redis | string;
+  readonly connection: RedisClient | RedisAddress;
   /** BullMQ queue name (default `reconcile`); replicas sharing work use the same one. */
   readonly queueName?: string;
-  /** BullMQ key prefix (default `claims`). */
+  /** BullMQ key prefix (default `claims`; on a Cluster a hash tag, src/redis/keyspace.ts). */
   readonly prefix?: string;
   /** Handlers this replica runs at once across issues (default 8). */
   readonly concurrency?: number;

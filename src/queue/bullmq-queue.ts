@@ -1,7 +1,6 @@
 import { Queue, Worker } from 'bullmq';
-import { Redis } from 'ioredis';
 import { type IssueKey, issueKeyString } from '../keys.js';
-import { FAIL_FAST_OPTIONS } from '../store/redis-connection.js';
+import { connectRedis, duplicateFor, quitRedis, type RedisClient } from '../redis/connect-redis.js';
 import { type BullQueueOptions, type ResolvedOptions, resolveOptions } from './bullmq-options.js';
 import { addJobs, type JobData, jobsToAdd, QueueRecords } from './bullmq-records.js';
 import { IssueRuns } from './bullmq-runs.js';
@@ -33,13 +32,6 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** Closes a connection (QUIT); one that Redis does not answer is dropped instead. */
-async function quit(redis: Redis): Promise<void> {
-  if (redis.status === 'end') return;
-  if (redis.status !== 'ready') return redis.disconnect();
-  await redis.quit().catch(() => redis.disconnect());
-}
-
 /**
  * The shared {@link WorkQueue} (docs/protocol.md §7, `CLAIMS_REDIS_URL` set): BullMQ jobs plus per-issue
  * records in Redis, so that any number of replicas, each with its own worker, never reconcile
@@ -47,11 +39,11 @@ async function quit(redis: Redis): Promise<void> {
  */
 export class BullQueue implements WorkQueue {
   /** The worker side's connection: waits out outages (docs/replicas.md). */
-  private readonly redis: Redis;
+  private readonly redis: RedisClient;
   private readonly ownsConnection: boolean;
   private readonly queue: Queue<JobData>;
   /** The producer side's own connection and queue: fail fast (docs/replicas.md). */
-  private readonly producer: Redis;
+  private readonly producer: RedisClient;
   private readonly producerQueue: Queue<JobData>;
   private worker: Worker<JobData> | undefined;
   private runs: IssueRuns | undefined;
@@ -67,23 +59,20 @@ export class BullQueue implements WorkQueue {
   constructor(options: BullQueueOptions) {
     this.logger = options.logger;
     this.options = resolveOptions(options);
-    if (typeof options.connection === 'string') {
-      // BullMQ workers need maxRetriesPerRequest null: a blocking read must not give up.
-      this.redis = new Redis(options.connection, { maxRetriesPerRequest: null });
+    this.ownsConnection = !isClient(options.connection);
+    if (isClient(options.connection)) this.redis = options.connection;
+    else {
+      this.redis = connectRedis(options.connection, 'wait-out');
       this.redis.on('error', (err) => this.logger.warn({ err }, 'work queue: Redis error'));
-      this.ownsConnection = true;
-    } else {
-      this.redis = options.connection;
-      this.ownsConnection = false;
     }
     this.records = new QueueRecords(`${this.options.prefix}:${this.options.queueName}:cw:`);
 
-    // The store's fail-fast connection, with the queue's own command timeout.
-    const producerOptions = { ...FAIL_FAST_OPTIONS, commandTimeout: this.options.enqueueTimeoutMs };
-    this.producer =
-      typeof options.connection === 'string'
-        ? new Redis(options.connection, producerOptions)
-        : options.connection.duplicate(producerOptions);
+    // Fail-fast, as the store's connection, with the queue's own command timeout.
+    this.producer = isClient(options.connection)
+      ? duplicateFor(options.connection, 'fail-fast', this.options.enqueueTimeoutMs)
+      : connectRedis(options.connection, 'fail-fast', {
+          commandTimeout: this.options.enqueueTimeoutMs,
+        });
     // Outages are reported by the worker side's connection; failed enqueues by their caller.
     this.producer.on('error', () => {});
 
@@ -91,7 +80,7 @@ export class BullQueue implements WorkQueue {
     this.producerQueue = this.createQueue(this.producer);
   }
 
-  private createQueue(connection: Redis): Queue<JobData> {
+  private createQueue(connection: RedisClient): Queue<JobData> {
     const queue = new Queue<JobData>(this.options.queueName, {
       connection,
       prefix: this.options.prefix,
@@ -216,8 +205,8 @@ export class BullQueue implements WorkQueue {
     await this.worker?.close();
     await this.queue.close();
     await this.producerQueue.close();
-    await quit(this.producer);
-    if (this.ownsConnection) await quit(this.redis);
+    await quitRedis(this.producer);
+    if (this.ownsConnection) await quitRedis(this.redis);
   }
 
   private async isIdle(): Promise<boolean> {
@@ -235,4 +224,9 @@ export class BullQueue implements WorkQueue {
     ]);
     return pending === 0 && running === 0;
   }
+}
+
+/** Whether the queue was given a client (the caller's) rather than an address to connect to. */
+function isClient(connection: BullQueueOptions['connection']): connection is RedisClient {
+  return typeof connection !== 'string' && !('form' in connection);
 }

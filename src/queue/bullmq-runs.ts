@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DelayedError, type Job, type Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
 import { type IssueKey, issueKeyString, parseIssueKeyString } from '../keys.js';
+import type { RedisClient } from '../redis/connect-redis.js';
 import { extendLockScript, releaseLockScript } from '../store/lock-scripts.js';
 import type { ResolvedOptions } from './bullmq-options.js';
 import {
@@ -26,7 +26,7 @@ import { retryAfterOf, retryDelay } from './retry.js';
 /** What {@link IssueRuns} works with: the worker side of the queue (docs/replicas.md). */
 export interface IssueRunsContext {
   /** The worker side's connection: waits out outages. */
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   /** The worker side's queue, where the next jobs are added. */
   readonly queue: Queue<JobData>;
   readonly records: QueueRecords;

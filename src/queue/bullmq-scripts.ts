@@ -12,8 +12,9 @@ import { RedisScript } from '../store/redis-script.js';
  * thus never holds more than `cap` jobs of one installation: a burst of thousands in one puts
  * another's job at most a few places from the front, and with more worker slots than `cap`
  * it starts at once. parked-index lists the installations that have parked issues.
- * The helpers below build the keys of other issues from the namespace (one Redis, not a
- * cluster, as BullMQ's own scripts do with its prefix).
+ * The helpers below build the keys of other issues from the namespace, as BullMQ's own
+ * scripts do with its prefix: on a Redis Cluster that prefix is a hash tag, so every key is
+ * in the slot of the keys the script was given (src/redis/keyspace.ts).
  */
 const ADMISSION = `
 local function admit_next(admitted, parked, parkedIndex, installation, ns, cap)

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/connect-redis.js';
 import { extendLockScript, releaseLockScript } from '../store/lock-scripts.js';
 
 /**
@@ -78,7 +78,7 @@ export interface RedisIssueLockOptions extends IssueLockOptions {
  * for a reconcile of the issue running on another replica.
  */
 export async function exclusiveOnRedis<T>(
-  redis: Redis,
+  redis: RedisClient,
   lockKey: string,
   fn: () => Promise<T>,
   options: RedisIssueLockOptions,

@@ -1,6 +1,6 @@
-import type { Plan } from '../claims/decide.js';
 import type { ClaimComment } from '../claims/liveness.js';
 import { parseClaimMarker } from '../claims/marker.js';
+import type { Plan } from '../claims/plan.js';
 import type { ThreadComment } from '../claims/types.js';
 import type { IssueMeta, IssueThread } from '../github/thread.js';
 import type { IssueKey } from '../keys.js';

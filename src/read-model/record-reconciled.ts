@@ -1,5 +1,5 @@
-import type { Plan } from '../claims/decide.js';
 import { parseClaimMarker } from '../claims/marker.js';
+import type { Plan } from '../claims/plan.js';
 import { holderRef } from '../events/holder-ref.js';
 import type { IssueMeta, IssueThread } from '../github/thread.js';
 import { type GuardIndexDeps, indexForGuard } from '../guard/index-for-guard.js';

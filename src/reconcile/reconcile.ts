@@ -1,19 +1,14 @@
 import type { Logger } from 'pino';
 import type { ProbotOctokit } from 'probot';
-import type { Action, DecideConfig, Plan } from '../claims/decide.js';
+import type { DecideConfig } from '../claims/decide-config.js';
 import { hasName, sameName } from '../claims/names.js';
+import type { Action, Plan } from '../claims/plan.js';
 import type { ClaimEvent } from '../events/claim-event.js';
 import { keepClaimEvents } from '../events/keep-claim-events.js';
 import { installationReads } from '../github/conditional.js';
+import { IssueGoneError, UnverifiableError } from '../github/errors.js';
 import { executePlan, type KnownLabels } from '../github/execute.js';
-import {
-  IssueGoneError,
-  type IssueMeta,
-  type IssueThread,
-  type PlusOnes,
-  readThread,
-  UnverifiableError,
-} from '../github/thread.js';
+import { type IssueMeta, type IssueThread, type PlusOnes, readThread } from '../github/thread.js';
 import { type IssueKey, issueKeyString } from '../keys.js';
 import { pathHoldersFor } from '../paths/path-holders-for.js';
 import { decideIssue } from '../people/decide-issue.js';

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { ProbotOctokit } from 'probot';
-import { statusOf } from '../github/thread.js';
+import { statusOf } from '../github/errors.js';
 import type { Store } from '../store/store.js';
 import { HookDelivery } from './hook-delivery.js';
 import { nextCheckpoint, pickRedeliveries } from './pick-redeliveries.js';

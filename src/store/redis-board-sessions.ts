@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/connect-redis.js';
 import { assertTtl } from './assert-ttl.js';
 import type { BoardSessions } from './board-sessions.js';
 
 /** Options of {@link RedisBoardSessions}. */
 export interface RedisBoardSessionsOptions {
   /** The connection to use, once up (the app shares the RedisStore's: `store.connection()`). */
-  readonly redis: () => Promise<Redis>;
+  readonly redis: () => Promise<RedisClient>;
   /** Prefix of every key written (the store's, e.g. `claims:`), so replicas of one app share. */
   readonly prefix: string;
 }

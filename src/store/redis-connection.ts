@@ -1,9 +1,15 @@
-import { Redis, type RedisOptions } from 'ioredis';
+import type { RedisOptions } from 'ioredis';
+import {
+  connectRedis,
+  quitRedis,
+  type RedisAddress,
+  type RedisClient,
+} from '../redis/connect-redis.js';
 
-/** Where a store gets its connection: the caller's client, or a URL it owns. */
+/** Where a store gets its connection: the caller's client, or an address it connects to. */
 export type RedisStoreConnection =
-  | { readonly redis: Redis }
-  | { readonly url: string; readonly redisOptions?: RedisOptions };
+  | { readonly redis: RedisClient }
+  | { readonly target: RedisAddress; readonly redisOptions?: RedisOptions };
 
 /** Options of {@link RedisConnection} (and of the RedisStore made on it). */
 export type RedisStoreOptions = RedisStoreConnection & {
@@ -19,29 +25,12 @@ export type RedisStoreOptions = RedisStoreConnection & {
 };
 
 /**
- * The options of a connection the store opens (a URL): it sits on the webhook path, where an
- * answer must come within GitHub's 10 seconds, so it fails fast rather than wait for Redis.
- * - `enableOfflineQueue: false`: while disconnected, a command fails at once instead of
- *   queueing, so nothing is written later, after the webhook was answered with an error.
- * - `autoResendUnfulfilledCommands: false`: a command in flight when the connection drops
- *   fails; it is not sent again on reconnect (same reason).
- * - `commandTimeout`: Redis connected but not answering (paused, a dead proxy) fails too.
- * ioredis keeps reconnecting (its default retryStrategy), so the store recovers by itself.
- */
-export const FAIL_FAST_OPTIONS: RedisOptions = {
-  enableOfflineQueue: false,
-  autoResendUnfulfilledCommands: false,
-  maxRetriesPerRequest: 1,
-  commandTimeout: 2000,
-};
-
-/**
  * The one connection every Redis pair of a store shares, and its key prefix: waits for the
  * first connection at start-up, fails fast after it, answers `ping` without throwing.
  */
 export class RedisConnection {
   readonly prefix: string;
-  private readonly redis: Redis;
+  private readonly redis: RedisClient;
   private readonly ownsConnection: boolean;
   private readonly pingTimeoutMs: number;
   /** Resolves once the connection was up once; until then commands wait for it. */
@@ -52,7 +41,8 @@ export class RedisConnection {
       this.redis = options.redis;
       this.ownsConnection = false;
     } else {
-      this.redis = new Redis(options.url, { ...FAIL_FAST_OPTIONS, ...options.redisOptions });
+      // It sits on the webhook path: fail-fast (src/redis/connect-redis.ts).
+      this.redis = connectRedis(options.target, 'fail-fast', options.redisOptions);
       this.ownsConnection = true;
       // ioredis reports connection errors as events; without a listener Node would log them
       // as unhandled. Callers see the outage through failing calls and ping().
@@ -73,7 +63,7 @@ export class RedisConnection {
   }
 
   /** The connection, once it has been up once (see `firstConnectTimeoutMs`). */
-  async client(): Promise<Redis> {
+  async client(): Promise<RedisClient> {
     if (this.firstConnection) {
       try {
         await this.firstConnection;
@@ -107,10 +97,7 @@ export class RedisConnection {
 
   /** Closes the connection only when it was opened here; a caller's client stays open. */
   async close(): Promise<void> {
-    if (!this.ownsConnection) return;
-    if (this.redis.status !== 'ready') return this.redis.disconnect();
-    // QUIT lets replies in flight arrive; a Redis that does not answer it is just dropped.
-    await this.redis.quit().catch(() => this.redis.disconnect());
+    if (this.ownsConnection) await quitRedis(this.redis);
   }
 }
 
@@ -118,7 +105,7 @@ export class RedisConnection {
  * Resolves when `redis` is ready; rejects when it is not within `timeoutMs` or was closed.
  * Later outages are not waited for: commands then fail fast (FAIL_FAST_OPTIONS).
  */
-function waitForReady(redis: Redis, timeoutMs: number): Promise<void> {
+function waitForReady(redis: RedisClient, timeoutMs: number): Promise<void> {
   if (redis.status === 'ready') return Promise.resolve();
   return new Promise<void>((resolve, reject) => {
     const done = (error?: Error) => {
@@ -147,7 +134,7 @@ export abstract class RedisPart {
   constructor(private readonly db: RedisConnection) {}
 
   /** The shared connection, once it has been up once. */
-  protected client(): Promise<Redis> {
+  protected client(): Promise<RedisClient> {
     return this.db.client();
   }
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/connect-redis.js';
 
 /**
  * A Lua script run by SHA, loaded on first use (EVALSHA, then EVAL on NOSCRIPT), so each call
@@ -15,7 +15,7 @@ export class RedisScript {
 
   /** Runs the script atomically with `keys` (KEYS) and `args` (ARGV). */
   async run(
-    redis: Redis,
+    redis: RedisClient,
     keys: readonly string[],
     args: readonly (string | number)[],
   ): Promise<unknown> {

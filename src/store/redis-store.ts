@@ -1,5 +1,6 @@
-import type { ChainableCommander, Redis } from 'ioredis';
+import type { ChainableCommander } from 'ioredis';
 import type { IssueKey } from '../keys.js';
+import type { RedisClient } from '../redis/connect-redis.js';
 import { compose, composed } from './compose.js';
 import { RedisBoardRecords } from './redis-board-records.js';
 import { RedisCachedReads } from './redis-cached-reads.js';
@@ -53,6 +54,14 @@ export class RedisStore
     ]);
   }
 
+  /**
+   * The first part of every key (`claims:`, `{claims}:` on a Cluster), for the small stores
+   * beside this one (the MCP sessions), so their keys share its layout and its slot.
+   */
+  get prefix(): string {
+    return this.#db.prefix;
+  }
+
   /** One MULTI: a replica never sees the issue half forgotten. */
   async forgetIssue(key: IssueKey): Promise<void> {
     const write = (await this.#db.client()).multi();
@@ -70,7 +79,7 @@ export class RedisStore
    * The store's connection once it is up, for the small stores that share it (the board's
    * sessions, src/store/redis-board-sessions.ts): closed with this store.
    */
-  connection(): Promise<Redis> {
+  connection(): Promise<RedisClient> {
     return this.#db.client();
   }
 

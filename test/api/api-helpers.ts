@@ -1,7 +1,7 @@
 import { afterAll } from 'vitest';
-import { harnessFor } from '../e2e/e2e-helpers.js';
-import type { FakeGitHub } from '../fake-github/fake-github.js';
-import type { Harness } from '../helpers/app-harness.js';
+import { claimComment, harnessFor, type OnFinished } from '../e2e/e2e-helpers.js';
+import type { FakeGitHub, InjectionSpec } from '../fake-github/fake-github.js';
+import { type Harness, REPO } from '../helpers/app-harness.js';
 
 /** An answer of the claims API as a test reads it. */
 export interface Answer {
@@ -79,4 +79,75 @@ export function fileHarness(): () => Promise<Harness> {
     });
     return shared;
   };
+}
+
+/**
+ * A fresh app and fake GitHub holding one open issue `n` on REPO, with `alice` calling the
+ * API; closed when the test ends. It is the harness itself, so `app` follows a restart.
+ */
+export async function withIssue(
+  onFinished: OnFinished,
+  options: Parameters<typeof harnessFor>[1] = {},
+) {
+  const harness = await harnessFor(onFinished, options);
+  return Object.assign(harness, {
+    n: harness.fake.createIssue(REPO),
+    alice: caller(harness.appUrl, harness.fake, 'alice'),
+  });
+}
+
+/** `withIssue`, the issue claimed by bob's session `s-bob` in a comment the app has settled. */
+export async function heldByBob(
+  onFinished: OnFinished,
+  options: Parameters<typeof harnessFor>[1] = {},
+) {
+  const harness = await withIssue(onFinished, options);
+  const held = harness.fake.addComment(REPO, harness.n, {
+    author: 'bob',
+    body: claimComment('s-bob'),
+  });
+  await harness.settle();
+  return Object.assign(harness, { held });
+}
+
+/** GitHub answering alice's claim comment POST on issue `n` with `reply` instead of posting. */
+export function answerAlicesComment(
+  fake: FakeGitHub,
+  n: number,
+  reply: Omit<InjectionSpec, 'method' | 'path' | 'actor'>,
+): void {
+  fake.inject({
+    method: 'POST',
+    path: `/repos/${REPO}/issues/${n}/comments`,
+    actor: 'alice',
+    ...reply,
+  });
+}
+
+/** `withIssue` with a second open issue: `n1` and `n2`, and `bob` calling beside `alice`. */
+export async function withTwoIssues(onFinished: OnFinished) {
+  const harness = await harnessFor(onFinished);
+  const { fake, appUrl } = harness;
+  return Object.assign(harness, {
+    n1: fake.createIssue(REPO),
+    n2: fake.createIssue(REPO),
+    alice: caller(appUrl, fake, 'alice'),
+    bob: caller(appUrl, fake, 'bob'),
+  });
+}
+
+/**
+ * `withIssue` on one clock for the app and the fake, moved on by `advance(ms)`: `updated` is
+ * whole seconds, so two calls in one second of real time would write the same time.
+ */
+export async function withIssueOnClock(onFinished: OnFinished) {
+  let offset = 0;
+  const now = () => new Date(Date.now() + offset);
+  const harness = await withIssue(onFinished, { main: { now } });
+  harness.fake.clock = now;
+  return Object.assign(harness, {
+    advance: (ms: number) => {
+      offset += ms;
+    },
+  });
 }

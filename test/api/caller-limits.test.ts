@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { claimComment, harnessFor } from '../e2e/e2e-helpers.js';
 import { REPO, waitFor } from '../helpers/app-harness.js';
-import { caller, claimBody, claimPath } from './api-helpers.js';
+import { caller, claimBody, claimPath, withIssue } from './api-helpers.js';
 
 /** A gate the fake holds requests at until `open()`. */
 function gate() {
@@ -22,11 +22,10 @@ describe.concurrent('a read-only caller flooding heartbeats', () => {
   it('never takes the issue lock nor reads the thread: a collaborator’s claim completes while its calls are pending', async ({
     onTestFinished,
   }) => {
-    const h = await harnessFor(onTestFinished, {
+    const h = await withIssue(onTestFinished, {
       env: { CLAIMS_API_CONCURRENCY: '100' },
     });
-    const { fake, appUrl, settle } = h;
-    const n = fake.createIssue(REPO);
+    const { fake, appUrl, settle, n } = h;
     fake.addComment(REPO, n, { author: 'bob', body: claimComment('s-bob') });
     const free = fake.createIssue(REPO);
     await settle();
@@ -76,11 +75,9 @@ describe.concurrent('per-caller limits', () => {
   it('past CLAIMS_API_RATE_PER_MINUTE a caller gets 429 RATE_LIMITED with retry-after; others do not', async ({
     onTestFinished,
   }) => {
-    const { fake, appUrl } = await harnessFor(onTestFinished, {
+    const { fake, appUrl, n, alice } = await withIssue(onTestFinished, {
       env: { CLAIMS_API_RATE_PER_MINUTE: '3' },
     });
-    const n = fake.createIssue(REPO);
-    const alice = caller(appUrl, fake, 'alice');
     for (let i = 0; i < 3; i++) expect((await alice.get(claimPath(n))).status).toBe(200);
     const limited = await alice.get(claimPath(n));
     expect(limited.status).toBe(429);

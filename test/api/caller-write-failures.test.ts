@@ -5,25 +5,26 @@
  * is 401; the comment is the caller's. Through the real server and the HTTP fake of GitHub.
  */
 import { describe, expect, it } from 'vitest';
-import { harnessFor } from '../e2e/e2e-helpers.js';
 import { REPO } from '../helpers/app-harness.js';
-import { caller, callerRequests, claimBody, claimPath } from './api-helpers.js';
+import {
+  answerAlicesComment,
+  callerRequests,
+  claimBody,
+  claimPath,
+  withIssue,
+} from './api-helpers.js';
 
 describe.concurrent('GitHub failing the caller’s comment write', () => {
   it('a rate-limited comment POST: 503 with GitHub’s retry-after, and nothing posted', async ({
     onTestFinished,
   }) => {
-    const { fake, appUrl } = await harnessFor(onTestFinished);
-    const n = fake.createIssue(REPO);
-    fake.inject({
-      method: 'POST',
-      path: `/repos/${REPO}/issues/${n}/comments`,
-      actor: 'alice',
+    const { fake, n, alice } = await withIssue(onTestFinished);
+    answerAlicesComment(fake, n, {
       status: 403,
       headers: { 'retry-after': '42' },
       body: { message: 'You have exceeded a secondary rate limit' },
     });
-    const answer = await caller(appUrl, fake, 'alice').post(claimPath(n), claimBody('s-1'));
+    const answer = await alice.post(claimPath(n), claimBody('s-1'));
     expect(answer.status).toBe(503);
     expect(answer.headers.get('retry-after')).toBe('42');
     expect(fake.comments(REPO, n)).toHaveLength(0);
@@ -32,9 +33,7 @@ describe.concurrent('GitHub failing the caller’s comment write', () => {
   it('a 502 on the heartbeat’s comment PATCH: 503, the claim as it was', async ({
     onTestFinished,
   }) => {
-    const { fake, appUrl } = await harnessFor(onTestFinished);
-    const n = fake.createIssue(REPO);
-    const alice = caller(appUrl, fake, 'alice');
+    const { fake, n, alice } = await withIssue(onTestFinished);
     const claimed = await alice.post(claimPath(n), claimBody('s-1'));
     expect(claimed.status).toBe(201);
     const [comment] = fake.comments(REPO, n);
@@ -53,16 +52,8 @@ describe.concurrent('GitHub failing the caller’s comment write', () => {
   it('a token GitHub refuses while writing: 401, and the claim comment is written by nobody else', async ({
     onTestFinished,
   }) => {
-    const { fake, appUrl } = await harnessFor(onTestFinished);
-    const n = fake.createIssue(REPO);
-    fake.inject({
-      method: 'POST',
-      path: `/repos/${REPO}/issues/${n}/comments`,
-      actor: 'alice',
-      status: 401,
-      body: { message: 'Bad credentials' },
-    });
-    const alice = caller(appUrl, fake, 'alice');
+    const { fake, n, alice } = await withIssue(onTestFinished);
+    answerAlicesComment(fake, n, { status: 401, body: { message: 'Bad credentials' } });
     const answer = await alice.post(claimPath(n), claimBody('s-1'));
     expect(answer.status).toBe(401);
     expect(answer.body.error.code).toBe('UNAUTHENTICATED');

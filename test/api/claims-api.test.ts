@@ -13,6 +13,9 @@ import {
   claimBody,
   claimPath,
   fileHarness,
+  heldByBob,
+  withIssue,
+  withIssueOnClock,
 } from './api-helpers.js';
 
 /** One harness for the validation rows, closed when the file's tests are done. */
@@ -41,8 +44,7 @@ describe.concurrent('GET …/issues/{n}/claim', () => {
   });
 
   it('a held issue answers the holder as a claim object', async ({ onTestFinished }) => {
-    const { fake, appUrl, settle } = await harnessFor(onTestFinished);
-    const n = fake.createIssue(REPO);
+    const { fake, settle, n, alice } = await withIssue(onTestFinished);
     const at = new Date(Date.now() - HOUR);
     const c = fake.addComment(REPO, n, {
       author: 'bob',
@@ -50,7 +52,7 @@ describe.concurrent('GET …/issues/{n}/claim', () => {
       createdAt: at,
     });
     await settle();
-    const answer = await caller(appUrl, fake, 'alice').get(claimPath(n));
+    const answer = await alice.get(claimPath(n));
     expect(answer.body.claim).toEqual({
       issue: `${REPO}#${n}`,
       kind: 'agent',
@@ -102,8 +104,7 @@ describe.concurrent('authentication', () => {
   it('no token, a refused token and an installation token are 401 saying what to do', async ({
     onTestFinished,
   }) => {
-    const { fake, appUrl, installationId } = await harnessFor(onTestFinished);
-    const n = fake.createIssue(REPO);
+    const { fake, appUrl, installationId, n } = await withIssue(onTestFinished);
     const none = await callApi(appUrl, 'GET', claimPath(n));
     expect(none.status).toBe(401);
     expect(none.body.error).toMatchObject({
@@ -124,9 +125,7 @@ describe.concurrent('authentication', () => {
   });
 
   it('the caller and the permission are read once and then cached', async ({ onTestFinished }) => {
-    const { fake, appUrl } = await harnessFor(onTestFinished);
-    const n = fake.createIssue(REPO);
-    const alice = caller(appUrl, fake, 'alice');
+    const { fake, n, alice } = await withIssue(onTestFinished);
     await alice.get(claimPath(n));
     await alice.post(claimPath(n), claimBody('s-1'));
     await alice.post(claimPath(n), claimBody('s-1'));
@@ -140,9 +139,8 @@ describe.concurrent('POST …/issues/{n}/claim', () => {
   it('a free issue: 201, one comment by the caller, the label and the assignee', async ({
     onTestFinished,
   }) => {
-    const { fake, appUrl } = await harnessFor(onTestFinished);
-    const n = fake.createIssue(REPO);
-    const answer = await caller(appUrl, fake, 'alice').post(
+    const { fake, n, alice } = await withIssue(onTestFinished);
+    const answer = await alice.post(
       claimPath(n),
       claimBody('s-1', { note: 'on it', client: 'loop-7' }),
     );
@@ -178,16 +176,9 @@ describe.concurrent('POST …/issues/{n}/claim', () => {
   it('the same session of the same caller again: 200 alreadyHeld, renewed, no second comment', async ({
     onTestFinished,
   }) => {
-    // One clock for the app and the fake, moved on between the calls: `updated` is whole
-    // seconds, so two calls in one second of real time would write the same time.
-    let offset = 0;
-    const now = () => new Date(Date.now() + offset);
-    const { fake, appUrl } = await harnessFor(onTestFinished, { main: { now } });
-    fake.clock = now;
-    const n = fake.createIssue(REPO);
-    const alice = caller(appUrl, fake, 'alice');
+    const { fake, n, alice, advance } = await withIssueOnClock(onTestFinished);
     const first = await alice.post(claimPath(n), claimBody('s-1'));
-    offset = 2 * HOUR;
+    advance(2 * HOUR);
     const again = await alice.post(claimPath(n), claimBody('s-1'));
     expect(again.status).toBe(200);
     expect(again.body).toMatchObject({
@@ -201,12 +192,9 @@ describe.concurrent('POST …/issues/{n}/claim', () => {
   it('held by another session: 409 naming the holder, and the caller writes nothing', async ({
     onTestFinished,
   }) => {
-    const { fake, appUrl, settle } = await harnessFor(onTestFinished);
-    const n = fake.createIssue(REPO);
-    const held = fake.addComment(REPO, n, { author: 'bob', body: claimComment('s-bob') });
-    await settle();
+    const { fake, n, held, alice } = await heldByBob(onTestFinished);
     fake.clearRequests();
-    const answer = await caller(appUrl, fake, 'alice').post(claimPath(n), claimBody('s-1'));
+    const answer = await alice.post(claimPath(n), claimBody('s-1'));
     expect(answer.status).toBe(409);
     expect(answer.body.error.code).toBe('ISSUE_ALREADY_CLAIMED');
     expect(answer.body.error.details.holder).toMatchObject({
@@ -223,9 +211,7 @@ describe.concurrent('POST …/issues/{n}/claim', () => {
   });
 
   it('the same caller with another session is refused too', async ({ onTestFinished }) => {
-    const { fake, appUrl } = await harnessFor(onTestFinished);
-    const n = fake.createIssue(REPO);
-    const alice = caller(appUrl, fake, 'alice');
+    const { n, alice } = await withIssue(onTestFinished);
     expect((await alice.post(claimPath(n), claimBody('s-1'))).status).toBe(201);
     const other = await alice.post(claimPath(n), claimBody('s-2'));
     expect(other.status).toBe(409);
@@ -333,8 +319,7 @@ describe.concurrent('POST …/issues/{n}/claim', () => {
   it('a 502 on the comments list mid-claim: 503 with retry-after, nothing posted', async ({
     onTestFinished,
   }) => {
-    const { fake, appUrl } = await harnessFor(onTestFinished);
-    const n = fake.createIssue(REPO);
+    const { fake, n, alice } = await withIssue(onTestFinished);
     // Every attempt, octokit's retries included.
     fake.inject({
       method: 'GET',
@@ -342,7 +327,7 @@ describe.concurrent('POST …/issues/{n}/claim', () => {
       status: 502,
       times: Infinity,
     });
-    const answer = await caller(appUrl, fake, 'alice').post(claimPath(n), claimBody('s-1'));
+    const answer = await alice.post(claimPath(n), claimBody('s-1'));
     fake.clearInjections();
     expect(answer.status).toBe(503);
     expect(answer.body.error.code).toBe('UNVERIFIABLE');
@@ -354,9 +339,8 @@ describe.concurrent('POST …/issues/{n}/claim', () => {
   it('an API claim racing a comment claim: the older comment holds, the API answers 409', async ({
     onTestFinished,
   }) => {
-    const h = await harnessFor(onTestFinished);
-    const { fake } = h;
-    const n = fake.createIssue(REPO);
+    const h = await withIssue(onTestFinished);
+    const { fake, n } = h;
     const { answer, bobs } = await apiClaimRacingComment(h, n, 's-api', 's-comment');
     expect(answer.status).toBe(409);
     expect(answer.body.error.code).toBe('ISSUE_ALREADY_CLAIMED');
@@ -372,14 +356,9 @@ describe.concurrent('POST …/claim/heartbeat', () => {
   it('moves the caller’s heartbeat and stage; blocked adds the blocked label', async ({
     onTestFinished,
   }) => {
-    let offset = 0;
-    const now = () => new Date(Date.now() + offset);
-    const { fake, appUrl } = await harnessFor(onTestFinished, { main: { now } });
-    fake.clock = now;
-    const n = fake.createIssue(REPO);
-    const alice = caller(appUrl, fake, 'alice');
+    const { fake, n, alice, advance } = await withIssueOnClock(onTestFinished);
     const claimed = await alice.post(claimPath(n), claimBody('s-1'));
-    offset = HOUR;
+    advance(HOUR);
     const beat = await alice.post(`${claimPath(n)}/heartbeat`, {
       session: 's-1',
       stage: 'implementing',
@@ -432,9 +411,7 @@ describe.concurrent('DELETE …/issues/{n}/claim', () => {
   it('the caller’s own session: 200 with the finalised claim; label and assignee removed', async ({
     onTestFinished,
   }) => {
-    const { fake, appUrl } = await harnessFor(onTestFinished);
-    const n = fake.createIssue(REPO);
-    const alice = caller(appUrl, fake, 'alice');
+    const { fake, n, alice } = await withIssue(onTestFinished);
     const claimed = await alice.post(claimPath(n), claimBody('s-1'));
     const answer = await alice.delete(claimPath(n), {
       session: 's-1',
@@ -462,16 +439,13 @@ describe.concurrent('DELETE …/issues/{n}/claim', () => {
   it('without a session: an administrative release for maintain, 403 NOT_ALLOWED for write', async ({
     onTestFinished,
   }) => {
-    const { fake, appUrl, settle } = await harnessFor(onTestFinished, {
+    const { fake, appUrl, n, held, alice } = await heldByBob(onTestFinished, {
       seed: (f) => {
         f.addUser('mona', { association: 'MEMBER' });
         f.setRole(REPO, 'mona', 'maintain');
       },
     });
-    const n = fake.createIssue(REPO);
-    const held = fake.addComment(REPO, n, { author: 'bob', body: claimComment('s-bob') });
-    await settle();
-    const refused = await caller(appUrl, fake, 'alice').delete(claimPath(n), {
+    const refused = await alice.delete(claimPath(n), {
       outcome: 'abandoned',
     });
     expect(refused.status).toBe(403);
@@ -493,9 +467,7 @@ describe.concurrent('DELETE …/issues/{n}/claim', () => {
   it('no live claim of that session: 409 CLAIM_NOT_HELD, nothing written', async ({
     onTestFinished,
   }) => {
-    const { fake, appUrl } = await harnessFor(onTestFinished);
-    const n = fake.createIssue(REPO);
-    const alice = caller(appUrl, fake, 'alice');
+    const { fake, n, alice } = await withIssue(onTestFinished);
     await alice.post(claimPath(n), claimBody('s-1'));
     fake.clearRequests();
     const answer = await alice.delete(claimPath(n), { session: 's-2', outcome: 'abandoned' });
@@ -514,12 +486,10 @@ describe.concurrent('the repository’s rollout keys (docs/protocol.md §15)', (
   it('enabled: false: no claim is taken, renewed or released there (409 NOT_ENFORCED), nothing written', async ({
     onTestFinished,
   }) => {
-    const { fake, appUrl } = await harnessFor(onTestFinished, {
+    const { fake, n, alice } = await withIssue(onTestFinished, {
       seed: (f) => f.setFile(REPO, '.github/claims.yml', 'enabled: false\n'),
     });
-    const n = fake.createIssue(REPO);
     fake.clearRequests();
-    const alice = caller(appUrl, fake, 'alice');
     const answers = [
       await alice.post(claimPath(n), claimBody('s-1')),
       await alice.post(`${claimPath(n)}/heartbeat`, { session: 's-1' }),

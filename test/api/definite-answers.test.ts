@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { harnessFor } from '../e2e/e2e-helpers.js';
 import { REPO, waitFor } from '../helpers/app-harness.js';
-import { caller, claimPath } from './api-helpers.js';
+import { caller, claimPath, withIssue } from './api-helpers.js';
 
 const SECONDARY_LIMIT = { 'retry-after': '42' };
 const PRIMARY_LIMIT = { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '0' };
@@ -20,9 +20,7 @@ describe.concurrent('GitHub limiting or failing the caller’s token', () => {
   ] as const)(
     '%s on the visibility check: 503 UNVERIFIABLE with retry-after, then answered once GitHub is fine',
     async ([, status, headers], { onTestFinished }) => {
-      const { fake, appUrl } = await harnessFor(onTestFinished);
-      const n = fake.createIssue(REPO);
-      const alice = caller(appUrl, fake, 'alice');
+      const { fake, n, alice } = await withIssue(onTestFinished);
       fake.inject({ method: 'GET', path: `/repos/${REPO}`, actor: 'alice', status, headers });
       const limited = await alice.get(claimPath(n));
       expect(limited.status).toBe(503);
@@ -60,9 +58,7 @@ describe.concurrent('GitHub limiting or failing the caller’s token', () => {
   it('a rate-limited GET /user is 503, not "an installation token", and is not kept', async ({
     onTestFinished,
   }) => {
-    const { fake, appUrl } = await harnessFor(onTestFinished);
-    const n = fake.createIssue(REPO);
-    const alice = caller(appUrl, fake, 'alice');
+    const { fake, n, alice } = await withIssue(onTestFinished);
     fake.inject({ method: 'GET', path: '/user', status: 403, headers: SECONDARY_LIMIT });
     const limited = await alice.get(claimPath(n));
     expect(limited.status).toBe(503);

@@ -7,7 +7,15 @@
 import { describe, expect, it } from 'vitest';
 import { claimComment, harnessFor } from '../e2e/e2e-helpers.js';
 import { REPO } from '../helpers/app-harness.js';
-import { type Answer, callApi, caller, claimBody, claimPath } from './api-helpers.js';
+import {
+  type Answer,
+  callApi,
+  caller,
+  claimBody,
+  claimPath,
+  heldByBob,
+  withIssue,
+} from './api-helpers.js';
 
 const SECRET = 'acme/secret';
 
@@ -95,10 +103,7 @@ describe.concurrent('a read-only caller on a repository it can read', () => {
   it('may read the claim, but heartbeat and release are 403 and never show the holder', async ({
     onTestFinished,
   }) => {
-    const { fake, appUrl, settle } = await harnessFor(onTestFinished);
-    const n = fake.createIssue(REPO);
-    const held = fake.addComment(REPO, n, { author: 'bob', body: claimComment('s-bob') });
-    await settle();
+    const { fake, appUrl, n, held } = await heldByBob(onTestFinished);
     const mallory = caller(appUrl, fake, 'mallory');
     // GET …/claim: mallory can read the thread on GitHub anyway.
     const read = await mallory.get(claimPath(n));
@@ -133,8 +138,7 @@ describe.concurrent('request bodies', () => {
   it.for(['__proto__', 'constructor', 'prototype'])(
     'a body key %s is 422 INVALID_INPUT naming it, nothing written',
     async (key, { onTestFinished }) => {
-      const { fake, appUrl } = await harnessFor(onTestFinished);
-      const n = fake.createIssue(REPO);
+      const { fake, appUrl, n } = await withIssue(onTestFinished);
       const answer = await callApi(appUrl, 'POST', claimPath(n), {
         token: fake.tokenFor('alice'),
         rawBody: `{"session":"s-1","lane":"l","branch":"b","${key}":{"isAdmin":true}}`,

@@ -5,9 +5,15 @@
  * refused (422 naming `paths`). The real server on the HTTP fake of GitHub.
  */
 import { describe, expect, it } from 'vitest';
-import { harnessFor } from '../e2e/e2e-helpers.js';
 import { REPO } from '../helpers/app-harness.js';
-import { caller, claimBody, claimPath, fileHarness } from './api-helpers.js';
+import {
+  caller,
+  claimBody,
+  claimPath,
+  fileHarness,
+  withIssue,
+  withTwoIssues,
+} from './api-helpers.js';
 
 /** One harness for the validation rows, closed when the file's tests are done. */
 const sharedHarness = fileHarness();
@@ -25,14 +31,10 @@ describe.concurrent('path overlaps through the claims API (docs/protocol.md §10
   ] as const)(
     'a claim on %s meets its holder: 409 PATHS_CLAIMED, nothing written',
     async ([, held, asked, shownAs], { onTestFinished }) => {
-      const { fake, appUrl } = await harnessFor(onTestFinished);
-      const n1 = fake.createIssue(REPO);
-      const n2 = fake.createIssue(REPO);
-      const bob = caller(appUrl, fake, 'bob');
+      const { fake, n1, n2, alice, bob } = await withTwoIssues(onTestFinished);
       expect((await bob.post(claimPath(n1), claimBody('s-bob', { paths: [held] }))).status).toBe(
         201,
       );
-      const alice = caller(appUrl, fake, 'alice');
       const answer = await alice.post(claimPath(n2), claimBody('s-alice', { paths: [asked] }));
       expect(answer.status).toBe(409);
       expect(answer.body.error.code).toBe('PATHS_CLAIMED');
@@ -92,12 +94,8 @@ describe.concurrent('path overlaps through the claims API (docs/protocol.md §10
   });
 
   it('an NFD entry is written in its NFC form', async ({ onTestFinished }) => {
-    const { fake, appUrl } = await harnessFor(onTestFinished);
-    const n = fake.createIssue(REPO);
-    const answer = await caller(appUrl, fake, 'alice').post(
-      claimPath(n),
-      claimBody('s-1', { paths: ['lib/cafe%CC%81/'] }),
-    );
+    const { n, alice } = await withIssue(onTestFinished);
+    const answer = await alice.post(claimPath(n), claimBody('s-1', { paths: ['lib/cafe%CC%81/'] }));
     expect(answer.status).toBe(201);
     expect(answer.body.claim.paths).toEqual(['lib/caf%C3%A9/']);
   });

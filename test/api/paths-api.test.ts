@@ -15,6 +15,8 @@ import {
   claimBody,
   claimPath,
   fileHarness,
+  withIssue,
+  withTwoIssues,
 } from './api-helpers.js';
 
 /** One harness for the validation rows, closed when the file's tests are done. */
@@ -81,15 +83,13 @@ describe.concurrent('POST …/claim with paths', () => {
   it('disjoint paths: 201, the path line is the second line and the claim lists the paths', async ({
     onTestFinished,
   }) => {
-    const { fake, appUrl } = await harnessFor(onTestFinished);
-    const n1 = fake.createIssue(REPO);
-    const n2 = fake.createIssue(REPO);
+    const { fake, appUrl, n1, n2, alice } = await withTwoIssues(onTestFinished);
     const bob = await caller(appUrl, fake, 'bob').post(
       claimPath(n1),
       claimBody('s-bob', { paths: ['src/a.ts', 'docs/'] }),
     );
     expect(bob.status).toBe(201);
-    const answer = await caller(appUrl, fake, 'alice').post(
+    const answer = await alice.post(
       claimPath(n2),
       claimBody('s-alice', { paths: ['src/b.ts', 'lib/caf%C3%A9/'] }),
     );
@@ -103,14 +103,13 @@ describe.concurrent('POST …/claim with paths', () => {
       kind: 'valid',
       paths: ['src/b.ts', 'lib/caf%C3%A9/'],
     });
-    const read = await caller(appUrl, fake, 'alice').get(claimPath(n2));
+    const read = await alice.get(claimPath(n2));
     expect(read.body.claim).toEqual(answer.body.claim);
   });
 
   it('an entry is written in its canonical form', async ({ onTestFinished }) => {
-    const { fake, appUrl } = await harnessFor(onTestFinished);
-    const n = fake.createIssue(REPO);
-    const answer = await caller(appUrl, fake, 'alice').post(
+    const { n, alice } = await withIssue(onTestFinished);
+    const answer = await alice.post(
       claimPath(n),
       claimBody('s-1', { paths: ['src/%c3%a9t%61.ts'] }),
     );
@@ -121,16 +120,12 @@ describe.concurrent('POST …/claim with paths', () => {
   it('paths held by another issue: 409 PATHS_CLAIMED with each conflict, nothing written', async ({
     onTestFinished,
   }) => {
-    const { fake, appUrl } = await harnessFor(onTestFinished);
-    const n1 = fake.createIssue(REPO);
-    const n2 = fake.createIssue(REPO);
-    const bob = caller(appUrl, fake, 'bob');
+    const { fake, n1, n2, alice, bob } = await withTwoIssues(onTestFinished);
     expect(
       (await bob.post(claimPath(n1), claimBody('s-bob', { paths: ['src/a.ts', 'docs/'] }))).status,
     ).toBe(201);
     const held = (await bob.get(claimPath(n1))).body.claim;
     const writesBefore = fake.writes().length;
-    const alice = caller(appUrl, fake, 'alice');
     const answer = await alice.post(
       claimPath(n2),
       claimBody('s-alice', { paths: ['src/b.ts', 'src/a.ts', 'docs/guide/intro.md'] }),
@@ -169,17 +164,9 @@ describe.concurrent('POST …/claim with paths', () => {
   });
 
   it('a directory over a held file is refused too', async ({ onTestFinished }) => {
-    const { fake, appUrl } = await harnessFor(onTestFinished);
-    const n1 = fake.createIssue(REPO);
-    const n2 = fake.createIssue(REPO);
-    await caller(appUrl, fake, 'bob').post(
-      claimPath(n1),
-      claimBody('s-bob', { paths: ['src/queue/retry.ts'] }),
-    );
-    const answer = await caller(appUrl, fake, 'alice').post(
-      claimPath(n2),
-      claimBody('s-alice', { paths: ['src/'] }),
-    );
+    const { fake, n1, n2, alice, bob } = await withTwoIssues(onTestFinished);
+    await bob.post(claimPath(n1), claimBody('s-bob', { paths: ['src/queue/retry.ts'] }));
+    const answer = await alice.post(claimPath(n2), claimBody('s-alice', { paths: ['src/'] }));
     expect(answer.status).toBe(409);
     expect(
       answer.body.error.details.conflicts.map((c: { path: string; heldPath: string }) => [
@@ -193,9 +180,7 @@ describe.concurrent('POST …/claim with paths', () => {
   it('a quiet holder (heartbeat older than a third of its window): recovery ask', async ({
     onTestFinished,
   }) => {
-    const { fake, appUrl, settle } = await harnessFor(onTestFinished);
-    const n1 = fake.createIssue(REPO);
-    const n2 = fake.createIssue(REPO);
+    const { fake, settle, n1, n2, alice } = await withTwoIssues(onTestFinished);
     const at = new Date(Date.now() - 3 * HOUR);
     fake.addComment(REPO, n1, {
       author: 'bob',
@@ -204,10 +189,7 @@ describe.concurrent('POST …/claim with paths', () => {
       updatedAt: at,
     });
     await settle();
-    const answer = await caller(appUrl, fake, 'alice').post(
-      claimPath(n2),
-      claimBody('s-alice', { paths: ['src/a.ts'] }),
-    );
+    const answer = await alice.post(claimPath(n2), claimBody('s-alice', { paths: ['src/a.ts'] }));
     expect(answer.status).toBe(409);
     const [conflict] = answer.body.error.details.conflicts;
     expect(conflict).toMatchObject({
@@ -222,12 +204,8 @@ describe.concurrent('POST …/claim with paths', () => {
   });
 
   it('a released holder’s paths are free again', async ({ onTestFinished }) => {
-    const { fake, appUrl } = await harnessFor(onTestFinished);
-    const n1 = fake.createIssue(REPO);
-    const n2 = fake.createIssue(REPO);
-    const bob = caller(appUrl, fake, 'bob');
+    const { n1, n2, alice, bob } = await withTwoIssues(onTestFinished);
     await bob.post(claimPath(n1), claimBody('s-bob', { paths: ['docs/'] }));
-    const alice = caller(appUrl, fake, 'alice');
     const body = claimBody('s-alice', { paths: ['docs/api.md'] });
     expect((await alice.post(claimPath(n2), body)).status).toBe(409);
     const released = await bob.delete(claimPath(n1), { session: 's-bob', outcome: 'landed' });
@@ -240,13 +218,8 @@ describe.concurrent('POST …/claim with paths', () => {
   it('GitHub failing while a holder is verified: 503 UNVERIFIABLE, nothing written', async ({
     onTestFinished,
   }) => {
-    const { fake, appUrl, settle } = await harnessFor(onTestFinished);
-    const n1 = fake.createIssue(REPO);
-    const n2 = fake.createIssue(REPO);
-    await caller(appUrl, fake, 'bob').post(
-      claimPath(n1),
-      claimBody('s-bob', { paths: ['src/a.ts'] }),
-    );
+    const { fake, settle, n1, n2, alice, bob } = await withTwoIssues(onTestFinished);
+    await bob.post(claimPath(n1), claimBody('s-bob', { paths: ['src/a.ts'] }));
     // Its own webhook echoes reconciled first: only the verification meets the failure.
     await settle();
     fake.inject({
@@ -255,10 +228,7 @@ describe.concurrent('POST …/claim with paths', () => {
       status: 502,
       times: Infinity,
     });
-    const answer = await caller(appUrl, fake, 'alice').post(
-      claimPath(n2),
-      claimBody('s-alice', { paths: ['src/a.ts'] }),
-    );
+    const answer = await alice.post(claimPath(n2), claimBody('s-alice', { paths: ['src/a.ts'] }));
     fake.clearInjections();
     expect(answer.status).toBe(503);
     expect(answer.body.error.code).toBe('UNVERIFIABLE');
@@ -271,10 +241,7 @@ describe.concurrent('renewing a path claim', () => {
   it('the same session may change its paths: 200 alreadyHeld, the path line edited', async ({
     onTestFinished,
   }) => {
-    const { fake, appUrl } = await harnessFor(onTestFinished);
-    const n1 = fake.createIssue(REPO);
-    const n2 = fake.createIssue(REPO);
-    const alice = caller(appUrl, fake, 'alice');
+    const { fake, appUrl, n1, n2, alice } = await withTwoIssues(onTestFinished);
     const first = await alice.post(claimPath(n1), claimBody('s-alice', { paths: ['src/a.ts'] }));
     expect(first.status).toBe(201);
     const again = await alice.post(
@@ -300,10 +267,7 @@ describe.concurrent('renewing a path claim', () => {
   it('a renewal without paths keeps the path line; one adding paths adds it', async ({
     onTestFinished,
   }) => {
-    const { fake, appUrl } = await harnessFor(onTestFinished);
-    const n1 = fake.createIssue(REPO);
-    const n2 = fake.createIssue(REPO);
-    const alice = caller(appUrl, fake, 'alice');
+    const { fake, n1, n2, alice } = await withTwoIssues(onTestFinished);
     await alice.post(claimPath(n1), claimBody('s-alice', { paths: ['src/a.ts'] }));
     const kept = await alice.post(claimPath(n1), claimBody('s-alice'));
     expect(kept.body.claim.paths).toEqual(['src/a.ts']);
@@ -317,11 +281,8 @@ describe.concurrent('renewing a path claim', () => {
   it('a renewal onto paths held elsewhere: 409 PATHS_CLAIMED and the comment is untouched', async ({
     onTestFinished,
   }) => {
-    const { fake, appUrl } = await harnessFor(onTestFinished);
-    const n1 = fake.createIssue(REPO);
-    const n2 = fake.createIssue(REPO);
-    await caller(appUrl, fake, 'bob').post(claimPath(n1), claimBody('s-bob', { paths: ['docs/'] }));
-    const alice = caller(appUrl, fake, 'alice');
+    const { fake, n1, n2, alice, bob } = await withTwoIssues(onTestFinished);
+    await bob.post(claimPath(n1), claimBody('s-bob', { paths: ['docs/'] }));
     await alice.post(claimPath(n2), claimBody('s-alice', { paths: ['src/a.ts'] }));
     const before = fake.comments(REPO, n2)[0]?.body;
     const answer = await alice.post(
@@ -342,12 +303,8 @@ describe.concurrent('GET …/repos/{o}/{r}/paths', () => {
   it('answers each path: available, held by another, held by the caller', async ({
     onTestFinished,
   }) => {
-    const { fake, appUrl } = await harnessFor(onTestFinished);
-    const n1 = fake.createIssue(REPO);
-    const n2 = fake.createIssue(REPO);
-    const bob = caller(appUrl, fake, 'bob');
+    const { fake, n1, n2, alice, bob } = await withTwoIssues(onTestFinished);
     await bob.post(claimPath(n1), claimBody('s-bob', { paths: ['docs/'] }));
-    const alice = caller(appUrl, fake, 'alice');
     await alice.post(claimPath(n2), claimBody('s-alice', { paths: ['src/a.ts'] }));
     const bobs = (await bob.get(claimPath(n1))).body.claim;
     const alices = (await alice.get(claimPath(n2))).body.claim;
@@ -383,9 +340,8 @@ describe.concurrent('GET …/repos/{o}/{r}/paths', () => {
   it('a quiet holder is reported isStale; a holder gone stale holds nothing, without a sweep', async ({
     onTestFinished,
   }) => {
-    const { fake, appUrl, settle, app, installationId } = await harnessFor(onTestFinished);
-    const n1 = fake.createIssue(REPO);
-    const n2 = fake.createIssue(REPO);
+    const { fake, settle, app, installationId, n1, n2, alice } =
+      await withTwoIssues(onTestFinished);
     const quietAt = new Date(Date.now() - 3 * HOUR);
     fake.addComment(REPO, n1, {
       author: 'bob',
@@ -414,9 +370,7 @@ describe.concurrent('GET …/repos/{o}/{r}/paths', () => {
         paths: ['src/stale.ts'],
       },
     );
-    const answer = await caller(appUrl, fake, 'alice').get(
-      checkPath(['src/quiet.ts', 'src/stale.ts']),
-    );
+    const answer = await alice.get(checkPath(['src/quiet.ts', 'src/stale.ts']));
     expect(answer.status).toBe(200);
     expect(answer.body.paths).toEqual([
       expect.objectContaining({ path: 'src/quiet.ts', available: false, isStale: true }),

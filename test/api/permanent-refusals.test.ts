@@ -7,17 +7,15 @@
 import { describe, expect, it } from 'vitest';
 import { harnessFor } from '../e2e/e2e-helpers.js';
 import { REPO } from '../helpers/app-harness.js';
-import { callApi, caller, claimBody, claimPath } from './api-helpers.js';
+import { answerAlicesComment, callApi, claimBody, claimPath, withIssue } from './api-helpers.js';
 
 describe.concurrent('GitHub refusing the caller’s comment for good', () => {
   it('a fine-grained token without access (404 on the comment POST): 403 TOKEN_CANNOT_WRITE saying what the token needs', async ({
     onTestFinished,
   }) => {
-    const { fake, appUrl } = await harnessFor(onTestFinished);
-    const n = fake.createIssue(REPO);
+    const { fake, n, alice } = await withIssue(onTestFinished);
     const comments = `/repos/${REPO}/issues/${n}/comments`;
     fake.inject({ method: 'POST', path: comments, actor: 'alice', status: 404, times: Infinity });
-    const alice = caller(appUrl, fake, 'alice');
     for (let i = 0; i < 2; i++) {
       const answer = await alice.post(claimPath(n), claimBody('s-1'));
       expect(answer.status).toBe(403);
@@ -32,19 +30,15 @@ describe.concurrent('GitHub refusing the caller’s comment for good', () => {
   it('a 422 from GitHub on the comment POST: 422 GITHUB_REFUSED with GitHub’s reason, no retry-after', async ({
     onTestFinished,
   }) => {
-    const { fake, appUrl } = await harnessFor(onTestFinished);
-    const n = fake.createIssue(REPO);
-    fake.inject({
-      method: 'POST',
-      path: `/repos/${REPO}/issues/${n}/comments`,
-      actor: 'alice',
+    const { fake, n, alice } = await withIssue(onTestFinished);
+    answerAlicesComment(fake, n, {
       status: 422,
       body: {
         message: 'Validation Failed',
         errors: [{ resource: 'IssueComment', code: 'custom', message: 'body is too long' }],
       },
     });
-    const answer = await caller(appUrl, fake, 'alice').post(claimPath(n), claimBody('s-1'));
+    const answer = await alice.post(claimPath(n), claimBody('s-1'));
     expect(answer.status).toBe(422);
     expect(answer.body.error.code).toBe('GITHUB_REFUSED');
     expect(answer.body.error.message).toContain('Validation Failed');

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { claimComment, harnessFor } from '../e2e/e2e-helpers.js';
 import type { FakeGitHub } from '../fake-github/fake-github.js';
 import { REPO, WEBHOOK_SECRET } from '../helpers/app-harness.js';
-import { callApi, caller, claimBody, claimPath } from './api-helpers.js';
+import { callApi, caller, claimBody, claimPath, withIssue } from './api-helpers.js';
 
 /** Moves the fake's clock one second on at every reading, from `start`. */
 function tick(fake: FakeGitHub, start: number): void {
@@ -152,12 +152,11 @@ describe.concurrent('GET /api/claims/v1/issues', () => {
     // The app's clock, moved past the claim's stale time once it is indexed as live.
     let offset = 0;
     const now = () => new Date(Date.now() + offset);
-    const { fake, appUrl, settle } = await harnessFor(onTestFinished, {
+    const { fake, settle, n, alice } = await withIssue(onTestFinished, {
       env: { CLAIMS_SWEEP_INTERVAL: '1h' },
       seed: (f) => f.setFile(REPO, '.github/claims.yml', 'staleAfter: 10m\n'),
       main: { now },
     });
-    const n = fake.createIssue(REPO);
     // Five minutes into its ten when the reconcile indexes it.
     const at = new Date(Math.floor(Date.now() / 1000) * 1000 - 5 * 60_000);
     fake.addComment(REPO, n, {
@@ -167,7 +166,6 @@ describe.concurrent('GET /api/claims/v1/issues', () => {
       updatedAt: at,
     });
     await settle();
-    const alice = caller(appUrl, fake, 'alice');
     expect(numbers((await alice.get('/issues?claimable=false')).body)).toEqual([`${REPO}#${n}`]);
     offset = 6 * 60_000;
     fake.clearRequests();

@@ -1,55 +1,19 @@
 /**
- * The early seconds (issue 24, point 4): while GitHub cannot be reached at start-up, the
+ * The early seconds: while GitHub cannot be reached at start-up, the
  * app's own routes say it is starting (503 with retry-after) instead of Probot's bare 404,
  * /metrics is served, /health tells the truth about the store, and the retry log says the
  * connection failed instead of a made-up HTTP status.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { main, type RunningApp } from '../../src/app/main.js';
-import { startFakeGitHub } from '../fake-github/fake-github.js';
-import { freePort, logSink, PRIVATE_KEY, WEBHOOK_SECRET, waitFor } from '../helpers/app-harness.js';
+import { describe, expect, it } from 'vitest';
+import { startUnreachable } from './startup-helpers.js';
 
 const METRICS_TOKEN = 'startup-metrics-token-0123456789';
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-/** Starts main() against a GitHub nobody listens for; resolves once a retry is logged. */
-async function startUnreachable() {
-  const githubPort = await freePort();
-  const lines: string[] = [];
-  let port = 0;
-  const starting = main(
-    {
-      APP_ID: '1',
-      PRIVATE_KEY,
-      WEBHOOK_SECRET,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      GHE_HOST: `127.0.0.1:${githubPort}`,
-      GHE_PROTOCOL: 'http',
-      LOG_LEVEL: 'info',
-      CLAIMS_SWEEP_INTERVAL: '1h',
-      CLAIMS_METRICS_TOKEN: METRICS_TOKEN,
-    },
-    {
-      logDestination: logSink(lines),
-      startup: { firstDelayMs: 20, maxDelayMs: 100 },
-      onListening: (listening) => {
-        port = listening;
-      },
-    },
-  );
-  await waitFor(() => lines.some((l) => l.includes('GitHub not reachable')), 'a retry logged');
-  const url = (path: string) => `http://127.0.0.1:${port}${path}`;
-  return { githubPort, lines, starting, url };
-}
+const unreachable = () => startUnreachable({ CLAIMS_METRICS_TOKEN: METRICS_TOKEN });
 
 describe('while GitHub cannot be reached at start-up', () => {
   it('the board, the claims API and /mcp answer 503 "starting" with retry-after, not a bare 404', async () => {
-    const { githubPort, starting, url } = await startUnreachable();
+    const { githubAnswers, url } = await unreachable();
 
     const board = await fetch(url('/claims'));
     const api = await fetch(url('/api/claims/v1/repos/acme/widgets/issues/1/claim'), {
@@ -75,16 +39,12 @@ describe('while GitHub cannot be reached at start-up', () => {
     // Other paths are still Probot's.
     expect((await fetch(url('/no-such-page'))).status).toBe(404);
 
-    const fake = await startFakeGitHub({ port: githubPort, log: () => {} });
-    cleanups.push(() => fake.close());
-    const running: RunningApp = await starting;
-    cleanups.push(() => running.stop());
-    await running.warden.started;
+    await githubAnswers();
     expect((await fetch(url('/claims'))).status).not.toBe(503);
   });
 
   it('/metrics is served (behind its token) and says the app has not started', async () => {
-    const { githubPort, starting, url } = await startUnreachable();
+    const { githubAnswers, url } = await unreachable();
 
     const open = await fetch(url('/metrics'));
     const scrape = await fetch(url('/metrics'), {
@@ -97,11 +57,7 @@ describe('while GitHub cannot be reached at start-up', () => {
     expect(text).toMatch(/^claims_started 0$/m);
     expect(text).toMatch(/^claims_startup_retries_total [1-9]\d*$/m);
 
-    const fake = await startFakeGitHub({ port: githubPort, log: () => {} });
-    cleanups.push(() => fake.close());
-    const running: RunningApp = await starting;
-    cleanups.push(() => running.stop());
-    await running.warden.started;
+    await githubAnswers();
     const after = await fetch(url('/metrics'), {
       headers: { authorization: `Bearer ${METRICS_TOKEN}` },
     });
@@ -109,21 +65,18 @@ describe('while GitHub cannot be reached at start-up', () => {
   });
 
   it('/health says "starting" and that the in-process store answers', async () => {
-    const { githubPort, starting, url } = await startUnreachable();
+    const { githubAnswers, url } = await unreachable();
 
     const health = await fetch(url('/health'));
 
     expect(health.status).toBe(503);
     expect(await health.json()).toEqual({ status: 'starting', store: true });
 
-    const fake = await startFakeGitHub({ port: githubPort, log: () => {} });
-    cleanups.push(() => fake.close());
-    const running: RunningApp = await starting;
-    cleanups.push(() => running.stop());
+    await githubAnswers();
   });
 
   it('the retry log says it could not connect to the host, with no HTTP status', async () => {
-    const { githubPort, lines, starting } = await startUnreachable();
+    const { githubPort, lines, githubAnswers } = await unreachable();
 
     const retry = JSON.parse(lines.find((l) => l.includes('GitHub not reachable'))!);
 
@@ -131,9 +84,6 @@ describe('while GitHub cannot be reached at start-up', () => {
     expect(retry.reason).toMatch(new RegExp(`^could not connect to 127\\.0\\.0\\.1:${githubPort}`));
     expect(retry.reason).toMatch(/ECONNREFUSED/);
 
-    const fake = await startFakeGitHub({ port: githubPort, log: () => {} });
-    cleanups.push(() => fake.close());
-    const running: RunningApp = await starting;
-    cleanups.push(() => running.stop());
+    await githubAnswers();
   });
 });

@@ -1,56 +1,22 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { main, type RunningApp } from '../../src/app/main.js';
+import { describe, expect, it } from 'vitest';
+import { main } from '../../src/app/main.js';
 import { startFakeGitHub } from '../fake-github/fake-github.js';
 import { signWebhook } from '../fake-github/webhooks.js';
-import { freePort, logSink, PRIVATE_KEY, WEBHOOK_SECRET, waitFor } from '../helpers/app-harness.js';
-
-/** The environment of `npm start` against GitHub at 127.0.0.1:`githubPort`, on any free port. */
-function env(githubPort: number, extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    APP_ID: '1',
-    PRIVATE_KEY,
-    WEBHOOK_SECRET,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    GHE_HOST: `127.0.0.1:${githubPort}`,
-    GHE_PROTOCOL: 'http',
-    LOG_LEVEL: 'info',
-    CLAIMS_SWEEP_INTERVAL: '1h',
-    ...extra,
-  };
-}
-
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-async function started(running: RunningApp): Promise<RunningApp> {
-  cleanups.push(() => running.stop());
-  await running.warden.started;
-  return running;
-}
+import { logSink, WEBHOOK_SECRET, waitFor } from '../helpers/app-harness.js';
+import { afterTest, startEnv, started, startUnreachable } from './startup-helpers.js';
 
 describe('start-up', () => {
   it('with GitHub unreachable it stays up, answers /health 503, logs the URL it retries, and starts once GitHub answers', async () => {
-    const githubPort = await freePort();
-    const lines: string[] = [];
-    let port = 0;
-    const starting = main(env(githubPort), {
-      logDestination: logSink(lines),
-      startup: { firstDelayMs: 20, maxDelayMs: 100 },
-      onListening: (listening) => {
-        port = listening;
-      },
-    });
+    const app = await startUnreachable();
+    const { githubPort, lines, url } = app;
     await waitFor(
       () => lines.filter((l) => l.includes('GitHub not reachable')).length >= 2,
       'two retries logged',
     );
 
-    const health = await fetch(`http://127.0.0.1:${port}/health`);
+    const health = await fetch(url('/health'));
     const body = '{"action":"created"}';
-    const webhook = await fetch(`http://127.0.0.1:${port}/api/github/webhooks`, {
+    const webhook = await fetch(url('/api/github/webhooks'), {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
@@ -66,20 +32,18 @@ describe('start-up', () => {
     expect(retry).toMatchObject({ level: 40, url: `http://127.0.0.1:${githubPort}/api/v3/app` });
     expect(lines.join('\n')).not.toMatch(/PRIVATE KEY|e2e-webhook-secret/);
 
-    const fake = await startFakeGitHub({ port: githubPort });
-    cleanups.push(() => fake.close());
-    const running = await started(await starting);
+    const running = await app.githubAnswers();
 
-    expect(running.port).toBe(port);
-    expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
+    expect(running.port).toBe(app.port);
+    expect((await fetch(url('/health'))).status).toBe(200);
   });
 
   it('a wrong APP_ID stops start-up with a message naming APP_ID and PRIVATE_KEY', async () => {
     const fake = await startFakeGitHub({ appId: 1 });
-    cleanups.push(() => fake.close());
+    afterTest(() => fake.close());
     const port = Number(fake.host.split(':')[1]);
 
-    const failed = main(env(port, { APP_ID: '424242' }), { logDestination: logSink([]) });
+    const failed = main(startEnv(port, { APP_ID: '424242' }), { logDestination: logSink([]) });
 
     await expect(failed).rejects.toThrow(/APP_ID \(424242\).*PRIVATE_KEY/);
     await expect(failed).rejects.toThrow(/A JSON web token could not be decoded/);
@@ -87,10 +51,10 @@ describe('start-up', () => {
 
   it('PORT=0 listens on a free port and main reports it', async () => {
     const fake = await startFakeGitHub();
-    cleanups.push(() => fake.close());
+    afterTest(() => fake.close());
 
     const running = await started(
-      await main(env(Number(fake.host.split(':')[1])), { logDestination: logSink([]) }),
+      await main(startEnv(Number(fake.host.split(':')[1])), { logDestination: logSink([]) }),
     );
 
     expect(running.port).toBeGreaterThan(0);
@@ -99,11 +63,11 @@ describe('start-up', () => {
 
   it('every log line names its logger once', async () => {
     const fake = await startFakeGitHub();
-    cleanups.push(() => fake.close());
+    afterTest(() => fake.close());
     const lines: string[] = [];
 
     await started(
-      await main(env(Number(fake.host.split(':')[1]), { LOG_LEVEL: 'debug' }), {
+      await main(startEnv(Number(fake.host.split(':')[1]), { LOG_LEVEL: 'debug' }), {
         logDestination: logSink(lines),
       }),
     );
@@ -117,11 +81,11 @@ describe('start-up', () => {
 
   it('LOG_FORMAT=pretty writes Probot’s readable lines instead of JSON', async () => {
     const fake = await startFakeGitHub();
-    cleanups.push(() => fake.close());
+    afterTest(() => fake.close());
     const lines: string[] = [];
 
     await started(
-      await main(env(Number(fake.host.split(':')[1]), { LOG_FORMAT: 'pretty' }), {
+      await main(startEnv(Number(fake.host.split(':')[1]), { LOG_FORMAT: 'pretty' }), {
         logDestination: logSink(lines),
       }),
     );

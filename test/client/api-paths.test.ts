@@ -6,22 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { pathLineOf } from '../../src/claims/paths.js';
-import { issueNumber, REPO, worldsPerTest } from './harness.js';
+import { claimArgs, issueNumber, REPO, worldsPerTest } from './harness.js';
 
 const world = worldsPerTest();
-
-const claimArgs = (ref: string, session: string, paths: string) => [
-  'claim',
-  ref,
-  '--session',
-  session,
-  '--lane',
-  'lane-a',
-  '--branch',
-  session === 'unit7' ? 'feat/x' : 'feat/y',
-  '--paths',
-  paths,
-];
 
 function normalise(value: unknown): unknown {
   return JSON.parse(

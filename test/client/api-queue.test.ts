@@ -4,22 +4,11 @@
  * the fake GitHub.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiFailure } from '../../src/client/commands/api-failure.js';
+import { apiFailure } from '../../src/client/commands/api/api-failure.js';
 import { freePort } from '../helpers/app-harness.js';
-import { type Harness, harness, issueNumber, REPO, worldsPerTest } from './harness.js';
+import { claimArgs, type Harness, harness, issueNumber, REPO, worldsPerTest } from './harness.js';
 
 const world = worldsPerTest();
-
-const claimArgs = (ref: string, session: string) => [
-  'claim',
-  ref,
-  '--session',
-  session,
-  '--lane',
-  'lane-a',
-  '--branch',
-  'feat/x',
-];
 
 describe('claim-warden list', () => {
   it('lists the queue oldest first, with the holder, as text and as --json', async () => {

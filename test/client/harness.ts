@@ -198,6 +198,16 @@ export function windowAhead(extraMs: number): { now: Date; updated: Date } {
 }
 
 /** The number of an `acme/widgets#N` reference. */
+/**
+ * The argv of `claim <ref>` for `session` on lane-a (its own branch: feat/x for unit7, feat/y
+ * for any other), with `--paths` when given.
+ */
+export function claimArgs(ref: string, session: string, paths?: string): string[] {
+  const branch = session === 'unit7' ? 'feat/x' : 'feat/y';
+  const args = ['claim', ref, '--session', session, '--lane', 'lane-a', '--branch', branch];
+  return paths === undefined ? args : [...args, '--paths', paths];
+}
+
 export function issueNumber(ref: string): number {
   return Number(ref.slice(ref.indexOf('#') + 1));
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { staleAfterMs } from '../../src/client/cli/validate-input.js';
-import { parseBrief } from '../../src/client/commands/parse-brief.js';
+import { parseBrief } from '../../src/client/commands/check/parse-brief.js';
 import { parseIssueRef, parseRepoName } from '../../src/client/core/issue-ref.js';
 import { apiUrl, ghHostOf } from '../../src/client/io/api-url.js';
 

@@ -4,28 +4,15 @@
  * encoded `\` is refused before anything is asked.
  */
 import { describe, expect, it } from 'vitest';
-import { REPO, worldsPerTest } from './harness.js';
+import { claimArgs, REPO, worldsPerTest } from './harness.js';
 
 const world = worldsPerTest();
-
-const claimArgs = (ref: string, paths: string) => [
-  'claim',
-  ref,
-  '--session',
-  'unit7',
-  '--lane',
-  'lane-a',
-  '--branch',
-  'feat/x',
-  '--paths',
-  paths,
-];
 
 describe('paths check by the rules of docs/protocol.md §10', () => {
   it('a directory held without its /, and an NFC name, are held for a check of what they cover', async () => {
     const h = await world({ app: true });
     const ref = h.issue();
-    expect((await h.cli(claimArgs(ref, 'docs,caf%C3%A9.md'))).code).toBe(0);
+    expect((await h.cli(claimArgs(ref, 'unit7', 'docs,caf%C3%A9.md'))).code).toBe(0);
     await h.app!.settle();
 
     const held = await h.cli(

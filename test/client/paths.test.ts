@@ -5,29 +5,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import { pathLineOf } from '../../src/claims/paths.js';
-import { issueNumber, REPO, worldsPerTest } from './harness.js';
+import { claimArgs, issueNumber, REPO, worldsPerTest } from './harness.js';
 
 const world = worldsPerTest();
-
-const claimArgs = (ref: string, paths: string) => [
-  'claim',
-  ref,
-  '--session',
-  'unit7',
-  '--lane',
-  'lane-a',
-  '--branch',
-  'feat/x',
-  '--paths',
-  paths,
-];
 
 describe('claim --paths, direct mode', () => {
   it('writes the path line as the second line, canonical, and reports the paths', async () => {
     const h = await world();
     const ref = h.issue();
     const { code, stdout } = await h.cli([
-      ...claimArgs(ref, 'src/a.ts,docs/,my%20file.md'),
+      ...claimArgs(ref, 'unit7', 'src/a.ts,docs/,my%20file.md'),
       '--json',
     ]);
     expect(code).toBe(0);
@@ -53,7 +40,7 @@ describe('claim --paths, direct mode', () => {
   ])('a bad entry %j is the input error (exit 2) and writes nothing', async (paths, problem) => {
     const h = await world();
     const ref = h.issue();
-    const { code, stderr } = await h.cli(claimArgs(ref, paths));
+    const { code, stderr } = await h.cli(claimArgs(ref, 'unit7', paths));
     expect(code).toBe(2);
     expect(stderr).toContain(problem);
     expect(stderr).toContain('nothing was written');
@@ -67,7 +54,7 @@ describe('claim --paths, API mode', () => {
     const ref = h.issue();
     await h.app!.settle();
     const before = h.fake.requests.length;
-    const { code, stderr } = await h.cli(claimArgs(ref, 'src/../x'));
+    const { code, stderr } = await h.cli(claimArgs(ref, 'unit7', 'src/../x'));
     expect(code).toBe(2);
     expect(stderr).toContain('src/../x');
     expect(h.fake.requests.length).toBe(before);

@@ -141,7 +141,7 @@ describe('the start-up line', () => {
     expect(logged).toMatchObject({
       eventsUrl: 'https://hooks.example.com:8443',
       publicUrl: 'https://claims.example.com',
-      redisUrl: 'rediss://cache.example.com:6380',
+      redis: { form: 'url', url: 'rediss://cache.example.com:6380', password: true, tls: true },
     });
   });
 });

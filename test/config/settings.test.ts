@@ -60,7 +60,7 @@ describe('readSettings', () => {
       queueConcurrency: 8,
       apiRatePerMinute: 300,
       apiConcurrency: 10,
-      redisUrl: undefined,
+      redis: undefined,
       redisPrefix: 'claims',
       queueLockMs: 30 * s,
       writePacingMs: 1000,
@@ -110,13 +110,6 @@ describe('readSettings', () => {
     ['CLAIMS_CONFIG_CACHE', '1h', 'configCacheMs', h],
     ['CLAIMS_QUEUE_CONCURRENCY', '1', 'queueConcurrency', 1],
     ['CLAIMS_QUEUE_CONCURRENCY', '256', 'queueConcurrency', 256],
-    ['CLAIMS_REDIS_URL', 'redis://redis:6379', 'redisUrl', 'redis://redis:6379'],
-    [
-      'CLAIMS_REDIS_URL',
-      'rediss://:pw@cache.example.com:6380/2',
-      'redisUrl',
-      'rediss://:pw@cache.example.com:6380/2',
-    ],
     ['CLAIMS_REDIS_PREFIX', 'c', 'redisPrefix', 'c'],
     ['CLAIMS_REDIS_PREFIX', 'claims-staging_2.eu', 'redisPrefix', 'claims-staging_2.eu'],
     ['CLAIMS_REDIS_PREFIX', 'a'.repeat(64), 'redisPrefix', 'a'.repeat(64)],
@@ -380,7 +373,7 @@ describe('readSettings: secrets stay secret (docs/protocol.md §6)', () => {
     expect(logged).not.toContain('hush-webhook');
     expect(logged).not.toContain('pw-123');
     expect(settingsForLog(settings)).toMatchObject({
-      redisUrl: 'redis://redis:6379',
+      redis: { form: 'url', url: 'redis://redis:6379', username: 'user', password: true },
       appId: 12345,
       staleAfterMs: 6 * h,
     });

@@ -10,9 +10,9 @@ import { main } from '../../src/app/main.js';
 import { signWebhook } from '../fake-github/webhooks.js';
 import {
   freePort,
+  githubEnv,
   type Harness,
   logSink,
-  PRIVATE_KEY,
   REPO,
   startHarness,
   WEBHOOK_SECRET,
@@ -93,16 +93,7 @@ describe('the log of an end-to-end run', () => {
     let port = 0;
     const githubPort = await freePort();
     const starting = main(
-      {
-        APP_ID: '1',
-        PRIVATE_KEY,
-        WEBHOOK_SECRET,
-        PORT: '0',
-        HOST: '127.0.0.1',
-        GHE_HOST: `127.0.0.1:${githubPort}`,
-        GHE_PROTOCOL: 'http',
-        LOG_LEVEL: 'debug',
-      },
+      { ...githubEnv(`127.0.0.1:${githubPort}`), PORT: '0', LOG_LEVEL: 'debug' },
       {
         logDestination: logSink(lines),
         startup: { firstDelayMs: 20, maxDelayMs: 50 },

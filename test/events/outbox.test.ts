@@ -45,7 +45,7 @@ async function receiver(answer?: (attempt: number) => number | null): Promise<Re
 
 async function bullOutbox(prefix: string, target: Receiver): Promise<BullOutbox> {
   const outbox = new BullOutbox({
-    url: redisUrl(DB),
+    target: redisUrl(DB),
     prefix,
     send: (event) => sendEvent({ url: target.url, secret: SECRET }, event),
     log,

@@ -6,7 +6,8 @@
 import { ProbotOctokit } from 'probot';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { installationReads, type ReadCache } from '../../src/github/conditional.js';
-import { MAX_THREAD_COMMENTS, readThread, UnverifiableError } from '../../src/github/thread.js';
+import { UnverifiableError } from '../../src/github/errors.js';
+import { MAX_THREAD_COMMENTS, readThread } from '../../src/github/thread.js';
 import type { IssueKey } from '../../src/keys.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
 import { type FakeGitHub, startFakeGitHub } from '../fake-github/fake-github.js';

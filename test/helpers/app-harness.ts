@@ -73,6 +73,18 @@ export interface Harness {
  */
 export const TEST_WRITE_PACING_MS = '10';
 
+/** The app's identity and its GitHub at `githubHost` (over http), as every test starts it. */
+export function githubEnv(githubHost: string): Record<string, string> {
+  return {
+    APP_ID: '1',
+    PRIVATE_KEY,
+    WEBHOOK_SECRET,
+    HOST: '127.0.0.1',
+    GHE_HOST: githubHost,
+    GHE_PROTOCOL: 'http',
+  };
+}
+
 /** The environment of `npm start` for an app that talks to `fake`. */
 export function appEnv(
   fake: FakeGitHub,
@@ -80,13 +92,8 @@ export function appEnv(
   extra: Record<string, string> = {},
 ): Record<string, string> {
   return {
-    APP_ID: '1',
-    PRIVATE_KEY,
-    WEBHOOK_SECRET,
+    ...githubEnv(fake.host),
     PORT: String(port),
-    HOST: '127.0.0.1',
-    GHE_HOST: fake.host,
-    GHE_PROTOCOL: 'http',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'fatal',
     CLAIMS_SWEEP_INTERVAL: '1s',
     CLAIMS_WRITE_PACING_MS: TEST_WRITE_PACING_MS,

@@ -3,13 +3,14 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { issueKeyString } from '../../src/keys.js';
 import { BullQueue, type BullQueueOptions } from '../../src/queue/bullmq-queue.js';
 import { addJobs, type JobData } from '../../src/queue/bullmq-records.js';
 import { canonicalJson } from '../../src/queue/canonical-json.js';
 import type { ReconcileRequest } from '../../src/queue/queue.js';
-import { flushPrefix, redisUrl, requireRedis, uniquePrefix } from '../helpers/redis.js';
+import { flushPrefix, redisUrl, uniquePrefix } from '../helpers/redis.js';
+import { redisForFile } from '../helpers/redis-for-file.js';
 import {
   deferred,
   describeQueueContract,
@@ -30,14 +31,8 @@ const runPrefix = uniquePrefix('cw-queue-test');
 let testCounter = 0;
 let redis: Redis;
 
-beforeAll(async () => {
-  redis = await requireRedis(DB);
-});
-
-afterAll(async () => {
-  if (!redis) return;
-  await flushPrefix(redis, runPrefix);
-  await redis.quit();
+redisForFile(DB, runPrefix, (client) => {
+  redis = client;
 });
 
 /** Options for a queue of its own: a fresh BullMQ prefix, fast polling, a quiet logger. */

@@ -1,10 +1,10 @@
-import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BullQueue } from '../../src/queue/bullmq-queue.js';
 import { exclusiveInProcess, IssueLockTimeoutError } from '../../src/queue/issue-lock.js';
 import { MemoryQueue } from '../../src/queue/memory-queue.js';
 import type { WorkQueue } from '../../src/queue/queue.js';
-import { flushPrefix, redisUrl, requireRedis, uniquePrefix } from '../helpers/redis.js';
+import { redisUrl, uniquePrefix } from '../helpers/redis.js';
+import { redisForFile } from '../helpers/redis-for-file.js';
 import {
   deferred,
   issue,
@@ -18,17 +18,9 @@ import {
 /** The queue suite's database (the contract suites use the same one, under other prefixes). */
 const DB = 6;
 const runPrefix = uniquePrefix('cw-issue-lock');
-let redis: Redis;
 let counter = 0;
 
-beforeAll(async () => {
-  redis = await requireRedis(DB);
-});
-afterAll(async () => {
-  if (!redis) return;
-  await flushPrefix(redis, runPrefix);
-  await redis.quit();
-});
+redisForFile(DB, runPrefix);
 
 type MakeQueues = (count: number) => Promise<{ queues: WorkQueue[]; close(): Promise<void> }>;
 

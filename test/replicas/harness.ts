@@ -84,6 +84,8 @@ export async function startCluster(
     seed?: (fake: FakeGitHub) => void;
     /** Where the replicas reach Redis (default: database 8 directly; a proxy's URL). */
     redisUrl?: string;
+    /** How the replicas name Redis instead (Sentinels, a Cluster: `CLAIMS_REDIS_*`). */
+    redisEnv?: Record<string, string>;
     /**
      * Create `status:in-progress` on acme/widgets beforehand (default true): a claim then
      * costs two paced writes, not three, which keeps the suite short.
@@ -103,12 +105,12 @@ export async function startCluster(
   fake.setWebhookTarget({ capture: true });
 
   const prefix = uniquePrefix('cw-replicas');
-  const url = options.redisUrl ?? redisUrl(DB);
+  const redisEnv = options.redisEnv ?? { CLAIMS_REDIS_URL: options.redisUrl ?? redisUrl(DB) };
   const replicas: Replica[] = [];
   let counter = 0;
   const env = (port: number, extra: Record<string, string> = {}) =>
     appEnv(fake, port, {
-      CLAIMS_REDIS_URL: url,
+      ...redisEnv,
       CLAIMS_REDIS_PREFIX: prefix,
       ...options.env,
       ...extra,

@@ -112,7 +112,7 @@ describe('sweep and resync, once per cluster', () => {
   it('of replicas whose resync timers fire together, one resyncs per interval', async () => {
     const redis = await requireRedis(DB);
     const prefix = `${uniquePrefix('cw-replicas-resync')}:`;
-    const stores = [1, 2, 3].map(() => new RedisStore({ url: redisUrl(DB), prefix }));
+    const stores = [1, 2, 3].map(() => new RedisStore({ target: redisUrl(DB), prefix }));
     let listings = 0;
     const appOctokit = async () =>
       ({

@@ -1,8 +1,9 @@
 import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MemoryBoardSessions } from '../../src/store/memory-board-sessions.js';
 import { RedisBoardSessions } from '../../src/store/redis-board-sessions.js';
-import { flushPrefix, requireRedis, uniquePrefix } from '../helpers/redis.js';
+import { flushPrefix, uniquePrefix } from '../helpers/redis.js';
+import { redisForFile } from '../helpers/redis-for-file.js';
 import { describeBoardSessionsContract } from './board-sessions-contract.js';
 
 /** The store suite's database, under a prefix of this file's own. */
@@ -11,14 +12,8 @@ const DB = 5;
 let redis: Redis;
 const runPrefix = `${uniquePrefix('board-sessions-test')}:`;
 
-beforeAll(async () => {
-  redis = await requireRedis(DB);
-});
-
-afterAll(async () => {
-  if (!redis) return;
-  await flushPrefix(redis, runPrefix);
-  await redis.quit();
+redisForFile(DB, runPrefix, (client) => {
+  redis = client;
 });
 
 describeBoardSessionsContract('MemoryBoardSessions', async () => {

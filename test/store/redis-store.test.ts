@@ -1,8 +1,9 @@
 import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RedisConnection } from '../../src/store/redis-connection.js';
 import { RedisStore } from '../../src/store/redis-store.js';
-import { flushPrefix, redisUrl, requireRedis, uniquePrefix } from '../helpers/redis.js';
+import { flushPrefix, redisUrl, uniquePrefix } from '../helpers/redis.js';
+import { redisForFile } from '../helpers/redis-for-file.js';
 import { describeStoreContract } from './store-contract.js';
 
 /** The store suite's own database; the queue suite uses another. */
@@ -11,14 +12,8 @@ const DB = 5;
 let redis: Redis;
 const runPrefix = `${uniquePrefix('claims-store-test')}:`;
 
-beforeAll(async () => {
-  redis = await requireRedis(DB);
-});
-
-afterAll(async () => {
-  if (!redis) return;
-  await flushPrefix(redis, runPrefix);
-  await redis.quit();
+redisForFile(DB, runPrefix, (client) => {
+  redis = client;
 });
 
 describeStoreContract('RedisStore', async () => {
@@ -51,8 +46,8 @@ const EARLIER_CLAIM = {
 describe('RedisStore', () => {
   it('a replica reading the open-issue index sees every other replica’s writes', async () => {
     const prefix = `${runPrefix}${uniquePrefix('index')}:`;
-    const a = new RedisStore({ url: redisUrl(DB), prefix });
-    const b = new RedisStore({ url: redisUrl(DB), prefix });
+    const a = new RedisStore({ target: redisUrl(DB), prefix });
+    const b = new RedisStore({ target: redisUrl(DB), prefix });
     const key = { installationId: 1, owner: 'acme', repo: 'widgets', number: 5 };
     const issue = {
       key,
@@ -113,8 +108,8 @@ describe('RedisStore', () => {
 
   it('replicas sharing a prefix share deliveries, deadlines and locks', async () => {
     const prefix = `${runPrefix}${uniquePrefix('shared')}:`;
-    const a = new RedisStore({ url: redisUrl(DB), prefix });
-    const b = new RedisStore({ url: redisUrl(DB), prefix });
+    const a = new RedisStore({ target: redisUrl(DB), prefix });
+    const b = new RedisStore({ target: redisUrl(DB), prefix });
     try {
       expect(await a.markDelivery('d-1', 60_000)).toBe(true);
       expect(await b.markDelivery('d-1', 60_000)).toBe(false);
@@ -163,7 +158,7 @@ describe('RedisStore', () => {
   it('reports false, without throwing, when Redis is down', async () => {
     // Port 1 refuses connections; retries are off so the client gives up at once.
     const store = new RedisStore({
-      url: 'redis://127.0.0.1:1',
+      target: 'redis://127.0.0.1:1',
       redisOptions: { retryStrategy: () => null, maxRetriesPerRequest: 0 },
       pingTimeoutMs: 500,
     });
@@ -175,7 +170,7 @@ describe('RedisStore', () => {
 
   it('reports false when Redis does not answer in time', async () => {
     // With retries on, commands wait in ioredis' offline queue: only the timeout ends the ping.
-    const store = new RedisStore({ url: 'redis://127.0.0.1:1', pingTimeoutMs: 100 });
+    const store = new RedisStore({ target: 'redis://127.0.0.1:1', pingTimeoutMs: 100 });
     expect(await store.ping()).toBe(false);
     await store.close();
   });

@@ -1,5 +1,5 @@
 /** The error codes of the claims API (docs/protocol.md §8, §9, §10). */
-export type ApiErrorCode =
+type ApiErrorCode =
   | 'UNAUTHENTICATED'
   | 'NOT_TRUSTED'
   | 'NOT_ALLOWED'

@@ -1,7 +1,7 @@
-import type { AgentHolder, DecideConfig } from '../../claims/decide.js';
+import type { DecideConfig } from '../../claims/decide-config.js';
 import type { ClaimComment } from '../../claims/liveness.js';
 import { formatClaimTime } from '../../claims/marker.js';
-import type { PersonHolder } from '../../claims/plan.js';
+import type { AgentHolder, PersonHolder } from '../../claims/plan.js';
 import {
   claimFieldsOf,
   type PublicClaim,

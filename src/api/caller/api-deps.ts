@@ -1,6 +1,8 @@
 import type { Logger } from 'pino';
 import type { ProbotOctokit } from 'probot';
-import type { DecideConfig, IssueFacts, Plan } from '../../claims/decide.js';
+import type { DecideConfig } from '../../claims/decide-config.js';
+import type { IssueFacts } from '../../claims/issue-facts.js';
+import type { Plan } from '../../claims/plan.js';
 import type { RepoConfigResult } from '../../config/repo-config.js';
 import type { IssueKey } from '../../keys.js';
 import type { ReconcileRequest, WorkQueue } from '../../queue/queue.js';

@@ -1,8 +1,8 @@
-import { statusOf } from '../../github/thread.js';
+import { statusOf } from '../../github/errors.js';
 import { ApiError, DEFAULT_RETRY_AFTER_S, unverifiable } from '../answers/api-error.js';
 
 /** A GitHub answer to a call made with the caller's token. */
-export interface GitHubAnswer {
+interface GitHubAnswer {
   readonly status: number;
   readonly data: unknown;
   readonly headers: Headers;

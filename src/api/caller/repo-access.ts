@@ -1,5 +1,5 @@
 import type { ProbotOctokit } from 'probot';
-import { statusOf } from '../../github/thread.js';
+import { statusOf } from '../../github/errors.js';
 import type { RepoKey } from '../../keys.js';
 import { ApiError, unverifiable } from '../answers/api-error.js';
 import type { Caller } from './authenticate.js';
@@ -43,7 +43,7 @@ export function mayReleaseForOthers(role: { roleName: string; permission: string
 }
 
 /** The caller's role as read from GitHub: `role_name` and the older `permission`. */
-export interface Role {
+interface Role {
   readonly roleName: string;
   readonly permission: string;
 }

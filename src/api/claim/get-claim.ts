@@ -1,4 +1,4 @@
-import { trustedClaims } from '../../claims/decide.js';
+import { trustedClaims } from '../../claims/trusted-claims.js';
 import { indexIssue } from '../../read-model/index-issue.js';
 import type { ApiAnswer } from '../answers/api-answer.js';
 import { claimObject, issueObject, personObject } from '../answers/serialise.js';

@@ -1,7 +1,7 @@
 import { editClaimBody } from '../../claims/claim-body.js';
-import { trustedClaims } from '../../claims/decide.js';
 import { findHolder } from '../../claims/liveness.js';
 import { sameName } from '../../claims/names.js';
+import { trustedClaims } from '../../claims/trusted-claims.js';
 import type { ClaimMarker } from '../../claims/types.js';
 import { issueRef } from '../../keys.js';
 import { indexIssue } from '../../read-model/index-issue.js';

@@ -1,8 +1,8 @@
 import { editClaimBody } from '../../claims/claim-body.js';
-import { isTrustedAuthor, trustedClaims } from '../../claims/decide.js';
 import { decideClaim } from '../../claims/decide-claim.js';
 import type { ClaimComment } from '../../claims/liveness.js';
 import { hasName, sameName } from '../../claims/names.js';
+import { isTrustedAuthor, trustedClaims } from '../../claims/trusted-claims.js';
 import type { ClaimMarker } from '../../claims/types.js';
 import { issueRef } from '../../keys.js';
 import type { ApiAnswer } from '../answers/api-answer.js';

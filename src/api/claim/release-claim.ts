@@ -1,8 +1,8 @@
 import { editClaimBody } from '../../claims/claim-body.js';
 import { foldText, releasedClaim } from '../../claims/comment.js';
-import { trustedClaims } from '../../claims/decide.js';
 import { findHolder } from '../../claims/liveness.js';
 import { sameName } from '../../claims/names.js';
+import { trustedClaims } from '../../claims/trusted-claims.js';
 import { finalisationEvent } from '../../events/claim-events.js';
 import { keepFinalisationEvent } from '../../events/keep-claim-events.js';
 import { firstLine } from '../../events/pending-events.js';

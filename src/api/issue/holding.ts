@@ -1,6 +1,6 @@
 import type { IssueFacts } from '../../claims/issue-facts.js';
 import { type ClaimComment, findHolder } from '../../claims/liveness.js';
-import { UnverifiableError } from '../../github/thread.js';
+import { UnverifiableError } from '../../github/errors.js';
 import { issueRef } from '../../keys.js';
 import type { Holding } from '../../read-model/index-issue.js';
 import type { ApiDeps } from '../caller/api-deps.js';

@@ -1,12 +1,7 @@
 import type { ResolvedRepoConfig } from '../../config/repo-config.js';
 import { installationReads } from '../../github/conditional.js';
-import {
-  IssueGoneError,
-  type IssueMeta,
-  type IssueThread,
-  readThread,
-  UnverifiableError,
-} from '../../github/thread.js';
+import { IssueGoneError, UnverifiableError } from '../../github/errors.js';
+import { type IssueMeta, type IssueThread, readThread } from '../../github/thread.js';
 import { type IssueKey, issueRef } from '../../keys.js';
 import { IssueLockTimeoutError } from '../../queue/issue-lock.js';
 import { ApiError, unverifiable } from '../answers/api-error.js';

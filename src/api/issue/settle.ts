@@ -1,4 +1,4 @@
-import { trustedClaims } from '../../claims/decide.js';
+import { trustedClaims } from '../../claims/trusted-claims.js';
 import { indexIssue } from '../../read-model/index-issue.js';
 import type { ApiDeps } from '../caller/api-deps.js';
 import { holdingOf } from './holding.js';

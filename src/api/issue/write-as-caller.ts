@@ -1,4 +1,4 @@
-import type { Action } from '../../claims/decide.js';
+import type { Action } from '../../claims/plan.js';
 import type { ThreadComment } from '../../claims/types.js';
 import { statusOf } from '../../github/errors.js';
 import { executePlan } from '../../github/execute.js';

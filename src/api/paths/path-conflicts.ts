@@ -1,6 +1,7 @@
-import type { DecideConfig } from '../../claims/decide.js';
+import type { DecideConfig } from '../../claims/decide-config.js';
 import { installationReads } from '../../github/conditional.js';
-import { readThread, UnverifiableError } from '../../github/thread.js';
+import { UnverifiableError } from '../../github/errors.js';
+import { readThread } from '../../github/thread.js';
 import type { IssueKey } from '../../keys.js';
 import { liveHoldersOverlapping, type PathConflict } from '../../paths/live-holders-overlapping.js';
 import type { ApiDeps } from '../caller/api-deps.js';

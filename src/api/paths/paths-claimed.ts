@@ -1,5 +1,5 @@
-import type { AgentHolder } from '../../claims/decide.js';
 import { formatClaimTime } from '../../claims/marker.js';
+import type { AgentHolder } from '../../claims/plan.js';
 import type { PublicClaim } from '../../claims/public-claim.js';
 import { type IssueKey, issueRef } from '../../keys.js';
 import type { PathConflict } from '../../paths/live-holders-overlapping.js';
@@ -7,7 +7,7 @@ import { ApiError } from '../answers/api-error.js';
 import { holderObject } from '../answers/serialise.js';
 
 /** One contested path of a 409 PATHS_CLAIMED (docs/protocol.md §10). */
-export interface ContestedPath {
+interface ContestedPath {
   /** The caller's entry. */
   readonly path: string;
   /** The holder's entry it overlaps (equal, or one under the other's directory). */
@@ -38,7 +38,7 @@ export function claimAgeMinutes(holder: AgentHolder, now: Date): number {
  * The contested paths of a claim on `key`: one entry per caller's entry and held entry that
  * overlap, in the order of the caller's paths, then the holders' comment ids.
  */
-export function contestedPaths(
+function contestedPaths(
   key: IssueKey,
   paths: readonly string[],
   conflicts: readonly PathConflict[],

@@ -17,7 +17,7 @@ const PARAMS = new Set([
   'cursor',
 ]);
 /** How many repositories' visibility the queue checks at once with the caller's token. */
-export const VISIBILITY_CHECKS_AT_ONCE = 8;
+const VISIBILITY_CHECKS_AT_ONCE = 8;
 
 const REPO = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;
 const LOGIN = /^[a-z\d](?:[a-z\d]|-(?=[a-z\d])){0,38}(?:\[bot\])?$/i;
@@ -69,7 +69,7 @@ export async function listIssues(
 }
 
 /** The query string as an {@link IssueQuery}; 422 naming every bad parameter. */
-export function parseQuery(params: URLSearchParams, me: string): IssueQuery {
+function parseQuery(params: URLSearchParams, me: string): IssueQuery {
   // Null prototype: a parameter named `__proto__` is named, not lost (see parseBody).
   const fields: Record<string, string> = Object.create(null);
   for (const name of new Set(params.keys())) {
@@ -121,7 +121,7 @@ export function parseQuery(params: URLSearchParams, me: string): IssueQuery {
 }
 
 /** An opaque cursor: the last item's sort key, base64url JSON. */
-export function encodeCursor(cursor: QueueCursor): string {
+function encodeCursor(cursor: QueueCursor): string {
   return Buffer.from(JSON.stringify(cursor)).toString('base64url');
 }
 

@@ -23,13 +23,13 @@ export interface IssueQuery {
 export type QueueCursor = readonly [createdAt: string, repo: string, number: number];
 
 /** One item of the queue. */
-export interface QueueItem {
+interface QueueItem {
   readonly issue: PublicIssue;
   readonly claim: PublicClaim | null;
 }
 
 /** What the query needs to know per repository, resolved beforehand (cached). */
-export interface QueryContext {
+interface QueryContext {
   readonly now: Date;
   /** Whether the caller may see the repository (`owner/name`). */
   visible(repo: string): boolean;
@@ -38,7 +38,7 @@ export interface QueryContext {
 }
 
 /** The sort key of the queue: oldest issue first, then repository and number. */
-export function cursorOf(entry: IndexedEntry): QueueCursor {
+function cursorOf(entry: IndexedEntry): QueueCursor {
   const { key } = entry.issue;
   return [entry.issue.createdAt, `${key.owner}/${key.repo}`.toLowerCase(), key.number];
 }

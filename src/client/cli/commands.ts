@@ -8,16 +8,16 @@ import {
   QueueQueryInput,
   RepoField,
 } from '../../claims/tool-inputs.js';
-import { apiClaim } from '../commands/api-claim.js';
-import { apiRelease } from '../commands/api-release.js';
-import { apiStatus } from '../commands/api-status.js';
-import { check } from '../commands/check.js';
-import { claim } from '../commands/claim.js';
-import { list } from '../commands/list.js';
-import { migrate } from '../commands/migrate.js';
-import { pathsCheck } from '../commands/paths-check.js';
-import { release } from '../commands/release.js';
-import { status } from '../commands/status.js';
+import { apiClaim } from '../commands/api/api-claim.js';
+import { apiRelease } from '../commands/api/api-release.js';
+import { apiStatus } from '../commands/api/api-status.js';
+import { list } from '../commands/api/list.js';
+import { pathsCheck } from '../commands/api/paths-check.js';
+import { check } from '../commands/check/check.js';
+import { claim } from '../commands/direct/claim.js';
+import { release } from '../commands/direct/release.js';
+import { status } from '../commands/direct/status.js';
+import { migrate } from '../commands/migrate/migrate.js';
 import { usageError } from '../core/client-error.js';
 import type { CommandResult } from '../core/command-result.js';
 import { parseIssueRef, parseRepoName } from '../core/issue-ref.js';

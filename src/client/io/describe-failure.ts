@@ -1,5 +1,5 @@
+import { statusOf } from '../../github/errors.js';
 import { noAnswer } from '../../github/no-answer.js';
-import { statusOf } from '../../github/thread.js';
 import { ClientError } from '../core/client-error.js';
 
 /**

@@ -1,4 +1,9 @@
-import { ProbotOctokit } from 'probot';
+import { Octokit } from '@octokit/core';
+import { paginateRest } from '@octokit/plugin-paginate-rest';
+import { restEndpointMethods } from '@octokit/plugin-rest-endpoint-methods';
+import { retry } from '@octokit/plugin-retry';
+import { config } from '@probot/octokit-plugin-config';
+import type { ProbotOctokit } from 'probot';
 import type { TextGuard } from './text-guard.js';
 
 /** How to reach GitHub for one command. */
@@ -16,12 +21,18 @@ interface GitHubClientOptions {
 const PUBLIC_TEXT_PARAMS = ['body', 'title'] as const;
 
 /**
- * An octokit for the agent client: the same class the app uses (so `readThread` and
- * `executePlan` take it as they are), authenticated with a user token.
+ * Probot's octokit without Probot: the plugins that make up `ProbotOctokit`'s shape (so
+ * `readThread`, `executePlan` and `loadRepoConfig` take it as they are), not the framework,
+ * so the installed client carries no server (its package bundles this file).
+ */
+const ClientOctokit = Octokit.plugin(retry, paginateRest, restEndpointMethods, config);
+
+/**
+ * An octokit for the agent client, authenticated with a user token.
  *
  * - Retries are off: a comment POST is not idempotent, and the protocol's read-back, not a
  *   blind resend, is what repairs a half-done write.
- * - Throttling is off: its process-wide write pacing (1 s between writes, 3 s between
+ * - Throttling is not there: Probot's process-wide write pacing (1 s between writes, 3 s between
  *   comment posts) would spend the 45-second deadline on sleeping; a rate limit is a GitHub
  *   failure like any other, reported as unverifiable so the caller tries again later.
  * - The deadline's signal is a request default, so every call carries it.
@@ -30,12 +41,11 @@ const PUBLIC_TEXT_PARAMS = ['body', 'title'] as const;
  *   never leaves half a claim behind.
  */
 export function githubClient(options: GitHubClientOptions): ProbotOctokit {
-  const octokit = new ProbotOctokit({
-    auth: { token: options.token },
+  const octokit = new ClientOctokit({
+    auth: options.token,
     baseUrl: options.baseUrl,
     userAgent: 'claim-warden-client',
     retry: { enabled: false },
-    throttle: { enabled: false },
     request: {
       signal: options.signal,
       ...(options.fetch ? { fetch: options.fetch } : {}),

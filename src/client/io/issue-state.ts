@@ -2,12 +2,8 @@ import type { ClaimState } from '../../claims/claim-state.js';
 import { findHolder } from '../../claims/liveness.js';
 import { trustedClaims } from '../../claims/trusted-claims.js';
 import type { ResolvedRepoConfig } from '../../config/repo-config.js';
-import {
-  IssueGoneError,
-  type IssueThread,
-  readThread,
-  UnverifiableError,
-} from '../../github/thread.js';
+import { IssueGoneError, UnverifiableError } from '../../github/errors.js';
+import { type IssueThread, readThread } from '../../github/thread.js';
 import type { IssueKey } from '../../keys.js';
 import { ClientError, unverifiable } from '../core/client-error.js';
 import { formatIssueRef, type IssueRef } from '../core/issue-ref.js';

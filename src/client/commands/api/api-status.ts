@@ -1,0 +1,73 @@
+import { publicIdentity } from '../../../claims/public-identity.js';
+import { refused } from '../../core/client-error.js';
+import { type CommandResult, ok } from '../../core/command-result.js';
+import { formatIssueRef } from '../../core/issue-ref.js';
+import type { ClaimsApi } from '../../io/claims-api-client.js';
+import type { Desk } from '../../io/desk.js';
+import { explainNotHeld } from '../direct/explain-not-held.js';
+import type { StatusRequest } from '../direct/status.js';
+import { type ClaimView, describeClaim } from '../replies/claim-view.js';
+import { apiClaimView } from './api-claim-view.js';
+import { apiErrorOf, apiFailure } from './api-failure.js';
+import { apiNotHeld } from './api-not-held.js';
+import { claimRoute } from './api-route.js';
+
+/**
+ * `status` through the claims API, with direct mode's answers: without a stage, `GET
+ * …/claim` and a report (writes nothing); with one, `POST …/claim/heartbeat`, which records
+ * it and moves the heartbeat. A session that does not hold the issue is refused and told why
+ * (explainNotHeld), as direct mode tells it.
+ */
+export async function apiStatus(
+  desk: Desk,
+  api: ClaimsApi,
+  request: StatusRequest,
+): Promise<CommandResult> {
+  if (request.note !== undefined) desk.guard.check(request.note, 'the note');
+  const name = formatIssueRef(request.ref);
+  const session = publicIdentity(desk.key, 'session', request.session);
+  const explain = (fallback: ReturnType<typeof refused>) =>
+    explainNotHeld(desk, request.ref, request.session, fallback);
+  if (request.stage === undefined) {
+    const reply = await api.call('GET', claimRoute(request.ref));
+    if (reply.status !== 200) throw apiFailure(name, reply);
+    const { claim, issue } = reply.body ?? {};
+    if (!claim) return explain(apiNotHeld(name, issue?.state));
+    const view = apiClaimView(claim, true, name);
+    if (view.session !== session) return explain(heldByAnother(name, view));
+    return ok(
+      `${name}: this session holds it: ${describeClaim(view)}; stale at ${view.staleAt} without an update`,
+      { issue: name, action: 'reported', claim: view },
+    );
+  }
+  const reply = await api.call('POST', claimRoute(request.ref, '/heartbeat'), {
+    session,
+    stage: request.stage,
+    ...(request.note === undefined ? {} : { note: request.note }),
+  });
+  if (reply.status === 200) {
+    const view = apiClaimView(reply.body?.claim, true, name);
+    return ok(`${name}: stage ${request.stage} recorded: ${describeClaim(view)}`, {
+      issue: name,
+      action: 'updated',
+      claim: view,
+    });
+  }
+  const error = apiErrorOf(reply);
+  if (reply.status === 409 && error.code === 'ISSUE_ALREADY_CLAIMED') {
+    return explain(heldByAnother(name, apiClaimView(error.details?.holder, true, name)));
+  }
+  if (reply.status === 409 && error.code === 'CLAIM_NOT_HELD') {
+    return explain(apiNotHeld(name, undefined));
+  }
+  throw apiFailure(name, reply);
+}
+
+/** Direct mode's refusal while another session holds the issue. */
+function heldByAnother(name: string, view: ClaimView) {
+  return refused(`${name} is held by another session: ${describeClaim(view)}`, {
+    issue: name,
+    reason: 'held',
+    holder: view,
+  });
+}
