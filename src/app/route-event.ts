@@ -60,7 +60,7 @@ export type EventRoute =
       readonly bot?: string;
       /**
        * Relevant only with people's claims on (docs/protocol.md §16): an assignment, or a
-       * comment that may be a command; with `label`, also when it is the pinned label.
+       * command. (A `label` is relevant too when it is their pinned label.)
        */
       readonly people?: true;
       /**
@@ -273,7 +273,7 @@ function routeIssue(
         reasonOf(event),
         [hint],
       );
-      return { ...route, label, people: true };
+      return { ...route, label };
     }
     // docs/protocol.md §16: an assignment may be a person's claim, or end one. The app's own
     // assignments are its echoes, dropped above on the sender.
