@@ -35,6 +35,12 @@ const segment = fc.stringMatching(/^[A-Za-z0-9_@+-][A-Za-z0-9._@+-]{0,7}$/);
 const entry = fc
   .tuple(fc.array(segment, { minLength: 1, maxLength: 3 }), fc.boolean())
   .map(([segments, dir]) => `${segments.join('/')}${dir ? '/' : ''}`);
+// `docs` and `docs/` are one entry (docs/protocol.md §10): unique without the slash.
+const pathList = fc.uniqueArray(entry, {
+  minLength: 1,
+  maxLength: 6,
+  selector: (path) => path.replace(/\/$/, ''),
+});
 /** Free text with whitespace runs, newlines and lookalike lines, folding to at most 280. */
 const note = fc
   .array(
@@ -57,12 +63,7 @@ const liveStage = fc.constantFrom<Stage>(
 const parts: fc.Arbitrary<ClaimCommentOptions & { stage: Stage }> = fc.record(
   {
     stage: liveStage,
-    // `docs` and `docs/` are one entry (docs/protocol.md §10): unique without the slash.
-    paths: fc.uniqueArray(entry, {
-      minLength: 1,
-      maxLength: 6,
-      selector: (path) => path.replace(/\/$/, ''),
-    }),
+    paths: pathList,
     note,
     takeover: fc.record({
       commentId: fc.integer({ min: 1, max: 2 ** 40 }),
@@ -262,7 +263,7 @@ describe('every edit of a claim comment keeps its path line and the note rules',
 
   it('the API’s renew with paths replaces the path line, and nothing else of it', () => {
     fc.assert(
-      fc.property(parts, fc.uniqueArray(entry, { minLength: 1, maxLength: 6 }), (p, paths) => {
+      fc.property(parts, pathList, (p, paths) => {
         const { body } = comment(p, 1, HOUR);
         const marker = { ...parseClaimMarker(body)!, updated: NOW };
         const renewed = editClaimBody(body, { marker, paths });
