@@ -24,10 +24,12 @@ export { lostTo } from './lost-to.js';
 export { pathsNoteTag } from './paths-note.js';
 export {
   type Action,
+  type AgentHolder,
   type FinaliseReason,
   type HolderSummary,
   type LabelRole,
   OWN_COMMENT_KINDS,
+  type PersonHolder,
   type Plan,
 } from './plan.js';
 export { isTrustedAuthor, trustedClaims } from './trusted-claims.js';
@@ -38,7 +40,7 @@ export { isTrustedAuthor, trustedClaims } from './trusted-claims.js';
  */
 export function decide(facts: IssueFacts, config: DecideConfig, now: Date): Plan {
   // docs/protocol.md §2: claims live on issues only.
-  if (facts.isPullRequest) return { actions: [], holder: null, deadline: null };
+  if (facts.isPullRequest) return { actions: [], holder: null, deadline: null, waitlist: [] };
 
   const claims = trustedClaims(facts.comments, config.trustedBots);
   const reverted = new Map<number, Outcome | undefined>();
@@ -141,5 +143,6 @@ export function decide(facts: IssueFacts, config: DecideConfig, now: Date): Plan
     actions,
     holder: holder && holderSummary(holder),
     deadline: holder ? staleAt(holder, config.staleAfterMs) : null,
+    waitlist: [],
   };
 }

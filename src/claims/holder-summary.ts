@@ -1,11 +1,12 @@
 import { type ClaimComment, heartbeat } from './liveness.js';
 import { pathLineOf } from './paths.js';
-import type { HolderSummary } from './plan.js';
+import type { AgentHolder, HolderSummary } from './plan.js';
 
 /** The holder as the client, the logs and the index see it. */
-export function holderSummary(holder: ClaimComment): HolderSummary {
+export function holderSummary(holder: ClaimComment): AgentHolder {
   const line = pathLineOf(holder.comment.body);
   return {
+    kind: 'agent',
     commentId: holder.comment.id,
     author: holder.comment.author,
     session: holder.marker.session,
@@ -20,4 +21,9 @@ export function holderSummary(holder: ClaimComment): HolderSummary {
     paths: line.kind === 'valid' ? line.paths : [],
     ...(line.kind === 'invalid' ? { pathProblem: line.problem } : {}),
   };
+}
+
+/** The holder when it is an agent's claim comment: sessions, branches and paths are agents' only. */
+export function agentHolder(holder: HolderSummary | null): AgentHolder | null {
+  return holder?.kind === 'agent' ? holder : null;
 }

@@ -1,3 +1,4 @@
+import type { PeopleFacts } from './people-facts.js';
 import type { Hint, ThreadComment } from './types.js';
 
 /** Everything decide() knows about one issue: GitHub's state plus what events told. */
@@ -24,6 +25,8 @@ export interface IssueFacts {
    * claims (docs/protocol.md §10): a claim overlapping one with a lower comment id loses.
    */
   readonly pathHolders?: readonly PathHolderFact[];
+  /** People's claims (docs/protocol.md §16). Absent with `people.enabled: false`: part two exactly. */
+  readonly people?: PeopleFacts;
 }
 
 /** A holder of another issue of the repository and its paths, verified from its thread. */

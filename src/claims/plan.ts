@@ -7,7 +7,11 @@ export type FinaliseReason =
   | 'closed'
   | 'administrative'
   | 'release-final'
-  | 'paths';
+  | 'paths'
+  /** A person holds the issue: "assigned to @alice, who holds this issue" (abandoned). */
+  | 'person'
+  /** A maintainer assigned a person: "handed to @alice by @maintainer" (outcome handed-over). */
+  | 'handed-over';
 
 /** One change to GitHub; a Plan is a list of them, applied in order by one executor. */
 export type Action =
@@ -28,6 +32,12 @@ export type Action =
     }
   | { readonly kind: 'unassign'; readonly login: string }
   | { readonly kind: 'assign'; readonly login: string }
+  /**
+   * A 👍 (+1) on an accepted command (docs/protocol.md §16). People's replies, reminders,
+   * waitlist and expiry notes are `post-note`s whose first line is a hidden tag, so they are
+   * recognised and never repeated.
+   */
+  | { readonly kind: 'react'; readonly commentId: number }
   // A session's own comment writes, which executePlan may send with the session's own token:
   | {
       /** A new claim comment; the executor reports the comment GitHub made of it. */
@@ -52,8 +62,12 @@ export const OWN_COMMENT_KINDS = ['post-claim', 'edit-claim', 'delete-comment'] 
 /** The two status labels of docs/protocol.md §4. */
 export type LabelRole = 'inProgress' | 'blocked';
 
-/** The holder decide() settled on, for logs and the client. */
-export interface HolderSummary {
+/** The holder of an issue: an agent's claim comment or a person's assignment. */
+export type HolderSummary = AgentHolder | PersonHolder;
+
+/** The holder decide() settled on when it is an agent's claim comment, for logs and the client. */
+export interface AgentHolder {
+  readonly kind: 'agent';
   readonly commentId: number;
   readonly author: string;
   readonly session: string;
@@ -73,10 +87,30 @@ export interface HolderSummary {
   readonly pathProblem?: string;
 }
 
+/** A person's assignment holding the issue (docs/protocol.md §16). */
+export interface PersonHolder {
+  readonly kind: 'person';
+  /** The assignee's login. */
+  readonly author: string;
+  /** The latest `assigned` event for them. */
+  readonly started: Date;
+  /** Their latest activity (docs/protocol.md §16 liveness). */
+  readonly heartbeat: Date;
+  /** The `assigned` event's actor. */
+  readonly assignedBy: string;
+  readonly pinned: boolean;
+  /** False: `people.expire` exempts it, or it is pinned. */
+  readonly expires: boolean;
+  /** The issue's url. */
+  readonly url?: string;
+}
+
 /** The result of decide(): what to write, and when to look at the issue again. */
 export interface Plan {
   readonly actions: readonly Action[];
   readonly holder: HolderSummary | null;
   /** When the holder turns stale; the sweep reconciles the issue then. Null: nothing due. */
   readonly deadline: Date | null;
+  /** People waiting for the issue (docs/protocol.md §16), first first; [] without people. */
+  readonly waitlist: readonly string[];
 }

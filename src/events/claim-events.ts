@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Plan } from '../claims/decide.js';
+import { agentHolder } from '../claims/holder-summary.js';
 import { formatClaimTime, parseClaimMarker } from '../claims/marker.js';
 import type { ThreadComment } from '../claims/types.js';
 import { type IssueKey, issueKeyString } from '../keys.js';
@@ -49,9 +50,8 @@ const FINALISED: Readonly<Record<string, { type: ClaimEventType; reason: string 
 export function claimEvents(input: Reconciled, landed: readonly PendingEvent[] = []): ClaimEvent[] {
   const { plan, previousHolder } = input;
   const byId = new Map(input.comments.map((c) => [c.id, c]));
-  const holder = plan.holder
-    ? eventClaim(byId.get(plan.holder.commentId), plan.holder.commentId)
-    : undefined;
+  const agent = agentHolder(plan.holder);
+  const holder = agent ? eventClaim(byId.get(agent.commentId), agent.commentId) : undefined;
   const events = landed.map(({ event }) => event);
   const finalised = new Set(events.map((e) => e.claim.commentId));
   let expiredHolder = events.some(
@@ -82,7 +82,7 @@ export function claimEvents(input: Reconciled, landed: readonly PendingEvent[] =
 
   if (
     previousHolder !== null &&
-    plan.holder?.commentId !== previousHolder &&
+    agent?.commentId !== previousHolder &&
     !finalised.has(previousHolder)
   ) {
     const comment = byId.get(previousHolder);

@@ -1,4 +1,5 @@
 import type { Plan } from '../claims/decide.js';
+import { agentHolder } from '../claims/holder-summary.js';
 import type { IssueKey } from '../keys.js';
 import type { Store } from '../store/store.js';
 import { flagger } from './flagger.js';
@@ -21,7 +22,7 @@ export async function indexForGuard(
   key: IssueKey,
   plan: Plan,
 ): Promise<void> {
-  const holder = plan.holder;
+  const holder = agentHolder(plan.holder);
   await deps.store.setBranchHolder(
     key,
     holder === null

@@ -1,4 +1,4 @@
-import type { HolderSummary } from '../claims/decide.js';
+import type { AgentHolder } from '../claims/decide.js';
 import { markdownCode } from '../claims/markdown-code.js';
 import { pathCovers } from '../claims/paths.js';
 import type { PullHead } from '../claims/types.js';
@@ -17,7 +17,7 @@ export interface VerifiedHolder {
   readonly issue: string;
   readonly number: number;
   /** Its `started` is the marker's: the claim's age is counted from it. */
-  readonly holder: HolderSummary;
+  readonly holder: AgentHolder;
 }
 
 /** A changed file in a path another claim holds. */

@@ -1,5 +1,6 @@
 import { editClaimBody } from '../claims/claim-body.js';
 import { decide } from '../claims/decide.js';
+import { agentHolder } from '../claims/holder-summary.js';
 import { parseClaimMarker } from '../claims/marker.js';
 import type { Hint } from '../claims/types.js';
 import { configForReconcile } from '../config/config-for-reconcile.js';
@@ -54,7 +55,9 @@ export async function renewOnPush(
     throw error;
   }
   const now = deps.now();
-  const holder = decide({ ...thread, appLogin: deps.appLogin, hints: [] }, config, now).holder;
+  const holder = agentHolder(
+    decide({ ...thread, appLogin: deps.appLogin, hints: [] }, config, now).holder,
+  );
   if (holder === null || holder.branch !== push.branch) return 'not-holder-branch';
   // docs/protocol.md §11: a push by anyone else renews nothing.
   if (!pushMayRenew(holder.author, push.pusher, config.trustedBots)) return 'not-the-author';

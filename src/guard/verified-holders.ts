@@ -1,5 +1,6 @@
 import type { ProbotOctokit } from 'probot';
 import { type DecideConfig, decide } from '../claims/decide.js';
+import { agentHolder } from '../claims/holder-summary.js';
 import type { ReadCache } from '../github/conditional.js';
 import { IssueGoneError, readThread } from '../github/thread.js';
 import type { IssueKey, RepoKey } from '../keys.js';
@@ -37,7 +38,7 @@ export async function verifiedHolders(
       if (error instanceof IssueGoneError) continue;
       throw error;
     }
-    const holder = decide({ ...thread, appLogin, hints: [] }, config, now).holder;
+    const holder = agentHolder(decide({ ...thread, appLogin, hints: [] }, config, now).holder);
     if (holder === null) continue;
     found.push({ issue: `${repo.owner}/${repo.repo}#${number}`, number, holder });
   }

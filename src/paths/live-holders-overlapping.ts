@@ -1,6 +1,6 @@
 import type { DecideConfig } from '../claims/decide-config.js';
 import { overlaps, type PathOverlap } from '../claims/paths.js';
-import type { HolderSummary } from '../claims/plan.js';
+import type { AgentHolder } from '../claims/plan.js';
 import type { IssueKey } from '../keys.js';
 import { type PathCheckDeps, verifiedKeepers } from './verified-keepers.js';
 
@@ -9,7 +9,7 @@ export interface PathConflict {
   /** The other issue's number (same repository). */
   readonly number: number;
   /** Its holder as its thread shows it: comment, author, session, branch, heartbeat, paths. */
-  readonly holder: HolderSummary;
+  readonly holder: AgentHolder;
   /** `[asked entry, held entry]` pairs, in the order of the asked paths. */
   readonly pairs: readonly PathOverlap[];
 }

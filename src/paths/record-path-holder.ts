@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { agentHolder } from '../claims/holder-summary.js';
 import { overlaps } from '../claims/paths.js';
 import type { Plan } from '../claims/plan.js';
 import type { IssueKey } from '../keys.js';
@@ -28,7 +29,7 @@ export async function recordPathHolder(
   plan: Plan,
   check: PathCheck,
 ): Promise<void> {
-  const holder = plan.holder;
+  const holder = agentHolder(plan.holder);
   if (holder?.pathProblem !== undefined) {
     deps.log.warn(
       { commentId: holder.commentId, problem: holder.pathProblem },

@@ -1,7 +1,8 @@
 import { decide } from '../claims/decide.js';
 import type { DecideConfig } from '../claims/decide-config.js';
+import { agentHolder } from '../claims/holder-summary.js';
 import { overlaps } from '../claims/paths.js';
-import type { HolderSummary } from '../claims/plan.js';
+import type { AgentHolder } from '../claims/plan.js';
 import { IssueGoneError, type IssueThread } from '../github/thread.js';
 import type { IssueKey } from '../keys.js';
 import type { IndexedPathHolder, Store } from '../store/store.js';
@@ -26,7 +27,7 @@ export interface WantedPaths {
 /** A holder of another issue that keeps its paths, as its own thread shows it. */
 interface Keeper {
   readonly number: number;
-  readonly holder: HolderSummary;
+  readonly holder: AgentHolder;
 }
 
 /** The keepers found, and which index entries were verified on the way. */
@@ -58,10 +59,10 @@ export async function verifiedKeepers(
   const index = (await deps.store.pathHolders(key.installationId, key.owner, key.repo)).filter(
     (entry) => entry.number !== key.number,
   );
-  const memo = new Map<number, Promise<HolderSummary | null>>();
+  const memo = new Map<number, Promise<AgentHolder | null>>();
   const checked = new Map<number, number>();
 
-  const keeper = (entry: IndexedPathHolder): Promise<HolderSummary | null> => {
+  const keeper = (entry: IndexedPathHolder): Promise<AgentHolder | null> => {
     let found = memo.get(entry.number);
     if (found === undefined) {
       checked.set(entry.number, entry.commentId);
@@ -71,7 +72,7 @@ export async function verifiedKeepers(
     return found;
   };
 
-  const verify = async (entry: IndexedPathHolder): Promise<HolderSummary | null> => {
+  const verify = async (entry: IndexedPathHolder): Promise<AgentHolder | null> => {
     const where = { ...key, number: entry.number };
     let other: IssueThread;
     try {
@@ -82,7 +83,9 @@ export async function verifiedKeepers(
       return null;
     }
     // Its own thread alone says who holds that issue; its own path losses are weighed below.
-    const holder = decide({ ...other, appLogin: deps.appLogin, hints: [] }, config, now).holder;
+    const holder = agentHolder(
+      decide({ ...other, appLogin: deps.appLogin, hints: [] }, config, now).holder,
+    );
     if (holder === null || holder.commentId !== entry.commentId || holder.paths.length === 0) {
       return null;
     }

@@ -1,4 +1,5 @@
 import type { Plan } from '../claims/decide.js';
+import { agentHolder } from '../claims/holder-summary.js';
 import type { ClaimComment } from '../claims/liveness.js';
 import { parseClaimMarker } from '../claims/marker.js';
 import type { ThreadComment } from '../claims/types.js';
@@ -22,7 +23,8 @@ export function claimChangesOf(
   const title = thread.meta?.title ?? '';
   const url = thread.meta?.url ?? '';
   const byId = new Map(thread.comments.map((c) => [c.id, c]));
-  const holder = plan.holder ? claimOf(byId.get(plan.holder.commentId)) : null;
+  const agent = agentHolder(plan.holder);
+  const holder = agent ? claimOf(byId.get(agent.commentId)) : null;
   const by = holder ? { login: holder.comment.author, session: holder.marker.session } : null;
   const changes: ClaimChange[] = [];
   for (const action of plan.actions) {

@@ -6,6 +6,6 @@ import type { IssueKey } from '../keys.js';
  * pull requests they flagged are checked again, and it leaves every index.
  */
 export async function recordGone(deps: GuardIndexDeps, key: IssueKey): Promise<void> {
-  await indexForGuard(deps, key, { actions: [], holder: null, deadline: null });
+  await indexForGuard(deps, key, { actions: [], holder: null, deadline: null, waitlist: [] });
   await deps.store.forgetIssue(key);
 }

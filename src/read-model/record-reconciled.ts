@@ -1,4 +1,5 @@
 import type { Plan } from '../claims/decide.js';
+import { agentHolder } from '../claims/holder-summary.js';
 import { parseClaimMarker } from '../claims/marker.js';
 import type { IssueMeta, IssueThread } from '../github/thread.js';
 import { type GuardIndexDeps, indexForGuard } from '../guard/index-for-guard.js';
@@ -34,7 +35,7 @@ export async function recordReconciled(
 ): Promise<void> {
   const { plan, thread, staleAfterMs, now } = reconciled;
   await deps.store.setDeadline(key, plan.deadline);
-  await deps.store.setHolder(key, plan.holder?.commentId ?? null);
+  await deps.store.setHolder(key, agentHolder(plan.holder)?.commentId ?? null);
   await recordPathHolder(deps, key, plan, reconciled.paths);
   // Put from the thread too, so a claim shows although its issue's `issues` event was lost;
   // an older snapshot than the one indexed is ignored. One write of the claim per reconcile:
@@ -56,7 +57,7 @@ export async function recordReconciled(
  * `updated_at` come with it.
  */
 function holderClaim(plan: Plan, thread: IssueThread, staleAfterMs: number): IndexedClaim | null {
-  const holder = plan.holder;
+  const holder = agentHolder(plan.holder);
   if (holder === null) return null;
   const comment = thread.comments.find((c) => c.id === holder.commentId);
   const marker = comment ? parseClaimMarker(comment.body) : null;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decide } from '../../src/claims/decide.js';
 import { expiryNoteTag } from '../../src/claims/expiry-note.js';
+import { agentHolder } from '../../src/claims/holder-summary.js';
 import { parseClaimMarker } from '../../src/claims/marker.js';
 import type { Action } from '../../src/claims/plan.js';
 import {
@@ -124,7 +125,7 @@ describe('decide: a live claim that is not the holder (docs/protocol.md §4 row 
     expect(marker?.updated).toEqual(NOW);
     expect(body).toContain('comment 5');
     expect(body).toContain('session-5');
-    expect(plan.holder?.commentId).toBe(5);
+    expect(agentHolder(plan.holder)?.commentId).toBe(5);
   });
 
   it('keeps the other keys of the finalised marker', () => {
@@ -182,7 +183,7 @@ describe('decide: a stale, unreleased claim (docs/protocol.md §4 row 3)', () =>
       const ahead = claim({ id: 4, by: 'bob', updatedAgoMs: -6 * HOUR - extraMs, editedAgoMs: 0 });
       const plan = decide(facts({ comments: [ahead] }), DEFAULT_CONFIG, NOW);
       expect(kinds(plan.actions)).toEqual(expected);
-      expect(plan.holder?.commentId ?? null).toBe(extraMs === 0 ? 4 : null);
+      expect(agentHolder(plan.holder)?.commentId ?? null).toBe(extraMs === 0 ? 4 : null);
     },
   );
 
@@ -219,7 +220,7 @@ describe('decide: a stale, unreleased claim (docs/protocol.md §4 row 3)', () =>
       DEFAULT_CONFIG,
       NOW,
     );
-    expect(plan.holder?.commentId).toBe(4);
+    expect(agentHolder(plan.holder)?.commentId).toBe(4);
     expect(kinds(plan.actions)).toEqual([
       'note for 3',
       'finalise 3 abandoned (stale)',
@@ -281,7 +282,7 @@ describe('decide: no holder (docs/protocol.md §4 row 4)', () => {
       DEFAULT_CONFIG,
       NOW,
     );
-    expect(plan).toEqual({ actions: [], holder: null, deadline: null });
+    expect(plan).toEqual({ actions: [], holder: null, deadline: null, waitlist: [] });
   });
 });
 
@@ -464,7 +465,7 @@ describe('decide: trust (docs/protocol.md §2)', () => {
         DEFAULT_CONFIG,
         NOW,
       );
-      expect(plan).toEqual({ actions: [], holder: null, deadline: null });
+      expect(plan).toEqual({ actions: [], holder: null, deadline: null, waitlist: [] });
     },
   );
 
@@ -476,7 +477,7 @@ describe('decide: trust (docs/protocol.md §2)', () => {
         DEFAULT_CONFIG,
         NOW,
       );
-      expect(plan.holder?.commentId).toBe(1);
+      expect(agentHolder(plan.holder)?.commentId).toBe(1);
     },
   );
 
@@ -486,7 +487,7 @@ describe('decide: trust (docs/protocol.md §2)', () => {
       DEFAULT_CONFIG,
       NOW,
     );
-    expect(plan.holder?.commentId).toBe(2);
+    expect(agentHolder(plan.holder)?.commentId).toBe(2);
     expect(kinds(plan.actions)).toEqual([`add-label ${IN_PROGRESS}`, 'assign alice']);
   });
 
@@ -546,7 +547,7 @@ describe('decide: a busy thread', () => {
       DEFAULT_CONFIG,
       NOW,
     );
-    expect(plan.holder?.commentId).toBe(5);
+    expect(agentHolder(plan.holder)?.commentId).toBe(5);
     expect(kinds(plan.actions)).toEqual([
       'note for 4',
       'finalise 4 abandoned (stale)',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decide } from '../../src/claims/decide.js';
+import { agentHolder } from '../../src/claims/holder-summary.js';
 import type { PathHolderFact } from '../../src/claims/issue-facts.js';
 import { parseClaimMarker } from '../../src/claims/marker.js';
 import { renderPathLine } from '../../src/claims/paths.js';
@@ -53,9 +54,10 @@ describe('decide with path holders elsewhere (docs/protocol.md §10)', () => {
       paths: ['src/a.ts', 'docs/'],
       branch: 'feat/10',
     });
-    expect(plan.holder?.pathProblem).toBeUndefined();
+    expect(agentHolder(plan.holder)?.pathProblem).toBeUndefined();
     expect(
-      decide(facts({ comments: [claim({ id: 11 })] }), DEFAULT_CONFIG, NOW).holder?.paths,
+      agentHolder(decide(facts({ comments: [claim({ id: 11 })] }), DEFAULT_CONFIG, NOW).holder)
+        ?.paths,
     ).toEqual([]);
   });
 
@@ -66,7 +68,7 @@ describe('decide with path holders elsewhere (docs/protocol.md §10)', () => {
       NOW,
     );
     expect(plan.holder).toMatchObject({ commentId: 10, paths: [] });
-    expect(plan.holder?.pathProblem).toMatch(/\. or \.\. segment/);
+    expect(agentHolder(plan.holder)?.pathProblem).toMatch(/\. or \.\. segment/);
     expect(finalised(plan.actions)).toEqual([]);
   });
 
@@ -109,7 +111,7 @@ describe('decide with path holders elsewhere (docs/protocol.md §10)', () => {
       DEFAULT_CONFIG,
       NOW,
     );
-    expect(plan.holder?.commentId).toBe(holder);
+    expect(agentHolder(plan.holder)?.commentId).toBe(holder);
     expect(finalised(plan.actions)).toEqual([]);
   });
 
@@ -173,7 +175,7 @@ describe('decide with path holders elsewhere (docs/protocol.md §10)', () => {
       DEFAULT_CONFIG,
       NOW,
     );
-    expect(plan.holder?.commentId).toBe(2000);
+    expect(agentHolder(plan.holder)?.commentId).toBe(2000);
     expect(finalised(plan.actions).map((f) => `${f.id} ${f.reason}`)).toEqual(['2001 lost']);
   });
 

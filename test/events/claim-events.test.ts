@@ -59,6 +59,7 @@ describe('the claim changes a reconcile tells about (docs/protocol.md §13)', ()
     const plan: Plan = {
       holder: null,
       deadline: null,
+      waitlist: [],
       actions: [
         {
           kind: 'finalise',

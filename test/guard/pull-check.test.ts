@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { encodePath } from '../../src/claims/paths.js';
-import type { HolderSummary } from '../../src/claims/plan.js';
+import type { AgentHolder } from '../../src/claims/plan.js';
 import {
   formatAge,
   MAX_TABLE_ROWS,
@@ -12,7 +12,8 @@ const now = new Date('2030-01-01T12:00:00Z');
 const MIN = 60_000;
 
 function holder(number: number, paths: string[], branch = `feat/${number}`): VerifiedHolder {
-  const summary: HolderSummary = {
+  const summary: AgentHolder = {
+    kind: 'agent',
     commentId: number * 10,
     author: `user${number}`,
     session: `s-${number}`,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decide } from '../../src/claims/decide.js';
+import { agentHolder } from '../../src/claims/holder-summary.js';
 import { renderPathLine } from '../../src/claims/paths.js';
 import type { ThreadComment } from '../../src/claims/types.js';
 import { IssueGoneError, type IssueThread, UnverifiableError } from '../../src/github/thread.js';
@@ -60,7 +61,9 @@ function repository(threads: Record<number, IssueThread | 'gone' | 'failing'>) {
     async index(n: number) {
       const t = threads[n];
       if (typeof t !== 'object') throw new Error(`issue ${n} has no thread`);
-      const holder = decide({ ...t, appLogin: APP_LOGIN, hints: [] }, DEFAULT_CONFIG, NOW).holder;
+      const holder = agentHolder(
+        decide({ ...t, appLogin: APP_LOGIN, hints: [] }, DEFAULT_CONFIG, NOW).holder,
+      );
       await store.setPathHolder(key(n), holder && { ...holder });
     },
   };

@@ -1,4 +1,4 @@
-import type { HolderSummary } from '../../claims/decide.js';
+import type { AgentHolder } from '../../claims/decide.js';
 import type { ClaimComment } from '../../claims/liveness.js';
 import { formatClaimTime } from '../../claims/marker.js';
 import {
@@ -26,7 +26,7 @@ export function claimObject(key: IssueKey, claim: ClaimComment, staleAfterMs: nu
 /** The holder of another issue, as its own thread showed it, as the claim object. */
 export function holderObject(
   key: IssueKey,
-  holder: HolderSummary,
+  holder: AgentHolder,
   staleAfterMs: number,
 ): PublicClaim {
   return publicClaimOf(issueRef(key), {

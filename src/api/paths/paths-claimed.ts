@@ -1,4 +1,4 @@
-import type { HolderSummary } from '../../claims/decide.js';
+import type { AgentHolder } from '../../claims/decide.js';
 import { formatClaimTime } from '../../claims/marker.js';
 import type { PublicClaim } from '../../claims/public-claim.js';
 import { type IssueKey, issueRef } from '../../keys.js';
@@ -25,12 +25,12 @@ export interface ContestedPath {
  * quiet, and the hint is `ask` rather than `wait`. It is a hint, not permission: the holder
  * keeps its paths until it is stale by §3, and then its paths are free without anyone asking.
  */
-export function isQuiet(holder: HolderSummary, staleAfterMs: number, now: Date): boolean {
+export function isQuiet(holder: AgentHolder, staleAfterMs: number, now: Date): boolean {
   return now.getTime() - holder.heartbeat.getTime() > staleAfterMs / 3;
 }
 
 /** Whole minutes since the holder's claim started (never negative, whatever the clocks say). */
-export function claimAgeMinutes(holder: HolderSummary, now: Date): number {
+export function claimAgeMinutes(holder: AgentHolder, now: Date): number {
   return Math.max(0, Math.floor((now.getTime() - holder.started.getTime()) / 60_000));
 }
 
