@@ -13,7 +13,7 @@ export function labelActions(
   holder: ClaimComment | null,
   claimsChanged: boolean,
 ): Action[] {
-  const wanted: Array<[LabelRole, boolean]> = [
+  const wanted: Array<['inProgress' | 'blocked', boolean]> = [
     ['inProgress', holder !== null],
     ['blocked', holder?.marker.stage === 'blocked'],
   ];

@@ -59,8 +59,8 @@ export type Action =
 /** The kinds of action that write a session's own comments, not the issue's shared state. */
 export const OWN_COMMENT_KINDS = ['post-claim', 'edit-claim', 'delete-comment'] as const;
 
-/** The two status labels of docs/protocol.md §4. */
-export type LabelRole = 'inProgress' | 'blocked';
+/** The two status labels of docs/protocol.md §4, and the pinned label of §16. */
+export type LabelRole = 'inProgress' | 'blocked' | 'pinned';
 
 /** The holder of an issue: an agent's claim comment or a person's assignment. */
 export type HolderSummary = AgentHolder | PersonHolder;
