@@ -2,7 +2,7 @@ import type { DecideConfig } from './decide-config.js';
 import type { IssueFacts } from './issue-facts.js';
 import type { ClaimComment } from './liveness.js';
 import { hasName, sameName } from './names.js';
-import type { Action, LabelRole } from './plan.js';
+import type { Action } from './plan.js';
 
 /**
  * docs/protocol.md §4: the status labels that make the holder visible, removals first.
