@@ -73,7 +73,8 @@ export function durationSchema(
     throw new RangeError(`duration range ${min}..${max} is empty`);
   }
   const shown = example ?? pickExample(minMs, maxMs);
-  const message = `must be a duration between ${formatDuration(minMs)} and ${formatDuration(maxMs)}, such as ${shown}`;
+  // The bounds as the caller wrote them (`1d`, `720h`), as docs/protocol.md quotes them.
+  const message = `must be a duration between ${min} and ${max}, such as ${shown}`;
   return z.string({ error: message }).transform((text, ctx) => {
     let ms: number;
     try {

@@ -1,3 +1,4 @@
+import { PEOPLE_KEYS } from './people-config.js';
 import {
   DEFAULT_LABELS,
   RepoConfig,
@@ -47,6 +48,7 @@ function knownKeys(path: readonly PropertyKey[]): string[] {
   if (path.length === 0) return TOP_KEYS;
   if (path.length === 1 && path[0] === 'labels') return Object.keys(DEFAULT_LABELS);
   if (path.length === 1 && path[0] === 'queue') return ['labels', 'exclude'];
+  if (path.length === 1 && path[0] === 'people') return [...PEOPLE_KEYS];
   return [];
 }
 

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { DecideConfig } from '../claims/decide-config.js';
 import { durationSchema } from './duration.js';
+import { BOOLEAN_MESSAGE, LABELS_MESSAGE, LabelName } from './label-schema.js';
+import { checkPeopleBlock, PeopleBlock } from './people-config.js';
 
 /** Where a repository's config lives; the org's `.github` repository holds org-wide defaults. */
 export const REPO_CONFIG_PATH = '.github/claims.yml';
@@ -11,24 +13,11 @@ export const DEFAULT_LABELS = {
   blocked: 'status:blocked',
 } as const;
 
-// GitHub refuses label names longer than 50 characters; counting code points keeps an emoji
-// one character, as GitHub counts it.
-const LABEL_MESSAGE =
-  'must be a label name of 1 to 50 characters, without leading or trailing spaces';
-const LabelName = z
-  .string({ error: LABEL_MESSAGE })
-  .refine((name) => name.trim() === name && [...name].length >= 1 && [...name].length <= 50, {
-    error: LABEL_MESSAGE,
-  });
-
 // A user login (1..39 letters, digits, single inner hyphens) or an app's bot account,
 // `slug[bot]` (docs/protocol.md §2: agents that post as an app show up with that login).
 const LOGIN = /^[a-z\d](?:[a-z\d]|-(?=[a-z\d])){0,38}(?:\[bot\])?$/i;
 const LOGIN_MESSAGE = 'must be a GitHub login such as "my-agent[bot]" (no @, no spaces)';
 const GitHubLogin = z.string({ error: LOGIN_MESSAGE }).regex(LOGIN, { error: LOGIN_MESSAGE });
-
-const BOOLEAN_MESSAGE = 'must be true or false';
-const LABELS_MESSAGE = 'must be a list of label names such as ["good first issue"]';
 
 /** `mode` in claims.yml: `observe` decides and logs what it would write, and writes nothing. */
 const ROLLOUT_MODES = ['enforce', 'observe'] as const;
@@ -98,6 +87,8 @@ export const RepoConfig = z
         { error: 'must be a mapping with labels and/or exclude' },
       )
       .optional(),
+    // docs/protocol.md §16: people's claims.
+    people: PeopleBlock.optional(),
   })
   .superRefine((config, ctx) => {
     // One label for both states would be added and removed in turn: refuse it. GitHub
@@ -105,6 +96,7 @@ export const RepoConfig = z
     const inProgress = config.labels?.inProgress ?? DEFAULT_LABELS.inProgress;
     const blocked = config.labels?.blocked ?? DEFAULT_LABELS.blocked;
     // Runs only on well-typed labels: a wrong type is reported by its own field.
+    if (config.people) checkPeopleBlock(config.people, [inProgress, blocked], ctx);
     if (typeof inProgress !== 'string' || typeof blocked !== 'string') return;
     if (inProgress.toLowerCase() === blocked.toLowerCase()) {
       ctx.addIssue({

@@ -1,3 +1,4 @@
+import { resolvePeople } from './people-config.js';
 import {
   DEFAULT_LABELS,
   type RepoConfig,
@@ -14,6 +15,7 @@ export function resolveRepoConfig(
     inProgress: config.labels?.inProgress ?? DEFAULT_LABELS.inProgress,
     blocked: config.labels?.blocked ?? DEFAULT_LABELS.blocked,
   };
+  const people = resolvePeople(config.people);
   return {
     staleAfterMs: config.staleAfter ?? defaults.staleAfterMs,
     labels,
@@ -26,6 +28,7 @@ export function resolveRepoConfig(
     heartbeatOnPush: config.heartbeatOnPush ?? true,
     mode: config.mode ?? 'enforce',
     enabled: config.enabled ?? true,
+    ...(people ? { people } : {}),
     ...(config.queue
       ? {
           queue: {

@@ -26,6 +26,16 @@ const DEFAULT_CONFIG: ResolvedRepoConfig = {
   heartbeatOnPush: true,
   mode: 'enforce',
   enabled: true,
+  people: {
+    who: 'collaborators',
+    labels: [],
+    maxClaims: 0,
+    staleAfterMs: 14 * 24 * h,
+    remindAfterMs: 10 * 24 * h,
+    expire: 'commands',
+    handover: 'maintain',
+    pinnedLabel: 'claim:pinned',
+  },
 };
 
 function errorOf(raw: unknown): string {
@@ -55,6 +65,7 @@ describe('parseRepoConfig', () => {
       heartbeatOnPush: false,
       mode: 'observe',
       enabled: false,
+      people: { enabled: false },
     };
     expect(parseRepoConfig(raw, defaults)).toEqual({
       ok: true,
