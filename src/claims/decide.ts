@@ -10,6 +10,8 @@ import { labelActions } from './label-actions.js';
 import { type ClaimComment, findHolder, isStale, staleAt, staleSince } from './liveness.js';
 import { lostTo } from './lost-to.js';
 import { formatClaimTime } from './marker.js';
+import type { PeopleVerdict } from './people-verdict.js';
+import { personFinalising } from './person-finalising.js';
 import type { Action, Plan } from './plan.js';
 import { trustedClaims } from './trusted-claims.js';
 import type { Outcome } from './types.js';
@@ -17,9 +19,15 @@ import { type Finalising, withoutPathLosers } from './without-path-losers.js';
 
 /**
  * Decides what makes docs/protocol.md §4 true for one issue. Pure: the thread, the config and the clock
- * in; a Plan out. Emits no action that the current state already satisfies.
+ * in; a Plan out. Emits no action that the current state already satisfies. `people` is what
+ * the rules of people's claims settled (src/people/); without it, agents' claims alone count.
  */
-export function decide(facts: IssueFacts, config: DecideConfig, now: Date): Plan {
+export function decide(
+  facts: IssueFacts,
+  config: DecideConfig,
+  now: Date,
+  people: PeopleVerdict = {},
+): Plan {
   // docs/protocol.md §2: claims live on issues only.
   if (facts.isPullRequest) return { actions: [], holder: null, deadline: null, waitlist: [] };
 
@@ -49,10 +57,12 @@ export function decide(facts: IssueFacts, config: DecideConfig, now: Date): Plan
     }
   }
 
+  // docs/protocol.md §16: a pinned holder, the oldest claim that may still hold, never goes stale.
+  const pinned = people.pinned ? candidates[0] : undefined;
   // Stale claims first: they can never hold (docs/protocol.md §3 and §4).
   const fresh: ClaimComment[] = [];
   for (const claim of candidates) {
-    if (!isStale(claim, config.staleAfterMs, now)) {
+    if (claim === pinned || !isStale(claim, config.staleAfterMs, now)) {
       fresh.push(claim);
       continue;
     }
@@ -73,7 +83,11 @@ export function decide(facts: IssueFacts, config: DecideConfig, now: Date): Plan
     ? withoutPathLosers(fresh, facts, config, finalising, notes)
     : fresh;
   // The holder as if the issue were open: on a closed issue it is the claim that lands.
-  let holder = findHolder(contenders, true, config.staleAfterMs, now);
+  let holder =
+    pinned && contenders.includes(pinned)
+      ? pinned
+      : findHolder(contenders, true, config.staleAfterMs, now);
+  const person = facts.open ? people.person : undefined;
   if (holder && !facts.open) {
     const landed = facts.stateReason === 'completed';
     finalising.push({
@@ -82,6 +96,8 @@ export function decide(facts: IssueFacts, config: DecideConfig, now: Date): Plan
       reason: 'closed',
       text: landed ? 'the issue was closed as completed' : 'the issue was closed',
     });
+  } else if (holder && person) {
+    finalising.push(personFinalising(holder, person, true));
   } else if (holder) {
     const removal = administrativeRemoval(facts, config, holder);
     if (removal) {
@@ -95,12 +111,16 @@ export function decide(facts: IssueFacts, config: DecideConfig, now: Date): Plan
   }
   for (const claim of contenders) {
     if (claim === holder) continue;
-    finalising.push({
-      claim,
-      outcome: 'abandoned',
-      reason: 'lost',
-      text: holder ? lostTo(holder) : 'lost to an older claim',
-    });
+    finalising.push(
+      person
+        ? personFinalising(claim, person, false)
+        : {
+            claim,
+            outcome: 'abandoned',
+            reason: 'lost',
+            text: holder ? lostTo(holder) : 'lost to an older claim',
+          },
+    );
   }
   if (finalising.some((f) => f.claim === holder)) holder = null;
 
@@ -117,13 +137,13 @@ export function decide(facts: IssueFacts, config: DecideConfig, now: Date): Plan
       outcome,
     });
   }
-  actions.push(...labelActions(facts, config, holder, finalising.length > 0));
+  actions.push(...labelActions(facts, config, holder, finalising.length > 0, person !== undefined));
   actions.push(...assigneeActions(facts, config, claims, holder));
 
   return {
     actions,
     holder: holder && holderSummary(holder),
-    deadline: holder ? staleAt(holder, config.staleAfterMs) : null,
+    deadline: holder && holder !== pinned ? staleAt(holder, config.staleAfterMs) : null,
     waitlist: [],
   };
 }

@@ -5,16 +5,18 @@ import { hasName, sameName } from './names.js';
 import type { Action } from './plan.js';
 
 /**
- * docs/protocol.md §4: the status labels that make the holder visible, removals first.
+ * docs/protocol.md §4: the status labels that make the holder visible, removals first. A
+ * person holding the issue (`personHolds`, §16) shows as in progress too.
  */
 export function labelActions(
   facts: IssueFacts,
   config: DecideConfig,
   holder: ClaimComment | null,
   claimsChanged: boolean,
+  personHolds = false,
 ): Action[] {
   const wanted: Array<['inProgress' | 'blocked', boolean]> = [
-    ['inProgress', holder !== null],
+    ['inProgress', holder !== null || personHolds],
     ['blocked', holder?.marker.stage === 'blocked'],
   ];
   const actions: Action[] = [];

@@ -1,0 +1,38 @@
+import type { DecideConfig } from '../claims/decide-config.js';
+import type { IssueFacts } from '../claims/issue-facts.js';
+import { isLive } from '../claims/liveness.js';
+import { parseClaimMarker } from '../claims/marker.js';
+import { hasName } from '../claims/names.js';
+import { isTrustedAuthor, trustedClaims } from '../claims/trusted-claims.js';
+import { isBot } from './thread-commands.js';
+
+/**
+ * The assignees that are person claims (docs/protocol.md §16): not bots, and not accounted
+ * for by a trusted marker of theirs. A marker accounts for its author's assignment when it
+ * records `assignee=claim` or `before` (live or finalised, or deleted: decide() takes back what
+ * a claim assigned), when it is live (old markers lack the key), or when the app remembers
+ * assigning its author for it.
+ */
+export function personAssignees(facts: IssueFacts, config: DecideConfig, now: Date): string[] {
+  const explained = new Set<string>();
+  const remembered = facts.appAssignees ?? [];
+  for (const claim of trustedClaims(facts.comments, config.trustedBots)) {
+    const author = claim.comment.author;
+    if (
+      claim.marker.assignee !== undefined ||
+      isLive(claim, facts.open, config.staleAfterMs, now) ||
+      hasName(remembered, author)
+    ) {
+      explained.add(author.toLowerCase());
+    }
+  }
+  for (const hint of facts.hints) {
+    if (hint.kind !== 'comment-deleted') continue;
+    if (!isTrustedAuthor(hint.author, hint.authorAssociation, config.trustedBots)) continue;
+    if (parseClaimMarker(hint.body)?.assignee !== undefined)
+      explained.add(hint.author.toLowerCase());
+  }
+  return facts.assignees.filter(
+    (login) => !isBot(login, facts.appLogin) && !explained.has(login.toLowerCase()),
+  );
+}

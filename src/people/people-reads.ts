@@ -1,0 +1,67 @@
+import type { DecideConfig } from '../claims/decide-config.js';
+import type { IssueFacts } from '../claims/issue-facts.js';
+import type { AssignmentEvent } from '../claims/people-facts.js';
+import { personAssignees } from './explained.js';
+import { latestAssignment } from './person-claims.js';
+import { threadCommands } from './thread-commands.js';
+
+/** What the edge reads from GitHub for decideIssue, beyond the thread (docs/protocol.md §16). */
+export interface PeopleReads {
+  /** Read the issue's timeline: an assignee no marker accounts for may be a person's claim. */
+  readonly timeline: boolean;
+  /**
+   * Lowercased logins whose repository role, organisation membership (with `members`) and
+   * person claims held elsewhere the decision may ask: commands' authors and targets, the
+   * people waiting, and (once the timeline is read) who assigned each person.
+   */
+  readonly logins: readonly string[];
+  /** Read organisation membership of `logins` (`people.who: members`). */
+  readonly members: boolean;
+  /**
+   * Command comments that no reply of the app answers: read the app's 👍 on those whose
+   * `+1` count is above 0 (the others are pending for certain).
+   */
+  readonly reactions: readonly number[];
+}
+
+const NOTHING: PeopleReads = { timeline: false, logins: [], members: false, reactions: [] };
+
+/**
+ * Pure, on the thread as read (`facts.people` is ignored). The edge calls it before reading
+ * the timeline, and again with the timeline read, for the assigners' logins. A repository
+ * without people's claims, and a pull request, read nothing more: part two's cost.
+ */
+export function peopleReads(
+  facts: IssueFacts,
+  config: DecideConfig,
+  now: Date,
+  timeline: readonly AssignmentEvent[] | null = null,
+): PeopleReads {
+  const rules = config.people;
+  if (rules === undefined || facts.isPullRequest) return NOTHING;
+  const persons = personAssignees(facts, config, now);
+  const slug = facts.appLogin.replace(/\[bot\]$/i, '');
+  const commands = threadCommands(facts, { slug, reacted: new Set() }, rules.staleAfterMs, now);
+  const logins = new Set<string>();
+  const reactions: number[] = [];
+  for (const command of commands) {
+    if (command.answer === null) {
+      reactions.push(command.id);
+      logins.add(command.author.toLowerCase());
+      logins.add(command.login.toLowerCase());
+    } else if (command.answer.outcome === 'waitlisted') {
+      logins.add(command.login.toLowerCase());
+    }
+  }
+  for (const login of persons) {
+    const latest = latestAssignment(timeline, login);
+    if (latest) logins.add(latest.actor.toLowerCase());
+  }
+  const sorted = [...logins].sort();
+  return {
+    timeline: persons.length > 0,
+    logins: sorted,
+    members: rules.who === 'members' && sorted.length > 0,
+    reactions,
+  };
+}

@@ -1,0 +1,100 @@
+import type { DecideConfig, PeopleConfig } from '../claims/decide-config.js';
+import type { IssueFacts } from '../claims/issue-facts.js';
+import { sameName } from '../claims/names.js';
+import type { PeopleFacts } from '../claims/people-facts.js';
+import type { Action, AgentHolder } from '../claims/plan.js';
+import { type CommandOutcome, replyTag } from './note-tags.js';
+import type { PersonClaim } from './person-claims.js';
+import { mayHandOver } from './roles.js';
+import type { ThreadCommand } from './thread-commands.js';
+
+/** The agent claim that holds as far as agents go, and when its comment was posted. */
+export interface AgentCandidate {
+  readonly holder: AgentHolder;
+  readonly createdAt: Date;
+}
+
+/** Who holds the issue across kinds (docs/protocol.md §16). */
+export type Holding =
+  | { readonly kind: 'agent'; readonly agent: AgentCandidate }
+  | { readonly kind: 'person'; readonly claim: PersonClaim; readonly handedOverBy?: string };
+
+/**
+ * One decision about people's claims in progress: the state each command sees and leaves,
+ * and the writes it has planned so far. Only decideIssue makes and changes one.
+ */
+export interface PeopleRun {
+  readonly facts: IssueFacts;
+  readonly people: PeopleFacts;
+  readonly config: DecideConfig;
+  readonly rules: PeopleConfig;
+  readonly now: Date;
+  agent: AgentCandidate | null;
+  /** Live person claims, oldest first. */
+  persons: PersonClaim[];
+  pinned: boolean;
+  /** The thread's commands; each one run gets its answer here. */
+  readonly commands: ThreadCommand[];
+  /** The waiting `/claim`s served (the app's notes, and this run's). */
+  readonly served: Set<number>;
+  readonly assigning: Map<string, string>;
+  readonly unassigning: Map<string, string>;
+  readonly notes: Action[];
+  readonly reactions: Action[];
+}
+
+/**
+ * docs/protocol.md §16: the oldest person claim holds against an agent claim posted after it
+ * started (a tie goes to the person); a younger one takes the issue only when a maintainer
+ * made the assignment, handing the agent's claim over. A closed issue has no holder.
+ */
+export function holderOf(run: PeopleRun): Holding | null {
+  if (!run.facts.open) return null;
+  const first = run.persons[0];
+  const agent = run.agent;
+  if (first === undefined) return agent ? { kind: 'agent', agent } : null;
+  if (agent === null || first.started.getTime() <= agent.createdAt.getTime()) {
+    return { kind: 'person', claim: first };
+  }
+  if (first.actor !== '' && mayHandOver(run.people, run.rules, first.actor)) {
+    return { kind: 'person', claim: first, handedOverBy: first.actor };
+  }
+  return { kind: 'agent', agent };
+}
+
+export function personOf(run: PeopleRun, login: string): PersonClaim | undefined {
+  return run.persons.find((claim) => sameName(claim.login, login));
+}
+
+/** Plans an assignment; undoing one planned in this run cancels both. */
+export function assign(run: PeopleRun, claim: PersonClaim): void {
+  const key = claim.login.toLowerCase();
+  if (!run.unassigning.delete(key)) run.assigning.set(key, claim.login);
+  run.persons = [...run.persons, claim].sort((a, b) => a.started.getTime() - b.started.getTime());
+}
+
+export function unassign(run: PeopleRun, login: string): void {
+  const key = login.toLowerCase();
+  if (!run.assigning.delete(key)) run.unassigning.set(key, login);
+  run.persons = run.persons.filter((claim) => !sameName(claim.login, login));
+}
+
+/** Records a command's answer: 👍 when accepted, else one reply mentioning its author. */
+export function answer(
+  run: PeopleRun,
+  command: ThreadCommand,
+  outcome: CommandOutcome,
+  text?: string,
+): void {
+  const index = run.commands.indexOf(command);
+  run.commands[index] = { ...command, answer: { outcome, at: run.now } };
+  if (outcome === 'accepted') {
+    run.reactions.push({ kind: 'react', commentId: command.id });
+    return;
+  }
+  run.notes.push({
+    kind: 'post-note',
+    forCommentId: command.id,
+    body: `${replyTag(command.id, outcome)}\n@${command.author} ${text ?? ''}`.trimEnd(),
+  });
+}

@@ -1,0 +1,57 @@
+import type { IssueFacts } from '../claims/issue-facts.js';
+import { parseClaimMarker } from '../claims/marker.js';
+import { sameName } from '../claims/names.js';
+import { type Command, type CommandVerb, parseCommand } from './commands.js';
+import { peopleNotes, type Reply } from './note-tags.js';
+
+/** A command of the thread, with how the app answered it. */
+export interface ThreadCommand {
+  readonly id: number;
+  readonly author: string;
+  readonly createdAt: Date;
+  readonly verb: CommandVerb;
+  readonly target?: string;
+  /** Whom it is about: the target, else its author. */
+  readonly login: string;
+  /** Null: pending, never answered. A 👍 alone is `accepted`. */
+  readonly answer: Reply | null;
+}
+
+/** Whose comments are never commands: bots and the app itself. */
+export function isBot(login: string, appLogin: string): boolean {
+  return login.toLowerCase().endsWith('[bot]') || sameName(login, appLogin);
+}
+
+/**
+ * The thread's commands (docs/protocol.md §16), oldest first: one per comment of a person,
+ * never from a comment that carries a claim marker, none older than `windowMs` (ignored, like
+ * a stale claim). `reacted` are the comments the app already gave its 👍.
+ */
+export function threadCommands(
+  facts: IssueFacts,
+  { slug, reacted }: { readonly slug: string; readonly reacted: ReadonlySet<number> },
+  windowMs: number,
+  now: Date,
+): ThreadCommand[] {
+  const { replies } = peopleNotes(facts);
+  const out: ThreadCommand[] = [];
+  for (const comment of facts.comments) {
+    if (isBot(comment.author, facts.appLogin)) continue;
+    if (now.getTime() - comment.createdAt.getTime() > windowMs) continue;
+    if (parseClaimMarker(comment.body) !== null) continue;
+    const command: Command | null = parseCommand(comment.body, slug);
+    if (command === null) continue;
+    const answer =
+      replies.get(comment.id) ??
+      (reacted.has(comment.id) ? { outcome: 'accepted' as const, at: comment.createdAt } : null);
+    out.push({
+      id: comment.id,
+      author: comment.author,
+      createdAt: comment.createdAt,
+      ...command,
+      login: command.target ?? comment.author,
+      answer,
+    });
+  }
+  return out.sort((a, b) => a.id - b.id);
+}
