@@ -2,7 +2,6 @@ import type { DecideConfig } from '../claims/decide-config.js';
 import type { IssueFacts } from '../claims/issue-facts.js';
 import { isLive } from '../claims/liveness.js';
 import { parseClaimMarker } from '../claims/marker.js';
-import { hasName } from '../claims/names.js';
 import { isTrustedAuthor, trustedClaims } from '../claims/trusted-claims.js';
 import { isBot } from './thread-commands.js';
 
@@ -10,8 +9,8 @@ import { isBot } from './thread-commands.js';
  * The assignees that are person claims (docs/protocol.md §16): not bots, and not accounted
  * for by a trusted marker of theirs. A marker accounts for its author's assignment when it
  * records `assignee=claim` or `before` (live or finalised, or deleted: decide() takes back what
- * a claim assigned), when it is live (old markers lack the key), or when the app remembers
- * assigning its author for it.
+ * a claim assigned) or when it is live (old markers lack the key); an assignment the app
+ * remembers making for an agent's claim is accounted for whatever became of the marker.
  */
 export function personAssignees(facts: IssueFacts, config: DecideConfig, now: Date): string[] {
   const remembered = facts.appAssignees ?? [];
@@ -22,8 +21,7 @@ export function personAssignees(facts: IssueFacts, config: DecideConfig, now: Da
     const author = claim.comment.author;
     if (
       claim.marker.assignee !== undefined ||
-      isLive(claim, facts.open, config.staleAfterMs, now) ||
-      hasName(remembered, author)
+      isLive(claim, facts.open, config.staleAfterMs, now)
     ) {
       explained.add(author.toLowerCase());
     }

@@ -1,0 +1,135 @@
+import { describe, expect, it } from 'vitest';
+import { decideIssue } from '../../src/people/decide-issue.js';
+import { peopleReads } from '../../src/people/people-reads.js';
+import { claim } from '../helpers/thread-builder.js';
+import { applyPlan } from './apply-plan.js';
+import { assigned, config, DAY, issue, kinds, NOW, said } from './people-builder.js';
+
+const APP = 'claim-warden[bot]';
+
+/** A claim comment of a passer-by, with a command below its marker. */
+function markerWithCommand() {
+  const marker = claim({ id: 7, by: 'bob', association: 'NONE' });
+  return { ...marker, body: `${marker.body}\n/claim` };
+}
+
+describe('commands that are not run (docs/protocol.md §16)', () => {
+  it.each([
+    ['a bot', said(7, '/claim', 'helper[bot]')],
+    ['the app', said(7, '/claim', APP)],
+    ['a code fence', said(7, '```\n/claim\n```')],
+    ['a quote', said(7, '> /claim')],
+    ['an HTML comment', said(7, '<!-- /claim -->')],
+    ['an untrusted claim comment', markerWithCommand()],
+    ['a comment older than people.staleAfter', said(7, '/claim', 'bob', 15 * DAY)],
+  ])('from %s', (_name, comment) => {
+    const facts = issue({ comments: [comment], roles: { bob: 'write', 'helper[bot]': 'write' } });
+    expect(
+      kinds(decideIssue(facts, config(), NOW)).filter(
+        (k) => k.includes('bob') || k.startsWith('react') || k.includes('people'),
+      ),
+    ).toEqual([]);
+  });
+
+  it('a command answered with 👍 is never run again, edited or redelivered', () => {
+    const facts = issue({
+      comments: [said(7, '/release', 'bob')],
+      assignees: ['bob'],
+      people: { reacted: new Set([7]), timeline: [assigned('bob', 'maria', DAY)] },
+    });
+    const plan = decideIssue(facts, config(), NOW);
+    expect(plan.holder).toMatchObject({ kind: 'person', author: 'bob' });
+    expect(kinds(plan)).toEqual(['add-label status:in-progress']);
+  });
+
+  it('a command answered with a reply is never run again', () => {
+    const facts = issue({
+      comments: [
+        said(7, '/claim', 'bob'),
+        said(8, '<!-- claim-warden note=people-reply comment=7 outcome=refused -->\n@bob no', APP),
+      ],
+      roles: { bob: 'write' },
+    });
+    expect(decideIssue(facts, config(), NOW).actions).toEqual([]);
+  });
+
+  it('a reply tag written by someone else answers nothing', () => {
+    const facts = issue({
+      comments: [
+        said(7, '/claim', 'bob'),
+        said(8, '<!-- claim-warden note=people-reply comment=7 outcome=refused -->', 'mallory'),
+      ],
+      roles: { bob: 'write' },
+    });
+    expect(kinds(decideIssue(facts, config(), NOW))).toContain('react 7');
+  });
+
+  it('a thread run to rest answers each command once', () => {
+    let facts = issue({
+      assignees: ['agent'],
+      comments: [
+        claim({ id: 5, by: 'agent' }),
+        said(7, '/claim', 'bob'),
+        said(8, '/claim', 'carol'),
+        said(9, '/release', 'carol'),
+        said(10, '/pin', 'tess'),
+      ],
+      roles: { bob: 'write', carol: 'write', tess: 'maintain' },
+    });
+    const answers: number[] = [];
+    for (let round = 0; round < 4; round++) {
+      const plan = decideIssue(facts, config(), NOW);
+      for (const action of plan.actions) {
+        if (action.kind === 'react') answers.push(action.commentId);
+        if (action.kind === 'post-note' && action.forCommentId > 0)
+          answers.push(action.forCommentId);
+      }
+      facts = applyPlan(facts, plan, NOW);
+    }
+    expect(answers.sort()).toEqual([10, 7, 8, 9]);
+  });
+});
+
+describe('peopleReads: what the edge reads (docs/protocol.md §16 cost)', () => {
+  it('reads nothing more with people off, and on a pull request', () => {
+    const facts = issue({ assignees: ['dana'], comments: [said(7, '/claim')] });
+    const off = { ...config(), people: undefined };
+    expect(peopleReads(facts, off, NOW)).toEqual({
+      timeline: false,
+      logins: [],
+      members: false,
+      reactions: [],
+    });
+    expect(peopleReads({ ...facts, isPullRequest: true }, config(), NOW).timeline).toBe(false);
+  });
+
+  it('reads the timeline only when an assignee is unexplained by a marker', () => {
+    const agent = issue({ assignees: ['alice'], comments: [claim({ id: 5, by: 'alice' })] });
+    expect(peopleReads(agent, config(), NOW).timeline).toBe(false);
+    expect(peopleReads(issue({ assignees: ['renovate[bot]'] }), config(), NOW).timeline).toBe(
+      false,
+    );
+    expect(peopleReads(issue({ assignees: ['dana'] }), config(), NOW).timeline).toBe(true);
+  });
+
+  it('asks for the roles of command authors and targets, the waiting, and the assigners', () => {
+    const facts = issue({
+      assignees: ['dana'],
+      comments: [
+        said(7, '/claim', 'Carol', DAY),
+        said(8, '<!-- claim-warden note=people-reply comment=7 outcome=waitlisted -->', APP),
+        said(9, '/claim @erin', 'tess'),
+        said(10, 'hello', 'zed'),
+      ],
+    });
+    const reads = peopleReads(facts, config({ who: 'members' }), NOW, [
+      assigned('dana', 'Maria', DAY),
+    ]);
+    expect(reads).toEqual({
+      timeline: true,
+      logins: ['carol', 'erin', 'maria', 'tess'],
+      members: true,
+      reactions: [9],
+    });
+  });
+});
