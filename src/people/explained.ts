@@ -2,6 +2,7 @@ import type { DecideConfig } from '../claims/decide-config.js';
 import type { IssueFacts } from '../claims/issue-facts.js';
 import { isLive } from '../claims/liveness.js';
 import { parseClaimMarker } from '../claims/marker.js';
+import { hasName } from '../claims/names.js';
 import { isTrustedAuthor, trustedClaims } from '../claims/trusted-claims.js';
 import { isBot } from './thread-commands.js';
 
@@ -10,13 +11,19 @@ import { isBot } from './thread-commands.js';
  * for by a trusted marker of theirs. A marker accounts for its author's assignment when it
  * records `assignee=claim` or `before` (live or finalised, or deleted: decide() takes back what
  * a claim assigned) or when it is live (old markers lack the key); an assignment the app
- * remembers making for an agent's claim is accounted for whatever became of the marker.
+ * remembers making for a claim comment still in the thread is that claim's, even once its
+ * marker no longer counts.
  */
 export function personAssignees(facts: IssueFacts, config: DecideConfig, now: Date): string[] {
+  const explained = new Set<string>();
+  // The app assigned them for their claim comment, whose marker no longer counts (its author
+  // stopped being a collaborator): the assignment is that agent claim's, not a person's.
   const remembered = facts.appAssignees ?? [];
-  // The app assigned them for an agent's claim: not a person's, even once the marker no longer
-  // counts (its author stopped being a collaborator).
-  const explained = new Set<string>(remembered.map((login) => login.toLowerCase()));
+  for (const comment of facts.comments) {
+    if (hasName(remembered, comment.author) && parseClaimMarker(comment.body) !== null) {
+      explained.add(comment.author.toLowerCase());
+    }
+  }
   for (const claim of trustedClaims(facts.comments, config.trustedBots)) {
     const author = claim.comment.author;
     if (
