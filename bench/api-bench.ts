@@ -263,7 +263,7 @@ interface FloodRow {
 
 /**
  * A collaborator's API claims, one after another on fresh issues, quiet and each sent just
- * after FLOOD heartbeats of a read-only user on the same issue (issue 20, defect 4: such calls
+ * after FLOOD heartbeats of a read-only user on the same issue (such calls
  * are refused before the issue's lock, so they no longer queue the claim behind them). `env`
  * sets the per-caller limits.
  */

@@ -9,7 +9,7 @@ import { fmt, type Section } from './section.js';
 const CHILD = fileURLToPath(new URL('./events-child.ts', import.meta.url));
 const TSX = import.meta.resolve('tsx');
 const MB = 1024 * 1024;
-/** Events published to a receiver that never answers (issue 20: 7,202 sockets, 826 MB). */
+/** Events published to a receiver that never answers (before the bound: 7,202 sockets, 826 MB). */
 const EVENTS = 10_000;
 /** How long the sockets are given to open after the last publish. */
 const HOLD_MS = 2_000;

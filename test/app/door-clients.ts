@@ -73,7 +73,7 @@ export async function writeRepeated(socket: Socket, body: Buffer, times: number)
 
 /**
  * A chunked, unsigned delivery that sends one byte every `everyMs`, `bytes` of them, then
- * ends: the slow sender of issue 20 #3.
+ * ends: a slow sender.
  */
 export function slowSender(
   port: number,

@@ -1,5 +1,5 @@
 /**
- * The first start's setup page as a newcomer meets it (issue 24, point 6): the app it
+ * The first start's setup page as a newcomer meets it: the app it
  * registers can sign in to the board, the import page names the webhook URL to set, and
  * offline the log says what will help. In-process (Probot's setup code reads app.yml from
  * the working folder, the repository's own here); smee.io is replaced by a client that

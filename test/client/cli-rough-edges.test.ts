@@ -1,5 +1,5 @@
 /**
- * The CLI's rough edges (issue 24, point 8): a bad flag value gets the usage line, help texts
+ * The CLI's rough edges: a bad flag value gets the usage line, help texts
  * name the flags the CLI has, `mcp --help` lists its tools and environment, and the help
  * says where the installed copy keeps docs/agents.md.
  */

@@ -1,5 +1,5 @@
 /**
- * A GitHub the client cannot connect to (issue 24, point 4): the message says so, instead
+ * A GitHub the client cannot connect to: the message says so, instead
  * of "GitHub answered 500" for an answer that never came.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

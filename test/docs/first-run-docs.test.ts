@@ -1,5 +1,5 @@
 /**
- * The docs a newcomer reads agree with the code (issue 24, point 9): the documented ranges
+ * The docs a newcomer reads agree with the code: the documented ranges
  * are the ones start-up enforces, REDIS_URL is said to be unread, the pull-request check is
  * described as built, Praetor is introduced, and the Action's schedule caveat is stated.
  */

@@ -1,5 +1,5 @@
 /**
- * Every log line is one JSON object with unique keys (issue 24, point 5), over an
+ * Every log line is one JSON object with unique keys, over an
  * end-to-end run: a claim race with a finalisation, a push, refused and accepted webhooks,
  * the API and /metrics, and a start-up that cannot reach GitHub (the 503s of the door and
  * the board). JSON.parse keeps the last of two equal keys without a word, so the lines are

@@ -297,7 +297,7 @@ describe('fuzz: the webhook handler of the running app', () => {
             ...(signature === undefined ? {} : { 'x-hub-signature-256': signature }),
           });
           answered.push(answer);
-          // The webhook door checks the signature itself (issue 20 #3): a missing or empty
+          // The webhook door checks the signature itself: a missing or empty
           // one is a bad request, one that does not match is unauthenticated.
           expect(answer.status).toBe(signature ? 401 : 400);
         },

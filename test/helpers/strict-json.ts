@@ -1,6 +1,6 @@
 /**
  * A JSON reader for log lines: JSON.parse keeps the last of two equal keys without a word,
- * and a log line with `"name"` twice is two answers to one question (issue 24, point 5).
+ * and a log line with `"name"` twice is two answers to one question.
  */
 
 /** Parses one JSON text, throwing on a duplicate key in any object, or on trailing text. */

@@ -1,5 +1,5 @@
 /**
- * docs/agents.md's remote MCP configuration (issue 22), verbatim: the test reads the snippet
+ * docs/agents.md's remote MCP configuration, verbatim: the test reads the snippet
  * from the doc, puts the running app's address in place of the example host and a token in the
  * environment, and connects with the SDK's Streamable HTTP client as the snippet says.
  */

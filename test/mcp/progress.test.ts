@@ -1,5 +1,5 @@
 /**
- * Long calls (issue 22): a claim waits on GitHub's write pacing, so a client that sends a
+ * Long calls: a claim waits on GitHub's write pacing, so a client that sends a
  * progressToken hears from it until the answer; a cancelled call sends no result.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * The remote MCP server (issue 22) end to end: the SDK's Streamable HTTP client against the
+ * The remote MCP server end to end: the SDK's Streamable HTTP client against the
  * real app (main()) and the HTTP fake of GitHub.
  */
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';

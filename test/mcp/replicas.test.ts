@@ -1,5 +1,5 @@
 /**
- * Stateless across replicas (issue 22): three replicas on one Redis answer one MCP client in
+ * Stateless across replicas: three replicas on one Redis answer one MCP client in
  * turn; its session (and so its client name) lives in the shared store, not in a replica.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';

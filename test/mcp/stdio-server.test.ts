@@ -1,5 +1,5 @@
 /**
- * The stdio server's answers to bad input (issue 22): a line that is not JSON gets a -32700
+ * The stdio server's answers to bad input: a line that is not JSON gets a -32700
  * parse error; arguments that fail a tool's input schema get the documented result envelope.
  */
 import { spawn } from 'node:child_process';

@@ -1,6 +1,6 @@
 /**
  * Names, input schemas and descriptions of the remote tools agree with the stdio server's
- * where a tool exists in both (issue 22).
+ * where a tool exists in both.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';

@@ -1,5 +1,5 @@
 /**
- * `npm run sandbox` as a newcomer reads it (issue 24, point 7): a timeline whose times never
+ * `npm run sandbox` as a newcomer reads it: a timeline whose times never
  * go backwards, mallory's forgery told as ignored (not as a claim she holds), the two
  * variables that point `claim-warden` at the sandbox, and a board that can be signed in to
  * with the fake GitHub's sign-in page. The board's screenshot is written to
