@@ -1732,36 +1732,36 @@ var require_sonic_boom = __commonJS({
       actualClose(this);
     };
     function actualWrite() {
-      const release = this.release;
+      const release2 = this.release;
       this._writing = true;
       this._writingBuf = this._writingBuf.length ? this._writingBuf : this._bufs.shift() || "";
       if (this.sync) {
         try {
           const written = Buffer.isBuffer(this._writingBuf) ? fs.writeSync(this.fd, this._writingBuf) : fs.writeSync(this.fd, this._writingBuf, "utf8");
-          release(null, written);
+          release2(null, written);
         } catch (err) {
-          release(err);
+          release2(err);
         }
       } else {
-        fs.write(this.fd, this._writingBuf, release);
+        fs.write(this.fd, this._writingBuf, release2);
       }
     }
     function actualWriteBuffer() {
-      const release = this.release;
+      const release2 = this.release;
       this._writing = true;
       this._writingBuf = this._writingBuf.length ? this._writingBuf : mergeBuf(this._bufs.shift(), this._lens.shift());
       if (this.sync) {
         try {
           const written = fs.writeSync(this.fd, this._writingBuf);
-          release(null, written);
+          release2(null, written);
         } catch (err) {
-          release(err);
+          release2(err);
         }
       } else {
         if (kCopyBuffer) {
           this._writingBuf = Buffer.from(this._writingBuf);
         }
-        fs.write(this.fd, this._writingBuf, release);
+        fs.write(this.fd, this._writingBuf, release2);
       }
     }
     function actualClose(sonic) {
@@ -4761,7 +4761,7 @@ var require_colorette = __commonJS({
     var isCompatibleTerminal = tty__namespace && tty__namespace.isatty && tty__namespace.isatty(1) && env.TERM && !isDumbTerminal;
     var isCI = "CI" in env && ("GITHUB_ACTIONS" in env || "GITLAB_CI" in env || "CIRCLECI" in env);
     var isColorSupported = !isDisabled && (isForced || isWindows && !isDumbTerminal || isCompatibleTerminal || isCI);
-    var replaceClose = (index, string4, close, replace, head = string4.substring(0, index) + replace, tail = string4.substring(index + close.length), next = tail.indexOf(close)) => head + (next < 0 ? tail : replaceClose(next, tail, close, replace));
+    var replaceClose = (index, string4, close, replace, head = string4.substring(0, index) + replace, tail2 = string4.substring(index + close.length), next = tail2.indexOf(close)) => head + (next < 0 ? tail2 : replaceClose(next, tail2, close, replace));
     var clearBleed = (index, string4, open2, close, replace) => index < 0 ? open2 + string4 + close : open2 + replaceClose(index, string4, close, replace) + close;
     var filterEmpty = (open2, close, replace = open2, at = open2.length + 1) => (string4) => string4 || !(string4 === "" || string4 === void 0) ? clearBleed(
       ("" + string4).indexOf(close, at),
@@ -6195,36 +6195,36 @@ var require_sonic_boom2 = __commonJS({
       }
     };
     function actualWrite() {
-      const release = this.release;
+      const release2 = this.release;
       this._writing = true;
       this._writingBuf = this._writingBuf.length ? this._writingBuf : this._bufs.shift() || "";
       if (this.sync) {
         try {
           const written = Buffer.isBuffer(this._writingBuf) ? fs.writeSync(this.fd, this._writingBuf) : fs.writeSync(this.fd, this._writingBuf, "utf8");
-          release(null, written);
+          release2(null, written);
         } catch (err) {
-          release(err);
+          release2(err);
         }
       } else {
-        fs.write(this.fd, this._writingBuf, release);
+        fs.write(this.fd, this._writingBuf, release2);
       }
     }
     function actualWriteBuffer() {
-      const release = this.release;
+      const release2 = this.release;
       this._writing = true;
       this._writingBuf = this._writingBuf.length ? this._writingBuf : mergeBuf(this._bufs.shift(), this._lens.shift());
       if (this.sync) {
         try {
           const written = fs.writeSync(this.fd, this._writingBuf);
-          release(null, written);
+          release2(null, written);
         } catch (err) {
-          release(err);
+          release2(err);
         }
       } else {
         if (kCopyBuffer) {
           this._writingBuf = Buffer.from(this._writingBuf);
         }
-        fs.write(this.fd, this._writingBuf, release);
+        fs.write(this.fd, this._writingBuf, release2);
       }
     }
     function actualClose(sonic) {
@@ -23817,14 +23817,14 @@ var $ZodObjectJIT = /* @__PURE__ */ $constructor("$ZodObjectJIT", (inst, def) =>
       const isOptionalOut = schema?._zod?.optout === "optional";
       doc.write(`const ${id} = ${parseStr(k)};`);
       if (isOptionalIn && isOptionalOut) {
-        const assign = optin === "optional" ? `${id}_present` : `${id}.value !== undefined || ${id}_present`;
+        const assign2 = optin === "optional" ? `${id}_present` : `${id}.value !== undefined || ${id}_present`;
         doc.write(`
         const ${id}_present = ${isPresent};
         if (!${id}.issues.length || ${id}_present) {
           if (${id}.issues.length) {${prefixStr(id, k)}
           }
 
-          if (${assign}) {
+          if (${assign2}) {
             newResult[${k}] = ${id}.value;
           }
         }
@@ -25245,26 +25245,26 @@ function isRecursive(inst, stack, resolve) {
   let result = NONE;
   const check2 = (child) => {
     if (result !== PROVEN && child?._zod) {
-      const answer = isRecursive(child, stack, resolve);
-      if (answer > result)
-        result = answer;
+      const answer2 = isRecursive(child, stack, resolve);
+      if (answer2 > result)
+        result = answer2;
     }
   };
   const shape = (sh, spread) => {
-    let answer = NONE;
+    let answer2 = NONE;
     for (const key of Reflect.ownKeys(sh)) {
       const desc = Object.getOwnPropertyDescriptor(sh, key);
       if (spread && !desc.enumerable)
         continue;
       const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve) : NONE;
-      if (child > answer)
-        answer = child;
+      if (child > answer2)
+        answer2 = child;
     }
-    return answer;
+    return answer2;
   };
-  const merge4 = (answer) => {
-    if (answer > result)
-      result = answer;
+  const merge4 = (answer2) => {
+    if (answer2 > result)
+      result = answer2;
   };
   const def = inst._zod.def;
   const kind = def.type;
@@ -25367,10 +25367,10 @@ function isRecursive(inst, stack, resolve) {
   stack.delete(inst);
   return settle(inst, result);
 }
-function settle(inst, answer) {
-  if (answer !== ASSUMED)
-    recursive.set(inst, answer === PROVEN);
-  return answer;
+function settle(inst, answer2) {
+  if (answer2 !== ASSUMED)
+    recursive.set(inst, answer2 === PROVEN);
+  return answer2;
 }
 function isRecursiveSchema(inst) {
   return isRecursive(inst, /* @__PURE__ */ new Set(), true) !== NONE;
@@ -39897,8 +39897,8 @@ function parseDuration(text) {
   if (text === "" || match === null) {
     throw new Error(`${quote(text)} is not a duration: ${HOW_TO_WRITE}`);
   }
-  const [, days, hours, minutes, seconds] = match;
-  const ms = Number(days ?? 0) * DAY + Number(hours ?? 0) * HOUR + Number(minutes ?? 0) * MINUTE + Number(seconds ?? 0) * SECOND;
+  const [, days2, hours, minutes, seconds] = match;
+  const ms = Number(days2 ?? 0) * DAY + Number(hours ?? 0) * HOUR + Number(minutes ?? 0) * MINUTE + Number(seconds ?? 0) * SECOND;
   if (!Number.isSafeInteger(ms)) {
     throw new Error(`${quote(text)} is too long a duration`);
   }
@@ -39927,7 +39927,7 @@ function durationSchema(min, max, example) {
     throw new RangeError(`duration range ${min}..${max} is empty`);
   }
   const shown = example ?? pickExample(minMs, maxMs);
-  const message = `must be a duration between ${formatDuration(minMs)} and ${formatDuration(maxMs)}, such as ${shown}`;
+  const message = `must be a duration between ${min} and ${max}, such as ${shown}`;
   return external_exports.string({ error: message }).transform((text, ctx) => {
     let ms;
     try {
@@ -40013,21 +40013,124 @@ function hasName(names, name) {
   return names.some((n) => sameName(n, name));
 }
 
+// src/config/concerns-claims.ts
+function concernsClaims(config3, route) {
+  const { labels, trustedBots, people } = config3;
+  if (route.label !== void 0) {
+    const pinned = people ? [people.pinnedLabel] : [];
+    return hasName([labels.inProgress, labels.blocked, ...pinned], route.label);
+  }
+  if (route.people) return people !== void 0;
+  return route.bot === void 0 || hasName(trustedBots, route.bot);
+}
+
+// src/config/label-schema.ts
+var LABEL_MESSAGE = "must be a label name of 1 to 50 characters, without leading or trailing spaces";
+var LabelName = external_exports.string({ error: LABEL_MESSAGE }).refine((name) => name.trim() === name && [...name].length >= 1 && [...name].length <= 50, {
+  error: LABEL_MESSAGE
+});
+var BOOLEAN_MESSAGE = "must be true or false";
+var LABELS_MESSAGE = 'must be a list of label names such as ["good first issue"]';
+
+// src/config/people-config.ts
+var PEOPLE_KEYS = [
+  "enabled",
+  "who",
+  "labels",
+  "maxClaims",
+  "staleAfter",
+  "remindAfter",
+  "expire",
+  "handover",
+  "pinnedLabel"
+];
+var DAY2 = parseDuration("1d");
+var STALE_AFTER = { min: "1d", max: "90d", default: parseDuration("14d") };
+var REMIND_AFTER_DEFAULT = parseDuration("10d");
+var REMIND_MESSAGE = `must be 0 (no reminder) or a duration below people.staleAfter, such as 10d`;
+var DEFAULT_PINNED_LABEL = "claim:pinned";
+var RemindAfter = external_exports.unknown().transform((value, ctx) => {
+  if (value === 0 || value === "0") return 0;
+  const parsed = durationSchema("0s", STALE_AFTER.max).safeParse(value);
+  if (parsed.success) return parsed.data;
+  ctx.addIssue({ code: "custom", message: REMIND_MESSAGE });
+  return external_exports.NEVER;
+});
+var PeopleBlock = external_exports.strictObject(
+  {
+    enabled: external_exports.boolean({ error: BOOLEAN_MESSAGE }).optional(),
+    who: external_exports.enum(["collaborators", "members", "anyone"], {
+      error: "must be one of collaborators, members or anyone"
+    }).optional(),
+    labels: external_exports.array(LabelName, { error: LABELS_MESSAGE }).optional(),
+    maxClaims: external_exports.int({ error: "must be a whole number from 0 (no cap) to 1000" }).min(0, { error: "must be a whole number from 0 (no cap) to 1000" }).max(1e3, { error: "must be a whole number from 0 (no cap) to 1000" }).optional(),
+    staleAfter: durationSchema(STALE_AFTER.min, STALE_AFTER.max, "14d").optional(),
+    remindAfter: RemindAfter.optional(),
+    expire: external_exports.enum(["commands", "all", "never"], { error: "must be one of commands, all or never" }).optional(),
+    handover: external_exports.enum(["maintain", "triage"], {
+      error: "must be maintain or triage (the lowest role that may hand an agent\u2019s issue over)"
+    }).optional(),
+    pinnedLabel: LabelName.optional()
+  },
+  { error: `must be a mapping of people's settings such as "who: collaborators"` }
+);
+function checkPeopleBlock(block, statusLabels, ctx) {
+  const issue2 = (key, message) => ctx.addIssue({ code: "custom", path: ["people", key], message });
+  const { staleAfterMs, remindAfterMs } = peopleDurations(block);
+  if (remindAfterMs >= staleAfterMs) {
+    issue2(
+      "remindAfter",
+      `must be below people.staleAfter (${inDays(staleAfterMs)}), or 0 for no reminder`
+    );
+  }
+  if (block.who === "anyone" && (block.labels ?? []).length === 0) {
+    issue2(
+      "labels",
+      "must name at least one label with who: anyone: the issues outsiders may claim"
+    );
+  }
+  const pinned = (block.pinnedLabel ?? DEFAULT_PINNED_LABEL).toLowerCase();
+  if (statusLabels.some((label) => typeof label === "string" && label.toLowerCase() === pinned)) {
+    issue2(
+      "pinnedLabel",
+      "must differ from the status labels (GitHub compares label names without case)"
+    );
+  }
+}
+function inDays(ms) {
+  return ms % DAY2 === 0 ? `${ms / DAY2}d` : formatDuration(ms);
+}
+function peopleDurations(block) {
+  const staleAfterMs = block.staleAfter ?? STALE_AFTER.default;
+  const scaled = Math.floor(staleAfterMs * 5 / 7 / (DAY2 / 24)) * (DAY2 / 24);
+  return {
+    staleAfterMs,
+    remindAfterMs: block.remindAfter ?? Math.min(REMIND_AFTER_DEFAULT, scaled)
+  };
+}
+function resolvePeople(block) {
+  const written = block ?? {};
+  if (written.enabled === false) return void 0;
+  return {
+    who: written.who ?? "collaborators",
+    labels: written.labels ?? [],
+    maxClaims: written.maxClaims ?? 0,
+    ...peopleDurations(written),
+    expire: written.expire ?? "commands",
+    handover: written.handover ?? "maintain",
+    pinnedLabel: written.pinnedLabel ?? DEFAULT_PINNED_LABEL
+  };
+}
+
 // src/config/repo-config.ts
 var REPO_CONFIG_PATH = ".github/claims.yml";
 var DEFAULT_LABELS = {
   inProgress: "status:in-progress",
   blocked: "status:blocked"
 };
-var LABEL_MESSAGE = "must be a label name of 1 to 50 characters, without leading or trailing spaces";
-var LabelName = external_exports.string({ error: LABEL_MESSAGE }).refine((name) => name.trim() === name && [...name].length >= 1 && [...name].length <= 50, {
-  error: LABEL_MESSAGE
-});
 var LOGIN = /^[a-z\d](?:[a-z\d]|-(?=[a-z\d])){0,38}(?:\[bot\])?$/i;
 var LOGIN_MESSAGE = 'must be a GitHub login such as "my-agent[bot]" (no @, no spaces)';
 var GitHubLogin = external_exports.string({ error: LOGIN_MESSAGE }).regex(LOGIN, { error: LOGIN_MESSAGE });
-var BOOLEAN_MESSAGE = "must be true or false";
-var LABELS_MESSAGE = 'must be a list of label names such as ["good first issue"]';
 var ROLLOUT_MODES = ["enforce", "observe"];
 var NOTIFY_MESSAGE = 'must be a GitHub login such as "alice" or a team such as "@acme/maintainers"';
 var NotifyTarget = external_exports.string({ error: NOTIFY_MESSAGE }).regex(/^@?[a-z\d](?:[a-z\d]|-(?=[a-z\d])){0,38}(?:\/[a-z\d][a-z\d_.-]{0,99})?$/i, {
@@ -40060,10 +40163,13 @@ var RepoConfig = external_exports.strictObject({
       exclude: external_exports.array(LabelName, { error: LABELS_MESSAGE }).optional()
     },
     { error: "must be a mapping with labels and/or exclude" }
-  ).optional()
+  ).optional(),
+  // docs/protocol.md §16: people's claims.
+  people: PeopleBlock.optional()
 }).superRefine((config3, ctx) => {
   const inProgress = config3.labels?.inProgress ?? DEFAULT_LABELS.inProgress;
   const blocked = config3.labels?.blocked ?? DEFAULT_LABELS.blocked;
+  if (config3.people) checkPeopleBlock(config3.people, [inProgress, blocked], ctx);
   if (typeof inProgress !== "string" || typeof blocked !== "string") return;
   if (inProgress.toLowerCase() === blocked.toLowerCase()) {
     ctx.addIssue({
@@ -40080,6 +40186,7 @@ function resolveRepoConfig(config3, defaults) {
     inProgress: config3.labels?.inProgress ?? DEFAULT_LABELS.inProgress,
     blocked: config3.labels?.blocked ?? DEFAULT_LABELS.blocked
   };
+  const people = resolvePeople(config3.people);
   return {
     staleAfterMs: config3.staleAfter ?? defaults.staleAfterMs,
     labels,
@@ -40092,6 +40199,7 @@ function resolveRepoConfig(config3, defaults) {
     heartbeatOnPush: config3.heartbeatOnPush ?? true,
     mode: config3.mode ?? "enforce",
     enabled: config3.enabled ?? true,
+    ...people ? { people } : {},
     ...config3.queue ? {
       queue: {
         labels: config3.queue.labels ?? [],
@@ -40132,6 +40240,7 @@ function knownKeys(path) {
   if (path.length === 0) return TOP_KEYS;
   if (path.length === 1 && path[0] === "labels") return Object.keys(DEFAULT_LABELS);
   if (path.length === 1 && path[0] === "queue") return ["labels", "exclude"];
+  if (path.length === 1 && path[0] === "people") return [...PEOPLE_KEYS];
   return [];
 }
 function closest(key, known) {
@@ -40208,16 +40317,423 @@ function classifyLoadError(error62) {
   return { kind: "unreadable", error: error62, message };
 }
 
-// src/claims/administrative-removal.ts
-function administrativeRemoval(facts, config3, holder) {
-  const label = config3.labels.inProgress;
-  if (hasName(facts.labels, label)) return null;
-  const posted = holder.comment.createdAt.getTime();
-  const removal = facts.hints.find(
-    (hint) => hint.kind === "label-removed" && sameName(hint.label, label) && Date.parse(hint.at) >= posted
-  );
-  return removal?.kind === "label-removed" ? { by: removal.by, label } : null;
+// src/github/errors.ts
+function statusOf(error62) {
+  if (typeof error62 === "object" && error62 !== null && "status" in error62) {
+    const { status } = error62;
+    return typeof status === "number" ? status : void 0;
+  }
+  return void 0;
 }
+function isGoneStatus(status) {
+  return status === 404 || status === 410;
+}
+var UnverifiableError = class extends Error {
+  constructor(message, key, status, options2) {
+    super(message, options2);
+    this.key = key;
+    this.status = status;
+  }
+  key;
+  status;
+  name = "UnverifiableError";
+};
+var IssueGoneError = class extends Error {
+  constructor(key, status) {
+    super(`issue ${key.owner}/${key.repo}#${key.number} is gone`);
+    this.key = key;
+    this.status = status;
+  }
+  key;
+  status;
+  name = "IssueGoneError";
+};
+
+// src/claims/plan.ts
+var OWN_COMMENT_KINDS = ["post-claim", "edit-claim", "delete-comment"];
+
+// src/keys.ts
+function repoKeyString(key) {
+  return `${key.installationId}/${key.owner}/${key.repo}`;
+}
+function repoPrefix(repo) {
+  return `${repoKeyString(repo)}#`;
+}
+function issueKeyString(key) {
+  return `${repoKeyString(key)}#${key.number}`;
+}
+function issueRef(key) {
+  return `${key.owner}/${key.repo}#${key.number}`;
+}
+
+// src/github/check-run.ts
+async function checkRun(octokit, repo, { name, sha, outcome }, appLogin) {
+  const where = { owner: repo.owner, repo: repo.repo };
+  const { data } = await octokit.rest.checks.listForRef({
+    ...where,
+    ref: sha,
+    check_name: name,
+    filter: "latest",
+    per_page: 100
+  });
+  const slug = appLogin.replace(/\[bot\]$/, "").toLowerCase();
+  const mine = data.check_runs.find((run3) => run3.app?.slug?.toLowerCase() === slug);
+  const output2 = { title: outcome.title, summary: outcome.summary };
+  if (mine === void 0) {
+    await octokit.rest.checks.create({
+      ...where,
+      name,
+      head_sha: sha,
+      status: "completed",
+      conclusion: outcome.conclusion,
+      output: output2
+    });
+    return "created";
+  }
+  if (mine.status === "completed" && mine.conclusion === outcome.conclusion && mine.output.title === outcome.title && mine.output.summary === outcome.summary) {
+    return "unchanged";
+  }
+  await octokit.rest.checks.update({
+    ...where,
+    check_run_id: mine.id,
+    status: "completed",
+    conclusion: outcome.conclusion,
+    output: output2
+  });
+  return "updated";
+}
+
+// src/github/conditional.ts
+var CACHED_READ_TTL_MS = 24 * 36e5;
+var KEPT_SHAPE = "v1";
+function tokenScope(installationId) {
+  return `installation-${installationId}`;
+}
+function installationReads(store, installationId) {
+  return { store, scope: tokenScope(installationId) };
+}
+async function conditionalGet(octokit, cache, route, params, keep, options2 = {}) {
+  const url2 = octokit.request.endpoint(route, params).url;
+  const keptAs = `${KEPT_SHAPE} ${url2}`;
+  const kept = options2.fresh ? null : await cache.store.cachedRead(cache.scope, keptAs);
+  try {
+    const response = await octokit.request(route, {
+      ...params,
+      headers: kept ? { "if-none-match": kept.etag } : {}
+    });
+    const value = keep(response);
+    const etag = response.headers.etag;
+    if (typeof etag === "string") {
+      await cache.store.setCachedRead(
+        cache.scope,
+        keptAs,
+        { etag, value: JSON.stringify(value) },
+        options2.ttlMs ?? CACHED_READ_TTL_MS
+      );
+    }
+    return { value, changed: true };
+  } catch (error62) {
+    if (statusOf(error62) !== 304 || !kept) throw error62;
+    return { value: JSON.parse(kept.value), changed: false };
+  }
+}
+async function* conditionalPages(octokit, store, scope, route, params, pick2, options2 = {}) {
+  const keep = (response) => ({
+    items: pick2(response.data),
+    next: nextLink(response.headers.link)
+  });
+  let page = await conditionalGet(octokit, { store, scope }, route, params, keep, options2);
+  for (; ; ) {
+    yield { items: page.value.items, changed: page.changed };
+    if (page.value.next === null) return;
+    page = await conditionalGet(
+      octokit,
+      { store, scope },
+      `GET ${page.value.next}`,
+      {},
+      keep,
+      options2
+    );
+  }
+}
+function nextLink(link) {
+  if (!link) return null;
+  for (const part of link.split(",")) {
+    const match = /<([^>]+)>\s*;\s*rel="next"/.exec(part);
+    if (match) return match[1] ?? null;
+  }
+  return null;
+}
+
+// src/github/thread.ts
+var MAX_THREAD_COMMENTS = 1e3;
+var THREAD_READ_TTL_MS = 36e5;
+function threadComment(c) {
+  return {
+    id: c.id,
+    author: c.user?.login ?? "",
+    authorAssociation: c.author_association,
+    body: c.body ?? "",
+    createdAt: new Date(c.created_at),
+    updatedAt: new Date(c.updated_at),
+    url: c.html_url,
+    ...c.user?.avatar_url ? { avatarUrl: c.user.avatar_url } : {}
+  };
+}
+async function readThread(octokit, key, cache) {
+  let issue2;
+  try {
+    issue2 = await readIssue(octokit, key, cache);
+  } catch (error62) {
+    const status = statusOf(error62);
+    if (isGoneStatus(status)) throw new IssueGoneError(key, status);
+    throw new UnverifiableError("could not read the issue", key, status, { cause: error62 });
+  }
+  const { commentCount, ...facts } = issue2;
+  if (commentCount > MAX_THREAD_COMMENTS) {
+    throw new UnverifiableError(
+      `the thread has ${commentCount} comments, more than ${MAX_THREAD_COMMENTS}`,
+      key
+    );
+  }
+  let listed = await readComments(octokit, key, cache, false);
+  if (listed.kept && listed.comments.length < commentCount) {
+    listed = await readComments(octokit, key, cache, true);
+  }
+  return {
+    ...facts,
+    comments: listed.comments.map(threadComment),
+    plusOnes: plusOnesOf(listed.comments)
+  };
+}
+function plusOnesOf(comments) {
+  const counts = /* @__PURE__ */ new Map();
+  for (const c of comments) {
+    const count = c.reactions?.["+1"];
+    if (count !== void 0) counts.set(c.id, count);
+  }
+  return counts;
+}
+async function readIssue(octokit, key, cache) {
+  const where = { owner: key.owner, repo: key.repo, issue_number: key.number };
+  if (!cache) return keptIssue((await octokit.rest.issues.get(where)).data);
+  const answer2 = await conditionalGet(
+    octokit,
+    cache,
+    "GET /repos/{owner}/{repo}/issues/{issue_number}",
+    where,
+    (response) => keptIssue(response.data),
+    { ttlMs: THREAD_READ_TTL_MS }
+  );
+  return answer2.value;
+}
+function keptIssue(issue2) {
+  return {
+    open: issue2.state === "open",
+    stateReason: issue2.state_reason ?? null,
+    isPullRequest: issue2.pull_request !== void 0 && issue2.pull_request !== null,
+    labels: issue2.labels.map((l) => typeof l === "string" ? l : l.name ?? "").filter(Boolean),
+    assignees: (issue2.assignees ?? []).map((a) => a.login),
+    commentCount: issue2.comments,
+    meta: {
+      title: issue2.title,
+      url: issue2.html_url,
+      createdAt: issue2.created_at,
+      updatedAt: issue2.updated_at
+    }
+  };
+}
+async function readComments(octokit, key, cache, fresh) {
+  const where = { owner: key.owner, repo: key.repo, issue_number: key.number, per_page: 100 };
+  const comments = [];
+  let kept = false;
+  const take = (page) => {
+    comments.push(...page);
+    if (comments.length > MAX_THREAD_COMMENTS) {
+      throw new UnverifiableError(`the thread has more than ${MAX_THREAD_COMMENTS} comments`, key);
+    }
+  };
+  try {
+    if (cache) {
+      const pages = conditionalPages(
+        octokit,
+        cache.store,
+        cache.scope,
+        "GET /repos/{owner}/{repo}/issues/{issue_number}/comments",
+        where,
+        (data) => data.map(keptComment),
+        { ttlMs: THREAD_READ_TTL_MS, fresh }
+      );
+      for await (const page of pages) {
+        kept ||= !page.changed;
+        take(page.items);
+      }
+    } else {
+      for await (const page of octokit.paginate.iterator(octokit.rest.issues.listComments, where)) {
+        take(page.data);
+      }
+    }
+  } catch (error62) {
+    if (error62 instanceof UnverifiableError) throw error62;
+    throw new UnverifiableError("could not read the thread", key, statusOf(error62), {
+      cause: error62
+    });
+  }
+  return { comments, kept };
+}
+function keptComment(c) {
+  return {
+    id: c.id,
+    user: c.user ? { login: c.user.login, ...c.user.avatar_url ? { avatar_url: c.user.avatar_url } : {} } : null,
+    author_association: c.author_association,
+    ...c.body !== void 0 ? { body: c.body } : {},
+    created_at: c.created_at,
+    updated_at: c.updated_at,
+    html_url: c.html_url,
+    ...c.reactions ? { reactions: { "+1": c.reactions["+1"] ?? 0 } } : {}
+  };
+}
+
+// src/github/execute.ts
+function labelStyle(label, role) {
+  return role === "blocked" ? { color: "d93f0b", description: "The holder of this issue\u2019s claim is blocked" } : { color: "1d76db", description: `Held by a live claim; see the claim comment (${label})` };
+}
+var KnownLabels = class _KnownLabels {
+  #known = /* @__PURE__ */ new Set();
+  has(key, label) {
+    return this.#known.has(_KnownLabels.#id(key, label));
+  }
+  add(key, label) {
+    if (this.#known.size > 1e5) this.#known.clear();
+    this.#known.add(_KnownLabels.#id(key, label));
+  }
+  static #id(key, label) {
+    return `${key.installationId}/${key.owner}/${key.repo}:${label.toLowerCase()}`;
+  }
+};
+var OWN = new Set(OWN_COMMENT_KINDS);
+async function executePlan(writers, key, plan, options2) {
+  const repo = { owner: key.owner, repo: key.repo };
+  const issue2 = { ...repo, issue_number: key.number };
+  const posted = [];
+  const edited = [];
+  const checkRuns = [];
+  const outcome = held(options2.rollout);
+  const knownLabels = options2.knownLabels ?? new KnownLabels();
+  for (const action of plan.actions) {
+    const own2 = "own" in writers && OWN.has(action.kind);
+    if (outcome === "disabled" || outcome === "observed" && !own2) {
+      hold(options2.rollout, outcome, key, action);
+      continue;
+    }
+    const octokit = "own" in writers ? own2 ? writers.own : writers.app : writers;
+    switch (action.kind) {
+      case "post-note":
+        await octokit.rest.issues.createComment({ ...issue2, body: action.body });
+        break;
+      case "post-claim": {
+        const { data } = await octokit.rest.issues.createComment({ ...issue2, body: action.body });
+        posted.push(threadComment(data));
+        break;
+      }
+      case "finalise":
+      case "edit-claim": {
+        const { data } = await octokit.rest.issues.updateComment({
+          ...repo,
+          comment_id: action.commentId,
+          body: action.body
+        });
+        if (action.kind === "edit-claim") edited.push(threadComment(data));
+        break;
+      }
+      case "delete-comment":
+        await octokit.rest.issues.deleteComment({ ...repo, comment_id: action.commentId });
+        break;
+      case "remove-label":
+        await ignoring(
+          404,
+          () => octokit.rest.issues.removeLabel({ ...issue2, name: action.label })
+        );
+        break;
+      case "add-label":
+        await ensureLabel(octokit, key, action, knownLabels);
+        await octokit.rest.issues.addLabels({ ...issue2, labels: [action.label] });
+        break;
+      case "unassign":
+        await octokit.rest.issues.removeAssignees({ ...issue2, assignees: [action.login] });
+        break;
+      case "assign":
+        await octokit.rest.issues.addAssignees({ ...issue2, assignees: [action.login] });
+        break;
+      case "react":
+        await octokit.rest.reactions.createForIssueComment({
+          ...repo,
+          comment_id: action.commentId,
+          content: "+1"
+        });
+        break;
+      case "check-run":
+        if (options2.appLogin === void 0) throw new Error("a check run needs the app login");
+        checkRuns.push(await checkRun(octokit, key, action, options2.appLogin));
+        break;
+    }
+    options2.onWrite?.(action);
+  }
+  return { posted, edited, checkRuns, outcome };
+}
+function held(rollout) {
+  if (rollout === void 0) return "sent";
+  if (!rollout.enabled) return "disabled";
+  return rollout.mode === "observe" ? "observed" : "sent";
+}
+function hold(rollout, why, key, action) {
+  const issue2 = issueKeyString(key);
+  if (why === "disabled") {
+    rollout.log.debug(
+      { issue: issue2, kind: action.kind },
+      "repository disabled (enabled: false): not sent"
+    );
+    return;
+  }
+  rollout.log.info(
+    { issue: issue2, mode: "observe", action },
+    "observe mode: this write was decided and not sent"
+  );
+  rollout.onObserve?.(action, key);
+}
+async function ensureLabel(octokit, key, { label, role }, knownLabels) {
+  if (knownLabels.has(key, label)) return;
+  const repo = { owner: key.owner, repo: key.repo };
+  try {
+    await octokit.rest.issues.getLabel({ ...repo, name: label });
+  } catch (error62) {
+    if (statusOf(error62) !== 404) throw error62;
+    const style = labelStyle(label, role);
+    await ignoring(422, () => octokit.rest.issues.createLabel({ ...repo, name: label, ...style }));
+  }
+  knownLabels.add(key, label);
+}
+async function ignoring(status, write) {
+  try {
+    await write();
+  } catch (error62) {
+    if (statusOf(error62) !== status) throw error62;
+  }
+}
+
+// src/github/rollout-of.ts
+function rolloutOf(config3, deps) {
+  const onObserve = deps.onObserve?.bind(deps);
+  return {
+    enabled: config3.enabled,
+    mode: config3.mode,
+    log: deps.log,
+    ...onObserve ? { onObserve } : {}
+  };
+}
+
+// src/events/claim-events.ts
+import { createHash } from "node:crypto";
 
 // src/claims/marker.ts
 var MARKER_PREFIX = "<!-- praetor-claim ";
@@ -40381,108 +40897,276 @@ function toClaim(fields) {
 function parseOptionalTime(value) {
   return value === void 0 ? null : parseClaimTime(value);
 }
-function renderClaimMarker(claim2) {
-  assertWritable(claim2);
+function renderClaimMarker(claim3) {
+  assertWritable(claim3);
   const tokens = [
     "v=1",
-    `session=${claim2.session}`,
-    `lane=${claim2.lane}`,
-    `branch=${claim2.branch}`,
-    `started=${formatClaimTime(claim2.started)}`,
-    `updated=${formatClaimTime(claim2.updated)}`,
-    `stage=${claim2.stage}`
+    `session=${claim3.session}`,
+    `lane=${claim3.lane}`,
+    `branch=${claim3.branch}`,
+    `started=${formatClaimTime(claim3.started)}`,
+    `updated=${formatClaimTime(claim3.updated)}`,
+    `stage=${claim3.stage}`
   ];
-  if (claim2.assignee !== void 0) tokens.push(`assignee=${claim2.assignee}`);
-  if (claim2.outcome !== void 0) tokens.push(`outcome=${claim2.outcome}`);
+  if (claim3.assignee !== void 0) tokens.push(`assignee=${claim3.assignee}`);
+  if (claim3.outcome !== void 0) tokens.push(`outcome=${claim3.outcome}`);
   const line = `${MARKER_PREFIX}${tokens.join(" ")}${MARKER_SUFFIX}`;
   if (parseClaimMarker(line) === null) {
     throw new Error(`refusing to write a claim marker that does not parse back: ${line}`);
   }
   return line;
 }
-function assertWritable(claim2) {
+function assertWritable(claim3) {
   for (const key of ["session", "lane", "branch"]) {
-    const value = claim2[key];
+    const value = claim3[key];
     if (typeof value !== "string" || !isClaimIdentity(value)) {
       throw new Error(
         `claim ${key} must be 1..128 of letters, digits and . _ / : + @ -, starting with a letter or digit`
       );
     }
   }
-  if (typeof claim2.stage !== "string" || !isStage(claim2.stage)) {
+  if (typeof claim3.stage !== "string" || !isStage(claim3.stage)) {
     throw new Error(
-      `claim stage ${JSON.stringify(claim2.stage)} is not a stage of docs/protocol.md \xA71`
+      `claim stage ${JSON.stringify(claim3.stage)} is not a stage of docs/protocol.md \xA71`
     );
   }
-  if (claim2.assignee !== void 0 && !isAssigneeMode(claim2.assignee)) {
+  if (claim3.assignee !== void 0 && !isAssigneeMode(claim3.assignee)) {
     throw new Error(
-      `claim assignee must be claim or before, got ${JSON.stringify(claim2.assignee)}`
+      `claim assignee must be claim or before, got ${JSON.stringify(claim3.assignee)}`
     );
   }
-  if (claim2.outcome !== void 0) {
-    if (!isOutcome(claim2.outcome)) {
+  if (claim3.outcome !== void 0) {
+    if (!isOutcome(claim3.outcome)) {
       throw new Error(`claim outcome must be one of ${OUTCOMES.join(", ")}`);
     }
-    if (claim2.stage !== "released") {
-      throw new Error(`claim outcome is allowed only with stage released, not ${claim2.stage}`);
+    if (claim3.stage !== "released") {
+      throw new Error(`claim outcome is allowed only with stage released, not ${claim3.stage}`);
     }
   }
-  if (!(claim2.started instanceof Date) || !(claim2.updated instanceof Date)) {
+  if (!(claim3.started instanceof Date) || !(claim3.updated instanceof Date)) {
     throw new Error("claim started and updated must be Dates");
   }
 }
 
-// src/claims/trusted-claims.ts
-var TRUSTED_ASSOCIATIONS = /* @__PURE__ */ new Set(["OWNER", "MEMBER", "COLLABORATOR"]);
-function isTrustedAuthor(login, association, trustedBots) {
-  if (TRUSTED_ASSOCIATIONS.has(association)) return true;
-  return hasName(trustedBots, login);
+// src/events/holder-ref.ts
+function holderRef(holder) {
+  if (holder === null) return null;
+  if (holder.kind === "agent") return holder.commentId;
+  return `person:${holder.author.toLowerCase()}@${formatClaimTime(holder.started)}`;
 }
-function trustedClaims(comments, trustedBots) {
-  const claims = [];
-  for (const comment of comments) {
-    if (!isTrustedAuthor(comment.author, comment.authorAssociation, trustedBots)) continue;
-    const marker = parseClaimMarker(comment.body);
-    if (marker) claims.push({ comment, marker });
-  }
-  return claims.sort((a, b) => a.comment.id - b.comment.id);
+function personOf(ref) {
+  const at = ref.lastIndexOf("@");
+  return { login: ref.slice("person:".length, at), started: ref.slice(at + 1) };
 }
 
-// src/claims/assignee-actions.ts
-function assigneeActions(facts, config3, claims, holder) {
-  const latest = /* @__PURE__ */ new Map();
-  const note = (author2, id, assignee) => {
-    const key = author2.toLowerCase();
-    const seen = latest.get(key);
-    if (!seen || id > seen.id) latest.set(key, { id, assignee });
+// src/events/claim-events.ts
+var FINALISED = {
+  lost: { type: "claim.lost", reason: "lost to an older claim" },
+  paths: { type: "claim.lost", reason: "its paths are held by an older claim" },
+  stale: { type: "claim.expired", reason: "stale" },
+  administrative: {
+    type: "claim.administratively-released",
+    reason: "the status label was removed by a person"
+  },
+  closed: { type: "claim.released", reason: "the issue was closed" },
+  person: { type: "claim.lost", reason: "a person holds the issue" },
+  "handed-over": { type: "claim.lost", reason: "a maintainer handed the issue to a person" }
+};
+var TO_HOLDER = /* @__PURE__ */ new Set(["lost", "person", "handed-over"]);
+function claimEvents(input2, landed = []) {
+  const { plan, previousHolder } = input2;
+  const byId = new Map(input2.comments.map((c) => [c.id, c]));
+  const holder = plan.holder ? holderClaim(plan.holder, byId) : void 0;
+  const current = holderRef(plan.holder);
+  const events = landed.map(({ event: event2 }) => event2);
+  const finalised = new Set(
+    events.flatMap((e) => e.claim.kind === "person" ? [] : [e.claim.commentId])
+  );
+  let expiredHolder = events.some(
+    (e) => e.type === "claim.expired" && e.claim.commentId === previousHolder
+  );
+  for (const action of plan.actions) {
+    if (action.kind !== "finalise" || finalised.has(action.commentId)) continue;
+    finalised.add(action.commentId);
+    const change = FINALISED[action.reason];
+    if (!change) continue;
+    if (action.reason === "stale" && action.commentId === previousHolder) expiredHolder = true;
+    const claim3 = eventClaim(byId.get(action.commentId), action.commentId);
+    const withHolder = TO_HOLDER.has(action.reason) && holder ? { holder } : {};
+    events.push(event(input2, change.type, claim3, { ...withHolder, reason: change.reason }));
+  }
+  const personGone = typeof previousHolder === "string" && current !== previousHolder ? personEnd(input2, previousHolder) : void 0;
+  if (personGone) {
+    events.push(personGone);
+    expiredHolder ||= personGone.type === "claim.expired";
+  }
+  if (holder && current !== previousHolder) {
+    events.push(
+      expiredHolder ? event(input2, "claim.taken-over", holder, {
+        reason: `the stale holder ${typeof previousHolder === "string" ? `@${personOf(previousHolder).login}` : `in comment ${previousHolder}`} was replaced`
+      }) : event(input2, "claim.held", holder, {})
+    );
+  }
+  if (typeof previousHolder === "number" && current !== previousHolder && !finalised.has(previousHolder)) {
+    const comment = byId.get(previousHolder);
+    const marker = comment ? parseClaimMarker(comment.body) : null;
+    if (!comment) {
+      events.push(
+        event(
+          input2,
+          "claim.released",
+          { kind: "agent", commentId: previousHolder },
+          {
+            reason: "its comment was deleted"
+          }
+        )
+      );
+    } else if (marker?.stage === "released") {
+      events.push(
+        event(input2, "claim.released", eventClaim(comment, previousHolder), {
+          reason: `released by its session${marker.outcome ? ` (${marker.outcome})` : ""}`
+        })
+      );
+    }
+  }
+  return events;
+}
+function holderClaim(holder, byId) {
+  if (holder.kind === "agent") return eventClaim(byId.get(holder.commentId), holder.commentId);
+  return {
+    kind: "person",
+    commentId: null,
+    ...holder.url ? { url: holder.url } : {},
+    author: holder.author,
+    started: formatClaimTime(holder.started)
   };
-  for (const claim2 of claims) note(claim2.comment.author, claim2.comment.id, claim2.marker.assignee);
-  for (const hint of facts.hints) {
-    if (hint.kind !== "comment-deleted") continue;
-    if (!isTrustedAuthor(hint.author, hint.authorAssociation, config3.trustedBots)) continue;
-    if (claims.some((c) => c.comment.id === hint.commentId)) continue;
-    const marker = parseClaimMarker(hint.body);
-    if (marker) note(hint.author, hint.commentId, marker.assignee);
-  }
-  const actions = [];
-  const holderAuthor = holder?.comment.author.toLowerCase();
-  const unassigning = /* @__PURE__ */ new Set();
-  const unassign = (author2) => {
-    if (author2 === holderAuthor || unassigning.has(author2)) return;
-    const assigned = facts.assignees.find((login) => login.toLowerCase() === author2);
-    if (!assigned) return;
-    unassigning.add(author2);
-    actions.push({ kind: "unassign", login: assigned });
+}
+function personEnd(input2, ref) {
+  const { login, started } = personOf(ref);
+  const claim3 = { kind: "person", commentId: null, author: login, started };
+  const tag = `claim-warden:people expired=${login} `;
+  const notes = [
+    ...input2.plan.actions.flatMap((a) => a.kind === "post-note" ? [a.body] : []),
+    ...input2.comments.filter((c) => formatClaimTime(c.createdAt) >= started).map((c) => c.body)
+  ];
+  return notes.some((body) => body.toLowerCase().includes(tag)) ? event(input2, "claim.expired", claim3, { reason: "stale: unassigned" }) : event(input2, "claim.released", claim3, { reason: "unassigned" });
+}
+function event(input2, type, claim3, extra) {
+  const { key } = input2;
+  const repository = `${key.owner}/${key.repo}`;
+  return {
+    id: eventId(issueKeyString(key), claim3, type),
+    type,
+    at: formatClaimTime(input2.now),
+    installation: key.installationId,
+    repository,
+    issue: key.number,
+    claim: claim3,
+    ...extra
   };
-  for (const [author2, claim2] of latest) {
-    if (claim2.assignee === "claim") unassign(author2);
+}
+function eventId(issue2, claim3, type) {
+  const change = claim3.kind === "person" ? `person:${claim3.author.toLowerCase()}
+${type}
+${claim3.started}` : `${claim3.commentId}
+${type}
+${claim3.updated ?? ""}`;
+  const hex3 = createHash("sha256").update(`${issue2}
+${change}`).digest("hex");
+  return `${hex3.slice(0, 8)}-${hex3.slice(8, 12)}-${hex3.slice(12, 16)}-${hex3.slice(16, 20)}-${hex3.slice(20, 32)}`;
+}
+function eventClaim(comment, commentId) {
+  const marker = comment ? parseClaimMarker(comment.body) : null;
+  if (!comment || !marker) return { kind: "agent", commentId };
+  return {
+    kind: "agent",
+    commentId,
+    ...comment.url ? { url: comment.url } : {},
+    author: comment.author,
+    session: marker.session,
+    lane: marker.lane,
+    branch: marker.branch,
+    stage: marker.stage,
+    started: formatClaimTime(marker.started),
+    updated: formatClaimTime(marker.updated)
+  };
+}
+
+// src/events/pending-events.ts
+function pendingOf(plan, events) {
+  const markers = /* @__PURE__ */ new Map();
+  for (const action of plan.actions) {
+    if (action.kind === "finalise") markers.set(action.commentId, firstLine(action.body));
   }
-  for (const login of facts.appAssignees ?? []) unassign(login.toLowerCase());
-  const author = holder?.comment.author;
-  if (author && config3.assign && !author.endsWith("[bot]") && !hasName(facts.assignees, author)) {
-    actions.push({ kind: "assign", login: author });
+  const pending = [];
+  for (const event2 of events) {
+    if (event2.claim.kind === "person") continue;
+    const marker = markers.get(event2.claim.commentId);
+    if (marker !== void 0 && isFinalisation(event2)) pending.push({ event: event2, marker });
   }
-  return actions;
+  return pending;
+}
+function landedOf(pending, comments) {
+  const byId = new Map(comments.map((c) => [c.id, c]));
+  return pending.filter(({ event: event2, marker }) => {
+    if (event2.claim.commentId === null) return false;
+    const comment = byId.get(event2.claim.commentId);
+    return comment !== void 0 && firstLine(comment.body) === marker;
+  });
+}
+function isFinalisation(event2) {
+  return event2.type !== "claim.held" && event2.type !== "claim.taken-over";
+}
+function firstLine(body) {
+  const end = body.indexOf("\n");
+  return (end === -1 ? body : body.slice(0, end)).trimEnd();
+}
+
+// src/events/keep-claim-events.ts
+async function keepClaimEvents(store, reconciled) {
+  const kept = await store.pendingEvents(reconciled.key);
+  const landed = landedOf(kept, reconciled.comments);
+  const events = claimEvents(reconciled, landed);
+  const pending = [...landed, ...pendingOf(reconciled.plan, events.slice(landed.length))];
+  if (kept.length > 0 || pending.length > 0) await store.setPendingEvents(reconciled.key, pending);
+  return {
+    events,
+    published: async () => {
+      if (pending.length > 0) await store.setPendingEvents(reconciled.key, []);
+    }
+  };
+}
+
+// src/claims/liveness.ts
+function heartbeat(claim3) {
+  const fromMarker = claim3.marker.updated.getTime();
+  const fromGitHub = claim3.comment.updatedAt.getTime();
+  return new Date(Math.min(fromMarker, fromGitHub));
+}
+function isStale(claim3, staleAfterMs, now) {
+  const age = now.getTime() - heartbeat(claim3).getTime();
+  return age > staleAfterMs || isSkewed(claim3, staleAfterMs, now);
+}
+function isSkewed(claim3, staleAfterMs, now) {
+  return claim3.marker.updated.getTime() - now.getTime() > staleAfterMs;
+}
+function staleSince(claim3, staleAfterMs, now) {
+  const beat = heartbeat(claim3).getTime();
+  return new Date(isSkewed(claim3, staleAfterMs, now) ? beat : beat + staleAfterMs);
+}
+function staleAt(claim3, staleAfterMs) {
+  return new Date(heartbeat(claim3).getTime() + staleAfterMs + 1);
+}
+function isLive(claim3, issueOpen, staleAfterMs, now) {
+  return issueOpen && claim3.marker.stage !== "released" && !isStale(claim3, staleAfterMs, now);
+}
+function findHolder(claims, issueOpen, staleAfterMs, now) {
+  let holder = null;
+  for (const claim3 of claims) {
+    if (!isLive(claim3, issueOpen, staleAfterMs, now)) continue;
+    if (holder === null || claim3.comment.id < holder.comment.id) holder = claim3;
+  }
+  return holder;
 }
 
 // src/claims/paths.ts
@@ -40686,6 +41370,70 @@ function encodeByte(byte, slashPlain) {
   return `%${byte.toString(16).toUpperCase().padStart(2, "0")}`;
 }
 
+// src/claims/trusted-claims.ts
+var TRUSTED_ASSOCIATIONS = /* @__PURE__ */ new Set(["OWNER", "MEMBER", "COLLABORATOR"]);
+function isTrustedAuthor(login, association, trustedBots) {
+  if (TRUSTED_ASSOCIATIONS.has(association)) return true;
+  return hasName(trustedBots, login);
+}
+function trustedClaims(comments, trustedBots) {
+  const claims = [];
+  for (const comment of comments) {
+    if (!isTrustedAuthor(comment.author, comment.authorAssociation, trustedBots)) continue;
+    const marker = parseClaimMarker(comment.body);
+    if (marker) claims.push({ comment, marker });
+  }
+  return claims.sort((a, b) => a.comment.id - b.comment.id);
+}
+
+// src/claims/administrative-removal.ts
+function administrativeRemoval(facts, config3, holder) {
+  const label = config3.labels.inProgress;
+  if (hasName(facts.labels, label)) return null;
+  const posted = holder.comment.createdAt.getTime();
+  const removal = facts.hints.find(
+    (hint) => hint.kind === "label-removed" && sameName(hint.label, label) && Date.parse(hint.at) >= posted
+  );
+  return removal?.kind === "label-removed" ? { by: removal.by, label } : null;
+}
+
+// src/claims/assignee-actions.ts
+function assigneeActions(facts, config3, claims, holder) {
+  const latest = /* @__PURE__ */ new Map();
+  const note = (author2, id, assignee) => {
+    const key = author2.toLowerCase();
+    const seen = latest.get(key);
+    if (!seen || id > seen.id) latest.set(key, { id, assignee });
+  };
+  for (const claim3 of claims) note(claim3.comment.author, claim3.comment.id, claim3.marker.assignee);
+  for (const hint of facts.hints) {
+    if (hint.kind !== "comment-deleted") continue;
+    if (!isTrustedAuthor(hint.author, hint.authorAssociation, config3.trustedBots)) continue;
+    if (claims.some((c) => c.comment.id === hint.commentId)) continue;
+    const marker = parseClaimMarker(hint.body);
+    if (marker) note(hint.author, hint.commentId, marker.assignee);
+  }
+  const actions = [];
+  const holderAuthor = holder?.comment.author.toLowerCase();
+  const unassigning = /* @__PURE__ */ new Set();
+  const unassign2 = (author2) => {
+    if (author2 === holderAuthor || unassigning.has(author2)) return;
+    const assigned = facts.assignees.find((login) => login.toLowerCase() === author2);
+    if (!assigned) return;
+    unassigning.add(author2);
+    actions.push({ kind: "unassign", login: assigned });
+  };
+  for (const [author2, claim3] of latest) {
+    if (claim3.assignee === "claim") unassign2(author2);
+  }
+  for (const login of facts.appAssignees ?? []) unassign2(login.toLowerCase());
+  const author = holder?.comment.author;
+  if (author && config3.assign && !author.endsWith("[bot]") && !hasName(facts.assignees, author)) {
+    actions.push({ kind: "assign", login: author });
+  }
+  return actions;
+}
+
 // src/claims/comment.ts
 var MAX_NOTE_CHARS = 280;
 var claimLine = {
@@ -40705,8 +41453,8 @@ function checkedNote(note) {
   }
   return folded;
 }
-function releasedClaim(claim2, outcome, now) {
-  return { ...claim2, stage: "released", outcome, updated: now };
+function releasedClaim(claim3, outcome, now) {
+  return { ...claim3, stage: "released", outcome, updated: now };
 }
 
 // src/claims/claim-body.ts
@@ -40749,38 +41497,6 @@ function hasNote(facts, tag) {
   return facts.comments.some((c) => sameName(c.author, facts.appLogin) && c.body.startsWith(tag));
 }
 
-// src/claims/liveness.ts
-function heartbeat(claim2) {
-  const fromMarker = claim2.marker.updated.getTime();
-  const fromGitHub = claim2.comment.updatedAt.getTime();
-  return new Date(Math.min(fromMarker, fromGitHub));
-}
-function isStale(claim2, staleAfterMs, now) {
-  const age = now.getTime() - heartbeat(claim2).getTime();
-  return age > staleAfterMs || isSkewed(claim2, staleAfterMs, now);
-}
-function isSkewed(claim2, staleAfterMs, now) {
-  return claim2.marker.updated.getTime() - now.getTime() > staleAfterMs;
-}
-function staleSince(claim2, staleAfterMs, now) {
-  const beat = heartbeat(claim2).getTime();
-  return new Date(isSkewed(claim2, staleAfterMs, now) ? beat : beat + staleAfterMs);
-}
-function staleAt(claim2, staleAfterMs) {
-  return new Date(heartbeat(claim2).getTime() + staleAfterMs + 1);
-}
-function isLive(claim2, issueOpen, staleAfterMs, now) {
-  return issueOpen && claim2.marker.stage !== "released" && !isStale(claim2, staleAfterMs, now);
-}
-function findHolder(claims, issueOpen, staleAfterMs, now) {
-  let holder = null;
-  for (const claim2 of claims) {
-    if (!isLive(claim2, issueOpen, staleAfterMs, now)) continue;
-    if (holder === null || claim2.comment.id < holder.comment.id) holder = claim2;
-  }
-  return holder;
-}
-
 // src/claims/markdown-code.ts
 var HIDDEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
 var NAMED = { "\n": "\\n", "\r": "\\r", "	": "\\t" };
@@ -40813,11 +41529,11 @@ function expiryNoteTag(commentId) {
 function hasExpiryNote(facts, commentId) {
   return hasNote(facts, expiryNoteTag(commentId));
 }
-function expiryNote(claim2, since, notify) {
-  const others = notify.filter((target) => !sameName(target, claim2.comment.author));
+function expiryNote(claim3, since, notify) {
+  const others = notify.filter((target) => !sameName(target, claim3.comment.author));
   return [
-    expiryNoteTag(claim2.comment.id),
-    `@${claim2.comment.author} the claim in comment ${claim2.comment.id} (session ${markdownCode(claim2.marker.session)}) went stale: no update since ${formatClaimTime(heartbeat(claim2))}, stale since ${since}. It has been released as abandoned; claim the issue again to go on.`,
+    expiryNoteTag(claim3.comment.id),
+    `@${claim3.comment.author} the claim in comment ${claim3.comment.id} (session ${markdownCode(claim3.marker.session)}) went stale: no update since ${formatClaimTime(heartbeat(claim3))}, stale since ${since}. It has been released as abandoned; claim the issue again to go on.`,
     ...others.length > 0 ? [`cc ${others.map((target) => `@${target}`).join(" ")}`] : []
   ].join("\n");
 }
@@ -40826,6 +41542,7 @@ function expiryNote(claim2, since, notify) {
 function holderSummary(holder) {
   const line = pathLineOf(holder.comment.body);
   return {
+    kind: "agent",
     commentId: holder.comment.id,
     author: holder.comment.author,
     session: holder.marker.session,
@@ -40841,11 +41558,14 @@ function holderSummary(holder) {
     ...line.kind === "invalid" ? { pathProblem: line.problem } : {}
   };
 }
+function agentHolder(holder) {
+  return holder?.kind === "agent" ? holder : null;
+}
 
 // src/claims/label-actions.ts
-function labelActions(facts, config3, holder, claimsChanged) {
+function labelActions(facts, config3, holder, claimsChanged, personHolds = false) {
   const wanted = [
-    ["inProgress", holder !== null],
+    ["inProgress", holder !== null || personHolds],
     ["blocked", holder?.marker.stage === "blocked"]
   ];
   const actions = [];
@@ -40868,15 +41588,33 @@ function lostTo(holder) {
   return `lost to the older claim in comment ${holder.comment.id} (session ${holder.marker.session})`;
 }
 
+// src/claims/person-finalising.ts
+function personFinalising(claim3, person, held2) {
+  if (held2 && person.handedOverBy !== void 0) {
+    return {
+      claim: claim3,
+      outcome: "handed-over",
+      reason: "handed-over",
+      text: `handed to @${person.login} by @${person.handedOverBy}`
+    };
+  }
+  return {
+    claim: claim3,
+    outcome: "abandoned",
+    reason: "person",
+    text: `assigned to @${person.login}, who holds this issue`
+  };
+}
+
 // src/claims/paths-note.ts
 function pathsNoteTag(commentId) {
   return `<!-- claim-warden note=paths comment=${commentId} -->`;
 }
-function pathsNote(claim2, { other, held: held2 }) {
+function pathsNote(claim3, { other, held: held2 }) {
   const paths = held2.map((entry) => markdownCode(entry)).join(", ");
   return [
-    pathsNoteTag(claim2.comment.id),
-    `@${claim2.comment.author} the claim in comment ${claim2.comment.id} (session ${markdownCode(claim2.marker.session)}) names paths already held by ${other.issue} (comment ${other.commentId}, session ${markdownCode(other.session)}): ${paths}. It has been released as abandoned; claim again without those paths, or wait until that claim ends.`
+    pathsNoteTag(claim3.comment.id),
+    `@${claim3.comment.author} the claim in comment ${claim3.comment.id} (session ${markdownCode(claim3.marker.session)}) names paths already held by ${other.issue} (comment ${other.commentId}, session ${markdownCode(other.session)}): ${paths}. It has been released as abandoned; claim again without those paths, or wait until that claim ends.`
   ].join("\n");
 }
 
@@ -40886,28 +41624,28 @@ function withoutPathLosers(fresh, facts, config3, finalising, notes) {
   if (others.length === 0) return [...fresh];
   const ordered = [...fresh].sort((a, b) => a.comment.id - b.comment.id);
   for (let i = 0; i < ordered.length; i++) {
-    const claim2 = ordered[i];
-    const conflict = pathConflict(claim2, others);
+    const claim3 = ordered[i];
+    const conflict = pathConflict(claim3, others);
     if (conflict === null) return ordered.slice(i);
     const { other, held: held2 } = conflict;
     const text = `paths held by ${other.issue} (comment ${other.commentId}, session ${other.session}): ${held2.join(", ")}`;
-    finalising.push({ claim: claim2, outcome: "abandoned", reason: "paths", text });
-    if (config3.notifyOnExpiry && !hasNote(facts, pathsNoteTag(claim2.comment.id))) {
+    finalising.push({ claim: claim3, outcome: "abandoned", reason: "paths", text });
+    if (config3.notifyOnExpiry && !hasNote(facts, pathsNoteTag(claim3.comment.id))) {
       notes.push({
         kind: "post-note",
-        forCommentId: claim2.comment.id,
-        body: pathsNote(claim2, conflict)
+        forCommentId: claim3.comment.id,
+        body: pathsNote(claim3, conflict)
       });
     }
   }
   return [];
 }
-function pathConflict(claim2, others) {
-  const line = pathLineOf(claim2.comment.body);
+function pathConflict(claim3, others) {
+  const line = pathLineOf(claim3.comment.body);
   if (line.kind !== "valid") return null;
   let winner = null;
   for (const other of others) {
-    if (other.commentId >= claim2.comment.id) continue;
+    if (other.commentId >= claim3.comment.id) continue;
     if (winner !== null && other.commentId > winner.other.commentId) continue;
     const pairs = overlaps(other.paths, line.paths);
     if (pairs.length === 0) continue;
@@ -40916,12 +41654,9 @@ function pathConflict(claim2, others) {
   return winner;
 }
 
-// src/claims/plan.ts
-var OWN_COMMENT_KINDS = ["post-claim", "edit-claim", "delete-comment"];
-
 // src/claims/decide.ts
-function decide(facts, config3, now) {
-  if (facts.isPullRequest) return { actions: [], holder: null, deadline: null };
+function decide(facts, config3, now, people = {}) {
+  if (facts.isPullRequest) return { actions: [], holder: null, deadline: null, waitlist: [] };
   const claims = trustedClaims(facts.comments, config3.trustedBots);
   const reverted = /* @__PURE__ */ new Map();
   for (const hint of facts.hints) {
@@ -40929,38 +41664,40 @@ function decide(facts, config3, now) {
   }
   const finalising = [];
   const notes = [];
-  const unreleased = claims.filter((claim2) => claim2.marker.stage !== "released");
+  const unreleased = claims.filter((claim3) => claim3.marker.stage !== "released");
   const candidates = [];
-  for (const claim2 of unreleased) {
-    if (reverted.has(claim2.comment.id)) {
+  for (const claim3 of unreleased) {
+    if (reverted.has(claim3.comment.id)) {
       finalising.push({
-        claim: claim2,
-        outcome: reverted.get(claim2.comment.id) ?? "abandoned",
+        claim: claim3,
+        outcome: reverted.get(claim3.comment.id) ?? "abandoned",
         reason: "release-final",
         text: "a released claim is final; it was edited back to a live stage"
       });
     } else {
-      candidates.push(claim2);
+      candidates.push(claim3);
     }
   }
+  const pinned = people.pinned ? candidates[0] : void 0;
   const fresh = [];
-  for (const claim2 of candidates) {
-    if (!isStale(claim2, config3.staleAfterMs, now)) {
-      fresh.push(claim2);
+  for (const claim3 of candidates) {
+    if (claim3 === pinned || !isStale(claim3, config3.staleAfterMs, now)) {
+      fresh.push(claim3);
       continue;
     }
-    const since = formatClaimTime(staleSince(claim2, config3.staleAfterMs, now));
-    finalising.push({ claim: claim2, outcome: "abandoned", reason: "stale", text: `stale since ${since}` });
-    if (config3.notifyOnExpiry && facts.open && !hasExpiryNote(facts, claim2.comment.id)) {
+    const since = formatClaimTime(staleSince(claim3, config3.staleAfterMs, now));
+    finalising.push({ claim: claim3, outcome: "abandoned", reason: "stale", text: `stale since ${since}` });
+    if (config3.notifyOnExpiry && facts.open && !hasExpiryNote(facts, claim3.comment.id)) {
       notes.push({
         kind: "post-note",
-        forCommentId: claim2.comment.id,
-        body: expiryNote(claim2, since, config3.notify ?? [])
+        forCommentId: claim3.comment.id,
+        body: expiryNote(claim3, since, config3.notify ?? [])
       });
     }
   }
   const contenders = facts.open ? withoutPathLosers(fresh, facts, config3, finalising, notes) : fresh;
-  let holder = findHolder(contenders, true, config3.staleAfterMs, now);
+  let holder = pinned && contenders.includes(pinned) ? pinned : findHolder(contenders, true, config3.staleAfterMs, now);
+  const person = facts.open ? people.person : void 0;
   if (holder && !facts.open) {
     const landed = facts.stateReason === "completed";
     finalising.push({
@@ -40969,6 +41706,8 @@ function decide(facts, config3, now) {
       reason: "closed",
       text: landed ? "the issue was closed as completed" : "the issue was closed"
     });
+  } else if (holder && person) {
+    finalising.push(personFinalising(holder, person, true));
   } else if (holder) {
     const removal = administrativeRemoval(facts, config3, holder);
     if (removal) {
@@ -40980,566 +41719,38 @@ function decide(facts, config3, now) {
       });
     }
   }
-  for (const claim2 of contenders) {
-    if (claim2 === holder) continue;
-    finalising.push({
-      claim: claim2,
-      outcome: "abandoned",
-      reason: "lost",
-      text: holder ? lostTo(holder) : "lost to an older claim"
-    });
+  for (const claim3 of contenders) {
+    if (claim3 === holder) continue;
+    finalising.push(
+      person ? personFinalising(claim3, person, false) : {
+        claim: claim3,
+        outcome: "abandoned",
+        reason: "lost",
+        text: holder ? lostTo(holder) : "lost to an older claim"
+      }
+    );
   }
   if (finalising.some((f) => f.claim === holder)) holder = null;
   const actions = [...notes];
-  for (const { claim: claim2, outcome, reason: reason2, text } of finalising.sort(
+  for (const { claim: claim3, outcome, reason: reason2, text } of finalising.sort(
     (a, b) => a.claim.comment.id - b.claim.comment.id
   )) {
-    const finalised = releasedClaim(claim2.marker, outcome, now);
+    const finalised = releasedClaim(claim3.marker, outcome, now);
     actions.push({
       kind: "finalise",
-      commentId: claim2.comment.id,
-      body: editClaimBody(claim2.comment.body, { marker: finalised, reason: text }),
+      commentId: claim3.comment.id,
+      body: editClaimBody(claim3.comment.body, { marker: finalised, reason: text }),
       reason: reason2,
       outcome
     });
   }
-  actions.push(...labelActions(facts, config3, holder, finalising.length > 0));
+  actions.push(...labelActions(facts, config3, holder, finalising.length > 0, person !== void 0));
   actions.push(...assigneeActions(facts, config3, claims, holder));
   return {
     actions,
     holder: holder && holderSummary(holder),
-    deadline: holder ? staleAt(holder, config3.staleAfterMs) : null
-  };
-}
-
-// src/keys.ts
-function repoKeyString(key) {
-  return `${key.installationId}/${key.owner}/${key.repo}`;
-}
-function repoPrefix(repo) {
-  return `${repoKeyString(repo)}#`;
-}
-function issueKeyString(key) {
-  return `${repoKeyString(key)}#${key.number}`;
-}
-
-// src/github/check-run.ts
-async function checkRun(octokit, repo, { name, sha, outcome }, appLogin) {
-  const where = { owner: repo.owner, repo: repo.repo };
-  const { data } = await octokit.rest.checks.listForRef({
-    ...where,
-    ref: sha,
-    check_name: name,
-    filter: "latest",
-    per_page: 100
-  });
-  const slug = appLogin.replace(/\[bot\]$/, "").toLowerCase();
-  const mine = data.check_runs.find((run3) => run3.app?.slug?.toLowerCase() === slug);
-  const output2 = { title: outcome.title, summary: outcome.summary };
-  if (mine === void 0) {
-    await octokit.rest.checks.create({
-      ...where,
-      name,
-      head_sha: sha,
-      status: "completed",
-      conclusion: outcome.conclusion,
-      output: output2
-    });
-    return "created";
-  }
-  if (mine.status === "completed" && mine.conclusion === outcome.conclusion && mine.output.title === outcome.title && mine.output.summary === outcome.summary) {
-    return "unchanged";
-  }
-  await octokit.rest.checks.update({
-    ...where,
-    check_run_id: mine.id,
-    status: "completed",
-    conclusion: outcome.conclusion,
-    output: output2
-  });
-  return "updated";
-}
-
-// src/github/errors.ts
-function statusOf(error62) {
-  if (typeof error62 === "object" && error62 !== null && "status" in error62) {
-    const { status } = error62;
-    return typeof status === "number" ? status : void 0;
-  }
-  return void 0;
-}
-function isGoneStatus(status) {
-  return status === 404 || status === 410;
-}
-var UnverifiableError = class extends Error {
-  constructor(message, key, status, options2) {
-    super(message, options2);
-    this.key = key;
-    this.status = status;
-  }
-  key;
-  status;
-  name = "UnverifiableError";
-};
-var IssueGoneError = class extends Error {
-  constructor(key, status) {
-    super(`issue ${key.owner}/${key.repo}#${key.number} is gone`);
-    this.key = key;
-    this.status = status;
-  }
-  key;
-  status;
-  name = "IssueGoneError";
-};
-
-// src/github/conditional.ts
-var CACHED_READ_TTL_MS = 24 * 36e5;
-var KEPT_SHAPE = "v1";
-function tokenScope(installationId) {
-  return `installation-${installationId}`;
-}
-function installationReads(store, installationId) {
-  return { store, scope: tokenScope(installationId) };
-}
-async function conditionalGet(octokit, cache, route, params, keep, options2 = {}) {
-  const url2 = octokit.request.endpoint(route, params).url;
-  const keptAs = `${KEPT_SHAPE} ${url2}`;
-  const kept = options2.fresh ? null : await cache.store.cachedRead(cache.scope, keptAs);
-  try {
-    const response = await octokit.request(route, {
-      ...params,
-      headers: kept ? { "if-none-match": kept.etag } : {}
-    });
-    const value = keep(response);
-    const etag = response.headers.etag;
-    if (typeof etag === "string") {
-      await cache.store.setCachedRead(
-        cache.scope,
-        keptAs,
-        { etag, value: JSON.stringify(value) },
-        options2.ttlMs ?? CACHED_READ_TTL_MS
-      );
-    }
-    return { value, changed: true };
-  } catch (error62) {
-    if (statusOf(error62) !== 304 || !kept) throw error62;
-    return { value: JSON.parse(kept.value), changed: false };
-  }
-}
-async function* conditionalPages(octokit, store, scope, route, params, pick2, options2 = {}) {
-  const keep = (response) => ({
-    items: pick2(response.data),
-    next: nextLink(response.headers.link)
-  });
-  let page = await conditionalGet(octokit, { store, scope }, route, params, keep, options2);
-  for (; ; ) {
-    yield { items: page.value.items, changed: page.changed };
-    if (page.value.next === null) return;
-    page = await conditionalGet(
-      octokit,
-      { store, scope },
-      `GET ${page.value.next}`,
-      {},
-      keep,
-      options2
-    );
-  }
-}
-function nextLink(link) {
-  if (!link) return null;
-  for (const part of link.split(",")) {
-    const match = /<([^>]+)>\s*;\s*rel="next"/.exec(part);
-    if (match) return match[1] ?? null;
-  }
-  return null;
-}
-
-// src/github/thread.ts
-var MAX_THREAD_COMMENTS = 1e3;
-var THREAD_READ_TTL_MS = 36e5;
-function threadComment(c) {
-  return {
-    id: c.id,
-    author: c.user?.login ?? "",
-    authorAssociation: c.author_association,
-    body: c.body ?? "",
-    createdAt: new Date(c.created_at),
-    updatedAt: new Date(c.updated_at),
-    url: c.html_url,
-    ...c.user?.avatar_url ? { avatarUrl: c.user.avatar_url } : {}
-  };
-}
-async function readThread(octokit, key, cache) {
-  let issue2;
-  try {
-    issue2 = await readIssue(octokit, key, cache);
-  } catch (error62) {
-    const status = statusOf(error62);
-    if (isGoneStatus(status)) throw new IssueGoneError(key, status);
-    throw new UnverifiableError("could not read the issue", key, status, { cause: error62 });
-  }
-  const { commentCount, ...facts } = issue2;
-  if (commentCount > MAX_THREAD_COMMENTS) {
-    throw new UnverifiableError(
-      `the thread has ${commentCount} comments, more than ${MAX_THREAD_COMMENTS}`,
-      key
-    );
-  }
-  let listed = await readComments(octokit, key, cache, false);
-  if (listed.kept && listed.comments.length < commentCount) {
-    listed = await readComments(octokit, key, cache, true);
-  }
-  return { ...facts, comments: listed.comments.map(threadComment) };
-}
-async function readIssue(octokit, key, cache) {
-  const where = { owner: key.owner, repo: key.repo, issue_number: key.number };
-  if (!cache) return keptIssue((await octokit.rest.issues.get(where)).data);
-  const answer = await conditionalGet(
-    octokit,
-    cache,
-    "GET /repos/{owner}/{repo}/issues/{issue_number}",
-    where,
-    (response) => keptIssue(response.data),
-    { ttlMs: THREAD_READ_TTL_MS }
-  );
-  return answer.value;
-}
-function keptIssue(issue2) {
-  return {
-    open: issue2.state === "open",
-    stateReason: issue2.state_reason ?? null,
-    isPullRequest: issue2.pull_request !== void 0 && issue2.pull_request !== null,
-    labels: issue2.labels.map((l) => typeof l === "string" ? l : l.name ?? "").filter(Boolean),
-    assignees: (issue2.assignees ?? []).map((a) => a.login),
-    commentCount: issue2.comments,
-    meta: {
-      title: issue2.title,
-      url: issue2.html_url,
-      createdAt: issue2.created_at,
-      updatedAt: issue2.updated_at
-    }
-  };
-}
-async function readComments(octokit, key, cache, fresh) {
-  const where = { owner: key.owner, repo: key.repo, issue_number: key.number, per_page: 100 };
-  const comments = [];
-  let kept = false;
-  const take = (page) => {
-    comments.push(...page);
-    if (comments.length > MAX_THREAD_COMMENTS) {
-      throw new UnverifiableError(`the thread has more than ${MAX_THREAD_COMMENTS} comments`, key);
-    }
-  };
-  try {
-    if (cache) {
-      const pages = conditionalPages(
-        octokit,
-        cache.store,
-        cache.scope,
-        "GET /repos/{owner}/{repo}/issues/{issue_number}/comments",
-        where,
-        (data) => data.map(keptComment),
-        { ttlMs: THREAD_READ_TTL_MS, fresh }
-      );
-      for await (const page of pages) {
-        kept ||= !page.changed;
-        take(page.items);
-      }
-    } else {
-      for await (const page of octokit.paginate.iterator(octokit.rest.issues.listComments, where)) {
-        take(page.data);
-      }
-    }
-  } catch (error62) {
-    if (error62 instanceof UnverifiableError) throw error62;
-    throw new UnverifiableError("could not read the thread", key, statusOf(error62), {
-      cause: error62
-    });
-  }
-  return { comments, kept };
-}
-function keptComment(c) {
-  return {
-    id: c.id,
-    user: c.user ? { login: c.user.login, ...c.user.avatar_url ? { avatar_url: c.user.avatar_url } : {} } : null,
-    author_association: c.author_association,
-    ...c.body !== void 0 ? { body: c.body } : {},
-    created_at: c.created_at,
-    updated_at: c.updated_at,
-    html_url: c.html_url
-  };
-}
-
-// src/github/execute.ts
-function labelStyle(label, role) {
-  return role === "blocked" ? { color: "d93f0b", description: "The holder of this issue\u2019s claim is blocked" } : { color: "1d76db", description: `Held by a live claim; see the claim comment (${label})` };
-}
-var KnownLabels = class _KnownLabels {
-  #known = /* @__PURE__ */ new Set();
-  has(key, label) {
-    return this.#known.has(_KnownLabels.#id(key, label));
-  }
-  add(key, label) {
-    if (this.#known.size > 1e5) this.#known.clear();
-    this.#known.add(_KnownLabels.#id(key, label));
-  }
-  static #id(key, label) {
-    return `${key.installationId}/${key.owner}/${key.repo}:${label.toLowerCase()}`;
-  }
-};
-var OWN = new Set(OWN_COMMENT_KINDS);
-async function executePlan(writers, key, plan, options2) {
-  const repo = { owner: key.owner, repo: key.repo };
-  const issue2 = { ...repo, issue_number: key.number };
-  const posted = [];
-  const edited = [];
-  const checkRuns = [];
-  const outcome = held(options2.rollout);
-  const knownLabels = options2.knownLabels ?? new KnownLabels();
-  for (const action of plan.actions) {
-    const own2 = "own" in writers && OWN.has(action.kind);
-    if (outcome === "disabled" || outcome === "observed" && !own2) {
-      hold(options2.rollout, outcome, key, action);
-      continue;
-    }
-    const octokit = "own" in writers ? own2 ? writers.own : writers.app : writers;
-    switch (action.kind) {
-      case "post-note":
-        await octokit.rest.issues.createComment({ ...issue2, body: action.body });
-        break;
-      case "post-claim": {
-        const { data } = await octokit.rest.issues.createComment({ ...issue2, body: action.body });
-        posted.push(threadComment(data));
-        break;
-      }
-      case "finalise":
-      case "edit-claim": {
-        const { data } = await octokit.rest.issues.updateComment({
-          ...repo,
-          comment_id: action.commentId,
-          body: action.body
-        });
-        if (action.kind === "edit-claim") edited.push(threadComment(data));
-        break;
-      }
-      case "delete-comment":
-        await octokit.rest.issues.deleteComment({ ...repo, comment_id: action.commentId });
-        break;
-      case "remove-label":
-        await ignoring(
-          404,
-          () => octokit.rest.issues.removeLabel({ ...issue2, name: action.label })
-        );
-        break;
-      case "add-label":
-        await ensureLabel(octokit, key, action, knownLabels);
-        await octokit.rest.issues.addLabels({ ...issue2, labels: [action.label] });
-        break;
-      case "unassign":
-        await octokit.rest.issues.removeAssignees({ ...issue2, assignees: [action.login] });
-        break;
-      case "assign":
-        await octokit.rest.issues.addAssignees({ ...issue2, assignees: [action.login] });
-        break;
-      case "check-run":
-        if (options2.appLogin === void 0) throw new Error("a check run needs the app login");
-        checkRuns.push(await checkRun(octokit, key, action, options2.appLogin));
-        break;
-    }
-    options2.onWrite?.(action);
-  }
-  return { posted, edited, checkRuns, outcome };
-}
-function held(rollout) {
-  if (rollout === void 0) return "sent";
-  if (!rollout.enabled) return "disabled";
-  return rollout.mode === "observe" ? "observed" : "sent";
-}
-function hold(rollout, why, key, action) {
-  const issue2 = issueKeyString(key);
-  if (why === "disabled") {
-    rollout.log.debug(
-      { issue: issue2, kind: action.kind },
-      "repository disabled (enabled: false): not sent"
-    );
-    return;
-  }
-  rollout.log.info(
-    { issue: issue2, mode: "observe", action },
-    "observe mode: this write was decided and not sent"
-  );
-  rollout.onObserve?.(action, key);
-}
-async function ensureLabel(octokit, key, { label, role }, knownLabels) {
-  if (knownLabels.has(key, label)) return;
-  const repo = { owner: key.owner, repo: key.repo };
-  try {
-    await octokit.rest.issues.getLabel({ ...repo, name: label });
-  } catch (error62) {
-    if (statusOf(error62) !== 404) throw error62;
-    const style = labelStyle(label, role);
-    await ignoring(422, () => octokit.rest.issues.createLabel({ ...repo, name: label, ...style }));
-  }
-  knownLabels.add(key, label);
-}
-async function ignoring(status, write) {
-  try {
-    await write();
-  } catch (error62) {
-    if (statusOf(error62) !== status) throw error62;
-  }
-}
-
-// src/github/rollout-of.ts
-function rolloutOf(config3, deps) {
-  const onObserve = deps.onObserve?.bind(deps);
-  return {
-    enabled: config3.enabled,
-    mode: config3.mode,
-    log: deps.log,
-    ...onObserve ? { onObserve } : {}
-  };
-}
-
-// src/events/claim-events.ts
-import { createHash } from "node:crypto";
-var FINALISED = {
-  lost: { type: "claim.lost", reason: "lost to an older claim" },
-  paths: { type: "claim.lost", reason: "its paths are held by an older claim" },
-  stale: { type: "claim.expired", reason: "stale" },
-  administrative: {
-    type: "claim.administratively-released",
-    reason: "the status label was removed by a person"
-  },
-  closed: { type: "claim.released", reason: "the issue was closed" }
-};
-function claimEvents(input2, landed = []) {
-  const { plan, previousHolder } = input2;
-  const byId = new Map(input2.comments.map((c) => [c.id, c]));
-  const holder = plan.holder ? eventClaim(byId.get(plan.holder.commentId), plan.holder.commentId) : void 0;
-  const events = landed.map(({ event: event2 }) => event2);
-  const finalised = new Set(events.map((e) => e.claim.commentId));
-  let expiredHolder = events.some(
-    (e) => e.type === "claim.expired" && e.claim.commentId === previousHolder
-  );
-  for (const action of plan.actions) {
-    if (action.kind !== "finalise" || finalised.has(action.commentId)) continue;
-    finalised.add(action.commentId);
-    const change = FINALISED[action.reason];
-    if (!change) continue;
-    if (action.reason === "stale" && action.commentId === previousHolder) expiredHolder = true;
-    const claim2 = eventClaim(byId.get(action.commentId), action.commentId);
-    const withHolder = action.reason === "lost" && holder ? { holder } : {};
-    events.push(event(input2, change.type, claim2, { ...withHolder, reason: change.reason }));
-  }
-  if (holder && holder.commentId !== previousHolder) {
-    events.push(
-      expiredHolder ? event(input2, "claim.taken-over", holder, {
-        reason: `the stale holder in comment ${previousHolder} was replaced`
-      }) : event(input2, "claim.held", holder, {})
-    );
-  }
-  if (previousHolder !== null && plan.holder?.commentId !== previousHolder && !finalised.has(previousHolder)) {
-    const comment = byId.get(previousHolder);
-    const marker = comment ? parseClaimMarker(comment.body) : null;
-    if (!comment) {
-      events.push(
-        event(
-          input2,
-          "claim.released",
-          { commentId: previousHolder },
-          {
-            reason: "its comment was deleted"
-          }
-        )
-      );
-    } else if (marker?.stage === "released") {
-      events.push(
-        event(input2, "claim.released", eventClaim(comment, previousHolder), {
-          reason: `released by its session${marker.outcome ? ` (${marker.outcome})` : ""}`
-        })
-      );
-    }
-  }
-  return events;
-}
-function event(input2, type, claim2, extra) {
-  const { key } = input2;
-  const repository = `${key.owner}/${key.repo}`;
-  return {
-    id: eventId(issueKeyString(key), claim2, type),
-    type,
-    at: formatClaimTime(input2.now),
-    installation: key.installationId,
-    repository,
-    issue: key.number,
-    claim: claim2,
-    ...extra
-  };
-}
-function eventId(issue2, claim2, type) {
-  const hex3 = createHash("sha256").update(`${issue2}
-${claim2.commentId}
-${type}
-${claim2.updated ?? ""}`).digest("hex");
-  return `${hex3.slice(0, 8)}-${hex3.slice(8, 12)}-${hex3.slice(12, 16)}-${hex3.slice(16, 20)}-${hex3.slice(20, 32)}`;
-}
-function eventClaim(comment, commentId) {
-  const marker = comment ? parseClaimMarker(comment.body) : null;
-  if (!comment || !marker) return { commentId };
-  return {
-    commentId,
-    ...comment.url ? { url: comment.url } : {},
-    author: comment.author,
-    session: marker.session,
-    lane: marker.lane,
-    branch: marker.branch,
-    stage: marker.stage,
-    started: formatClaimTime(marker.started),
-    updated: formatClaimTime(marker.updated)
-  };
-}
-
-// src/events/pending-events.ts
-function pendingOf(plan, events) {
-  const markers = /* @__PURE__ */ new Map();
-  for (const action of plan.actions) {
-    if (action.kind === "finalise") markers.set(action.commentId, firstLine(action.body));
-  }
-  const pending = [];
-  for (const event2 of events) {
-    const marker = markers.get(event2.claim.commentId);
-    if (marker !== void 0 && isFinalisation(event2)) pending.push({ event: event2, marker });
-  }
-  return pending;
-}
-function landedOf(pending, comments) {
-  const byId = new Map(comments.map((c) => [c.id, c]));
-  return pending.filter(({ event: event2, marker }) => {
-    const comment = byId.get(event2.claim.commentId);
-    return comment !== void 0 && firstLine(comment.body) === marker;
-  });
-}
-function isFinalisation(event2) {
-  return event2.type !== "claim.held" && event2.type !== "claim.taken-over";
-}
-function firstLine(body) {
-  const end = body.indexOf("\n");
-  return (end === -1 ? body : body.slice(0, end)).trimEnd();
-}
-
-// src/events/keep-claim-events.ts
-async function keepClaimEvents(store, reconciled) {
-  const kept = await store.pendingEvents(reconciled.key);
-  const landed = landedOf(kept, reconciled.comments);
-  const events = claimEvents(reconciled, landed);
-  const pending = [...landed, ...pendingOf(reconciled.plan, events.slice(landed.length))];
-  if (kept.length > 0 || pending.length > 0) await store.setPendingEvents(reconciled.key, pending);
-  return {
-    events,
-    published: async () => {
-      if (pending.length > 0) await store.setPendingEvents(reconciled.key, []);
-    }
+    deadline: holder && holder !== pinned ? staleAt(holder, config3.staleAfterMs) : null,
+    waitlist: []
   };
 }
 
@@ -41570,7 +41781,9 @@ async function verifiedKeepers(deps, key, wanted, config3, now) {
       await deps.store.setPathHolder(where, null);
       return null;
     }
-    const holder = decide({ ...other, appLogin: deps.appLogin, hints: [] }, config3, now).holder;
+    const holder = agentHolder(
+      decide({ ...other, appLogin: deps.appLogin, hints: [] }, config3, now).holder
+    );
     if (holder === null || holder.commentId !== entry.commentId || holder.paths.length === 0) {
       return null;
     }
@@ -41585,7 +41798,7 @@ async function verifiedKeepers(deps, key, wanted, config3, now) {
   const keepers = [];
   for (const entry of index) {
     const threatened = wanted.some(
-      (claim2) => claim2.commentId > entry.commentId && overlaps(entry.paths, claim2.paths).length > 0
+      (claim3) => claim3.commentId > entry.commentId && overlaps(entry.paths, claim3.paths).length > 0
     );
     if (!threatened) continue;
     const holder = await keeper(entry);
@@ -41614,12 +41827,982 @@ async function pathHoldersFor(deps, key, thread, config3, now) {
 }
 function livePaths(thread, config3, now) {
   const out = [];
-  for (const claim2 of trustedClaims(thread.comments, config3.trustedBots)) {
-    if (claim2.marker.stage === "released" || isStale(claim2, config3.staleAfterMs, now)) continue;
-    const line = pathLineOf(claim2.comment.body);
-    if (line.kind === "valid") out.push({ commentId: claim2.comment.id, paths: line.paths });
+  for (const claim3 of trustedClaims(thread.comments, config3.trustedBots)) {
+    if (claim3.marker.stage === "released" || isStale(claim3, config3.staleAfterMs, now)) continue;
+    const line = pathLineOf(claim3.comment.body);
+    if (line.kind === "valid") out.push({ commentId: claim3.comment.id, paths: line.paths });
   }
   return out;
+}
+
+// src/people/note-tags.ts
+function replyTag(commentId, outcome) {
+  return `<!-- claim-warden note=people-reply comment=${commentId} outcome=${outcome} -->`;
+}
+function servedTag(commentId, login) {
+  return `<!-- claim-warden note=people-served comment=${commentId} login=${login.toLowerCase()} -->`;
+}
+function remindTag(login, since) {
+  return `<!-- claim-warden note=people-remind login=${login.toLowerCase()} since=${formatClaimTime(since)} -->`;
+}
+function expiredTag(login, since) {
+  return `<!-- claim-warden note=people-expired login=${login.toLowerCase()} since=${formatClaimTime(since)} -->`;
+}
+var REPLY = /^<!-- claim-warden note=people-reply comment=(\d+) outcome=(accepted|refused|waitlisted) -->/;
+var SERVED = /^<!-- claim-warden note=people-served comment=(\d+) /;
+function peopleNotes(facts) {
+  const replies = /* @__PURE__ */ new Map();
+  const served = /* @__PURE__ */ new Set();
+  for (const comment of facts.comments) {
+    if (!sameName(comment.author, facts.appLogin)) continue;
+    const reply = REPLY.exec(comment.body);
+    if (reply) {
+      const id = Number(reply[1]);
+      if (!replies.has(id)) {
+        replies.set(id, { outcome: reply[2], at: comment.createdAt });
+      }
+    }
+    const serving = SERVED.exec(comment.body);
+    if (serving) served.add(Number(serving[1]));
+  }
+  return { replies, served };
+}
+
+// src/people/note-texts.ts
+function reminderNote(tag, claim3, staleAt3) {
+  return [
+    tag,
+    `@${claim3.login} are you still working on this? Nothing since ${formatClaimTime(claim3.heartbeat)}: your claim expires at ${formatClaimTime(staleAt3)} and you will be unassigned. To keep it, comment here, push to your linked pull request, or comment \`/claim\` again; \`/release\` lets it go.`
+  ].join("\n");
+}
+function expiredNote(tag, run3, claim3) {
+  return [
+    tag,
+    `@${claim3.login} your claim on this issue expired: nothing since ${formatClaimTime(claim3.heartbeat)}, for longer than ${days(run3.rules.staleAfterMs)}. You have been unassigned; comment \`/claim\` to take it again.`
+  ].join("\n");
+}
+function servedNote(tag, run3, login) {
+  const number4 = run3.people.issue.slice(run3.people.issue.lastIndexOf("#"));
+  return [tag, `${number4} is yours: @${login} was first in line.`].join("\n");
+}
+function holderText(holding, staleAt3) {
+  const until = staleAt3 === null ? "it does not expire" : `it goes stale at ${formatClaimTime(staleAt3)} unless renewed`;
+  if (holding.kind === "person") {
+    return `${markdownCode(holding.claim.login)} holds this issue (assigned ${formatClaimTime(holding.claim.started)}); ${until}`;
+  }
+  const { holder } = holding.agent;
+  return `the agent claim in comment ${holder.commentId} (session ${markdownCode(holder.session)}, by ${markdownCode(holder.author)}) holds this issue; ${until}`;
+}
+function whoText(run3) {
+  const { who, labels } = run3.rules;
+  if (who === "members") {
+    return "only collaborators with write access and members of the organisation may claim issues here";
+  }
+  if (who === "anyone") {
+    const named = labels.map((label) => markdownCode(label)).join(", ");
+    return `only collaborators with write access may claim this issue; anyone may claim issues labelled ${named}`;
+  }
+  return "only collaborators with write access may claim issues here";
+}
+function capText(run3, login, held2) {
+  return `${markdownCode(login)} already holds ${held2.length} issue${held2.length === 1 ? "" : "s"}, the most one person may hold here (${run3.rules.maxClaims}): ${held2.join(", ")}. Release one first with \`/release\` on it.`;
+}
+function days(ms) {
+  const day = 864e5;
+  const [count, unit] = ms % day === 0 ? [ms / day, "day"] : [Math.round(ms / 36e5), "hour"];
+  return `${count} ${unit}${count === 1 ? "" : "s"}`;
+}
+
+// src/people/roles.ts
+var RANK = {
+  none: 0,
+  read: 1,
+  triage: 2,
+  write: 3,
+  maintain: 4,
+  admin: 5
+};
+function roleOf(people, login) {
+  return people.roles.get(login.toLowerCase()) ?? "none";
+}
+function atLeast(people, login, role) {
+  return RANK[roleOf(people, login)] >= RANK[role];
+}
+function isTriager(people, login) {
+  return atLeast(people, login, "triage");
+}
+function mayHandOver(people, config3, login) {
+  return atLeast(people, login, config3.handover === "triage" ? "triage" : "maintain");
+}
+function mayClaim(people, config3, labels, login) {
+  if (atLeast(people, login, "write")) return true;
+  if (config3.who === "members") return people.members.has(login.toLowerCase());
+  return config3.who === "anyone" && config3.labels.some((label) => hasName(labels, label));
+}
+function overCap(people, config3, login) {
+  if (config3.maxClaims === 0) return null;
+  const held2 = people.heldElsewhere.get(login.toLowerCase()) ?? [];
+  return held2.length >= config3.maxClaims ? held2 : null;
+}
+
+// src/people/people-run.ts
+function holderOf(run3) {
+  if (!run3.facts.open) return null;
+  const first = run3.persons[0];
+  const agent = run3.agent;
+  if (first === void 0) return agent ? { kind: "agent", agent } : null;
+  if (agent === null || first.started.getTime() <= agent.createdAt.getTime()) {
+    return { kind: "person", claim: first };
+  }
+  if (first.actor !== "" && mayHandOver(run3.people, run3.rules, first.actor)) {
+    return { kind: "person", claim: first, handedOverBy: first.actor };
+  }
+  return { kind: "agent", agent };
+}
+function personOf2(run3, login) {
+  return run3.persons.find((claim3) => sameName(claim3.login, login));
+}
+function assign(run3, claim3) {
+  const key = claim3.login.toLowerCase();
+  if (!run3.unassigning.delete(key)) run3.assigning.set(key, claim3.login);
+  run3.persons = [...run3.persons, claim3].sort((a, b) => a.started.getTime() - b.started.getTime());
+}
+function unassign(run3, login) {
+  const key = login.toLowerCase();
+  if (!run3.assigning.delete(key)) run3.unassigning.set(key, login);
+  run3.persons = run3.persons.filter((claim3) => !sameName(claim3.login, login));
+}
+function answer(run3, command, outcome, text) {
+  const index = run3.commands.indexOf(command);
+  run3.commands[index] = { ...command, answer: { outcome, at: run3.now } };
+  if (outcome === "accepted") {
+    run3.reactions.push({ kind: "react", commentId: command.id });
+    return;
+  }
+  run3.notes.push({
+    kind: "post-note",
+    forCommentId: command.id,
+    body: `${replyTag(command.id, outcome)}
+@${command.author} ${text ?? ""}`.trimEnd()
+  });
+}
+
+// src/people/person-liveness.ts
+function expires(run3, claim3) {
+  if (run3.pinned && isHolder(run3, claim3)) return false;
+  if (run3.rules.expire === "never") return false;
+  return run3.rules.expire === "all" || sameName(claim3.actor, run3.facts.appLogin);
+}
+function isHolder(run3, claim3) {
+  const holding = holderOf(run3);
+  return holding?.kind === "person" && holding.claim === claim3;
+}
+function staleAt2(run3, claim3) {
+  return new Date(claim3.heartbeat.getTime() + run3.rules.staleAfterMs + 1);
+}
+function remindAt(run3, claim3) {
+  if (run3.rules.remindAfterMs === 0) return null;
+  return new Date(claim3.heartbeat.getTime() + run3.rules.remindAfterMs);
+}
+function reminded(run3, claim3) {
+  const tag = remindTag(claim3.login, claim3.heartbeat);
+  return hasNote(run3.facts, tag) || run3.notes.some((n) => n.kind === "post-note" && n.body.startsWith(tag));
+}
+function expireAndRemind(run3) {
+  if (!run3.facts.open) return;
+  const now = run3.now.getTime();
+  for (const claim3 of run3.persons.filter((c) => expires(run3, c))) {
+    if (staleAt2(run3, claim3).getTime() <= now) {
+      unassign(run3, claim3.login);
+      const tag = expiredTag(claim3.login, claim3.heartbeat);
+      if (!hasNote(run3.facts, tag)) {
+        run3.notes.push({ kind: "post-note", forCommentId: 0, body: expiredNote(tag, run3, claim3) });
+      }
+      continue;
+    }
+    const due = remindAt(run3, claim3);
+    if (due !== null && due.getTime() <= now && !reminded(run3, claim3)) {
+      const tag = remindTag(claim3.login, claim3.heartbeat);
+      run3.notes.push({
+        kind: "post-note",
+        forCommentId: 0,
+        body: reminderNote(tag, claim3, staleAt2(run3, claim3))
+      });
+    }
+  }
+}
+function holdingStaleAt(run3, holding) {
+  if (holding.kind === "person")
+    return expires(run3, holding.claim) ? staleAt2(run3, holding.claim) : null;
+  if (run3.pinned) return null;
+  return new Date(holding.agent.holder.heartbeat.getTime() + run3.config.staleAfterMs + 1);
+}
+
+// src/people/visible-lines.ts
+var FENCE = /^ {0,3}(`{3,}|~{3,})/;
+var QUOTE = /^ {0,3}>/;
+var INDENTED = /^(?: {4}|\t)/;
+function visibleLines(body) {
+  const lines = withoutHtmlComments(body.replace(/\r\n?/g, "\n")).split("\n");
+  const out = [];
+  let fence = null;
+  for (const line of lines) {
+    const opening = FENCE.exec(line)?.[1];
+    if (fence !== null) {
+      if (opening !== void 0 && closes(fence, opening, line)) fence = null;
+      continue;
+    }
+    if (opening !== void 0) {
+      fence = opening;
+      continue;
+    }
+    if (line.includes(HIDDEN2) || QUOTE.test(line) || INDENTED.test(line)) continue;
+    out.push(line);
+  }
+  return out;
+}
+var HIDDEN2 = "\0";
+function withoutHtmlComments(text) {
+  return text.replace(/<!--[\s\S]*?(?:-->|$)/g, (comment) => comment.replace(/[^\n]+/g, HIDDEN2));
+}
+function closes(fence, opening, line) {
+  return opening[0] === fence[0] && opening.length >= fence.length && /^ {0,3}(`+|~+)\s*$/.test(line);
+}
+
+// src/people/commands.ts
+var VERBS = {
+  claim: "claim",
+  release: "release",
+  unclaim: "release",
+  pin: "pin",
+  unpin: "unpin"
+};
+var LOGIN2 = "[a-z\\d](?:[a-z\\d]|-(?=[a-z\\d])){0,38}";
+function parseCommand(body, slug) {
+  const prefix = `(?:@${escapeRegExp(slug)}\\s+\\/?|\\/)`;
+  const pattern = new RegExp(
+    `^\\s*${prefix}(claim|release|unclaim|pin|unpin)(?:\\s+@(${LOGIN2}))?\\s*$`,
+    "i"
+  );
+  for (const line of visibleLines(body)) {
+    const match = pattern.exec(line);
+    if (match === null) continue;
+    const verb = VERBS[match[1].toLowerCase()];
+    const target = match[2];
+    if (target === void 0) return { verb };
+    if (verb === "claim" || verb === "release") return { verb, target };
+  }
+  return null;
+}
+function escapeRegExp(text) {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+// src/people/thread-commands.ts
+function isBot(login, appLogin) {
+  return login.toLowerCase().endsWith("[bot]") || sameName(login, appLogin);
+}
+function threadCommands(facts, { slug, reacted }, windowMs, now) {
+  const { replies } = peopleNotes(facts);
+  const out = [];
+  for (const comment of facts.comments) {
+    if (isBot(comment.author, facts.appLogin)) continue;
+    if (now.getTime() - comment.createdAt.getTime() > windowMs) continue;
+    if (parseClaimMarker(comment.body) !== null) continue;
+    const command = parseCommand(comment.body, slug);
+    if (command === null) continue;
+    const answer2 = replies.get(comment.id) ?? (reacted.has(comment.id) ? { outcome: "accepted", at: comment.createdAt } : null);
+    out.push({
+      id: comment.id,
+      author: comment.author,
+      createdAt: comment.createdAt,
+      ...command,
+      login: command.target ?? comment.author,
+      answer: answer2
+    });
+  }
+  return out.sort((a, b) => a.id - b.id);
+}
+
+// src/people/explained.ts
+function personAssignees(facts, config3, now) {
+  const explained = /* @__PURE__ */ new Set();
+  const remembered = facts.appAssignees ?? [];
+  for (const comment of facts.comments) {
+    if (hasName(remembered, comment.author) && parseClaimMarker(comment.body) !== null) {
+      explained.add(comment.author.toLowerCase());
+    }
+  }
+  for (const claim3 of trustedClaims(facts.comments, config3.trustedBots)) {
+    const author = claim3.comment.author;
+    if (claim3.marker.assignee !== void 0 || isLive(claim3, facts.open, config3.staleAfterMs, now)) {
+      explained.add(author.toLowerCase());
+    }
+  }
+  for (const hint of facts.hints) {
+    if (hint.kind !== "comment-deleted") continue;
+    if (!isTrustedAuthor(hint.author, hint.authorAssociation, config3.trustedBots)) continue;
+    if (parseClaimMarker(hint.body)?.assignee !== void 0)
+      explained.add(hint.author.toLowerCase());
+  }
+  return facts.assignees.filter(
+    (login) => !isBot(login, facts.appLogin) && !explained.has(login.toLowerCase())
+  );
+}
+
+// src/people/person-claims.ts
+function personClaims(facts, people, logins) {
+  return logins.map((login) => personClaim(facts, people, login)).sort((a, b) => a.started.getTime() - b.started.getTime() || a.login.localeCompare(b.login));
+}
+function latestAssignment(timeline, login) {
+  let assigned;
+  for (const event2 of timeline ?? []) {
+    if (event2.event !== "assigned" || !sameName(event2.login, login)) continue;
+    if (!assigned || event2.at.getTime() >= assigned.at.getTime()) assigned = event2;
+  }
+  return assigned;
+}
+function personClaim(facts, people, login) {
+  const assigned = latestAssignment(people.timeline, login);
+  const started = assigned?.at ?? people.createdAt;
+  return {
+    login,
+    started,
+    actor: assigned?.actor ?? "",
+    heartbeat: heartbeatOf(facts, people, login, started)
+  };
+}
+function heartbeatOf(facts, people, login, started) {
+  let latest = started.getTime();
+  for (const comment of facts.comments) {
+    if (sameName(comment.author, login)) latest = Math.max(latest, comment.createdAt.getTime());
+  }
+  for (const pull of people.pulls) {
+    if (pull.open && sameName(pull.author, login))
+      latest = Math.max(latest, pull.updatedAt.getTime());
+  }
+  return new Date(latest);
+}
+function newClaim(login, appLogin, now) {
+  return { login, started: now, actor: appLogin, heartbeat: now };
+}
+
+// src/people/start-run.ts
+function startRun(facts, people, config3, rules, now) {
+  const persons = personClaims(facts, people, personAssignees(facts, config3, now));
+  const pinned = hasName(facts.labels, rules.pinnedLabel);
+  const agents = agentFacts(
+    facts,
+    persons.map((claim3) => claim3.login)
+  );
+  return {
+    facts,
+    people,
+    config: config3,
+    rules,
+    now,
+    agent: agentCandidate(facts, decide(agents, config3, now, { pinned }).holder),
+    persons,
+    pinned,
+    commands: threadCommands(
+      facts,
+      { slug: people.appSlug, reacted: people.reacted },
+      rules.staleAfterMs,
+      now
+    ),
+    served: new Set(peopleNotes(facts).served),
+    assigning: /* @__PURE__ */ new Map(),
+    unassigning: /* @__PURE__ */ new Map(),
+    notes: [],
+    reactions: []
+  };
+}
+function agentFacts(facts, people) {
+  if (facts.appAssignees === void 0) return facts;
+  return { ...facts, appAssignees: facts.appAssignees.filter((login) => !hasName(people, login)) };
+}
+function agentCandidate(facts, holder) {
+  const agent = agentHolder(holder);
+  const comment = agent && facts.comments.find((c) => c.id === agent.commentId);
+  return agent && comment ? { holder: agent, createdAt: comment.createdAt } : null;
+}
+
+// src/people/waitlist.ts
+function waitlistOf(run3) {
+  const out = [];
+  for (const command of run3.commands) {
+    if (command.verb !== "claim" || command.answer?.outcome !== "waitlisted") continue;
+    if (run3.served.has(command.id) || personOf2(run3, command.login)) continue;
+    if (out.some((w) => sameName(w.login, command.login))) continue;
+    const released = run3.commands.some(
+      (later) => later.id > command.id && later.verb === "release" && later.answer?.outcome === "accepted" && sameName(later.login, command.login)
+    );
+    if (released) continue;
+    out.push({
+      commentId: command.id,
+      login: command.login,
+      onBehalf: command.target !== void 0,
+      since: command.answer.at
+    });
+  }
+  return out;
+}
+function eligible(run3, waiting) {
+  if (isBot(waiting.login, run3.facts.appLogin)) return false;
+  if (!waiting.onBehalf && !mayClaim(run3.people, run3.rules, run3.facts.labels, waiting.login)) {
+    return false;
+  }
+  return overCap(run3.people, run3.rules, waiting.login) === null;
+}
+function serveWaitlist(run3) {
+  if (!run3.facts.open) return;
+  const holding = holderOf(run3);
+  if (holding?.kind === "person") return;
+  const first = waitlistOf(run3).find((waiting) => eligible(run3, waiting));
+  if (first === void 0) return;
+  if (holding && holding.agent.createdAt.getTime() <= first.since.getTime()) return;
+  run3.agent = null;
+  assign(run3, newClaim(first.login, run3.facts.appLogin, run3.now));
+  run3.served.add(first.commentId);
+  const tag = servedTag(first.commentId, first.login);
+  run3.notes.push({
+    kind: "post-note",
+    forCommentId: first.commentId,
+    body: servedNote(tag, run3, first.login)
+  });
+}
+
+// src/people/plan-of-run.ts
+function planOfRun(run3) {
+  const holding = holderOf(run3);
+  const people = [
+    ...run3.persons.map((c) => c.login),
+    ...run3.assigning.values(),
+    ...run3.unassigning.values()
+  ];
+  const base = decide(agentFacts(run3.facts, people), run3.config, run3.now, verdictOf(run3, holding));
+  const actions = [
+    ...base.actions,
+    ...assigneeActions2(run3),
+    ...pinActions(run3, holding),
+    ...run3.notes,
+    ...run3.reactions
+  ];
+  return {
+    actions,
+    holder: holding?.kind === "person" ? personHolder(run3, holding) : base.holder,
+    deadline: earliest([base.deadline, ...personDeadlines(run3)]),
+    waitlist: waitlistOf(run3).map((waiting) => waiting.login)
+  };
+}
+function verdictOf(run3, holding) {
+  if (holding?.kind === "person") {
+    const { login } = holding.claim;
+    return {
+      person: holding.handedOverBy ? { login, handedOverBy: holding.handedOverBy } : { login }
+    };
+  }
+  return holding ? { pinned: run3.pinned } : {};
+}
+function assigneeActions2(run3) {
+  const assigned = (login) => hasName(run3.facts.assignees, login);
+  return [
+    ...[...run3.unassigning.values()].filter(assigned).map((login) => ({ kind: "unassign", login })),
+    ...[...run3.assigning.values()].filter((l) => !assigned(l)).map((login) => ({ kind: "assign", login }))
+  ];
+}
+function pinActions(run3, holding) {
+  const label = run3.rules.pinnedLabel;
+  const present = hasName(run3.facts.labels, label);
+  const wanted = run3.pinned && holding !== null;
+  if (wanted && !present) return [{ kind: "add-label", label, role: "pinned" }];
+  if (!wanted && present && (!run3.pinned || run3.config.enforceLabels)) {
+    return [{ kind: "remove-label", label }];
+  }
+  return [];
+}
+function personHolder(run3, holding) {
+  const { claim: claim3 } = holding;
+  return {
+    kind: "person",
+    author: claim3.login,
+    started: claim3.started,
+    heartbeat: claim3.heartbeat,
+    assignedBy: claim3.actor,
+    pinned: run3.pinned,
+    expires: expires(run3, claim3),
+    url: run3.people.issueUrl
+  };
+}
+function personDeadlines(run3) {
+  if (!run3.facts.open) return [];
+  return run3.persons.filter((claim3) => expires(run3, claim3)).map((claim3) => {
+    const remind = remindAt(run3, claim3);
+    return remind !== null && !reminded(run3, claim3) ? remind : staleAt2(run3, claim3);
+  });
+}
+function earliest(dates) {
+  let first = null;
+  for (const date5 of dates) {
+    if (date5 !== null && (first === null || date5.getTime() < first.getTime())) first = date5;
+  }
+  return first;
+}
+
+// src/people/run-command.ts
+function runCommand(run3, command) {
+  if (command.target !== void 0 && !isTriager(run3.people, command.author)) {
+    const verb = command.verb === "claim" ? "claim" : "release";
+    answer(
+      run3,
+      command,
+      "refused",
+      `only triagers and maintainers may ${verb} an issue for someone else.`
+    );
+    return;
+  }
+  if (command.verb === "claim") claim2(run3, command);
+  else if (command.verb === "release") release(run3, command);
+  else pin(run3, command, command.verb === "pin");
+}
+function claim2(run3, command) {
+  const [outcome, text] = claimOutcome(run3, command);
+  if (outcome === "accepted" && !personOf2(run3, command.login)) {
+    assign(run3, newClaim(command.login, run3.facts.appLogin, run3.now));
+  }
+  answer(run3, command, outcome, text);
+}
+function claimOutcome(run3, command) {
+  const { login } = command;
+  if (!run3.facts.open) return ["refused", "this issue is closed."];
+  if (isBot(login, run3.facts.appLogin) || sameName(login, run3.people.appSlug)) {
+    return ["refused", "bots are not assigned: agents claim with a claim comment."];
+  }
+  const onBehalf = command.target !== void 0;
+  if (!onBehalf && !mayClaim(run3.people, run3.rules, run3.facts.labels, login)) {
+    return ["refused", `${whoText(run3)}.`];
+  }
+  const holding = holderOf(run3);
+  if (holding?.kind === "person" && holding.claim === personOf2(run3, login)) return ["accepted"];
+  if (holding) {
+    const line = waitlistOf(run3);
+    const at = line.findIndex((waiting) => sameName(waiting.login, login));
+    const place = (at === -1 ? line.length : at) + 1;
+    const who = onBehalf ? `@${login} is` : "You are";
+    return [
+      "waitlisted",
+      `${holderText(holding, holdingStaleAt(run3, holding))}. ${who} number ${place} on the waitlist: the first in line still allowed is assigned when the issue frees.`
+    ];
+  }
+  const held2 = overCap(run3.people, run3.rules, login);
+  return held2 === null ? ["accepted"] : ["refused", capText(run3, login, held2)];
+}
+function release(run3, command) {
+  if (personOf2(run3, command.login)) unassign(run3, command.login);
+  answer(run3, command, "accepted");
+}
+function pin(run3, command, pinned) {
+  if (!isTriager(run3.people, command.author)) {
+    answer(
+      run3,
+      command,
+      "refused",
+      `only triagers and maintainers may ${pinned ? "pin" : "unpin"} a claim.`
+    );
+    return;
+  }
+  if (pinned && holderOf(run3) === null) {
+    answer(run3, command, "refused", "no claim holds this issue: there is nothing to pin.");
+    return;
+  }
+  run3.pinned = pinned;
+  answer(run3, command, "accepted");
+}
+
+// src/people/decide-issue.ts
+function decideIssue(facts, config3, now) {
+  const { people } = facts;
+  const rules = config3.people;
+  if (people === void 0 || rules === void 0 || facts.isPullRequest) {
+    return decide(facts, config3, now);
+  }
+  const run3 = startRun(facts, people, config3, rules, now);
+  expireAndRemind(run3);
+  serveWaitlist(run3);
+  for (const command of run3.commands.filter((c) => c.answer === null)) {
+    runCommand(run3, command);
+    serveWaitlist(run3);
+  }
+  return planOfRun(run3);
+}
+
+// src/github/kept-answer.ts
+var ACCOUNT_ANSWER_TTL_MS = 5 * 6e4;
+var NO_ETAG = "-";
+async function keptAnswer(cache, name, ttlMs, load) {
+  const kept = await cache.store.cachedRead(cache.scope, name);
+  if (kept?.etag === NO_ETAG) return JSON.parse(kept.value);
+  const value = await load();
+  await cache.store.setCachedRead(
+    cache.scope,
+    name,
+    { etag: NO_ETAG, value: JSON.stringify(value) },
+    ttlMs
+  );
+  return value;
+}
+
+// src/github/read-membership.ts
+function readMembership(octokit, cache, key, login) {
+  const name = `member v1 ${key.owner} ${login}`.toLowerCase();
+  return keptAnswer(cache, name, ACCOUNT_ANSWER_TTL_MS, async () => {
+    try {
+      const { status } = await octokit.request("GET /orgs/{org}/members/{username}", {
+        org: key.owner,
+        username: login,
+        // A 302 (the app may not see private members) must not be followed to the public list.
+        request: { redirect: "manual" }
+      });
+      if (status === 204) return true;
+      throw new Error(`GitHub answered ${status}`);
+    } catch (error62) {
+      const status = statusOf(error62);
+      if (status === 404) return false;
+      throw new UnverifiableError(`could not read whether @${login} is a member`, key, status, {
+        cause: error62
+      });
+    }
+  });
+}
+
+// src/github/read-role.ts
+var BUILT_IN = ["admin", "maintain", "write", "triage", "read", "none"];
+function readRole(octokit, cache, key, login) {
+  const name = `role v1 ${key.owner}/${key.repo} ${login}`.toLowerCase();
+  return keptAnswer(cache, name, ACCOUNT_ANSWER_TTL_MS, async () => {
+    try {
+      const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({
+        owner: key.owner,
+        repo: key.repo,
+        username: login
+      });
+      return roleOf2(data.role_name, data.permission);
+    } catch (error62) {
+      const status = statusOf(error62);
+      if (status === 404) return "none";
+      throw new UnverifiableError(`could not read the role of @${login}`, key, status, {
+        cause: error62
+      });
+    }
+  });
+}
+function roleOf2(roleName, permission) {
+  const named = BUILT_IN.find((role) => role === roleName);
+  if (named) return named;
+  return BUILT_IN.find((role) => role === permission) ?? "read";
+}
+
+// src/github/read-timeline.ts
+var MAX_TIMELINE_EVENTS = 5e3;
+var PER_PAGE = 100;
+var TIMELINE_READ_TTL_MS = 36e5;
+async function readTimeline(octokit, key, cache) {
+  try {
+    let pages = await readPages(octokit, key, cache, false);
+    const last = pages.at(-1);
+    if (last?.kept && last.page.listed >= PER_PAGE)
+      pages = await readPages(octokit, key, cache, true);
+    return timelineOf(pages.flatMap(({ page }) => page.events));
+  } catch (error62) {
+    if (error62 instanceof UnverifiableError) throw error62;
+    throw new UnverifiableError("could not read the timeline", key, statusOf(error62), {
+      cause: error62
+    });
+  }
+}
+async function readPages(octokit, key, cache, fresh) {
+  const pages = [];
+  let route = "GET /repos/{owner}/{repo}/issues/{issue_number}/timeline";
+  let params = {
+    owner: key.owner,
+    repo: key.repo,
+    issue_number: key.number,
+    per_page: PER_PAGE
+  };
+  let listed = 0;
+  for (; ; ) {
+    const answer2 = await conditionalGet(octokit, cache, route, params, keepPage, {
+      ttlMs: TIMELINE_READ_TTL_MS,
+      fresh
+    });
+    pages.push({ page: answer2.value, kept: !answer2.changed });
+    listed += answer2.value.listed;
+    if (listed > MAX_TIMELINE_EVENTS) {
+      throw new UnverifiableError(`the timeline has more than ${MAX_TIMELINE_EVENTS} events`, key);
+    }
+    if (answer2.value.next === null) return pages;
+    route = `GET ${answer2.value.next}`;
+    params = {};
+  }
+}
+function keepPage(response) {
+  const data = Array.isArray(response.data) ? response.data : [];
+  return {
+    events: data.flatMap(keptEvent),
+    listed: data.length,
+    next: nextLink(response.headers.link)
+  };
+}
+function keptEvent(event2) {
+  if (event2.event === "assigned" || event2.event === "unassigned") {
+    const login = event2.assignee?.login;
+    if (!login || !event2.created_at) return [];
+    return [{ e: event2.event, login, actor: event2.actor?.login ?? "", at: event2.created_at }];
+  }
+  const source = event2.source?.issue;
+  if (event2.event !== "cross-referenced" || !source?.pull_request) return [];
+  const author = source.user?.login;
+  if (!author || !source.updated_at) return [];
+  return [{ e: "pull", author, updatedAt: source.updated_at, open: source.state === "open" }];
+}
+function timelineOf(events) {
+  const assignments = [];
+  const pulls = [];
+  for (const event2 of events) {
+    if (event2.e === "pull") {
+      pulls.push({ author: event2.author, updatedAt: new Date(event2.updatedAt), open: event2.open });
+    } else {
+      assignments.push({
+        event: event2.e,
+        login: event2.login,
+        actor: event2.actor,
+        at: new Date(event2.at)
+      });
+    }
+  }
+  return { assignments, pulls };
+}
+
+// src/people/people-reads.ts
+var NOTHING = { timeline: false, logins: [], members: false, reactions: [] };
+function peopleReads(facts, config3, now, timeline = null) {
+  const rules = config3.people;
+  if (rules === void 0 || facts.isPullRequest) return NOTHING;
+  const persons = personAssignees(facts, config3, now);
+  const slug = facts.appLogin.replace(/\[bot\]$/i, "");
+  const commands = threadCommands(facts, { slug, reacted: /* @__PURE__ */ new Set() }, rules.staleAfterMs, now);
+  const logins = /* @__PURE__ */ new Set();
+  const reactions = [];
+  for (const command of commands) {
+    if (command.answer === null) {
+      reactions.push(command.id);
+      logins.add(command.author.toLowerCase());
+      logins.add(command.login.toLowerCase());
+    } else if (command.answer.outcome === "waitlisted") {
+      logins.add(command.login.toLowerCase());
+    }
+  }
+  for (const login of persons) {
+    const latest = latestAssignment(timeline, login);
+    if (latest) logins.add(latest.actor.toLowerCase());
+  }
+  const sorted = [...logins].sort();
+  return {
+    timeline: persons.length > 0,
+    logins: sorted,
+    members: rules.who === "members" && sorted.length > 0,
+    reactions
+  };
+}
+
+// src/claims/public-claim.ts
+var ClaimTime = external_exports.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+var times = { stage: external_exports.string(), started: ClaimTime, updated: ClaimTime, heartbeat: ClaimTime };
+var tail = {
+  assignee: external_exports.string().nullable(),
+  outcome: external_exports.string().optional(),
+  paths: external_exports.array(external_exports.string()).readonly().optional()
+};
+var AgentClaim = external_exports.object({
+  issue: external_exports.string(),
+  kind: external_exports.literal("agent").default("agent"),
+  commentId: external_exports.number().int(),
+  url: external_exports.string(),
+  author: external_exports.string(),
+  session: external_exports.string(),
+  lane: external_exports.string(),
+  branch: external_exports.string(),
+  ...times,
+  staleAt: ClaimTime,
+  ...tail
+});
+var PersonClaim = external_exports.object({
+  issue: external_exports.string(),
+  kind: external_exports.literal("person"),
+  commentId: external_exports.null(),
+  url: external_exports.string(),
+  author: external_exports.string(),
+  session: external_exports.null(),
+  lane: external_exports.null(),
+  branch: external_exports.null(),
+  ...times,
+  staleAt: ClaimTime.nullable(),
+  ...tail
+});
+var PublicClaim = external_exports.union([AgentClaim, PersonClaim]);
+var PublicIssue = external_exports.object({
+  repo: external_exports.string(),
+  number: external_exports.number().int(),
+  title: external_exports.string(),
+  url: external_exports.string(),
+  state: external_exports.enum(["open", "closed"]).optional(),
+  labels: external_exports.array(external_exports.string()).readonly(),
+  assignees: external_exports.array(external_exports.string()).readonly(),
+  createdAt: ClaimTime,
+  updatedAt: ClaimTime
+});
+function isPersonClaim(claim3) {
+  return claim3.kind === "person";
+}
+function personClaimFieldsOf(holder, staleAfterMs) {
+  const beat = formatClaimTime(holder.heartbeat);
+  return {
+    kind: "person",
+    commentId: null,
+    url: holder.url ?? "",
+    author: holder.author,
+    session: null,
+    lane: null,
+    branch: null,
+    stage: "claimed",
+    started: formatClaimTime(holder.started),
+    updated: beat,
+    heartbeat: beat,
+    staleAt: holder.expires ? staleAtOf(holder.heartbeat, staleAfterMs) : null
+  };
+}
+function staleAtOf(beat, staleAfterMs) {
+  return formatClaimTime(new Date(beat.getTime() + staleAfterMs + 1e3));
+}
+function claimFieldsOf(claim3, staleAfterMs) {
+  const { comment, marker } = claim3;
+  const beat = heartbeat(claim3);
+  const line = pathLineOf(comment.body);
+  return {
+    kind: "agent",
+    commentId: comment.id,
+    url: comment.url ?? "",
+    author: comment.author,
+    session: marker.session,
+    lane: marker.lane,
+    branch: marker.branch,
+    stage: marker.stage,
+    started: formatClaimTime(marker.started),
+    updated: formatClaimTime(marker.updated),
+    heartbeat: formatClaimTime(beat),
+    staleAt: staleAtOf(beat, staleAfterMs),
+    ...marker.assignee ? { assignee: marker.assignee } : {},
+    ...marker.outcome ? { outcome: marker.outcome } : {},
+    ...line.kind === "valid" ? { paths: line.paths } : {}
+  };
+}
+
+// src/read-model/live-claims.ts
+function isLiveClaim(claim3, now) {
+  return claim3 !== null && claim3.stage !== "released" && (claim3.staleAt === null || Date.parse(claim3.staleAt) > now.getTime());
+}
+
+// src/read-model/held-elsewhere.ts
+async function personClaimsElsewhere(store, key, logins, now) {
+  const held2 = new Map(logins.map((login) => [login.toLowerCase(), []]));
+  const self2 = issueRef(key).toLowerCase();
+  for (const { issue: issue2, claim: claim3 } of await store.openIssues()) {
+    if (issue2.key.installationId !== key.installationId) continue;
+    if (!isLiveClaim(claim3, now) || !isPersonClaim(claim3)) continue;
+    const ref = issueRef(issue2.key);
+    if (ref.toLowerCase() === self2) continue;
+    for (const [login, refs] of held2) if (sameName(login, claim3.author)) refs.push(ref);
+  }
+  for (const refs of held2.values()) refs.sort();
+  return held2;
+}
+
+// src/github/read-reactions.ts
+var REACTIONS_READ_TTL_MS = 36e5;
+async function reactedByApp(octokit, cache, key, commentId, appLogin) {
+  try {
+    const pages = conditionalPages(
+      octokit,
+      cache.store,
+      cache.scope,
+      "GET /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions",
+      { owner: key.owner, repo: key.repo, comment_id: commentId, content: "+1", per_page: 100 },
+      (data) => data.map((r) => r.user?.login ?? ""),
+      { ttlMs: REACTIONS_READ_TTL_MS }
+    );
+    for await (const page of pages) {
+      if (page.items.some((login) => sameName(login, appLogin))) return true;
+    }
+    return false;
+  } catch (error62) {
+    const status = statusOf(error62);
+    if (status === 404) return false;
+    throw new UnverifiableError(
+      `could not read the reactions of comment ${commentId}`,
+      key,
+      status,
+      {
+        cause: error62
+      }
+    );
+  }
+}
+
+// src/people-facts/reacted-commands.ts
+async function reactedCommands(deps, key, commands, plusOnes) {
+  const reacted = /* @__PURE__ */ new Set();
+  for (const id of commands) {
+    if (plusOnes.get(id) === 0) continue;
+    if (await reactedByApp(deps.octokit, deps.reads, key, id, deps.appLogin)) reacted.add(id);
+  }
+  return reacted;
+}
+
+// src/people-facts/people-facts-for.ts
+async function peopleFactsFor(deps, key, facts, config3) {
+  const { people } = config3;
+  if (!people) return void 0;
+  const { octokit, reads, now } = deps;
+  const first = peopleReads(facts, config3, now);
+  const timeline = first.timeline ? await readTimeline(octokit, key, reads) : null;
+  const needs = timeline ? peopleReads(facts, config3, now, timeline.assignments) : first;
+  const logins = distinct(needs.logins);
+  const roles = /* @__PURE__ */ new Map();
+  const members2 = /* @__PURE__ */ new Set();
+  for (const login of logins) {
+    roles.set(login, isBot2(login) ? "none" : await readRole(octokit, reads, key, login));
+    if (needs.members && await readMembership(octokit, reads, key, login)) members2.add(login);
+  }
+  const heldElsewhere = people.maxClaims > 0 ? await personClaimsElsewhere(deps.store, key, logins, now) : /* @__PURE__ */ new Map();
+  const slug = deps.appLogin.replace(/\[bot\]$/i, "");
+  return {
+    timeline: timeline?.assignments ?? null,
+    pulls: timeline?.pulls ?? [],
+    roles,
+    members: members2,
+    heldElsewhere,
+    reacted: await reactedCommands(deps, key, needs.reactions, facts.plusOnes),
+    appSlug: slug,
+    issue: issueRef(key),
+    issueUrl: facts.meta.url,
+    createdAt: new Date(facts.meta.createdAt)
+  };
+}
+function isBot2(login) {
+  return login.endsWith("[bot]");
+}
+function distinct(logins) {
+  return [...new Set(logins.map((login) => login.toLowerCase()))];
 }
 
 // src/guard/flagger.ts
@@ -41629,7 +42812,7 @@ function flagger(holder) {
 
 // src/guard/index-for-guard.ts
 async function indexForGuard(deps, key, plan) {
-  const holder = plan.holder;
+  const holder = agentHolder(plan.holder);
   await deps.store.setBranchHolder(
     key,
     holder === null ? null : {
@@ -41648,13 +42831,13 @@ async function indexForGuard(deps, key, plan) {
 
 // src/read-model/record-gone.ts
 async function recordGone(deps, key) {
-  await indexForGuard(deps, key, { actions: [], holder: null, deadline: null });
+  await indexForGuard(deps, key, { actions: [], holder: null, deadline: null, waitlist: [] });
   await deps.store.forgetIssue(key);
 }
 
 // src/paths/record-path-holder.ts
 async function recordPathHolder(deps, key, plan, check2) {
-  const holder = plan.holder;
+  const holder = agentHolder(plan.holder);
   if (holder?.pathProblem !== void 0) {
     deps.log.warn(
       { commentId: holder.commentId, problem: holder.pathProblem },
@@ -41700,17 +42883,18 @@ function claimChangesOf(key, plan, thread, now) {
   const title = thread.meta?.title ?? "";
   const url2 = thread.meta?.url ?? "";
   const byId = new Map(thread.comments.map((c) => [c.id, c]));
-  const holder = plan.holder ? claimOf(byId.get(plan.holder.commentId)) : null;
-  const by = holder ? { login: holder.comment.author, session: holder.marker.session } : null;
+  const by = holderOf2(plan, byId);
   const changes = [];
   for (const action of plan.actions) {
     if (action.kind !== "finalise") continue;
-    if (action.reason !== "stale" && action.reason !== "lost") continue;
-    const claim2 = claimOf(byId.get(action.commentId));
-    if (claim2 === null) continue;
-    const kind = action.reason === "lost" ? "loss" : by ? "takeover" : "expiry";
+    if (action.reason !== "stale" && action.reason !== "lost" && action.reason !== "person") {
+      continue;
+    }
+    const claim3 = claimOf(byId.get(action.commentId));
+    if (claim3 === null) continue;
+    const kind = action.reason === "stale" ? by ? "takeover" : "expiry" : "loss";
     changes.push({
-      id: `${claim2.comment.id}:${kind}`,
+      id: `${claim3.comment.id}:${kind}`,
       kind,
       at: now.toISOString(),
       installationId: key.installationId,
@@ -41718,81 +42902,36 @@ function claimChangesOf(key, plan, thread, now) {
       number: key.number,
       title,
       url: url2,
-      commentId: claim2.comment.id,
-      author: claim2.comment.author,
-      session: claim2.marker.session,
+      commentId: claim3.comment.id,
+      author: claim3.comment.author,
+      session: claim3.marker.session,
       ...by ? { by } : {}
     });
   }
   return changes;
+}
+function holderOf2(plan, byId) {
+  const holder = plan.holder;
+  if (holder?.kind === "person") return { login: holder.author, kind: "person" };
+  const claim3 = holder ? claimOf(byId.get(holder.commentId)) : null;
+  return claim3 ? { login: claim3.comment.author, session: claim3.marker.session } : null;
 }
 function claimOf(comment) {
   const marker = comment ? parseClaimMarker(comment.body) : null;
   return comment && marker ? { comment, marker } : null;
 }
 
-// src/claims/public-claim.ts
-var ClaimTime = external_exports.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
-var PublicClaim = external_exports.object({
-  issue: external_exports.string(),
-  commentId: external_exports.number().int(),
-  url: external_exports.string(),
-  author: external_exports.string(),
-  session: external_exports.string(),
-  lane: external_exports.string(),
-  branch: external_exports.string(),
-  stage: external_exports.string(),
-  started: ClaimTime,
-  updated: ClaimTime,
-  heartbeat: ClaimTime,
-  staleAt: ClaimTime,
-  assignee: external_exports.string().nullable(),
-  outcome: external_exports.string().optional(),
-  paths: external_exports.array(external_exports.string()).readonly().optional()
-});
-var PublicIssue = external_exports.object({
-  repo: external_exports.string(),
-  number: external_exports.number().int(),
-  title: external_exports.string(),
-  url: external_exports.string(),
-  state: external_exports.enum(["open", "closed"]).optional(),
-  labels: external_exports.array(external_exports.string()).readonly(),
-  assignees: external_exports.array(external_exports.string()).readonly(),
-  createdAt: ClaimTime,
-  updatedAt: ClaimTime
-});
-function staleAtOf(beat, staleAfterMs) {
-  return formatClaimTime(new Date(beat.getTime() + staleAfterMs + 1e3));
-}
-function claimFieldsOf(claim2, staleAfterMs) {
-  const { comment, marker } = claim2;
-  const beat = heartbeat(claim2);
-  const line = pathLineOf(comment.body);
-  return {
-    commentId: comment.id,
-    url: comment.url ?? "",
-    author: comment.author,
-    session: marker.session,
-    lane: marker.lane,
-    branch: marker.branch,
-    stage: marker.stage,
-    started: formatClaimTime(marker.started),
-    updated: formatClaimTime(marker.updated),
-    heartbeat: formatClaimTime(beat),
-    staleAt: staleAtOf(beat, staleAfterMs),
-    ...marker.assignee ? { assignee: marker.assignee } : {},
-    ...marker.outcome ? { outcome: marker.outcome } : {},
-    ...line.kind === "valid" ? { paths: line.paths } : {}
-  };
-}
-
 // src/read-model/indexed-claim-of.ts
-function indexedClaimOf(claim2, staleAfterMs) {
+function indexedClaimOf(claim3, staleAfterMs) {
   return {
-    ...claimFieldsOf(claim2, staleAfterMs),
-    ...claim2.comment.avatarUrl ? { avatarUrl: claim2.comment.avatarUrl } : {},
-    commentUpdatedAt: formatClaimTime(claim2.comment.updatedAt)
+    ...claimFieldsOf(claim3, staleAfterMs),
+    ...claim3.comment.avatarUrl ? { avatarUrl: claim3.comment.avatarUrl } : {},
+    commentUpdatedAt: formatClaimTime(claim3.comment.updatedAt)
   };
+}
+function indexedPersonOf(holder, staleAfterMs) {
+  const fields = personClaimFieldsOf(holder, staleAfterMs);
+  return { ...fields, commentUpdatedAt: fields.heartbeat };
 }
 
 // src/read-model/indexed-issue-of.ts
@@ -41810,22 +42949,26 @@ function indexedIssueOf(key, thread) {
 
 // src/read-model/record-reconciled.ts
 async function recordReconciled(deps, key, reconciled) {
-  const { plan, thread, staleAfterMs, now } = reconciled;
+  const { plan, thread, now } = reconciled;
   await deps.store.setDeadline(key, plan.deadline);
-  await deps.store.setHolder(key, plan.holder?.commentId ?? null);
+  await deps.store.setHolder(key, holderRef(plan.holder));
   await recordPathHolder(deps, key, plan, reconciled.paths);
   if (thread.open && !thread.isPullRequest) {
     await deps.store.putOpenIssue(indexedIssueOf(key, thread));
   } else await deps.store.dropOpenIssue(key);
-  await deps.store.setIssueClaim(key, holderClaim(plan, thread, staleAfterMs));
+  await deps.store.setIssueClaim(key, holderClaim2(reconciled), plan.waitlist);
   for (const change of claimChangesOf(key, plan, thread, now)) {
     await deps.store.recordClaimChange(change);
   }
   await indexForGuard(deps, key, plan);
 }
-function holderClaim(plan, thread, staleAfterMs) {
+function holderClaim2(reconciled) {
+  const { plan, thread, staleAfterMs } = reconciled;
   const holder = plan.holder;
   if (holder === null) return null;
+  if (holder.kind === "person") {
+    return indexedPersonOf(holder, reconciled.peopleStaleAfterMs ?? staleAfterMs);
+  }
   const comment = thread.comments.find((c) => c.id === holder.commentId);
   const marker = comment ? parseClaimMarker(comment.body) : null;
   return comment && marker ? indexedClaimOf({ comment, marker }, staleAfterMs) : null;
@@ -41877,19 +43020,18 @@ async function reconcileIssue(deps, request2) {
     log
   };
   const paths = await pathHoldersFor(pathDeps, key, thread, lookup.config, now);
-  const plan = decide(
-    {
-      ...thread,
-      appLogin: deps.appLogin,
-      hints: request2.hints,
-      appAssignees,
-      pathHolders: paths.holders
-    },
-    lookup.config,
-    now
-  );
+  const facts = {
+    ...thread,
+    appLogin: deps.appLogin,
+    hints: request2.hints,
+    appAssignees,
+    pathHolders: paths.holders
+  };
+  const readDeps = { octokit, reads, store: deps.store, appLogin: deps.appLogin, now };
+  const people = await peopleFactsFor(readDeps, key, facts, lookup.config);
+  const plan = decideIssue({ ...facts, ...people ? { people } : {} }, lookup.config, now);
   const remember = !deps.observing;
-  const planned = rememberedAssignees(appAssignees, thread.assignees, plan.actions, false);
+  const planned = rememberedAssignees(appAssignees, thread.assignees, plan, false);
   if (remember && !sameLogins(planned, appAssignees)) {
     await deps.store.setAppAssignees(key, planned);
   }
@@ -41917,20 +43059,27 @@ async function reconcileIssue(deps, request2) {
     await publishEvents(kept.events);
     await kept.published();
   }
-  const applied = rememberedAssignees(appAssignees, thread.assignees, plan.actions, true);
+  const applied = rememberedAssignees(appAssignees, thread.assignees, plan, true);
   if (remember && !sameLogins(applied, planned)) await deps.store.setAppAssignees(key, applied);
   const { staleAfterMs } = lookup.config;
-  await recordReconciled(pathDeps, key, { plan, thread, paths, staleAfterMs, now });
+  const peopleStaleAfterMs = lookup.config.people?.staleAfterMs;
+  await recordReconciled(pathDeps, key, {
+    ...{ plan, thread, paths, staleAfterMs, now },
+    ...peopleStaleAfterMs ? { peopleStaleAfterMs } : {}
+  });
   log.debug({ holder: plan.holder, writes: plan.actions.length }, "issue reconciled");
   return { outcome: "applied", plan };
 }
-function rememberedAssignees(remembered, assignees, actions, applied) {
+function rememberedAssignees(remembered, assignees, plan, applied) {
   const next = /* @__PURE__ */ new Map();
   for (const login of remembered) {
     if (hasName(assignees, login)) next.set(login.toLowerCase(), login);
   }
-  for (const action of actions) {
-    if (action.kind === "assign") next.set(action.login.toLowerCase(), action.login);
+  const holder = plan.holder?.kind === "agent" ? plan.holder.author : null;
+  for (const action of plan.actions) {
+    if (action.kind === "assign" && holder !== null && sameName(action.login, holder)) {
+      next.set(action.login.toLowerCase(), action.login);
+    }
     if (action.kind === "unassign" && applied) next.delete(action.login.toLowerCase());
   }
   return [...next.values()];
@@ -42235,9 +43384,9 @@ var MemoryIssueRecords = class {
   async countDeadlines() {
     return this.deadlines.size;
   }
-  async setHolder(key, commentId) {
-    if (commentId === null) this.holders.delete(issueKeyString(key));
-    else this.holders.set(issueKeyString(key), commentId);
+  async setHolder(key, holder) {
+    if (holder === null) this.holders.delete(issueKeyString(key));
+    else this.holders.set(issueKeyString(key), holder);
   }
   async holderOf(key) {
     return this.holders.get(issueKeyString(key)) ?? null;
@@ -42266,6 +43415,18 @@ function earlierDeadline(a, b) {
   return a.at < b.at || a.at === b.at && a.id < b.id;
 }
 
+// src/store/open-issues.ts
+function holdRecord(claim3, waitlist = []) {
+  if (claim3 === null) return waitlist.length > 0 ? { waitlist } : null;
+  const { waitlist: _recorded, ...bare } = claim3;
+  return waitlist.length > 0 ? { ...bare, waitlist } : bare;
+}
+function holdOf(record2) {
+  if (!record2) return { claim: null };
+  const waiting = record2.waitlist?.length ? { waitlist: record2.waitlist } : {};
+  return { claim: "author" in record2 ? record2 : null, ...waiting };
+}
+
 // src/store/memory-open-issues.ts
 var MemoryOpenIssues = class {
   issues = /* @__PURE__ */ new Map();
@@ -42292,25 +43453,28 @@ var MemoryOpenIssues = class {
     }
     for (const issue2 of issues) await this.putOpenIssue(issue2);
   }
-  async setIssueClaim(key, claim2) {
-    if (claim2 === null) this.claims.delete(issueKeyString(key));
-    else this.claims.set(issueKeyString(key), claim2);
+  async setIssueClaim(key, claim3, waitlist) {
+    const record2 = holdRecord(claim3, waitlist);
+    if (record2 === null) this.claims.delete(issueKeyString(key));
+    else this.claims.set(issueKeyString(key), record2);
   }
   async issueClaim(key) {
-    return this.claims.get(issueKeyString(key)) ?? null;
+    return holdOf(this.claims.get(issueKeyString(key))).claim;
   }
-  async renewIssueClaim(key, claim2) {
+  async renewIssueClaim(key, claim3) {
     const id = issueKeyString(key);
-    const indexed = this.claims.get(id);
-    if (indexed?.commentId !== claim2.commentId) return false;
-    if (indexed.commentUpdatedAt >= claim2.commentUpdatedAt) return false;
-    this.claims.set(id, claim2);
+    const indexed = holdOf(this.claims.get(id)).claim;
+    if (indexed === null || claim3.commentId === null || indexed.commentId !== claim3.commentId) {
+      return false;
+    }
+    if (indexed.commentUpdatedAt >= claim3.commentUpdatedAt) return false;
+    this.claims.set(id, claim3);
     return true;
   }
   async openIssues() {
     const entries = [];
     for (const [id, issue2] of this.issues) {
-      entries.push({ issue: issue2, claim: this.claims.get(id) ?? null });
+      entries.push({ issue: issue2, ...holdOf(this.claims.get(id)) });
     }
     return entries;
   }
@@ -48540,7 +49704,7 @@ function routeEvent(event2, appLogin, now) {
       return { kind: "resync", installationId, repos };
     }
     case "issue_comment":
-      return routeComment(event2, installationId, now);
+      return routeComment(event2, installationId, appLogin, now);
     case "issues":
       return routeIssue(event2, installationId, now);
     case "pull_request":
@@ -48552,7 +49716,7 @@ function routeEvent(event2, appLogin, now) {
 function guard(event2) {
   return event2 === null ? { kind: "ignore", why: "nothing to check" } : { kind: "guard", event: event2 };
 }
-function routeComment(event2, installationId, now) {
+function routeComment(event2, installationId, appLogin, now) {
   const { payload } = event2;
   if (payload.issue.pull_request) return { kind: "ignore", why: "pull request" };
   const { comment } = payload;
@@ -48560,12 +49724,19 @@ function routeComment(event2, installationId, now) {
   const body = comment.body ?? "";
   const previous = payload.action === "edited" ? payload.changes.body?.from ?? null : null;
   const collaborator = isTrustedAuthor(author, comment.author_association, []);
-  if (!collaborator && comment.user?.type !== "Bot") {
-    return { kind: "ignore", why: "untrusted author" };
+  const bot = comment.user?.type === "Bot";
+  const slug = appLogin.replace(/\[bot\]$/i, "");
+  const command = !bot && payload.action === "created" && parseCommand(body, slug) !== null;
+  const people = () => ({
+    ...reconcile(installationId, payload.repository, payload.issue.number, reasonOf(event2), []),
+    people: true
+  });
+  if (!collaborator && !bot) {
+    return command ? people() : { kind: "ignore", why: "untrusted author" };
   }
   const marker = parseClaimMarker(body);
   const before = previous === null ? null : parseClaimMarker(previous);
-  if (!marker && !before) return { kind: "ignore", why: "no marker" };
+  if (!marker && !before) return command ? people() : { kind: "ignore", why: "no marker" };
   const hints = [];
   const gone = payload.action === "deleted" ? marker && body : before && !marker ? previous : null;
   if (gone) {
@@ -48632,6 +49803,14 @@ function routeIssue(event2, installationId, now) {
       );
       return { ...route, label };
     }
+    // docs/protocol.md §16: an assignment may be a person's claim, or end one. The app's own
+    // assignments are its echoes, dropped above on the sender.
+    case "assigned":
+    case "unassigned":
+      return {
+        ...reconcile(installationId, payload.repository, payload.issue.number, reasonOf(event2), []),
+        people: true
+      };
     case "closed":
     case "reopened":
       return reconcile(
@@ -48751,7 +49930,8 @@ function routeActionEvent(eventName, payload, repository, now) {
         kind: "issue",
         request: route.request,
         ...route.label !== void 0 ? { label: route.label } : {},
-        ...route.bot !== void 0 ? { bot: route.bot } : {}
+        ...route.bot !== void 0 ? { bot: route.bot } : {},
+        ...route.people ? { people: route.people } : {}
       };
     }
     case "forget":
@@ -48849,11 +50029,8 @@ async function runAction(env, options2 = {}) {
   if (!config3.enabled) return done("nothing to do: claims.yml says enabled: false");
   let requests;
   if (route.kind === "issue") {
-    if (route.label !== void 0 && !hasName(Object.values(config3.labels), route.label)) {
-      return done(`nothing to do: ${route.label} is not a status label`);
-    }
-    if (route.bot !== void 0 && !hasName(config3.trustedBots, route.bot)) {
-      return done(`nothing to do: ${route.bot} is not in trustedBots`);
+    if (!concernsClaims(config3, route)) {
+      return done(`nothing to do: ${notConcerning(route)}`);
     }
     requests = [route.request];
   } else {
@@ -48908,6 +50085,11 @@ async function runAction(env, options2 = {}) {
   if (errors.length > 0) return failed(errors, reconciled);
   const mode = config3.mode === "observe" ? ` (observe mode: ${observed} writes not sent)` : "";
   return done(`reconciled ${reconciled.length} issue(s), ${writes} write(s)${mode}`, reconciled);
+}
+function notConcerning(route) {
+  if (route.label !== void 0) return `${route.label} is not a status label`;
+  if (route.bot !== void 0) return `${route.bot} is not in trustedBots`;
+  return "people's claims are off (people.enabled: false)";
 }
 function reason(error62) {
   const status = statusOf(error62);
