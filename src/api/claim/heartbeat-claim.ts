@@ -1,7 +1,6 @@
 import { editClaimBody } from '../../claims/claim-body.js';
 import { findHolder } from '../../claims/liveness.js';
 import { sameName } from '../../claims/names.js';
-import { trustedClaims } from '../../claims/trusted-claims.js';
 import type { ClaimMarker } from '../../claims/types.js';
 import { issueRef } from '../../keys.js';
 import { indexIssue } from '../../read-model/index-issue.js';
@@ -11,11 +10,9 @@ import type { HeartbeatBody } from '../answers/request-bodies.js';
 import { claimObject, issueObject } from '../answers/serialise.js';
 import type { ApiDeps } from '../caller/api-deps.js';
 import type { Caller } from '../caller/authenticate.js';
-import { readableRepo } from '../caller/readable-repo.js';
-import { requireTrust } from '../caller/require-trust.js';
 import { alreadyClaimed } from '../issue/already-claimed.js';
-import { type IssueTarget, onIssue } from '../issue/on-issue.js';
-import { requireEnforced } from '../issue/require-enforced.js';
+import { onClaimWrite } from '../issue/on-claim-write.js';
+import type { IssueTarget } from '../issue/on-issue.js';
 import { settle } from '../issue/settle.js';
 import { writeAsCaller } from '../issue/write-as-caller.js';
 
@@ -31,14 +28,8 @@ export async function heartbeatClaim(
   target: IssueTarget,
   body: HeartbeatBody,
 ): Promise<ApiAnswer> {
-  // docs/protocol.md §8: visibility, then trust, before the lock.
-  const repo = await readableRepo(deps, caller, target, 'issue');
-  await requireTrust(deps, caller, repo);
-  return onIssue(deps, repo, target.number, async (at) => {
+  return onClaimWrite(deps, caller, target, async (at, claims, now) => {
     const { key, thread, config } = at;
-    const now = deps.now();
-    requireEnforced(at, 'caller');
-    const claims = trustedClaims(thread.comments, config.trustedBots);
     const holder = findHolder(claims, thread.open, config.staleAfterMs, now);
     const mine =
       holder &&

@@ -2,7 +2,7 @@ import { editClaimBody } from '../../claims/claim-body.js';
 import { decideClaim } from '../../claims/decide-claim.js';
 import type { ClaimComment } from '../../claims/liveness.js';
 import { hasName, sameName } from '../../claims/names.js';
-import { isTrustedAuthor, trustedClaims } from '../../claims/trusted-claims.js';
+import { isTrustedAuthor } from '../../claims/trusted-claims.js';
 import type { ClaimMarker } from '../../claims/types.js';
 import { issueRef } from '../../keys.js';
 import type { ApiAnswer } from '../answers/api-answer.js';
@@ -11,12 +11,10 @@ import type { ClaimBody } from '../answers/request-bodies.js';
 import { claimObject, issueObject } from '../answers/serialise.js';
 import type { ApiDeps } from '../caller/api-deps.js';
 import type { Caller } from '../caller/authenticate.js';
-import { readableRepo } from '../caller/readable-repo.js';
-import { requireTrust } from '../caller/require-trust.js';
 import { alreadyClaimed, peopleRefusal } from '../issue/already-claimed.js';
 import { holdingOf } from '../issue/holding.js';
-import { type IssueAtHand, type IssueTarget, onIssue } from '../issue/on-issue.js';
-import { requireEnforced } from '../issue/require-enforced.js';
+import { onClaimWrite } from '../issue/on-claim-write.js';
+import type { IssueAtHand, IssueTarget } from '../issue/on-issue.js';
 import { settle } from '../issue/settle.js';
 import { writeAsCaller } from '../issue/write-as-caller.js';
 import { pathConflicts } from '../paths/path-conflicts.js';
@@ -38,14 +36,8 @@ export async function postClaim(
   target: IssueTarget,
   body: ClaimBody,
 ): Promise<ApiAnswer> {
-  // docs/protocol.md §8: visibility, then trust, before the lock.
-  const repo = await readableRepo(deps, caller, target, 'issue');
-  await requireTrust(deps, caller, repo);
-  return onIssue(deps, repo, target.number, async (at) => {
+  return onClaimWrite(deps, caller, target, async (at, claims, now) => {
     const { key, thread, config } = at;
-    const now = deps.now();
-    requireEnforced(at, 'caller');
-    const claims = trustedClaims(thread.comments, config.trustedBots);
     const holding = await holdingOf(deps, at, claims, now);
     const state = { thread, config, claims, holder: holding.agent, now };
     const own = (c: ClaimComment) =>
