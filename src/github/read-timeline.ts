@@ -8,7 +8,7 @@ import { statusOf, UnverifiableError } from './errors.js';
  * The most timeline events read before the issue counts as unverifiable (docs/protocol.md
  * §6): its comments alone may be 1,000, and labels, assignments and references come on top.
  */
-export const MAX_TIMELINE_EVENTS = 5_000;
+const MAX_TIMELINE_EVENTS = 5_000;
 
 const PER_PAGE = 100;
 

@@ -12,7 +12,7 @@ const RANK: Readonly<Record<Role, number>> = {
 };
 
 /** A login's role on the repository; a login the edge did not read has none (fail closed). */
-export function roleOf(people: PeopleFacts, login: string): Role {
+function roleOf(people: PeopleFacts, login: string): Role {
   return people.roles.get(login.toLowerCase()) ?? 'none';
 }
 

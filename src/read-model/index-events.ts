@@ -20,7 +20,7 @@ interface IssuePayload {
 }
 
 /** An issue as GitHub renders it, as the index keeps it; null for a pull request. */
-export function indexedIssueFromPayload(where: RepoKey, issue: IssuePayload): IndexedIssue | null {
+function indexedIssueFromPayload(where: RepoKey, issue: IssuePayload): IndexedIssue | null {
   if (issue.pull_request !== undefined && issue.pull_request !== null) return null;
   return {
     key: { ...where, number: issue.number },

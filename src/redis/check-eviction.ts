@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { RedisClient } from './connect-redis.js';
 
 /** Thrown when a Redis of the app may evict keys: start-up stops. */
-export class EvictionPolicyError extends Error {
+class EvictionPolicyError extends Error {
   override readonly name = 'EvictionPolicyError';
 }
 

@@ -30,7 +30,7 @@ export function alreadyClaimed(
  * the person's claim object; an agent never takes an issue from a person, so there is nothing
  * to wait for when the claim does not expire.
  */
-export function heldByPerson(at: IssueAtHand, holder: PersonHolder, finalised?: number): ApiError {
+function heldByPerson(at: IssueAtHand, holder: PersonHolder, finalised?: number): ApiError {
   const claim = personObject(at.key, holder, at.config);
   const until = claim.staleAt
     ? `wait until ${claim.staleAt} or pick another issue`
@@ -53,11 +53,7 @@ export function heldByPerson(at: IssueAtHand, holder: PersonHolder, finalised?: 
  * 409 PEOPLE_WAITING: nobody holds the issue, but people asked for it with `/claim` and are
  * served first (docs/protocol.md §16), so no agent may take it meanwhile.
  */
-export function peopleWaiting(
-  at: IssueAtHand,
-  waitlist: readonly string[],
-  finalised?: number,
-): ApiError {
+function peopleWaiting(at: IssueAtHand, waitlist: readonly string[], finalised?: number): ApiError {
   const names = waitlist.map((login) => `@${login}`).join(', ');
   return new ApiError(
     409,

@@ -30,7 +30,7 @@ export function isQuiet(holder: AgentHolder, staleAfterMs: number, now: Date): b
 }
 
 /** Whole minutes since the holder's claim started (never negative, whatever the clocks say). */
-export function claimAgeMinutes(holder: AgentHolder, now: Date): number {
+function claimAgeMinutes(holder: AgentHolder, now: Date): number {
   return Math.max(0, Math.floor((now.getTime() - holder.started.getTime()) / 60_000));
 }
 
