@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import { parseClaimMarker } from '../../src/claims/marker.js';
 import type { ClaimEvent } from '../../src/events/claim-event.js';
 import type { Receiver } from '../events/receiver.js';
@@ -9,6 +10,7 @@ import {
   INSTALLATION_ID,
   REPO,
   type Replica,
+  startCluster,
   waitFor,
 } from './harness.js';
 
@@ -176,8 +178,44 @@ function lostClaims(cluster: Cluster, n: number): number {
   return claimMarkers(cluster, n).filter((m) => m.stage === 'released').length;
 }
 
+/**
+ * Three replicas on the Redis `redisEnv` names, sending events to `receiver`, with the
+ * racing sessions' users added; paced, so the race's reconcile is still writing when the
+ * primary dies.
+ */
+export function failoverReplicas(
+  redisEnv: Record<string, string>,
+  receiver: Receiver,
+  secret: string,
+): Promise<Cluster> {
+  return startCluster({
+    replicas: 3,
+    redisEnv,
+    env: {
+      CLAIMS_EVENTS_URL: receiver.url,
+      CLAIMS_EVENTS_SECRET: secret,
+      CLAIMS_QUEUE_LOCK: '2s',
+      CLAIMS_WRITE_PACING_MS: '100',
+    },
+    seed: (fake) => {
+      for (const racer of RACERS) fake.addUser(racer, { association: 'COLLABORATOR' });
+    },
+  });
+}
+
+/** The run with the kill ended as the one without: one holder per issue, the same writes. */
+export function expectSameAsCalm(label: string, calm: StormOutcome, stormy: StormOutcome): void {
+  expect(calm.holders.every((held) => held === 1)).toBe(true);
+  expect(stormy.holders.every((held) => held === 1)).toBe(true);
+  expect(comparable(stormy)).toEqual(comparable(calm));
+  expect(stormy.enforcedAgainMs).not.toBeNull();
+  console.info(
+    `[${label}] failover: ${stormy.refused} webhooks answered 503 meanwhile; first claim enforced ${stormy.enforcedAgainMs} ms after the kill; ${JSON.stringify(comparable(stormy))}`,
+  );
+}
+
 /** What a run with a failover must match of a run without: everything but the 503s. */
-export function comparable(outcome: StormOutcome) {
+function comparable(outcome: StormOutcome) {
   const { refused: _refused, enforcedAgainMs: _ms, ...rest } = outcome;
   return rest;
 }
