@@ -54,6 +54,14 @@ async function agentHolds(world: PeopleWorld): Promise<{ n: number; claim: numbe
   return { n, claim };
 }
 
+/** An issue bob assigned himself to (a person claim), settled. */
+async function bobHolds(world: PeopleWorld): Promise<number> {
+  const n = world.fake.createIssue(REPO);
+  world.fake.assign(REPO, n, ['bob'], { actor: 'bob' });
+  await world.settle();
+  return n;
+}
+
 /** bob comments `/claim` (or `body`) on issue `n`; returns the comment id. */
 async function command(world: PeopleWorld, n: number, body = '/claim', author = 'bob') {
   const id = world.fake.addComment(REPO, n, { author, body }).id;
@@ -67,9 +75,7 @@ export const SCENARIOS: readonly PeopleScenario[] = [
     config: PEOPLE_ON,
     async run(world) {
       const { fake } = world;
-      const n = fake.createIssue(REPO);
-      fake.assign(REPO, n, ['bob'], { actor: 'bob' });
-      await world.settle();
+      const n = await bobHolds(world);
       world.advance(60_000);
       const late = fake.addComment(REPO, n, {
         author: 'alice',
@@ -87,9 +93,7 @@ export const SCENARIOS: readonly PeopleScenario[] = [
     config: PEOPLE_ON,
     async run(world) {
       const { fake } = world;
-      const n = fake.createIssue(REPO);
-      fake.assign(REPO, n, ['bob'], { actor: 'bob' });
-      await world.settle();
+      const n = await bobHolds(world);
       const answer = await callApi(world.appUrl, 'POST', `/repos/${REPO}/issues/${n}/claim`, {
         token: fake.tokenFor('alice'),
         body: { session: 's-api', lane: 'lane-1', branch: 'feat/api' },
