@@ -3,12 +3,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Logger } from 'pino';
+import { requestBaseUrl } from '../request-base-url.js';
 import { type ClaimsApiHandler, callClaimsApi } from './call-claims-api.js';
 import { classifyMcpPost } from './classify-mcp-post.js';
 import { clientLabel } from './client-label.js';
 import type { McpSessions } from './mcp-sessions.js';
 import { originAllowed } from './origin-allowed.js';
-import { appBaseUrl, bearerChallenge } from './protected-resource.js';
+import { bearerChallenge } from './protected-resource.js';
 import { registerRemoteTools } from './remote-tools.js';
 
 /** Where the remote MCP server answers, on the app's own port. */
@@ -42,6 +43,8 @@ interface RemoteMcpOptions {
   readonly log: Logger;
   /** `CLAIMS_PUBLIC_URL`: the allowed browser origin and the base of the metadata link. */
   readonly publicUrl?: string | undefined;
+  /** `CLAIMS_TRUST_PROXY`: whether `X-Forwarded-Proto` may make the metadata link https. */
+  readonly trustProxy?: boolean | undefined;
   readonly version: string;
   readonly limits?: Partial<RemoteMcpLimits>;
 }
@@ -177,7 +180,7 @@ async function identify(
   if (reply.status === 401 || token === undefined) {
     res.setHeader(
       'www-authenticate',
-      bearerChallenge(appBaseUrl(req, options.publicUrl), token !== undefined),
+      bearerChallenge(requestBaseUrl(req, options), token !== undefined),
     );
     refuse(res, 401, message);
     return null;
