@@ -123,6 +123,8 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
     // docs/protocol.md §16: the API refuses an agent an issue a person holds or people wait for.
     peoplePlan: peoplePlanOf({ store, appLogin, now }),
     events: events !== null,
+    // docs/protocol.md §8 "Readers": one read of an issue per pacing interval, however many read.
+    readIntervalMs: settings.writePacingMs ?? GITHUB_WRITE_SPACING_MS,
     limits: {
       perMinute: settings.apiRatePerMinute ?? DEFAULT_CALLER_LIMITS.perMinute,
       concurrency: settings.apiConcurrency ?? DEFAULT_CALLER_LIMITS.concurrency,
