@@ -1,13 +1,14 @@
-import { agent, percentile, REPO, seedCallers, startBenchCluster } from './bench-cluster.js';
+import { freePort, STACK_SECRET, stackEnv } from '../sandbox/stack.js';
+import { startFakeGitHub } from '../test/fake-github/fake-github.js';
+import { agent, percentile, REPO, seedCallers } from './bench-cluster.js';
 import { fmt, type Section } from './section.js';
+import { spawnChild } from './spawn-child.js';
 
 /** Readers of the claimed issue in the loaded rounds (docs/protocol.md §8 "Readers"). */
 const READERS = 200;
 const ROUNDS = 5;
 /** The installation's write pacing of the bench (the default, GitHub's one second). */
 const PACING_MS = 1000;
-/** The Redis database of the benchmark's replicas (unused: one embedded replica). */
-const DB = 9;
 
 const reader = (i: number) => `reader-${String(i + 1).padStart(3, '0')}`;
 
@@ -29,18 +30,22 @@ interface ReadersRow {
  * ask `GET …/claim` of the same issue in a loop (each within its own per-caller limits).
  */
 async function claimWhileRead(readers: number): Promise<ReadersRow> {
-  const cluster = await startBenchCluster({
-    replicas: 1,
-    db: DB,
-    env: { CLAIMS_WRITE_PACING_MS: String(PACING_MS) },
-    seed: (fake) => {
-      seedCallers(fake, 1);
-      for (let i = 0; i < READERS; i++) fake.addUser(reader(i), { association: 'NONE' });
-    },
-  });
+  const fake = await startFakeGitHub({ log: () => {} });
+  seedCallers(fake, 1);
+  for (let i = 0; i < READERS; i++) fake.addUser(reader(i), { association: 'NONE' });
+  // The app in a process of its own: the readers and the fake do not share its event loop.
+  const app = await spawnChild(
+    'app',
+    stackEnv(fake, await freePort(), {
+      LOG_LEVEL: 'fatal',
+      CLAIMS_SWEEP_INTERVAL: '24h',
+      CLAIMS_WRITE_PACING_MS: String(PACING_MS),
+    }),
+  );
+  const appUrl = `http://127.0.0.1:${Number(app.ready.port)}`;
+  fake.setWebhookTarget({ url: `${appUrl}/api/github/webhooks`, secret: STACK_SECRET });
   try {
-    const { fake, urls } = cluster;
-    const url = `${urls[0]}/api/claims/v1`;
+    const url = `${appUrl}/api/claims/v1`;
     const get = (token: string, n: number) =>
       fetch(`${url}/repos/${REPO}/issues/${n}/claim`, {
         headers: { authorization: `Bearer ${token}` },
@@ -113,7 +118,10 @@ async function claimWhileRead(readers: number): Promise<ReadersRow> {
       readerStatuses,
     };
   } finally {
-    await cluster.close();
+    fake.setWebhookTarget(undefined);
+    await fake.settled();
+    await app.stop();
+    await fake.close();
   }
 }
 
@@ -136,7 +144,7 @@ export async function benchReaders(): Promise<Section> {
     id: 'readers',
     title: 'Readers never cost a writer',
     notes: [
-      `One embedded replica, CLAIMS_WRITE_PACING_MS=${PACING_MS}, default per-caller limits; ${ROUNDS} claims on fresh issues each.`,
+      `One embedded replica in a process of its own, CLAIMS_WRITE_PACING_MS=${PACING_MS}, default per-caller limits; ${ROUNDS} claims on fresh issues each.`,
       'Installation requests: the app’s own requests on the claimed issue during the round (reads, its reconcile, its writes).',
     ],
     columns: ['measure', 'figure', 'detail'],
