@@ -1,3 +1,4 @@
+import { Worker } from 'node:worker_threads';
 import { freePort, STACK_SECRET, stackEnv } from '../sandbox/stack.js';
 import { startFakeGitHub } from '../test/fake-github/fake-github.js';
 import { agent, percentile, REPO, seedCallers } from './bench-cluster.js';
@@ -87,17 +88,14 @@ async function claimWhileRead(readers: number): Promise<ReadersRow> {
       const n = fake.createIssue(REPO);
       const mark = fake.requests.length;
       const started = performance.now();
-      let reading = true;
-      const loops = tokens.map(async (token) => {
-        while (reading) {
-          const status = await get(token, n);
-          readerCalls += 1;
-          readerStatuses[status] = (readerStatuses[status] ?? 0) + 1;
-        }
-      });
+      const load = readersLoad(`${url}/repos/${REPO}/issues/${n}/claim`, tokens);
+      await load.started;
       const answer = await claim(n, `s-${round}`);
-      reading = false;
-      await Promise.all(loops);
+      const readerCounts = await load.stop();
+      for (const [status, count] of Object.entries(readerCounts)) {
+        readerCalls += count;
+        readerStatuses[status] = (readerStatuses[status] ?? 0) + count;
+      }
       elapsed += performance.now() - started;
       ms.push(answer.ms);
       statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
@@ -127,6 +125,58 @@ async function claimWhileRead(readers: number): Promise<ReadersRow> {
     await app.stop();
     await fake.close();
   }
+}
+
+/**
+ * The readers' loops, in a thread of their own so that they share the event loop of neither
+ * the app (a child process) nor the fake GitHub and the writer (this thread). Plain
+ * JavaScript: the worker needs no loader.
+ */
+const READERS_LOOP = `
+const { workerData, parentPort } = require('node:worker_threads');
+let reading = true;
+parentPort.on('message', () => { reading = false; });
+const counts = {};
+const count = (status) => { counts[status] = (counts[status] ?? 0) + 1; };
+const loops = workerData.tokens.map(async (token) => {
+  while (reading) {
+    try {
+      const response = await fetch(workerData.url, { headers: { authorization: 'Bearer ' + token } });
+      await response.text();
+      count(String(response.status));
+    } catch {
+      // A socket the server closed while idle (keep-alive) fails one call: counted.
+      count('socket closed');
+    }
+  }
+});
+parentPort.postMessage({ started: true });
+Promise.all(loops).then(() => parentPort.postMessage({ counts }));
+`;
+
+function readersLoad(url: string, tokens: readonly string[]) {
+  if (tokens.length === 0) {
+    return { started: Promise.resolve(), stop: async (): Promise<Record<string, number>> => ({}) };
+  }
+  const worker = new Worker(READERS_LOOP, { eval: true, workerData: { url, tokens } });
+  const messages: Array<(message: { started?: true; counts?: Record<string, number> }) => void> =
+    [];
+  worker.on('message', (message) => messages.shift()?.(message));
+  const next = () =>
+    new Promise<{ started?: true; counts?: Record<string, number> }>((resolve) =>
+      messages.push(resolve),
+    );
+  const started = next();
+  return {
+    started,
+    async stop(): Promise<Record<string, number>> {
+      const done = next();
+      worker.postMessage('stop');
+      const { counts = {} } = await done;
+      await worker.terminate();
+      return counts;
+    },
+  };
 }
 
 function counts(statuses: Record<string, number>): string {
