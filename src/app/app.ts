@@ -142,6 +142,8 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
     events: events !== null,
     limits: callerLimits,
     counters,
+    // docs/protocol.md §8 "Readers": one read of an issue per pacing interval, however many read.
+    readIntervalMs: settings.writePacingMs ?? GITHUB_WRITE_SPACING_MS,
   });
 
   const timers = wardenTimers(core, options.timers ?? true);
