@@ -15,6 +15,11 @@ export interface ThreadCommand {
   readonly login: string;
   /** Null: pending, never answered. A 👍 alone is `accepted`. */
   readonly answer: Reply | null;
+  /**
+   * GitHub's `updated_at` is later than its `created_at`: the comment was edited, so the
+   * command may not have been there when it was posted. A pending one is never run.
+   */
+  readonly edited: boolean;
 }
 
 /** Whose comments are never commands: bots and the app itself. */
@@ -25,7 +30,9 @@ export function isBot(login: string, appLogin: string): boolean {
 /**
  * The thread's commands (docs/protocol.md §16), oldest first: one per comment of a person,
  * never from a comment that carries a claim marker, none older than `windowMs` (ignored, like
- * a stale claim). `reacted` are the comments the app already gave its 👍.
+ * a stale claim). `reacted` are the comments the app already gave its 👍. Edited comments are
+ * listed too, marked: one the app answered still counts (a waiting `/claim` stays in line),
+ * one it did not is never run (isRunnable).
  */
 export function threadCommands(
   facts: IssueFacts,
@@ -51,7 +58,17 @@ export function threadCommands(
       ...command,
       login: command.target ?? comment.author,
       answer,
+      edited: comment.updatedAt.getTime() > comment.createdAt.getTime(),
     });
   }
   return out.sort((a, b) => a.id - b.id);
+}
+
+/**
+ * docs/protocol.md §16: a command runs once, and only as posted: not answered yet, and its
+ * comment never edited (an edit could have put the command there after the fact, and GitHub
+ * shows no older body without GraphQL).
+ */
+export function isRunnable(command: ThreadCommand): boolean {
+  return command.answer === null && !command.edited;
 }

@@ -281,6 +281,44 @@ export const SCENARIOS: readonly PeopleScenario[] = [
     },
   },
   {
+    name: 'a command in a quote’s lazy continuation line or inside <pre> is not run',
+    config: PEOPLE_ON,
+    async run(world) {
+      const { fake } = world;
+      const n = fake.createIssue(REPO);
+      const lazy = await command(world, n, '> alice wrote: I will take it\n/claim\n\nagreed');
+      const pre = await command(world, n, 'The bot syntax:\n<pre>\n/claim\n</pre>\n');
+      await command(world, n, 'a plain comment', 'carol');
+      expect(fake.issue(REPO, n).assignees).toEqual([]);
+      expect(reactedByApp(fake, lazy) || reactedByApp(fake, pre)).toBe(false);
+      expect(appNotes(fake, n)).toEqual([]);
+    },
+  },
+  {
+    name: 'a comment edited into /claim is never run, by its own event or any later one',
+    config: PEOPLE_ON,
+    async run(world) {
+      const { fake } = world;
+      const n = fake.createIssue(REPO);
+      const id = await command(world, n, 'I might look at this later.');
+      world.advance(60_000);
+      fake.editComment(id, '/claim');
+      await world.settle();
+      // Another command reconciles the issue again: the edited-in one still does not run.
+      const other = await command(world, n, '/release', 'carol');
+      expect(reactedByApp(fake, other)).toBe(true);
+      world.advance(60_000);
+      await world.sweep();
+      expect(fake.issue(REPO, n).assignees).toEqual([]);
+      expect(reactedByApp(fake, id)).toBe(false);
+      expect(appNotes(fake, n)).toEqual([]);
+      // Posted as a command, it runs.
+      const posted = await command(world, n);
+      expect(reactedByApp(fake, posted)).toBe(true);
+      expect(fake.issue(REPO, n).assignees).toEqual(['bob']);
+    },
+  },
+  {
     name: 'a command delivered twice more runs once',
     config: PEOPLE_ON,
     async run(world) {
