@@ -264,6 +264,42 @@ export const SCENARIOS: readonly PeopleScenario[] = [
     },
   },
   {
+    name: 'a pinned agent claim past its window reads as held on the API, by /pin or the label by hand',
+    config: PEOPLE_ON,
+    async run(world) {
+      const { fake } = world;
+      const byCommand = await agentHolds(world);
+      await command(world, byCommand.n, '/pin', 'carol');
+      const byHand = await agentHolds(world);
+      fake.addLabels(REPO, byHand.n, ['claim:pinned'], { actor: 'maria' });
+      await world.settle();
+      world.advance(7 * HOUR);
+      await world.sweep();
+      for (const { n, claim } of [byCommand, byHand]) {
+        expect(marker(fake, claim)?.stage).toBe('claimed');
+        expect(fake.issue(REPO, n).labels).toContain(IN_PROGRESS);
+        const read = await callApi(world.appUrl, 'GET', `/repos/${REPO}/issues/${n}/claim`, {
+          token: fake.tokenFor('bob'),
+        });
+        expect(read.status).toBe(200);
+        expect(read.body.claim).toMatchObject({ session: 's-agent', author: 'alice' });
+        // Held, so another session's claim is refused, and the holder can still heartbeat.
+        const taken = await callApi(world.appUrl, 'POST', `/repos/${REPO}/issues/${n}/claim`, {
+          token: fake.tokenFor('bob'),
+          body: { session: 's-other', lane: 'lane-1', branch: 'feat/other' },
+        });
+        expect(taken.status).toBe(409);
+        const beat = await callApi(
+          world.appUrl,
+          'POST',
+          `/repos/${REPO}/issues/${n}/claim/heartbeat`,
+          { token: fake.tokenFor('alice'), body: { session: 's-agent' } },
+        );
+        expect(beat.status).toBe(200);
+      }
+    },
+  },
+  {
     name: 'commands inside code fences, or by bots, are not run',
     config: PEOPLE_ON,
     async run(world) {
