@@ -1,6 +1,6 @@
 import type { IssueFacts } from '../claims/issue-facts.js';
 import { parseClaimMarker } from '../claims/marker.js';
-import { sameName } from '../claims/names.js';
+import { hasName, sameName } from '../claims/names.js';
 import { type Command, type CommandVerb, parseCommand } from './commands.js';
 import { peopleNotes, type Reply } from './note-tags.js';
 
@@ -22,9 +22,17 @@ export interface ThreadCommand {
   readonly edited: boolean;
 }
 
-/** Whose comments are never commands: bots and the app itself. */
-export function isBot(login: string, appLogin: string): boolean {
-  return login.toLowerCase().endsWith('[bot]') || sameName(login, appLogin);
+/**
+ * Whose comments are never commands, and who is never a person (docs/protocol.md §16): the
+ * app itself, a `[bot]` login, and any account GitHub reported as `type: "Bot"` on the issue
+ * (its Copilot agent is assigned as plain `Copilot`).
+ */
+export function isBot(login: string, facts: Pick<IssueFacts, 'appLogin' | 'bots'>): boolean {
+  return (
+    login.toLowerCase().endsWith('[bot]') ||
+    sameName(login, facts.appLogin) ||
+    hasName(facts.bots ?? [], login)
+  );
 }
 
 /**
@@ -43,7 +51,7 @@ export function threadCommands(
   const { replies } = peopleNotes(facts);
   const out: ThreadCommand[] = [];
   for (const comment of facts.comments) {
-    if (isBot(comment.author, facts.appLogin)) continue;
+    if (isBot(comment.author, facts)) continue;
     if (now.getTime() - comment.createdAt.getTime() > windowMs) continue;
     if (parseClaimMarker(comment.body) !== null) continue;
     const command: Command | null = parseCommand(comment.body, slug);

@@ -300,6 +300,35 @@ export const SCENARIOS: readonly PeopleScenario[] = [
     },
   },
   {
+    name: 'an account GitHub types Bot without the [bot] suffix (Copilot) is never a person',
+    config: PEOPLE_ON,
+    async run(world) {
+      const { fake } = world;
+      fake.addUser('Copilot', { type: 'Bot' });
+      const n = fake.createIssue(REPO);
+      fake.assign(REPO, n, ['Copilot'], { actor: 'maria' });
+      await world.settle();
+      // Not a person's claim: nothing holds, so no status label, and no timeline read for it.
+      expect(fake.issue(REPO, n).labels).toEqual([]);
+      expect(fake.count('GET', TIMELINE)).toBe(0);
+      world.advance(60_000);
+      const claim = fake.addComment(REPO, n, {
+        author: 'alice',
+        body: claimComment('s-agent', { at: fake.clock() }),
+      }).id;
+      await world.settle();
+      expect(marker(fake, claim)?.stage).toBe('claimed');
+      expect(fake.comment(claim)?.body).not.toContain('@Copilot');
+      expect(fake.issue(REPO, n).labels).toEqual([IN_PROGRESS]);
+      expect(fake.issue(REPO, n).assignees.sort()).toEqual(['Copilot', 'alice']);
+      // Its comment is no command either.
+      const other = fake.createIssue(REPO);
+      const said = await command(world, other, '/claim', 'Copilot');
+      expect(reactedByApp(fake, said)).toBe(false);
+      expect(fake.issue(REPO, other).assignees).toEqual([]);
+    },
+  },
+  {
     name: 'commands inside code fences, or by bots, are not run',
     config: PEOPLE_ON,
     async run(world) {
