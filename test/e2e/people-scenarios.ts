@@ -194,6 +194,26 @@ export const SCENARIOS: readonly PeopleScenario[] = [
     },
   },
   {
+    name: 'the cap cannot be raced: three /claims delivered at once with maxClaims: 1, one accepted',
+    config: 'people:\n  enabled: true\n  maxClaims: 1\n',
+    async run(world) {
+      const { fake } = world;
+      const issues = [fake.createIssue(REPO), fake.createIssue(REPO), fake.createIssue(REPO)];
+      await world.settle();
+      const ids = issues.map((n) => fake.addComment(REPO, n, { author: 'bob', body: '/claim' }).id);
+      await world.settle();
+      const held = issues.filter((n) => fake.issue(REPO, n).assignees.includes('bob'));
+      expect(held).toHaveLength(1);
+      expect(ids.filter((id) => reactedByApp(fake, id))).toHaveLength(1);
+      for (const n of issues.filter((other) => other !== held[0])) {
+        const notes = appNotes(fake, n);
+        expect(notes).toHaveLength(1);
+        expect(notes[0]).toContain(`#${held[0]}`);
+        expect(fake.issue(REPO, n).labels).toEqual([]);
+      }
+    },
+  },
+  {
     name: 'who: anyone lets an outsider claim a labelled issue, and only a labelled one',
     config: 'people:\n  enabled: true\n  who: anyone\n  labels: ["good first issue"]\n',
     async run(world) {
