@@ -43,7 +43,9 @@ function sources(dir: string): string[] {
 function runtimePackages(file: string): string[] {
   const text = readFileSync(file, 'utf8');
   const names: string[] = [];
-  for (const m of text.matchAll(/^\s*(?:import|export)\s+(?!type\s)[^'";]*?from\s+'([^'.][^']*)'/gm)) {
+  for (const m of text.matchAll(
+    /^\s*(?:import|export)\s+(?!type\s)[^'";]*?from\s+'([^'.][^']*)'/gm,
+  )) {
     const spec = m[1] ?? '';
     if (spec.startsWith('node:') || builtinModules.includes(spec)) continue;
     const parts = spec.split('/');
