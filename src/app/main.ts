@@ -55,6 +55,8 @@ export interface MainOptions {
   readonly pacingClock?: PacingClock;
   /** The app's clock (default real time); tests move it with the fake GitHub's. */
   readonly now?: () => Date;
+  /** When a delivery recovery that redelivered looks again (default 30, 60, 120 s). */
+  readonly redeliveryRechecksMs?: readonly number[];
 }
 
 /**
@@ -118,6 +120,9 @@ export async function main(
           ...(options.events ? { eventSender: options.events } : {}),
           ...(options.pacingClock ? { pacingClock: options.pacingClock } : {}),
           ...(options.now ? { now: options.now } : {}),
+          ...(options.redeliveryRechecksMs
+            ? { redeliveryRechecksMs: options.redeliveryRechecksMs }
+            : {}),
         }),
       { url: `${settings.githubBaseUrl ?? 'https://api.github.com'}/app`, appId: settings.appId },
       log,
