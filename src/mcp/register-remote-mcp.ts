@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { CallerLimits } from '../api/caller/caller-limits.js';
 import { packageVersion } from '../client/cli/package-version.js';
 import type { HttpRoutes } from '../http-routes.js';
 import type { BaseUrlSettings } from '../request-base-url.js';
@@ -14,6 +15,8 @@ import { MCP_PATH, type RemoteMcpLimits, remoteMcp } from './remote-mcp.js';
 interface RemoteMcpWiring {
   /** The claims API's handler, the one `/api/claims/v1/` serves (same caches, same limits). */
   readonly api: ClaimsApiHandler;
+  /** The claims API's per-caller limits: an MCP request counts once against them. */
+  readonly callerLimits: CallerLimits;
   readonly store: Store;
   readonly log: Logger;
   /** GitHub's REST API root: its OAuth server is the one the metadata names. */
@@ -37,6 +40,7 @@ export function registerRemoteMcp(http: HttpRoutes, wiring: RemoteMcpWiring): vo
       : memoryMcpSessions();
   const mcp = remoteMcp({
     api: wiring.api,
+    callerLimits: wiring.callerLimits,
     sessions,
     log: wiring.log,
     publicUrl: wiring.settings.publicUrl,

@@ -3,6 +3,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Logger } from 'pino';
+import { ApiError } from '../api/answers/api-error.js';
+import { tokenHashOf } from '../api/caller/authenticate.js';
+import type { CallerLimits } from '../api/caller/caller-limits.js';
 import { requestBaseUrl } from '../request-base-url.js';
 import { type ClaimsApiHandler, callClaimsApi } from './call-claims-api.js';
 import { classifyMcpPost } from './classify-mcp-post.js';
@@ -39,6 +42,8 @@ const DEFAULT_MCP_LIMITS: RemoteMcpLimits = {
 interface RemoteMcpOptions {
   /** The claims API's handler as the app serves it: every tool call goes through it. */
   readonly api: ClaimsApiHandler;
+  /** The claims API's per-caller limits: each MCP request counts once (docs/protocol.md §8). */
+  readonly callerLimits: CallerLimits;
   readonly sessions: McpSessions;
   readonly log: Logger;
   /** `CLAIMS_PUBLIC_URL`: the allowed browser origin and the base of the metadata link. */
@@ -71,6 +76,9 @@ export function remoteMcp(
       res.setHeader('allow', 'POST, DELETE');
       return refuse(res, 405, 'this server sends no messages of its own: POST requests only');
     }
+    const leave = await admit(options.callerLimits, req, res);
+    if (leave === null) return;
+    res.once('close', leave);
     const caller = await identify(options, req, res);
     if (caller === null) return;
     const sessionId = header(req, 'mcp-session-id');
@@ -171,6 +179,7 @@ async function identify(
     method: 'GET',
     path: '/issues?limit=0',
     authorization,
+    clientAddress: req.socket.remoteAddress,
   });
   const token = /^(?:bearer|token)\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
   if (token !== undefined && (reply.status === 422 || reply.status === 200)) {
@@ -189,6 +198,30 @@ async function identify(
   if (retryAfter !== undefined) res.setHeader('retry-after', retryAfter);
   refuse(res, reply.status === 429 ? 429 : 503, message);
   return null;
+}
+
+/**
+ * docs/protocol.md §8 "Limits": an MCP request with a token counts once against that token's
+ * limits, before anything else is done for it, and holds its place among the token's calls
+ * running at once until it is answered; the API calls made inside it (the token's check, a
+ * tool's call) count no more. Resolves the function that ends it, or answers 429 with
+ * `retry-after` and resolves null. A request without a token costs nothing here (it is 401).
+ */
+async function admit(
+  limits: CallerLimits,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<(() => void) | null> {
+  const token = /^(?:bearer|token)\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
+  if (token === undefined) return () => {};
+  try {
+    return await limits.enter(tokenHashOf(token));
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
+    refuse(res, error.status, error.message);
+    return null;
+  }
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {
