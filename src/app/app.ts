@@ -45,6 +45,8 @@ interface WardenOptions {
   readonly eventSender?: EventSenderOptions;
   /** The metrics to count in; main makes them before GitHub is reached, to serve them then. */
   readonly metrics?: Metrics;
+  /** When a delivery recovery that redelivered looks again (default 30, 60, 120 s). */
+  readonly redeliveryRechecksMs?: readonly number[];
 }
 
 /** A running claim-warden inside a Probot instance. */
@@ -68,7 +70,8 @@ export interface ClaimWarden {
   recoverDeliveries(): Promise<RecoveryResult | null>;
   /**
    * The webhook door is open: starts delivery recovery (with timers), whose redeliveries
-   * would be refused before. main calls it once the app takes webhooks.
+   * would be refused before, `CLAIMS_REDELIVER_DELAY` later (a balancer's readiness probe
+   * sends traffic here first). main calls it once the app takes webhooks.
    */
   opened(): void;
   /** The routes of `http`, for Probot's server (`addHandler`). */
@@ -152,7 +155,7 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
     readIntervalMs: settings.writePacingMs ?? GITHUB_WRITE_SPACING_MS,
   });
 
-  const timers = wardenTimers(core, options.timers ?? true);
+  const timers = wardenTimers(core, options.timers ?? true, options.redeliveryRechecksMs);
   webhookIntake(app, core, { resync: timers.resync, requestPullCheck });
   const http = createHttpRoutes({ store, queue, metrics, metricsToken: settings.metricsToken });
   routeClaimsApi(http, observeApi(claimsApi, metrics.ops, 'rest'));
