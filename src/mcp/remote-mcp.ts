@@ -2,16 +2,17 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import { ApiError } from '../api/answers/api-error.js';
 import { tokenHashOf } from '../api/caller/authenticate.js';
 import type { CallerLimits } from '../api/caller/caller-limits.js';
+import { requestBaseUrl } from '../request-base-url.js';
 import { type ClaimsApiHandler, callClaimsApi } from './call-claims-api.js';
+import { classifyMcpPost } from './classify-mcp-post.js';
 import { clientLabel } from './client-label.js';
 import type { McpSessions } from './mcp-sessions.js';
 import { originAllowed } from './origin-allowed.js';
-import { appBaseUrl, bearerChallenge } from './protected-resource.js';
+import { bearerChallenge } from './protected-resource.js';
 import { registerRemoteTools } from './remote-tools.js';
 
 /** Where the remote MCP server answers, on the app's own port. */
@@ -47,6 +48,8 @@ interface RemoteMcpOptions {
   readonly log: Logger;
   /** `CLAIMS_PUBLIC_URL`: the allowed browser origin and the base of the metadata link. */
   readonly publicUrl?: string | undefined;
+  /** `CLAIMS_TRUST_PROXY`: whether `X-Forwarded-Proto` may make the metadata link https. */
+  readonly trustProxy?: boolean | undefined;
   readonly version: string;
   readonly limits?: Partial<RemoteMcpLimits>;
 }
@@ -96,10 +99,12 @@ export function remoteMcp(
     } catch {
       return refuse(res, 400, 'Parse error: the body is not JSON', -32700);
     }
+    const post = classifyMcpPost(req, message);
+    if (post.kind === 'refused') return refuse(res, post.status, post.message, post.code);
     let client: string | undefined;
-    const initialize = (Array.isArray(message) ? message : [message]).find(isInitializeRequest);
-    if (initialize) {
-      client = clientLabel(initialize.params.clientInfo.name);
+    let opened: string | undefined;
+    if (post.kind === 'initialize') {
+      client = clientLabel(post.initialize.params.clientInfo.name);
       const id = randomUUID();
       const started = await options.sessions.start(
         id,
@@ -114,8 +119,18 @@ export function remoteMcp(
           `this token holds ${limits.maxSessionsPerCaller} MCP sessions already: end one (DELETE /mcp) or let one idle out`,
         );
       }
+      opened = id;
       res.setHeader('mcp-session-id', id);
-    } else if (sessionId !== undefined) {
+    } else {
+      // The server issues sessions, so a request outside one is a Bad Request (the transport
+      // spec's rule for such servers): otherwise the per-caller cap would bound nothing.
+      if (sessionId === undefined) {
+        return refuse(
+          res,
+          400,
+          'Bad Request: name the session initialize issued in Mcp-Session-Id',
+        );
+      }
       const record = await options.sessions.touch(sessionId, caller, limits.idleMs);
       // The spec's answer for a session that is over: the client starts a new one.
       if (record === null) return refuse(res, 404, 'Session not found: initialize again');
@@ -143,6 +158,8 @@ export function remoteMcp(
       log.error({ err }, 'mcp: request failed');
       if (!res.headersSent) refuse(res, 500, 'the request could not be completed', -32603);
     }
+    // An initialize the transport still refused leaves no session holding a place of the cap.
+    if (opened !== undefined && res.statusCode !== 200) await options.sessions.end(opened, caller);
   };
 }
 
@@ -172,7 +189,7 @@ async function identify(
   if (reply.status === 401 || token === undefined) {
     res.setHeader(
       'www-authenticate',
-      bearerChallenge(appBaseUrl(req, options.publicUrl), token !== undefined),
+      bearerChallenge(requestBaseUrl(req, options), token !== undefined),
     );
     refuse(res, 401, message);
     return null;
