@@ -64,6 +64,10 @@ async function limiterCost(onRedis: boolean) {
   const check = onRedis ? await requireRedis(DB) : undefined;
   const client = onRedis ? connectRedis(redisUrl(DB), 'fail-fast') : undefined;
   try {
+    // Measured once connected: before, every count is this process's (the fallback).
+    if (client && client.status !== 'ready') {
+      await new Promise((resolve) => client.once('ready', resolve));
+    }
     const counters = limitCounters({
       log: pino({ level: 'silent' }),
       now: Date.now,
