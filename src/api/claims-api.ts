@@ -21,10 +21,12 @@ import { type LimitCounters, limitCounters } from './caller/limit-counters.js';
 import { issueNotFound, repoNotFound } from './caller/not-found.js';
 import { repoAccess } from './caller/repo-access.js';
 import { TtlCache } from './caller/ttl-cache.js';
+import type { IssueView } from './claim/get-claim.js';
 import { getClaim } from './claim/get-claim.js';
 import { heartbeatClaim } from './claim/heartbeat-claim.js';
 import { postClaim } from './claim/post-claim.js';
 import { releaseClaim } from './claim/release-claim.js';
+import { SharedReads } from './issue/shared-reads.js';
 import { checkPaths } from './paths/check-paths.js';
 import { listIssues } from './queue/list-issues.js';
 
@@ -70,6 +72,11 @@ export interface ClaimsApiOptions {
   readonly counters?: LimitCounters;
   /** People's claims of an issue (docs/protocol.md §16); absent: none are read. */
   readonly peoplePlan?: ApiDeps['peoplePlan'];
+  /**
+   * How long the readers of an issue share one read of it (docs/protocol.md §8 "Readers"):
+   * the installation's write pacing, `CLAIMS_WRITE_PACING_MS` (default 1000).
+   */
+  readonly readIntervalMs?: number;
 }
 
 /** The defaults of `CLAIMS_API_RATE_PER_MINUTE` and `CLAIMS_API_CONCURRENCY`. */
@@ -92,6 +99,7 @@ export function claimsApiDeps(options: ClaimsApiOptions): ApiDeps {
     logins: new TtlCache<string>(ttlMs, clock),
     refusedTokens: new TtlCache<string>(Math.min(REFUSED_TOKEN_MS, ttlMs), clock),
     lookups: identityLookups(options.counters ?? limitCounters({ log, now: clock })),
+    reads: new SharedReads<IssueView>(options.readIntervalMs ?? 1000, clock),
   };
 }
 

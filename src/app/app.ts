@@ -17,6 +17,8 @@ import type { RecoveryResult } from '../recovery/recover-deliveries.js';
 import { RedisStore } from '../store/redis-store.js';
 import type { Store } from '../store/store.js';
 import type { SweepResult } from '../sweep/sweep.js';
+import { observeApi } from '../telemetry/observe-api.js';
+import { registerScrapedGauges } from '../telemetry/scraped-gauges.js';
 import { connectApp } from './connect-app.js';
 import { createHttpRoutes } from './http.js';
 import { createMetrics, type Metrics } from './metrics.js';
@@ -122,6 +124,10 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
     eventMetrics(metrics.registry),
   );
 
+  // Past two sweep intervals a due issue should have been queued and reconciled.
+  const overdueAfterMs = 2 * settings.sweepIntervalMs + 60_000;
+  registerScrapedGauges(metrics.registry, { store, events, now, overdueAfterMs });
+
   const { reconcileOne, handle, onExhausted, requestPullCheck } = reconcileHandler(core, events);
   queue.start(handle, { onExhausted });
   // docs/security.md "Limits": on Redis, counted for the whole deployment.
@@ -154,15 +160,17 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
     events: events !== null,
     limits: callerLimits,
     counters,
+    // docs/protocol.md §8 "Readers": one read of an issue per pacing interval, however many read.
+    readIntervalMs: settings.writePacingMs ?? GITHUB_WRITE_SPACING_MS,
   });
 
   const timers = wardenTimers(core, options.timers ?? true);
   webhookIntake(app, core, { resync: timers.resync, requestPullCheck });
   const http = createHttpRoutes({ store, queue, metrics, metricsToken: settings.metricsToken });
-  routeClaimsApi(http, claimsApi);
+  routeClaimsApi(http, observeApi(claimsApi, metrics.ops, 'rest'));
   // The remote MCP server: `/mcp`, each tool a call of the claims API above.
   registerRemoteMcp(http, {
-    api: claimsApi,
+    api: observeApi(claimsApi, metrics.ops, 'mcp'),
     callerLimits,
     store,
     log,

@@ -8,6 +8,8 @@ import type { IssueKey } from '../../keys.js';
 import type { ReconcileRequest, WorkQueue } from '../../queue/queue.js';
 import type { RolloutResult } from '../../rollout/reconcile-with-rollout.js';
 import type { Store } from '../../store/store.js';
+import type { IssueView } from '../claim/get-claim.js';
+import type { SharedReads } from '../issue/shared-reads.js';
 import type { IdentityLookups } from './identity-lookups.js';
 import type { RepoAccess } from './repo-access.js';
 import type { TtlCache } from './ttl-cache.js';
@@ -23,6 +25,8 @@ export interface ApiDeps {
   /** GitHub's REST API root, e.g. `https://api.github.com`; the caller's calls go there. */
   readonly baseUrl: string;
   readonly access: RepoAccess;
+  /** What the readers of an issue share, by issue key string (docs/protocol.md §8 "Readers"). */
+  readonly reads: SharedReads<IssueView>;
   /** `GET /user` answers by token hash (docs/protocol.md §8: at most 5 minutes). */
   readonly logins: TtlCache<string>;
   /** Tokens GitHub refused (`GET /user` 401), by hash, with the message: kept a minute. */
