@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Probot } from 'probot';
-import { createClaimsApi, DEFAULT_CALLER_LIMITS } from '../api/claims-api.js';
+import { limitCounters } from '../api/caller/limit-counters.js';
+import { apiCallerLimits, createClaimsApi, DEFAULT_CALLER_LIMITS } from '../api/claims-api.js';
 import { createEventOutbox } from '../events/create-event-outbox.js';
 import { eventMetrics } from '../events/event-metrics.js';
 import type { EventOutbox, EventSenderOptions } from '../events/event-outbox.js';
@@ -12,8 +13,11 @@ import { peoplePlanOf } from '../people-facts/people-plan.js';
 import type { WorkQueue } from '../queue/queue.js';
 import { rememberQueueSettings } from '../read-model/queue-settings.js';
 import type { RecoveryResult } from '../recovery/recover-deliveries.js';
+import { RedisStore } from '../store/redis-store.js';
 import type { Store } from '../store/store.js';
 import type { SweepResult } from '../sweep/sweep.js';
+import { observeApi } from '../telemetry/observe-api.js';
+import { registerScrapedGauges } from '../telemetry/scraped-gauges.js';
 import { connectApp } from './connect-app.js';
 import { createHttpRoutes } from './http.js';
 import { createMetrics, type Metrics } from './metrics.js';
@@ -108,8 +112,27 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
     eventMetrics(metrics.registry),
   );
 
+  // Past two sweep intervals a due issue should have been queued and reconciled.
+  const overdueAfterMs = 2 * settings.sweepIntervalMs + 60_000;
+  registerScrapedGauges(metrics.registry, { store, events, now, overdueAfterMs });
+
   const { reconcileOne, handle, onExhausted, requestPullCheck } = reconcileHandler(core, events);
   queue.start(handle, { onExhausted });
+  // docs/security.md "Limits": on Redis, counted for the whole deployment.
+  const counters = limitCounters({
+    log,
+    now: () => now().getTime(),
+    ...(store instanceof RedisStore
+      ? { redis: { client: () => store.connection(), prefix: store.prefix } }
+      : {}),
+  });
+  const callerLimits = apiCallerLimits(
+    {
+      perMinute: settings.apiRatePerMinute ?? DEFAULT_CALLER_LIMITS.perMinute,
+      concurrency: settings.apiConcurrency ?? DEFAULT_CALLER_LIMITS.concurrency,
+    },
+    counters,
+  );
   const claimsApi = createClaimsApi({
     store,
     queue,
@@ -123,21 +146,20 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
     // docs/protocol.md §16: the API refuses an agent an issue a person holds or people wait for.
     peoplePlan: peoplePlanOf({ store, appLogin, now }),
     events: events !== null,
+    limits: callerLimits,
+    counters,
     // docs/protocol.md §8 "Readers": one read of an issue per pacing interval, however many read.
     readIntervalMs: settings.writePacingMs ?? GITHUB_WRITE_SPACING_MS,
-    limits: {
-      perMinute: settings.apiRatePerMinute ?? DEFAULT_CALLER_LIMITS.perMinute,
-      concurrency: settings.apiConcurrency ?? DEFAULT_CALLER_LIMITS.concurrency,
-    },
   });
 
   const timers = wardenTimers(core, options.timers ?? true);
   webhookIntake(app, core, { resync: timers.resync, requestPullCheck });
   const http = createHttpRoutes({ store, queue, metrics, metricsToken: settings.metricsToken });
-  routeClaimsApi(http, claimsApi);
+  routeClaimsApi(http, observeApi(claimsApi, metrics.ops, 'rest'));
   // The remote MCP server: `/mcp`, each tool a call of the claims API above.
   registerRemoteMcp(http, {
-    api: claimsApi,
+    api: observeApi(claimsApi, metrics.ops, 'mcp'),
+    callerLimits,
     store,
     log,
     settings,

@@ -47,7 +47,9 @@ export function wardenTimers(core: WardenCore, timers: boolean): WardenTimers {
     log,
     intervalMs: settings.sweepIntervalMs,
     onSweep: (result: SweepResult) => {
-      if (result.ran) metrics.sweepSeconds.observe(result.ms / 1000);
+      if (!result.ran) return;
+      metrics.sweepSeconds.observe(result.ms / 1000);
+      metrics.ops.sweepLastSuccess.set(now().getTime() / 1000);
     },
   };
   const sweeper = timers ? startSweeper(sweepDeps) : null;

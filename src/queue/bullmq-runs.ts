@@ -77,7 +77,11 @@ export class IssueRuns {
     // Empty: another job of this issue served every request already; nothing to reconcile.
     if (taken.length === 0) return this.finish(job, key, lockToken);
 
-    const request = requestFromMembers(key, taken);
+    // The job was added with the issue's first pending request; a retry's wait is its backoff.
+    const request = {
+      ...requestFromMembers(key, taken),
+      ...(job.attemptsMade === 0 ? { queuedAt: job.timestamp } : {}),
+    };
     const error = await this.runHandler(request, records.lock, lockToken);
     if (error === undefined) return this.finish(job, key, lockToken);
 

@@ -8,6 +8,7 @@ import type { IssueKey } from '../../keys.js';
 import type { ReconcileRequest, WorkQueue } from '../../queue/queue.js';
 import type { RolloutResult } from '../../rollout/reconcile-with-rollout.js';
 import type { Store } from '../../store/store.js';
+import type { IdentityLookups } from './identity-lookups.js';
 import type { IssueView } from './issue-view.js';
 import type { RepoAccess } from './repo-access.js';
 import type { SharedReads } from './shared-reads.js';
@@ -28,6 +29,10 @@ export interface ApiDeps {
   readonly reads: SharedReads<IssueView>;
   /** `GET /user` answers by token hash (docs/protocol.md §8: at most 5 minutes). */
   readonly logins: TtlCache<string>;
+  /** Tokens GitHub refused (`GET /user` 401), by hash, with the message: kept a minute. */
+  readonly refusedTokens: TtlCache<string>;
+  /** The bounds on `GET /user` for tokens not known yet (docs/security.md "Limits"). */
+  readonly lookups: IdentityLookups;
   octokitFor(installationId: number): Promise<ProbotOctokit>;
   /** The repository's claims.yml, through the app's config cache. */
   config(octokit: ProbotOctokit, where: { owner: string; repo: string }): Promise<RepoConfigResult>;
