@@ -52,6 +52,9 @@ interface SetupOptions {
 }
 
 /** What an operator sets by hand when GitHub's manifest flow cannot complete from here. */
+/** Where the running app serves webhooks (Probot's Server default, which main.ts keeps). */
+const WEBHOOK_PATH = '/api/github/webhooks';
+
 const BY_HAND = ['APP_ID', 'PRIVATE_KEY (or PRIVATE_KEY_PATH)', 'WEBHOOK_SECRET'];
 
 /**
@@ -163,14 +166,26 @@ const setupEnv: { current?: Readonly<Record<string, string | undefined>> } = {};
 
 /** Where the board's sign-in returns (docs/protocol.md §14): CLAIMS_PUBLIC_URL, else `base`. */
 function callbackUrl(env: Readonly<Record<string, string | undefined>>, base: string): string {
-  const publicUrl = (env.CLAIMS_PUBLIC_URL ?? '').trim().replace(/\/+$/, '');
-  return `${publicUrl || base}/claims/callback`;
+  return `${publicBase(env, base)}/claims/callback`;
+}
+
+/** Where GitHub delivers webhooks: the proxy channel when set, else the path the app serves. */
+function webhookUrl(env: Readonly<Record<string, string | undefined>>, base: string): string {
+  const proxy = (env.WEBHOOK_PROXY_URL ?? '').trim();
+  return proxy || `${publicBase(env, base)}${WEBHOOK_PATH}`;
+}
+
+/** CLAIMS_PUBLIC_URL without a trailing slash, else `base`. */
+function publicBase(env: Readonly<Record<string, string | undefined>>, base: string): string {
+  return (env.CLAIMS_PUBLIC_URL ?? '').trim().replace(/\/+$/, '') || base;
 }
 
 /**
  * app.yml's `callback_urls` is a placeholder (https://example.com/...): GitHub sends the
  * board's sign-in back only to a registered callback URL, so the manifest registers this
- * app's own: `CLAIMS_PUBLIC_URL`, else the address the setup page was opened at.
+ * app's own: `CLAIMS_PUBLIC_URL`, else the address the setup page was opened at. Probot's
+ * manifest registers webhooks at `<base>/`, which the app answers 404: it registers the
+ * path webhooks are served at (or WEBHOOK_PROXY_URL's channel) instead.
  */
 function withSignInCallback(
   { ManifestCreation }: ProbotManifestCreation,
@@ -185,7 +200,10 @@ function withSignInCallback(
   const original = proto.getManifest;
   proto.getManifest = function getManifest(options) {
     const manifest = JSON.parse(original.call(this, options)) as Record<string, unknown>;
-    manifest.callback_urls = [callbackUrl(setupEnv.current ?? {}, options.baseUrl)];
+    const env = setupEnv.current ?? {};
+    manifest.callback_urls = [callbackUrl(env, options.baseUrl)];
+    const hook = (manifest.hook_attributes ?? {}) as Record<string, unknown>;
+    manifest.hook_attributes = { ...hook, url: webhookUrl(env, options.baseUrl) };
     return JSON.stringify(manifest);
   };
   proto.claimWardenCallback = true;
@@ -249,7 +267,7 @@ function withWebhookUrl(
   env: Readonly<Record<string, string | undefined>>,
 ): void {
   const proxy = (env.WEBHOOK_PROXY_URL ?? '').trim();
-  const direct = `${(env.CLAIMS_PUBLIC_URL ?? '').trim().replace(/\/+$/, '') || baseUrlOf(req)}/api/github/webhooks`;
+  const direct = `${publicBase(env, baseUrlOf(req))}${WEBHOOK_PATH}`;
   const target = proxy
     ? `<b>${escapeHtml(proxy)}</b> (<code>WEBHOOK_PROXY_URL</code>)`
     : `<b>${escapeHtml(direct)}</b>: this app's webhook address, which GitHub must be able to reach. On a machine without a public URL, use a channel from <a href="https://smee.io/new">smee.io/new</a> instead and set it as <code>WEBHOOK_PROXY_URL</code>`;

@@ -89,6 +89,30 @@ describe('the log of an end-to-end run', () => {
     expect(scrape).not.toMatch(/event="[a-z_]+\."/);
   }, 60_000);
 
+  it('a failed GitHub request is logged as method, path, status and message, not octokit objects', async () => {
+    harness = await startHarness({ captureLogs: true, env: { LOG_LEVEL: 'info' } });
+    const { fake } = harness;
+    const n = fake.createIssue(REPO);
+    const labels = `/repos/acme/widgets/issues/${n}/labels`;
+    fake.inject({ method: 'POST', path: labels, status: 422 });
+    fake.addComment(REPO, n, { author: 'alice', body: claimComment('s-1') });
+    await harness.settle();
+    expect(fake.issue(REPO, n).labels).not.toEqual([]);
+
+    const failed = checkLines(harness.logLines).filter(
+      (r) => (r.err as { github?: unknown } | undefined)?.github !== undefined,
+    );
+    expect(failed.length).toBeGreaterThan(0);
+    for (const record of failed) {
+      const err = record.err as Record<string, unknown>;
+      expect(err.github).toMatchObject({ method: 'POST', path: labels, status: 422 });
+      expect(typeof (err.github as { message: unknown }).message).toBe('string');
+      expect(err).not.toHaveProperty('request');
+      expect(err).not.toHaveProperty('response');
+      expect(JSON.stringify(record).length).toBeLessThan(3_000);
+    }
+  }, 60_000);
+
   it('a start-up that cannot reach GitHub logs clean lines, its 503s without a stack trace', async () => {
     const lines: string[] = [];
     let port = 0;
