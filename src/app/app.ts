@@ -164,7 +164,7 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
 function routeClaimsApi(http: HttpRoutes, claimsApi: ReturnType<typeof createClaimsApi>): void {
   for (const method of ['GET', 'POST', 'DELETE', 'PUT', 'PATCH']) {
     http.route(method, '/api/claims/v1/', async (req, res) => {
-      if (!(await claimsApi(req, res))) res.writeHead(404).end();
+      if (!(await claimsApi.handle(req, res))) res.writeHead(404).end();
     });
   }
 }

@@ -1,9 +1,9 @@
 import type { Logger } from 'pino';
+import type { ClaimsApi } from '../api/claims-api.js';
 import { packageVersion } from '../client/cli/package-version.js';
 import type { HttpRoutes } from '../http-routes.js';
 import { RedisStore } from '../store/redis-store.js';
 import type { Store } from '../store/store.js';
-import type { ClaimsApiHandler } from './call-claims-api.js';
 import { memoryMcpSessions } from './mcp-sessions.js';
 import { protectedResource, RESOURCE_METADATA_PATH } from './protected-resource.js';
 import { redisMcpSessions } from './redis-mcp-sessions.js';
@@ -11,8 +11,8 @@ import { MCP_PATH, type RemoteMcpLimits, remoteMcp } from './remote-mcp.js';
 
 /** What the app hands the remote MCP server. */
 interface RemoteMcpWiring {
-  /** The claims API's handler, the one `/api/claims/v1/` serves (same caches, same limits). */
-  readonly api: ClaimsApiHandler;
+  /** The claims API `/api/claims/v1/` serves (same caches, same limits). */
+  readonly api: ClaimsApi;
   readonly store: Store;
   readonly log: Logger;
   /** GitHub's REST API root: its OAuth server is the one the metadata names. */

@@ -1,10 +1,11 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
-import { type ClaimsApiHandler, callClaimsApi } from './call-claims-api.js';
+import type { Caller } from '../api/caller/authenticate.js';
+import type { ClaimsApi } from '../api/claims-api.js';
 import { clientLabel } from './client-label.js';
 import type { McpSessions } from './mcp-sessions.js';
 import { originAllowed } from './origin-allowed.js';
@@ -36,8 +37,8 @@ const DEFAULT_MCP_LIMITS: RemoteMcpLimits = {
 
 /** What the remote MCP server is built from. */
 interface RemoteMcpOptions {
-  /** The claims API's handler as the app serves it: every tool call goes through it. */
-  readonly api: ClaimsApiHandler;
+  /** The claims API the app serves: it admits each request's caller and runs each tool call. */
+  readonly api: ClaimsApi;
   readonly sessions: McpSessions;
   readonly log: Logger;
   /** `CLAIMS_PUBLIC_URL`: the allowed browser origin and the base of the metadata link. */
@@ -68,8 +69,9 @@ export function remoteMcp(
       res.setHeader('allow', 'POST, DELETE');
       return refuse(res, 405, 'this server sends no messages of its own: POST requests only');
     }
-    const caller = await identify(options, req, res);
-    if (caller === null) return;
+    const admitted = await identify(options, req, res);
+    if (admitted === null) return;
+    const caller = admitted.tokenHash;
     const sessionId = header(req, 'mcp-session-id');
     if (req.method === 'DELETE') {
       if (sessionId === undefined) return refuse(res, 400, 'name the session in Mcp-Session-Id');
@@ -119,7 +121,7 @@ export function remoteMcp(
     );
     registerRemoteTools(server, {
       api: options.api,
-      authorization: req.headers.authorization,
+      caller: admitted,
       client,
       progressEveryMs: limits.progressEveryMs,
     });
@@ -139,26 +141,25 @@ export function remoteMcp(
 }
 
 /**
- * The caller's token hash, once the claims API accepted the token: a query it refuses after
- * authenticating (`limit=0`, 422) costs no GitHub call beyond the cached `GET /user` and counts
- * against the caller's limits as any API call does. Otherwise answers the API's status (401
- * with the challenge, 429 or 503 with `retry-after`) and resolves null.
+ * The caller of the request, admitted once by the claims API (docs/protocol.md §8): counted
+ * against the token's limits until the response is over, and resolved by the cached
+ * `GET /user`; every tool call of the request runs as this caller. Otherwise answers the
+ * API's status (401 with the challenge, 429 or 503 with `retry-after`) and resolves null.
  */
 async function identify(
   options: RemoteMcpOptions,
   req: IncomingMessage,
   res: ServerResponse,
-): Promise<string | null> {
+): Promise<Caller | null> {
   const authorization = req.headers.authorization;
-  const reply = await callClaimsApi(options.api, {
-    method: 'GET',
-    path: '/issues?limit=0',
-    authorization,
-  });
-  const token = /^(?:bearer|token)\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
-  if (token !== undefined && (reply.status === 422 || reply.status === 200)) {
-    return createHash('sha256').update(token).digest('hex');
+  const admission = await options.api.admit(authorization);
+  if (admission.ok) {
+    res.on('close', admission.leave);
+    if (res.closed) admission.leave();
+    return admission.caller;
   }
+  const { reply } = admission;
+  const token = /^(?:bearer|token)\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
   const message = String(reply.body?.error?.message ?? 'the token could not be checked');
   if (reply.status === 401 || token === undefined) {
     res.setHeader(
