@@ -7,7 +7,7 @@ import { eventMetrics } from '../events/event-metrics.js';
 import type { EventOutbox, EventSenderOptions } from '../events/event-outbox.js';
 import { GITHUB_WRITE_SPACING_MS, type PacingClock, writePacing } from '../github/write-pacing.js';
 import type { HttpRoutes } from '../http-routes.js';
-import { registerRemoteMcp } from '../mcp/register-remote-mcp.js';
+import { remoteMcpRoutes } from '../mcp/remote-mcp-routes.js';
 import { peoplePlanOf } from '../people-facts/people-plan.js';
 import type { WorkQueue } from '../queue/queue.js';
 import { rememberQueueSettings } from '../read-model/queue-settings.js';
@@ -19,6 +19,7 @@ import { createHttpRoutes } from './http.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { reconcileHandler } from './reconcile-handler.js';
 import { repoConfigSource } from './repo-config-source.js';
+import { mountRoutes } from './route-table.js';
 import type { WardenCore, WardenSettings } from './warden-core.js';
 import { wardenTimers } from './warden-timers.js';
 import { webhookIntake } from './webhook-intake.js';
@@ -132,14 +133,20 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
   const timers = wardenTimers(core, options.timers ?? true);
   webhookIntake(app, core, { resync: timers.resync, requestPullCheck });
   const http = createHttpRoutes({ store, queue, metrics, metricsToken: settings.metricsToken });
-  routeClaimsApi(http, claimsApi);
-  // The remote MCP server: `/mcp`, each tool a call of the claims API above.
-  registerRemoteMcp(http, {
+  // The remote MCP server: `/mcp`, each tool a run of an operation of the claims API above.
+  const remote = remoteMcpRoutes({
     api: claimsApi,
     store,
     log,
     settings,
     githubApiUrl: String(appOctokit.request.endpoint.DEFAULTS.baseUrl),
+  });
+  mountRoutes(http, {
+    'claims-api': async (req, res) => {
+      if (!(await claimsApi.handle(req, res))) res.writeHead(404).end();
+    },
+    mcp: remote.mcp,
+    'resource-metadata': remote.metadata,
   });
 
   return {
@@ -158,13 +165,4 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
       await store.close();
     },
   };
-}
-
-/** The claims API (docs/protocol.md §8) under `/api/claims/v1/`, every method it may take. */
-function routeClaimsApi(http: HttpRoutes, claimsApi: ReturnType<typeof createClaimsApi>): void {
-  for (const method of ['GET', 'POST', 'DELETE', 'PUT', 'PATCH']) {
-    http.route(method, '/api/claims/v1/', async (req, res) => {
-      if (!(await claimsApi.handle(req, res))) res.writeHead(404).end();
-    });
-  }
 }
