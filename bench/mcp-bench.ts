@@ -59,6 +59,17 @@ async function claimLatency(replicas: number): Promise<LatencyRow[]> {
     const clients = await Promise.all(
       Array.from({ length: CALLERS }, (_, i) => connect(url(i), token(i), `bench-${i}`)),
     );
+    // Both surfaces warm alike: each caller's identity, visibility and the config cached.
+    const warm = fake.createIssue(REPO, { title: 'warm-up' });
+    await Promise.all(
+      clients.map(async (client, i) => {
+        const response = await fetch(`${url(i)}/api/claims/v1/repos/${REPO}/issues/${warm}/claim`, {
+          headers: { authorization: `Bearer ${token(i)}` },
+        });
+        await response.text();
+        await client.callTool({ name: 'issue_get', arguments: { issue: `${REPO}#${warm}` } });
+      }),
+    );
     const rest = fake.createIssue(REPO, { title: 'contested over REST' });
     const restMs = await Promise.all(
       Array.from({ length: CALLERS }, async (_, i) => {
@@ -142,10 +153,13 @@ async function callsPerToolCall(): Promise<CallsRow[]> {
       return fake.requests.slice(before).filter(isCounted).length;
     };
     const claimBody = (i: number) => ({ session: `c-${i}`, lane: 'main', branch: `feat/c-${i}` });
-    // Warm: identity, visibility, permission and config, once per surface.
-    const warm = fake.createIssue(REPO, { title: 'warm' });
-    await rest('GET', `/repos/${REPO}/issues/${warm}/claim`);
-    await client.callTool({ name: 'issue_get', arguments: { issue: `${REPO}#${warm}` } });
+    // Warm: identity, visibility, permission and config, a claim through each surface.
+    const [warmRest, warmMcp] = [fake.createIssue(REPO), fake.createIssue(REPO)];
+    await rest('POST', `/repos/${REPO}/issues/${warmRest}/claim`, claimBody(0));
+    await client.callTool({
+      name: 'issue_claim',
+      arguments: { issue: `${REPO}#${warmMcp}`, ...claimBody(0) },
+    });
     const restIssue = fake.createIssue(REPO, { title: 'claimed over REST' });
     const mcpIssue = fake.createIssue(REPO, { title: 'claimed over MCP' });
     const restClaim = await counted(() =>
@@ -248,7 +262,7 @@ export async function benchMcp(): Promise<Section> {
     id: 'mcp',
     title: 'The remote MCP server',
     notes: [
-      'Replicas in this process; each MCP client holds an open session; identity cached.',
+      'Replicas in this process; each MCP client holds an open session; each caller’s identity and visibility cached on both surfaces before timing.',
       'issues_list: claimable=true, label=bug, limit=50, one client, sequential calls.',
       'A tool call is one run of the operation as the MCP request’s admitted caller: one count against the caller’s limits, as a REST call.',
     ],
