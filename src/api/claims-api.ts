@@ -17,8 +17,12 @@ import {
   type CallerLimits,
   callerLimits,
 } from './caller/caller-limits.js';
+import { identityLookups } from './caller/identity-lookups.js';
+import { type LimitCounters, limitCounters } from './caller/limit-counters.js';
 import { repoAccess } from './caller/repo-access.js';
 import { TtlCache } from './caller/ttl-cache.js';
+import type { IssueView } from './claim/get-claim.js';
+import { SharedReads } from './issue/shared-reads.js';
 import { OPERATION_HANDLERS, type OperationRequest } from './operation-handlers.js';
 
 /** Where the claims API is served on the app's server (docs/protocol.md §8). */
@@ -29,6 +33,9 @@ const MAX_BODY_BYTES = 64 * 1024;
 
 /** docs/protocol.md §8, §9: identity, permission and visibility answers are kept at most this long. */
 export const API_CACHE_MS = 5 * 60_000;
+
+/** How long a token GitHub refused is answered 401 without asking again. */
+export const REFUSED_TOKEN_MS = 60_000;
 
 /** What the app hands the claims API. */
 export interface ClaimsApiOptions {
@@ -47,10 +54,20 @@ export interface ClaimsApiOptions {
   readonly events: boolean;
   /** Cache lifetime of identity, permission and visibility (default and maximum 5 minutes). */
   readonly cacheMs?: number;
-  /** Per-caller limits (docs/protocol.md §8 "Limits"); default {@link DEFAULT_CALLER_LIMITS}. */
-  readonly limits?: CallerLimitSettings;
+  /**
+   * Per-caller limits (docs/protocol.md §8 "Limits"), shared with the remote MCP server;
+   * default: {@link DEFAULT_CALLER_LIMITS}, counted on `counters`.
+   */
+  readonly limits?: CallerLimits;
+  /** Where limits are counted (default: this process). */
+  readonly counters?: LimitCounters;
   /** People's claims of an issue (docs/protocol.md §16); absent: none are read. */
   readonly peoplePlan?: ApiDeps['peoplePlan'];
+  /**
+   * How long the readers of an issue share one read of it (docs/protocol.md §8 "Readers"):
+   * the installation's write pacing, `CLAIMS_WRITE_PACING_MS` (default 1000).
+   */
+  readonly readIntervalMs?: number;
 }
 
 /** The defaults of `CLAIMS_API_RATE_PER_MINUTE` and `CLAIMS_API_CONCURRENCY`. */
@@ -60,6 +77,37 @@ export const DEFAULT_CALLER_LIMITS: CallerLimitSettings = { perMinute: 300, conc
 const OWNER_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,38})$/;
 const REPO_NAME = /^(?!\.\.?$)[A-Za-z0-9._-]{1,100}$/;
 
+/** Builds the claims API's dependencies (caches included) from what the app has. */
+export function claimsApiDeps(options: ClaimsApiOptions): ApiDeps {
+  const ttlMs = Math.min(options.cacheMs ?? API_CACHE_MS, API_CACHE_MS);
+  const clock = () => options.now().getTime();
+  const log = options.log.child({ name: 'claims-api' });
+  return {
+    ...options,
+    log,
+    baseUrl: String(options.appOctokit.request.endpoint.DEFAULTS.baseUrl).replace(/\/$/, ''),
+    access: repoAccess({ ...options, ttlMs }),
+    logins: new TtlCache<string>(ttlMs, clock),
+    refusedTokens: new TtlCache<string>(Math.min(REFUSED_TOKEN_MS, ttlMs), clock),
+    lookups: identityLookups(options.counters ?? limitCounters({ log, now: clock })),
+    reads: new SharedReads<IssueView>(options.readIntervalMs ?? 1000, clock),
+  };
+}
+
+/**
+ * The per-caller limits of `settings` counted on `counters` (docs/protocol.md §8 "Limits"):
+ * the claims API's and the remote MCP server's, one count for both.
+ */
+export function apiCallerLimits(
+  settings: CallerLimitSettings,
+  counters: LimitCounters,
+): CallerLimits {
+  return callerLimits(settings, {
+    rate: counters.rate('api-rate', settings.perMinute),
+    running: counters.running('api-running', settings.concurrency),
+  });
+}
+
 /** The answer of one operation: status, headers (lower-case names) and the JSON body. */
 export interface OperationReply {
   readonly status: number;
@@ -68,41 +116,32 @@ export interface OperationReply {
   readonly body: any;
 }
 
-/** A caller admitted once: authenticated, and counted against its limits until `leave()`. */
-export type Admission =
-  | { readonly ok: true; readonly caller: Caller; leave(): void }
+/** Who a token names, or the refusal a REST call with it would get. */
+export type Identified =
+  | { readonly ok: true; readonly caller: Caller }
   | { readonly ok: false; readonly reply: OperationReply };
 
 /**
  * The claims API: the REST door, and what the app's other doors (the remote MCP server) call
- * instead of making HTTP requests of it: one admission of a caller, then each operation as one
- * call of its handler with typed input. The same limits, caches, locks and read-backs serve
- * every door, so a door is an adapter and never a second implementation.
+ * instead of making HTTP requests of it: one look-up of the caller, then each operation as one
+ * call of its handler with typed input. The same caches, locks and read-backs serve every
+ * door, so a door is an adapter and never a second implementation; the remote MCP server
+ * counts each of its requests once against the same caller limits.
  */
 export interface ClaimsApi {
   /** Answers requests under `/api/claims/v1` and resolves true; false for every other path. */
   handle(req: IncomingMessage, res: ServerResponse): Promise<boolean>;
   /**
-   * The caller of an `Authorization` header, counted once against the token's limits
-   * (docs/protocol.md §8 "Limits") and resolved by `GET /user` (cached); otherwise the refusal
-   * a REST call would get (401, 429, 503).
+   * The caller of an `Authorization` header, resolved by `GET /user` (cached; a token not known
+   * yet is looked up within the bounds for `clientAddress`); otherwise the refusal a REST call
+   * would get (401, 429, 503). It counts nothing against the caller's limits: its maker has.
    */
-  admit(authorization: string | undefined): Promise<Admission>;
+  identify(
+    authorization: string | undefined,
+    clientAddress: string | undefined,
+  ): Promise<Identified>;
   /** One operation for an admitted caller; errors are answers, as REST sends them. */
   run(name: OperationName, caller: Caller, request: OperationRequest): Promise<OperationReply>;
-}
-
-/** Builds the claims API's dependencies (caches included) from what the app has. */
-export function claimsApiDeps(options: ClaimsApiOptions): ApiDeps {
-  const ttlMs = Math.min(options.cacheMs ?? API_CACHE_MS, API_CACHE_MS);
-  const clock = () => options.now().getTime();
-  return {
-    ...options,
-    log: options.log.child({ name: 'claims-api' }),
-    baseUrl: String(options.appOctokit.request.endpoint.DEFAULTS.baseUrl).replace(/\/$/, ''),
-    access: repoAccess({ ...options, ttlMs }),
-    logins: new TtlCache<string>(ttlMs, clock),
-  };
 }
 
 /** Each operation's route, compiled once. */
@@ -116,9 +155,12 @@ const ROUTES = OPERATIONS.map((operation) => ({ operation, match: matchRoute(ope
  */
 export function createClaimsApi(options: ClaimsApiOptions): ClaimsApi {
   const deps = claimsApiDeps(options);
-  const limits = callerLimits(options.limits ?? DEFAULT_CALLER_LIMITS, () =>
-    options.now().getTime(),
-  );
+  const limits =
+    options.limits ??
+    apiCallerLimits(
+      DEFAULT_CALLER_LIMITS,
+      options.counters ?? limitCounters({ log: deps.log, now: () => options.now().getTime() }),
+    );
   const run = async (name: OperationName, caller: Caller, request: OperationRequest) => {
     try {
       return replyOf(await serve(deps, name, caller, request));
@@ -128,16 +170,15 @@ export function createClaimsApi(options: ClaimsApiOptions): ClaimsApi {
   };
   return {
     run,
-    async admit(authorization) {
-      const req = { headers: { authorization } } as IncomingMessage;
-      let leave = () => {};
+    async identify(authorization, clientAddress) {
+      const req = {
+        headers: { authorization },
+        socket: { remoteAddress: clientAddress },
+      } as unknown as IncomingMessage;
       try {
-        leave = admit(limits, req);
-        const caller = await authenticate(req, deps);
-        return { ok: true, caller, leave };
+        return { ok: true, caller: await authenticate(req, deps) };
       } catch (error) {
-        leave();
-        return { ok: false, reply: failureOf(knownError(deps, error, { admit: true })) };
+        return { ok: false, reply: failureOf(knownError(deps, error, { identify: true })) };
       }
     },
     async handle(req, res) {
@@ -148,7 +189,7 @@ export function createClaimsApi(options: ClaimsApiOptions): ClaimsApi {
       let reply: OperationReply;
       let leave = () => {};
       try {
-        leave = admit(limits, req);
+        leave = await admit(limits, req);
         const { operation, params } = routeOf(method, path);
         const where = targetOf(operation, params);
         const caller = await authenticate(req, deps);
@@ -198,7 +239,7 @@ async function serve(
  * its hash) before anything else is done for it, GitHub's `GET /user` included. A call without
  * one is answered 401 at once and costs nothing.
  */
-function admit(limits: CallerLimits, req: IncomingMessage): () => void {
+async function admit(limits: CallerLimits, req: IncomingMessage): Promise<() => void> {
   let token: string;
   try {
     token = bearerToken(req);

@@ -1,9 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { type DestinationStream, type Logger, pino } from 'pino';
+import type { DestinationStream, Logger } from 'pino';
 import { Probot, Server } from 'probot';
 import { checkListenHost } from '../config/check-listen-host.js';
+import type { Settings } from '../config/settings.js';
+import { createLog } from './log.js';
 import { requestLog } from './request-log.js';
 import type { NodeMiddleware } from './webhook-door.js';
 import { withoutProbotHttpLog } from './without-probot-http-log.js';
@@ -44,7 +46,7 @@ interface SmeeClientClass {
 /** What tests may replace in startSetup. */
 interface SetupOptions {
   /** Where log lines go (default stdout). */
-  readonly logDestination?: DestinationStream;
+  readonly logDestination?: DestinationStream & NodeJS.WritableStream;
   /** Replaces smee-client (tests: a machine without network). */
   readonly SmeeClient?: SmeeClientClass;
 }
@@ -71,9 +73,14 @@ export async function startSetup(
   env: Readonly<Record<string, string | undefined>> = process.env,
   options: SetupOptions = {},
 ): Promise<SetupServer> {
-  const log = pino(
-    { level: env.LOG_LEVEL || 'info', name: 'claim-warden' },
-    options.logDestination ?? pino.destination(1),
+  // The app's own root logger, so setup mode's lines are shaped as the app's: one `name` a
+  // line (Probot's server names its child `http`), LOG_FORMAT honoured.
+  const log = await createLog(
+    {
+      logLevel: (env.LOG_LEVEL || 'info') as Settings['logLevel'],
+      logFormat: env.LOG_FORMAT === 'pretty' ? 'pretty' : 'json',
+    },
+    options.logDestination,
   );
   const port = Number(env.PORT) || 3000;
   const host = env.HOST || 'localhost';

@@ -1,7 +1,9 @@
 import type { Logger } from 'pino';
+import type { CallerLimits } from '../api/caller/caller-limits.js';
 import type { ClaimsApi } from '../api/claims-api.js';
 import { packageVersion } from '../client/cli/package-version.js';
 import type { RouteHandler } from '../http-routes.js';
+import type { BaseUrlSettings } from '../request-base-url.js';
 import { RedisStore } from '../store/redis-store.js';
 import type { Store } from '../store/store.js';
 import { memoryMcpSessions } from './mcp-sessions.js';
@@ -13,11 +15,13 @@ import { type RemoteMcpLimits, remoteMcp } from './remote-mcp.js';
 interface RemoteMcpWiring {
   /** The claims API `/api/claims/v1/` serves (same caches, same limits). */
   readonly api: ClaimsApi;
+  /** The claims API's per-caller limits: an MCP request counts once against them. */
+  readonly callerLimits: CallerLimits;
   readonly store: Store;
   readonly log: Logger;
   /** GitHub's REST API root: its OAuth server is the one the metadata names. */
   readonly githubApiUrl: string;
-  readonly settings: { readonly publicUrl?: string | undefined };
+  readonly settings: BaseUrlSettings;
   readonly limits?: Partial<RemoteMcpLimits>;
 }
 
@@ -40,11 +44,13 @@ export function remoteMcpRoutes(wiring: RemoteMcpWiring): {
       : memoryMcpSessions();
   const mcp = remoteMcp({
     api: wiring.api,
+    callerLimits: wiring.callerLimits,
     sessions,
     log: wiring.log,
     publicUrl: wiring.settings.publicUrl,
+    trustProxy: wiring.settings.trustProxy,
     version: packageVersion(),
     ...(wiring.limits ? { limits: wiring.limits } : {}),
   });
-  return { mcp, metadata: protectedResource(wiring.settings.publicUrl, wiring.githubApiUrl) };
+  return { mcp, metadata: protectedResource(wiring.settings, wiring.githubApiUrl) };
 }

@@ -7,6 +7,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/app/main.js';
+import { startSetup } from '../../src/app/setup.js';
 import { signWebhook } from '../fake-github/webhooks.js';
 import {
   freePort,
@@ -128,5 +129,29 @@ describe('the log of an end-to-end run', () => {
       await running.stop();
       await fake.close();
     });
+  }, 60_000);
+
+  it('setup mode (no APP_ID) logs one JSON object with unique keys a line too', async () => {
+    const lines: string[] = [];
+    const port = await freePort();
+    const offline = {
+      createChannel: async (): Promise<string> => {
+        throw new TypeError('fetch failed');
+      },
+    };
+    const setup = await startSetup(
+      { PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'debug' },
+      { logDestination: logSink(lines), SmeeClient: offline },
+    );
+    stops.push(() => setup.stop());
+    await fetch(`http://127.0.0.1:${port}/probot`);
+    await fetch(`http://127.0.0.1:${port}/probot/import`);
+    await fetch(`http://127.0.0.1:${port}/no-such-page`);
+    await waitFor(() => lines.some((l) => l.includes('smee.io')), 'the smee.io line');
+    await waitFor(() => lines.some((l) => l.includes('/no-such-page')), 'the request lines');
+
+    const records = checkLines(lines);
+
+    expect(records.some((r) => String(r.msg).startsWith('setup mode'))).toBe(true);
   }, 60_000);
 });
