@@ -117,7 +117,7 @@ export interface OperationReply {
 }
 
 /** Who a token names, or the refusal a REST call with it would get. */
-export type Identified =
+type Identified =
   | { readonly ok: true; readonly caller: Caller }
   | { readonly ok: false; readonly reply: OperationReply };
 

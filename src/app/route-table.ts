@@ -4,7 +4,7 @@ import { RESOURCE_METADATA_PATH } from '../mcp/protected-resource.js';
 import { MCP_PATH } from '../mcp/remote-mcp.js';
 
 /** The room that serves a route. `webhooks` is Probot's own middleware, behind the webhook door. */
-export type RouteRoom =
+type RouteRoom =
   | 'webhooks'
   | 'claims-api'
   | 'mcp'
@@ -18,7 +18,7 @@ export type RouteRoom =
  * it is starting where that matters), `starting-api` or `starting-page` (503 with
  * `retry-after`, startingAnswer), or `probot` (not served yet: Probot's 404).
  */
-export type WhileStarting = 'itself' | 'starting-api' | 'starting-page' | 'probot';
+type WhileStarting = 'itself' | 'starting-api' | 'starting-page' | 'probot';
 
 /** One route of the app's server. */
 export interface RouteEntry {

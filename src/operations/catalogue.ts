@@ -16,7 +16,7 @@ import {
   QueueQueryInput,
   RepoField,
 } from './fields.js';
-import { defineOperation, type Operation, type OperationName } from './operation.js';
+import { defineOperation, type Operation } from './operation.js';
 
 // The session as the app's own doors take it: written on the marker as given. The stdio
 // server and the CLI take a private name and publish a keyed tag instead (their own field).
@@ -158,8 +158,3 @@ export const OPERATIONS: readonly Operation[] = [
   listOperation,
   pathsOperation,
 ];
-
-/** The operation of a name. */
-export function operationNamed(name: OperationName): Operation {
-  return OPERATIONS.find((operation) => operation.name === name)!;
-}

@@ -4,10 +4,10 @@ import type { z } from 'zod';
 export type OperationName = 'claim' | 'heartbeat' | 'release' | 'get' | 'list' | 'paths';
 
 /** What an operation's route names: an issue, a repository, or nothing (the whole queue). */
-export type OperationTarget = 'issue' | 'repo' | 'none';
+type OperationTarget = 'issue' | 'repo' | 'none';
 
 /** The MCP hints of an operation's tool (the MCP specification's tool annotations). */
-export interface OperationHints {
+interface OperationHints {
   readonly readOnlyHint?: boolean;
   readonly destructiveHint?: boolean;
   readonly idempotentHint?: boolean;
