@@ -11,7 +11,6 @@ import { settingsForLog } from '../config/settings-for-log.js';
 import type { EventSenderOptions } from '../events/event-outbox.js';
 import type { PacingClock } from '../github/write-pacing.js';
 import type { HttpRoutes } from '../http-routes.js';
-import { MCP_PATH } from '../mcp/remote-mcp.js';
 import type { WorkQueue } from '../queue/queue.js';
 import type { Store } from '../store/store.js';
 import { answers } from './answers.js';
@@ -23,6 +22,7 @@ import { isEntry } from './is-entry.js';
 import { createLog } from './log.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { requestLog } from './request-log.js';
+import { mountRoutes, ROUTE_TABLE } from './route-table.js';
 import { needsSetup, startSetup } from './setup.js';
 import { startingAnswer } from './starting-answer.js';
 import { stopWithin } from './stop-within.js';
@@ -138,13 +138,11 @@ export async function main(
       sessions: backends.sessions,
       log,
     });
-    for (const method of ['GET', 'POST']) {
-      for (const path of ['/claims', '/claims/']) {
-        warden.http.route(method, path, async (req, res) => {
-          if (!(await board(req, res))) res.writeHead(404).end();
-        });
-      }
-    }
+    mountRoutes(warden.http, {
+      board: async (req, res) => {
+        if (!(await board(req, res))) res.writeHead(404).end();
+      },
+    });
     // The door opens as `warden` is set: GitHub's redeliveries may come now.
     warden.opened();
     metrics.started.set(1);
@@ -173,9 +171,9 @@ export async function main(
 }
 
 /**
- * The routes before GitHub answered: `/health` says "starting" (and whether the store
- * answers), `/metrics` is served as later, and the board and the claims API answer 503
- * "starting" with `retry-after`, as does `/mcp`; everything else is left to Probot (its 404).
+ * The routes before GitHub answered, as the route table says: `/health` says "starting" (and
+ * whether the store answers), `/metrics` is served as later, and the board, the claims API and
+ * `/mcp` answer 503 "starting" with `retry-after`; everything else is left to Probot (its 404).
  */
 function routesWhileStarting(
   backends: { store: Store; queue: WorkQueue },
@@ -183,14 +181,15 @@ function routesWhileStarting(
   metricsToken: string | undefined,
 ): HttpRoutes {
   const routes = createHttpRoutes({ ...backends, metrics, metricsToken, starting: true });
-  for (const method of ['GET', 'POST', 'DELETE', 'PUT', 'PATCH']) {
-    routes.route(method, '/api/claims/v1/', startingAnswer('api'));
+  const answers = {
+    'starting-api': startingAnswer('api'),
+    'starting-page': startingAnswer('page'),
+  };
+  for (const entry of ROUTE_TABLE) {
+    if (entry.whileStarting !== 'starting-api' && entry.whileStarting !== 'starting-page') continue;
+    for (const method of entry.methods)
+      routes.route(method, entry.path, answers[entry.whileStarting]);
   }
-  for (const method of ['GET', 'POST']) {
-    for (const path of ['/claims', '/claims/']) routes.route(method, path, startingAnswer('page'));
-  }
-  for (const method of ['GET', 'POST', 'DELETE'])
-    routes.route(method, MCP_PATH, startingAnswer('api'));
   return routes;
 }
 
