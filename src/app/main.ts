@@ -14,6 +14,7 @@ import type { HttpRoutes } from '../http-routes.js';
 import { MCP_PATH } from '../mcp/remote-mcp.js';
 import type { WorkQueue } from '../queue/queue.js';
 import type { Store } from '../store/store.js';
+import { startTracing } from '../telemetry/start-tracing.js';
 import { answers } from './answers.js';
 import { type ClaimWarden, createClaimWarden } from './app.js';
 import { createBackends } from './backends.js';
@@ -68,6 +69,8 @@ export async function main(
 ): Promise<RunningApp> {
   const settings = readSettings(env);
   await checkListenHost(settings);
+  // Opt-in with OTEL_EXPORTER_OTLP_ENDPOINT (docs/operations.md "Traces"); null: nothing loaded.
+  const tracing = await startTracing(env);
   const log = await createLog(settings, options.logDestination);
   if (settings.metricsToken === undefined && env.NODE_ENV === 'production') {
     log.warn(
@@ -159,6 +162,7 @@ export async function main(
       log.info('shutting down: finishing running reconciles');
       await server.stop();
       await running.stop();
+      await tracing?.flush();
     },
   };
 }
