@@ -56,6 +56,10 @@ async function start(env: Readonly<Record<string, string | undefined>>): Promise
  * ioredis and http are patched; started from main alone, only the app's own spans are made.
  */
 async function instrument(): Promise<void> {
+  // ES modules are patched through import-in-the-middle's loader hook (require hooks see
+  // CommonJS only); registered here, it applies to the modules imported after it.
+  const { register } = await import('node:module');
+  register('@opentelemetry/instrumentation/hook.mjs', import.meta.url);
   const [{ registerInstrumentations }, { HttpInstrumentation }, { IORedisInstrumentation }] =
     await Promise.all([
       import('@opentelemetry/instrumentation'),

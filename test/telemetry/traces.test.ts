@@ -127,6 +127,10 @@ describe('traces', () => {
     expect(names).toContain('reconcile');
     expect(names).toContain(`GitHub GET /repos/{owner}/{repo}/issues/{issue_number}/comments`);
     expect(names.filter((name) => name.startsWith('GitHub write')).length).toBeGreaterThan(0);
+    // Redis commands, from the ioredis instrumentation, inside the reconcile.
+    expect(inTrace().some((s) => Object.keys(s.attributes).some((k) => k.startsWith('db.')))).toBe(
+      true,
+    );
     // The incoming webhook request, from the HTTP instrumentation, is the trace's root.
     expect(inTrace().some((s) => s.name.startsWith('POST') && s.parentSpanId === undefined)).toBe(
       true,
