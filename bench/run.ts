@@ -14,6 +14,7 @@ import { benchMcp } from './mcp-bench.js';
 import { benchMemory } from './memory-bench.js';
 import { benchPaths } from './paths-bench.js';
 import { benchPeople } from './people-bench.js';
+import { benchReaders } from './readers-bench.js';
 import { benchRecovery } from './recovery-bench.js';
 import { benchRedisHa } from './redis-ha-bench.js';
 import { fmt, renderSection, type Section } from './section.js';
@@ -50,6 +51,7 @@ const BENCHES: ReadonlyArray<readonly [string, () => Promise<Section>]> = [
   ['guard', benchGuard],
   ['action', benchAction],
   ['api', benchApi],
+  ['readers', benchReaders],
   ['mcp', benchMcp],
   ['board', benchBoard],
   ['recovery', benchRecovery],

@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Probot } from 'probot';
-import { createClaimsApi, DEFAULT_CALLER_LIMITS } from '../api/claims-api.js';
+import { limitCounters } from '../api/caller/limit-counters.js';
+import { apiCallerLimits, createClaimsApi, DEFAULT_CALLER_LIMITS } from '../api/claims-api.js';
 import { createEventOutbox } from '../events/create-event-outbox.js';
 import { eventMetrics } from '../events/event-metrics.js';
 import type { EventOutbox, EventSenderOptions } from '../events/event-outbox.js';
@@ -12,6 +13,7 @@ import { peoplePlanOf } from '../people-facts/people-plan.js';
 import type { WorkQueue } from '../queue/queue.js';
 import { rememberQueueSettings } from '../read-model/queue-settings.js';
 import type { RecoveryResult } from '../recovery/recover-deliveries.js';
+import { RedisStore } from '../store/redis-store.js';
 import type { Store } from '../store/store.js';
 import type { SweepResult } from '../sweep/sweep.js';
 import { observeApi } from '../telemetry/observe-api.js';
@@ -116,6 +118,21 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
 
   const { reconcileOne, handle, onExhausted, requestPullCheck } = reconcileHandler(core, events);
   queue.start(handle, { onExhausted });
+  // docs/security.md "Limits": on Redis, counted for the whole deployment.
+  const counters = limitCounters({
+    log,
+    now: () => now().getTime(),
+    ...(store instanceof RedisStore
+      ? { redis: { client: () => store.connection(), prefix: store.prefix } }
+      : {}),
+  });
+  const callerLimits = apiCallerLimits(
+    {
+      perMinute: settings.apiRatePerMinute ?? DEFAULT_CALLER_LIMITS.perMinute,
+      concurrency: settings.apiConcurrency ?? DEFAULT_CALLER_LIMITS.concurrency,
+    },
+    counters,
+  );
   const claimsApi = createClaimsApi({
     store,
     queue,
@@ -129,10 +146,10 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
     // docs/protocol.md §16: the API refuses an agent an issue a person holds or people wait for.
     peoplePlan: peoplePlanOf({ store, appLogin, now }),
     events: events !== null,
-    limits: {
-      perMinute: settings.apiRatePerMinute ?? DEFAULT_CALLER_LIMITS.perMinute,
-      concurrency: settings.apiConcurrency ?? DEFAULT_CALLER_LIMITS.concurrency,
-    },
+    limits: callerLimits,
+    counters,
+    // docs/protocol.md §8 "Readers": one read of an issue per pacing interval, however many read.
+    readIntervalMs: settings.writePacingMs ?? GITHUB_WRITE_SPACING_MS,
   });
 
   const timers = wardenTimers(core, options.timers ?? true);
@@ -142,6 +159,7 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
   // The remote MCP server: `/mcp`, each tool a call of the claims API above.
   registerRemoteMcp(http, {
     api: observeApi(claimsApi, metrics.ops, 'mcp'),
+    callerLimits,
     store,
     log,
     settings,

@@ -54,7 +54,10 @@ export async function peopleFactsFor(
   const members = new Set<string>();
   for (const login of logins) {
     // A bot (the app's own assignments, say) holds no role on a repository: no call.
-    roles.set(login, isBot(login) ? 'none' : await readRole(octokit, reads, key, login));
+    roles.set(
+      login,
+      isBot(login, facts.bots) ? 'none' : await readRole(octokit, reads, key, login),
+    );
     if (needs.members && (await readMembership(octokit, reads, key, login))) members.add(login);
   }
   const heldElsewhere =
@@ -76,8 +79,9 @@ export async function peopleFactsFor(
   };
 }
 
-function isBot(login: string): boolean {
-  return login.endsWith('[bot]');
+/** A `[bot]` login, or one GitHub typed `Bot` on the issue. */
+function isBot(login: string, bots: readonly string[] = []): boolean {
+  return login.endsWith('[bot]') || bots.some((bot) => bot.toLowerCase() === login);
 }
 
 /** The logins lowercased, each once, in the order first named. */

@@ -46,7 +46,9 @@ export function peopleReads(
   const reactions: number[] = [];
   for (const command of commands) {
     if (command.answer === null) {
+      // An edited one is never run, but its 👍 says whether it ran before the edit.
       reactions.push(command.id);
+      if (command.edited) continue;
       logins.add(command.author.toLowerCase());
       logins.add(command.login.toLowerCase());
     } else if (command.answer.outcome === 'waitlisted') {

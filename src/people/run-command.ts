@@ -40,7 +40,7 @@ function claim(run: PeopleRun, command: ThreadCommand): void {
 function claimOutcome(run: PeopleRun, command: ThreadCommand): [CommandOutcome, string?] {
   const { login } = command;
   if (!run.facts.open) return ['refused', 'this issue is closed.'];
-  if (isBot(login, run.facts.appLogin) || sameName(login, run.people.appSlug)) {
+  if (isBot(login, run.facts) || sameName(login, run.people.appSlug)) {
     return ['refused', 'bots are not assigned: agents claim with a claim comment.'];
   }
   const onBehalf = command.target !== undefined;

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { ProbotOctokit } from 'probot';
 import type { DecideConfig } from '../claims/decide-config.js';
 import { hasName, sameName } from '../claims/names.js';
+import type { PeopleFacts } from '../claims/people-facts.js';
 import type { Action, Plan } from '../claims/plan.js';
 import type { ClaimEvent } from '../events/claim-event.js';
 import { keepClaimEvents } from '../events/keep-claim-events.js';
@@ -12,8 +13,10 @@ import { type IssueMeta, type IssueThread, type PlusOnes, readThread } from '../
 import { type IssueKey, issueKeyString } from '../keys.js';
 import { pathHoldersFor } from '../paths/path-holders-for.js';
 import { decideIssue } from '../people/decide-issue.js';
+import { assignsCappedPerson, underCapLocks } from '../people-facts/cap-lock.js';
 import { peopleFactsFor } from '../people-facts/people-facts-for.js';
 import type { ReconcileRequest } from '../queue/queue.js';
+import { personClaimsElsewhere } from '../read-model/held-elsewhere.js';
 import { recordGone } from '../read-model/record-gone.js';
 import { recordReconciled } from '../read-model/record-reconciled.js';
 import type { Store } from '../store/store.js';
@@ -138,50 +141,73 @@ export async function reconcileIssue(
   // decide exactly.
   const readDeps = { octokit, reads, store: deps.store, appLogin: deps.appLogin, now };
   const people = await peopleFactsFor(readDeps, key, facts, lookup.config);
-  const plan = decideIssue({ ...facts, ...(people ? { people } : {}) }, lookup.config, now);
-  // Remembered before the assignment is sent: a reconcile that dies after it still knows
-  // whom it assigned. One that GitHub refused is dropped below, on the next reconcile.
-  const remember = !deps.observing;
-  const planned = rememberedAssignees(appAssignees, thread.assignees, plan, false);
-  if (remember && !sameLogins(planned, appAssignees)) {
-    await deps.store.setAppAssignees(key, planned);
-  }
-  const kept = publishEvents
-    ? await keepClaimEvents(deps.store, {
-        key,
-        comments: thread.comments,
-        plan,
-        previousHolder,
-        now,
-      })
-    : undefined;
-  await (deps.executePlan ?? executePlan)(octokit, key, plan, {
-    knownLabels: deps.knownLabels,
-    onWrite: (action) => {
-      if (action.kind === 'finalise') {
-        log.info(
-          // `reason` is the child's (what started the reconcile): one key, one meaning per line.
-          { commentId: action.commentId, finalisedBecause: action.reason, outcome: action.outcome },
-          'claim finalised',
-        );
-      }
-      deps.onWrite?.(action, key);
-    },
-  });
-  if (publishEvents && kept) {
-    await publishEvents(kept.events);
-    await kept.published();
-  }
-  const applied = rememberedAssignees(appAssignees, thread.assignees, plan, true);
-  if (remember && !sameLogins(applied, planned)) await deps.store.setAppAssignees(key, applied);
-  const { staleAfterMs } = lookup.config;
-  const peopleStaleAfterMs = lookup.config.people?.staleAfterMs;
-  await recordReconciled(pathDeps, key, {
-    ...{ plan, thread, paths, staleAfterMs, now },
-    ...(peopleStaleAfterMs ? { peopleStaleAfterMs } : {}),
-  });
-  log.debug({ holder: plan.holder, writes: plan.actions.length }, 'issue reconciled');
-  return { outcome: 'applied', plan };
+  const decided = (heldElsewhere?: PeopleFacts['heldElsewhere']) =>
+    decideIssue(
+      {
+        ...facts,
+        ...(people ? { people: heldElsewhere ? { ...people, heldElsewhere } : people } : {}),
+      },
+      lookup.config,
+      now,
+    );
+  const apply = async (plan: Plan): Promise<ReconcileResult> => {
+    // Remembered before the assignment is sent: a reconcile that dies after it still knows
+    // whom it assigned. One that GitHub refused is dropped below, on the next reconcile.
+    const remember = !deps.observing;
+    const planned = rememberedAssignees(appAssignees, thread.assignees, plan, false);
+    if (remember && !sameLogins(planned, appAssignees)) {
+      await deps.store.setAppAssignees(key, planned);
+    }
+    const kept = publishEvents
+      ? await keepClaimEvents(deps.store, {
+          key,
+          comments: thread.comments,
+          plan,
+          previousHolder,
+          now,
+        })
+      : undefined;
+    await (deps.executePlan ?? executePlan)(octokit, key, plan, {
+      knownLabels: deps.knownLabels,
+      onWrite: (action) => {
+        if (action.kind === 'finalise') {
+          log.info(
+            // `reason` is the child's (what started the reconcile): one key, one meaning per line.
+            {
+              commentId: action.commentId,
+              finalisedBecause: action.reason,
+              outcome: action.outcome,
+            },
+            'claim finalised',
+          );
+        }
+        deps.onWrite?.(action, key);
+      },
+    });
+    if (publishEvents && kept) {
+      await publishEvents(kept.events);
+      await kept.published();
+    }
+    const applied = rememberedAssignees(appAssignees, thread.assignees, plan, true);
+    if (remember && !sameLogins(applied, planned)) await deps.store.setAppAssignees(key, applied);
+    const { staleAfterMs } = lookup.config;
+    const peopleStaleAfterMs = lookup.config.people?.staleAfterMs;
+    await recordReconciled(pathDeps, key, {
+      ...{ plan, thread, paths, staleAfterMs, now },
+      ...(peopleStaleAfterMs ? { peopleStaleAfterMs } : {}),
+    });
+    log.debug({ holder: plan.holder, writes: plan.actions.length }, 'issue reconciled');
+    return { outcome: 'applied', plan };
+  };
+  const plan = decided();
+  if (!people || !assignsCappedPerson(plan, lookup.config)) return apply(plan);
+  // docs/protocol.md §16 `people.maxClaims`: counted again, decided and recorded under the
+  // locks of the logins the decision weighs, so no other issue's reconcile assigns them
+  // meanwhile on the same count.
+  const logins = [...people.heldElsewhere.keys()];
+  return underCapLocks(deps.store, key.installationId, logins, async () =>
+    apply(decided(await personClaimsElsewhere(deps.store, key, logins, now))),
+  );
 }
 
 /**
