@@ -13,6 +13,7 @@ import type { PacingClock } from '../github/write-pacing.js';
 import type { HttpRoutes } from '../http-routes.js';
 import type { WorkQueue } from '../queue/queue.js';
 import type { Store } from '../store/store.js';
+import { startTracing } from '../telemetry/start-tracing.js';
 import { answers } from './answers.js';
 import { type ClaimWarden, createClaimWarden } from './app.js';
 import { createBackends } from './backends.js';
@@ -73,6 +74,8 @@ export async function main(
 ): Promise<RunningApp> {
   const settings = readSettings(env);
   await checkListenHost(settings);
+  // Opt-in with OTEL_EXPORTER_OTLP_ENDPOINT (docs/operations.md "Traces"); null: nothing loaded.
+  const tracing = await startTracing(env);
   const log = await createLog(settings, options.logDestination);
   if (settings.metricsToken === undefined && env.NODE_ENV === 'production') {
     log.warn(
@@ -166,6 +169,7 @@ export async function main(
       log.info('shutting down: finishing running reconciles');
       await server.stop();
       await running.stop();
+      await tracing?.flush();
     },
   };
 }

@@ -4,6 +4,7 @@ import { routeTemplate } from '../app/metrics.js';
 import { OPERATIONS } from '../operations/catalogue.js';
 import { fillRoute } from '../operations/fill-route.js';
 import type { OpsMetrics } from './ops-metrics.js';
+import { inSpan } from './tracing.js';
 
 /** The claims API's handler: resolves false for a path it does not own. */
 type ApiHandler = (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
@@ -28,7 +29,13 @@ export function observeApi(
     const labels = { surface, method: req.method ?? 'GET', route: apiRoute(req.url ?? '/') };
     const body = captureErrorBody(res);
     try {
-      return await api(req, res);
+      // MCP tools call the API in process: their span is a child of the MCP request's.
+      const attributes = { 'claims.surface': surface, 'url.template': labels.route };
+      return await inSpan(`claims API ${labels.method} ${labels.route}`, { attributes }, (span) =>
+        api(req, res).finally(() =>
+          span?.setAttribute('http.response.status_code', res.statusCode),
+        ),
+      );
     } finally {
       metrics.apiSeconds.observe(labels, (performance.now() - started) / 1000);
       const status = res.statusCode;
