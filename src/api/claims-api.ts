@@ -15,8 +15,13 @@ import {
   type CallerLimits,
   callerLimits,
 } from './caller/caller-limits.js';
+import { isCountedElsewhere } from './caller/counted-elsewhere.js';
+import { identityLookups } from './caller/identity-lookups.js';
+import type { IssueView } from './caller/issue-view.js';
+import { type LimitCounters, limitCounters } from './caller/limit-counters.js';
 import { issueNotFound, repoNotFound } from './caller/not-found.js';
 import { repoAccess } from './caller/repo-access.js';
+import { SharedReads } from './caller/shared-reads.js';
 import { TtlCache } from './caller/ttl-cache.js';
 import { getClaim } from './claim/get-claim.js';
 import { heartbeatClaim } from './claim/heartbeat-claim.js';
@@ -38,6 +43,9 @@ const CLAIM_PATH = /^\/repos\/([^/]+)\/([^/]+)\/issues\/([1-9]\d{0,9})\/claim(\/
 /** docs/protocol.md §8, §9: identity, permission and visibility answers are kept at most this long. */
 export const API_CACHE_MS = 5 * 60_000;
 
+/** How long a token GitHub refused is answered 401 without asking again. */
+export const REFUSED_TOKEN_MS = 60_000;
+
 /** What the app hands the claims API. */
 export interface ClaimsApiOptions {
   readonly store: Store;
@@ -55,10 +63,20 @@ export interface ClaimsApiOptions {
   readonly events: boolean;
   /** Cache lifetime of identity, permission and visibility (default and maximum 5 minutes). */
   readonly cacheMs?: number;
-  /** Per-caller limits (docs/protocol.md §8 "Limits"); default {@link DEFAULT_CALLER_LIMITS}. */
-  readonly limits?: CallerLimitSettings;
+  /**
+   * Per-caller limits (docs/protocol.md §8 "Limits"), shared with the remote MCP server;
+   * default: {@link DEFAULT_CALLER_LIMITS}, counted on `counters`.
+   */
+  readonly limits?: CallerLimits;
+  /** Where limits are counted (default: this process). */
+  readonly counters?: LimitCounters;
   /** People's claims of an issue (docs/protocol.md §16); absent: none are read. */
   readonly peoplePlan?: ApiDeps['peoplePlan'];
+  /**
+   * How long the readers of an issue share one read of it (docs/protocol.md §8 "Readers"):
+   * the installation's write pacing, `CLAIMS_WRITE_PACING_MS` (default 1000).
+   */
+  readonly readIntervalMs?: number;
 }
 
 /** The defaults of `CLAIMS_API_RATE_PER_MINUTE` and `CLAIMS_API_CONCURRENCY`. */
@@ -72,13 +90,31 @@ const REPO_NAME = /^(?!\.\.?$)[A-Za-z0-9._-]{1,100}$/;
 export function claimsApiDeps(options: ClaimsApiOptions): ApiDeps {
   const ttlMs = Math.min(options.cacheMs ?? API_CACHE_MS, API_CACHE_MS);
   const clock = () => options.now().getTime();
+  const log = options.log.child({ name: 'claims-api' });
   return {
     ...options,
-    log: options.log.child({ name: 'claims-api' }),
+    log,
     baseUrl: String(options.appOctokit.request.endpoint.DEFAULTS.baseUrl).replace(/\/$/, ''),
     access: repoAccess({ ...options, ttlMs }),
     logins: new TtlCache<string>(ttlMs, clock),
+    refusedTokens: new TtlCache<string>(Math.min(REFUSED_TOKEN_MS, ttlMs), clock),
+    lookups: identityLookups(options.counters ?? limitCounters({ log, now: clock })),
+    reads: new SharedReads<IssueView>(options.readIntervalMs ?? 1000, clock),
   };
+}
+
+/**
+ * The per-caller limits of `settings` counted on `counters` (docs/protocol.md §8 "Limits"):
+ * the claims API's and the remote MCP server's, one count for both.
+ */
+export function apiCallerLimits(
+  settings: CallerLimitSettings,
+  counters: LimitCounters,
+): CallerLimits {
+  return callerLimits(settings, {
+    rate: counters.rate('api-rate', settings.perMinute),
+    running: counters.running('api-running', settings.concurrency),
+  });
 }
 
 /**
@@ -91,9 +127,12 @@ export function createClaimsApi(
   options: ClaimsApiOptions,
 ): (req: IncomingMessage, res: ServerResponse) => Promise<boolean> {
   const deps = claimsApiDeps(options);
-  const limits = callerLimits(options.limits ?? DEFAULT_CALLER_LIMITS, () =>
-    options.now().getTime(),
-  );
+  const limits =
+    options.limits ??
+    apiCallerLimits(
+      DEFAULT_CALLER_LIMITS,
+      options.counters ?? limitCounters({ log: deps.log, now: () => options.now().getTime() }),
+    );
   return async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname !== API_PREFIX && !url.pathname.startsWith(`${API_PREFIX}/`)) return false;
@@ -101,7 +140,7 @@ export function createClaimsApi(
     let answer: ApiAnswer;
     let leave = () => {};
     try {
-      leave = admit(limits, req);
+      leave = await admit(limits, req);
       answer = await route(deps, req, path, url.searchParams);
     } catch (error) {
       const known = knownError(deps, error, req.method ?? 'GET', path);
@@ -119,9 +158,11 @@ export function createClaimsApi(
 /**
  * docs/protocol.md §8 "Limits": a call with a token counts against that token's limits (by
  * its hash) before anything else is done for it, GitHub's `GET /user` included. A call without
- * one is answered 401 at once and costs nothing.
+ * one is answered 401 at once and costs nothing; so does one the remote MCP server made
+ * inside a request it counted already.
  */
-function admit(limits: CallerLimits, req: IncomingMessage): () => void {
+async function admit(limits: CallerLimits, req: IncomingMessage): Promise<() => void> {
+  if (isCountedElsewhere(req)) return () => {};
   let token: string;
   try {
     token = bearerToken(req);

@@ -1,10 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Probot } from 'probot';
-import { createClaimsApi, DEFAULT_CALLER_LIMITS } from '../api/claims-api.js';
+import { limitCounters } from '../api/caller/limit-counters.js';
+import { apiCallerLimits, createClaimsApi, DEFAULT_CALLER_LIMITS } from '../api/claims-api.js';
 import { createEventOutbox } from '../events/create-event-outbox.js';
 import { eventMetrics } from '../events/event-metrics.js';
 import type { EventOutbox, EventSenderOptions } from '../events/event-outbox.js';
+import { sharedWritePacing } from '../github/shared-write-pacing.js';
 import { GITHUB_WRITE_SPACING_MS, type PacingClock, writePacing } from '../github/write-pacing.js';
 import type { HttpRoutes } from '../http-routes.js';
 import { registerRemoteMcp } from '../mcp/register-remote-mcp.js';
@@ -12,8 +14,11 @@ import { peoplePlanOf } from '../people-facts/people-plan.js';
 import type { WorkQueue } from '../queue/queue.js';
 import { rememberQueueSettings } from '../read-model/queue-settings.js';
 import type { RecoveryResult } from '../recovery/recover-deliveries.js';
+import { RedisStore } from '../store/redis-store.js';
 import type { Store } from '../store/store.js';
 import type { SweepResult } from '../sweep/sweep.js';
+import { observeApi } from '../telemetry/observe-api.js';
+import { registerScrapedGauges } from '../telemetry/scraped-gauges.js';
 import { connectApp } from './connect-app.js';
 import { createHttpRoutes } from './http.js';
 import { createMetrics, type Metrics } from './metrics.js';
@@ -41,6 +46,8 @@ interface WardenOptions {
   readonly eventSender?: EventSenderOptions;
   /** The metrics to count in; main makes them before GitHub is reached, to serve them then. */
   readonly metrics?: Metrics;
+  /** When a delivery recovery that redelivered looks again (default 30, 60, 120 s). */
+  readonly redeliveryRechecksMs?: readonly number[];
 }
 
 /** A running claim-warden inside a Probot instance. */
@@ -64,7 +71,8 @@ export interface ClaimWarden {
   recoverDeliveries(): Promise<RecoveryResult | null>;
   /**
    * The webhook door is open: starts delivery recovery (with timers), whose redeliveries
-   * would be refused before. main calls it once the app takes webhooks.
+   * would be refused before, `CLAIMS_REDELIVER_DELAY` later (a balancer's readiness probe
+   * sends traffic here first). main calls it once the app takes webhooks.
    */
   opened(): void;
   /** The routes of `http`, for Probot's server (`addHandler`). */
@@ -85,10 +93,21 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
   const log: Logger = (options.log ?? app.log).child({ name: 'claim-warden' });
   // NaN while Redis is away, so a scrape still gets the other metrics.
   const metrics = options.metrics ?? createMetrics(() => queue.depth().catch(() => Number.NaN));
-  const pacing = writePacing({
-    writeMs: settings.writePacingMs ?? GITHUB_WRITE_SPACING_MS,
-    ...(options.pacingClock ? { clock: options.pacingClock } : {}),
-  });
+  const writeMs = settings.writePacingMs ?? GITHUB_WRITE_SPACING_MS;
+  const clock = options.pacingClock ? { clock: options.pacingClock } : {};
+  const ownPacing = writePacing({ writeMs, ...clock });
+  // docs/replicas.md "Write pacing": on Redis, one schedule per installation for all replicas.
+  const pacing =
+    store instanceof RedisStore
+      ? sharedWritePacing({
+          redis: () => store.connection(),
+          prefix: store.prefix,
+          writeMs,
+          ...clock,
+          fallback: ownPacing,
+          log,
+        })
+      : ownPacing;
   const github = await connectApp(app, metrics, log, pacing);
   const { appLogin, appOctokit, octokitFor } = github;
   const config = repoConfigSource({
@@ -108,8 +127,27 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
     eventMetrics(metrics.registry),
   );
 
+  // Past two sweep intervals a due issue should have been queued and reconciled.
+  const overdueAfterMs = 2 * settings.sweepIntervalMs + 60_000;
+  registerScrapedGauges(metrics.registry, { store, events, now, overdueAfterMs });
+
   const { reconcileOne, handle, onExhausted, requestPullCheck } = reconcileHandler(core, events);
   queue.start(handle, { onExhausted });
+  // docs/security.md "Limits": on Redis, counted for the whole deployment.
+  const counters = limitCounters({
+    log,
+    now: () => now().getTime(),
+    ...(store instanceof RedisStore
+      ? { redis: { client: () => store.connection(), prefix: store.prefix } }
+      : {}),
+  });
+  const callerLimits = apiCallerLimits(
+    {
+      perMinute: settings.apiRatePerMinute ?? DEFAULT_CALLER_LIMITS.perMinute,
+      concurrency: settings.apiConcurrency ?? DEFAULT_CALLER_LIMITS.concurrency,
+    },
+    counters,
+  );
   const claimsApi = createClaimsApi({
     store,
     queue,
@@ -123,19 +161,20 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
     // docs/protocol.md §16: the API refuses an agent an issue a person holds or people wait for.
     peoplePlan: peoplePlanOf({ store, appLogin, now }),
     events: events !== null,
-    limits: {
-      perMinute: settings.apiRatePerMinute ?? DEFAULT_CALLER_LIMITS.perMinute,
-      concurrency: settings.apiConcurrency ?? DEFAULT_CALLER_LIMITS.concurrency,
-    },
+    limits: callerLimits,
+    counters,
+    // docs/protocol.md §8 "Readers": one read of an issue per pacing interval, however many read.
+    readIntervalMs: settings.writePacingMs ?? GITHUB_WRITE_SPACING_MS,
   });
 
-  const timers = wardenTimers(core, options.timers ?? true);
+  const timers = wardenTimers(core, options.timers ?? true, options.redeliveryRechecksMs);
   webhookIntake(app, core, { resync: timers.resync, requestPullCheck });
   const http = createHttpRoutes({ store, queue, metrics, metricsToken: settings.metricsToken });
-  routeClaimsApi(http, claimsApi);
+  routeClaimsApi(http, observeApi(claimsApi, metrics.ops, 'rest'));
   // The remote MCP server: `/mcp`, each tool a call of the claims API above.
   registerRemoteMcp(http, {
-    api: claimsApi,
+    api: observeApi(claimsApi, metrics.ops, 'mcp'),
+    callerLimits,
     store,
     log,
     settings,

@@ -25,6 +25,7 @@ import { createMetrics, type Metrics } from './metrics.js';
 import { requestLog } from './request-log.js';
 import { needsSetup, startSetup } from './setup.js';
 import { startingAnswer } from './starting-answer.js';
+import { stopWithin } from './stop-within.js';
 import { type NodeMiddleware, type WebhookDoorLimits, webhookDoor } from './webhook-door.js';
 import { withoutProbotHttpLog } from './without-probot-http-log.js';
 
@@ -35,6 +36,8 @@ export interface RunningApp {
   readonly port: number;
   /** Stops taking webhooks, finishes running reconciles, closes the store. */
   stop(): Promise<void>;
+  /** `CLAIMS_SHUTDOWN_TIMEOUT`: how long a signal's stop may take before the process exits. */
+  readonly shutdownTimeoutMs: number;
 }
 
 /** What tests and the benchmark may replace in main(). */
@@ -55,6 +58,8 @@ export interface MainOptions {
   readonly pacingClock?: PacingClock;
   /** The app's clock (default real time); tests move it with the fake GitHub's. */
   readonly now?: () => Date;
+  /** When a delivery recovery that redelivered looks again (default 30, 60, 120 s). */
+  readonly redeliveryRechecksMs?: readonly number[];
 }
 
 /**
@@ -118,6 +123,9 @@ export async function main(
           ...(options.events ? { eventSender: options.events } : {}),
           ...(options.pacingClock ? { pacingClock: options.pacingClock } : {}),
           ...(options.now ? { now: options.now } : {}),
+          ...(options.redeliveryRechecksMs
+            ? { redeliveryRechecksMs: options.redeliveryRechecksMs }
+            : {}),
         }),
       { url: `${settings.githubBaseUrl ?? 'https://api.github.com'}/app`, appId: settings.appId },
       log,
@@ -155,6 +163,7 @@ export async function main(
   return {
     warden: running,
     port: server.port,
+    shutdownTimeoutMs: settings.shutdownTimeoutMs,
     async stop() {
       log.info('shutting down: finishing running reconciles');
       await server.stop();
@@ -238,6 +247,9 @@ export function probotServer(
   });
 }
 
+/** The stop bound of setup mode, which reads no settings: CLAIMS_SHUTDOWN_TIMEOUT's default. */
+const DEFAULT_SHUTDOWN_TIMEOUT_MS = 20_000;
+
 /** How long start-up waits for Redis before giving up (the orchestrator then restarts us). */
 const STORE_START_TIMEOUT_MS = 30_000;
 
@@ -268,7 +280,9 @@ if (isEntry(import.meta.url, process.argv[1])) {
   // Probot's own CLI loads .env; so do we, before the settings are read.
   if (existsSync('.env')) process.loadEnvFile('.env');
   // docs/protocol.md §15: the first start, with no APP_ID, serves Probot's setup page.
-  const started: Promise<{ stop(): Promise<void> }> = needsSetup(process.env)
+  const started: Promise<{ stop(): Promise<void>; shutdownTimeoutMs?: number }> = needsSetup(
+    process.env,
+  )
     ? startSetup(process.env)
     : main();
   started.then(
@@ -277,13 +291,18 @@ if (isEntry(import.meta.url, process.argv[1])) {
       const onSignal = (signal: string) => {
         if (stopping) return;
         stopping = true;
-        app.stop().then(
-          () => process.exit(0),
-          (err: unknown) => {
-            console.error(`claim-warden: ${signal}: shutdown failed`, err);
-            process.exit(1);
-          },
-        );
+        const timeoutMs = app.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
+        void stopWithin(() => app.stop(), timeoutMs).then((outcome) => {
+          if (outcome === 'stopped') process.exit(0);
+          if (outcome === 'timed out') {
+            console.error(
+              `claim-warden: ${signal}: not stopped within ${timeoutMs / 1000} s (CLAIMS_SHUTDOWN_TIMEOUT): exiting with work unfinished; another replica, or the next start, takes it over`,
+            );
+          } else {
+            console.error(`claim-warden: ${signal}: shutdown failed`, outcome.failed);
+          }
+          process.exit(1);
+        });
       };
       process.on('SIGTERM', () => onSignal('SIGTERM'));
       process.on('SIGINT', () => onSignal('SIGINT'));

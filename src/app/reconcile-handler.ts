@@ -72,11 +72,17 @@ export function reconcileHandler(core: WardenCore, events: EventOutbox | null): 
     // so each runs under its issue's (or pull request's) mutual exclusion.
     await runGuardJobs(guardDeps, request);
     if (!needsReconcile(request)) return;
+    const started = performance.now();
+    if (request.queuedAt !== undefined)
+      metrics.ops.queueWaitSeconds.observe(Math.max(0, Date.now() - request.queuedAt) / 1000);
+    const seconds = () => (performance.now() - started) / 1000;
     try {
       const result = await reconcileOne(request);
       metrics.reconciles.inc({ outcome: result.outcome });
+      metrics.ops.reconcileSeconds.observe({ outcome: result.outcome }, seconds());
     } catch (error) {
       metrics.reconciles.inc({ outcome: 'failed' });
+      metrics.ops.reconcileSeconds.observe({ outcome: 'failed' }, seconds());
       throw error;
     }
   };

@@ -33,6 +33,15 @@ export function webhookIntake(app: Probot, core: WardenCore, jobs: WebhookJobs):
     metrics.webhooks.inc({ event: outcome.event, result: outcome.result });
     if (outcome.error) throw outcome.error;
   });
+  // Deliveries of actions the app does not subscribe to (GitHub sends every action of a
+  // subscribed event: pull_request.closed, installation_repositories.removed, …) are answered
+  // 200 and counted, so the counter sums to every delivery received.
+  const subscribed = new Set<string>(SUBSCRIBED_EVENTS);
+  app.onAny((context) => {
+    const action = (context.payload as { action?: unknown }).action;
+    const event = typeof action === 'string' ? `${context.name}.${action}` : context.name;
+    if (!subscribed.has(event)) metrics.webhooks.inc({ event, result: 'unhandled' });
+  });
 }
 
 /** handleWebhook's dependencies, from the app's. */

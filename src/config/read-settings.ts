@@ -127,6 +127,9 @@ export function readSettings(
         ? { clientId: v.GITHUB_CLIENT_ID, clientSecret: v.GITHUB_CLIENT_SECRET }
         : undefined,
     publicUrl: v.CLAIMS_PUBLIC_URL,
+    trustProxy: v.CLAIMS_TRUST_PROXY,
+    shutdownTimeoutMs: v.CLAIMS_SHUTDOWN_TIMEOUT,
+    redeliverDelayMs: v.CLAIMS_REDELIVER_DELAY,
     // Derived with a purpose label, so the cookie key never equals the webhook secret itself.
     sessionSecret:
       v.CLAIMS_SESSION_SECRET ??

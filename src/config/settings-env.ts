@@ -116,6 +116,15 @@ export const SettingsEnv = z.object({
     .optional(),
   GITHUB_CLIENT_SECRET: z.string().optional(),
   CLAIMS_PUBLIC_URL: publicUrlSchema.optional(),
+  CLAIMS_TRUST_PROXY: z
+    .enum(['true', 'false'], {
+      error:
+        'must be true or false: true only when a proxy in front of the app sets X-Forwarded-Proto and drops any a client sent',
+    })
+    .transform((text) => text === 'true')
+    .default(false),
+  CLAIMS_SHUTDOWN_TIMEOUT: durationSchema('1s', '10m', '20s').default(parseDuration('20s')),
+  CLAIMS_REDELIVER_DELAY: durationSchema('0s', '10m', '15s').default(parseDuration('15s')),
   CLAIMS_SESSION_SECRET: z
     .string()
     .min(32, {

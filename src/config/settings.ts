@@ -111,6 +111,23 @@ export interface Settings {
    */
   readonly publicUrl: string | undefined;
   /**
+   * `CLAIMS_TRUST_PROXY`: without `publicUrl`, whether the app's own links may take their
+   * scheme from `X-Forwarded-Proto` (default false: a client could send any). Set it only
+   * behind a proxy that sets the header itself.
+   */
+  readonly trustProxy: boolean;
+  /**
+   * `CLAIMS_SHUTDOWN_TIMEOUT`: after SIGTERM, how long the app waits for work in flight
+   * before it exits anyway (default 20 s, inside Kubernetes' 30 s grace), Redis up or not.
+   */
+  readonly shutdownTimeoutMs: number;
+  /**
+   * `CLAIMS_REDELIVER_DELAY`: how long after the app is ready (`/health` 200) it first asks
+   * GitHub for redeliveries (default 15 s), so a balancer's readiness probe has sent it
+   * traffic before GitHub redelivers (docs/protocol.md §12).
+   */
+  readonly redeliverDelayMs: number;
+  /**
    * `CLAIMS_SESSION_SECRET`, else derived from `WEBHOOK_SECRET`: the key board session
    * cookies are sealed with. Every replica derives the same one.
    */

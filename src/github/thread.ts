@@ -5,8 +5,12 @@ import type { IssueKey } from '../keys.js';
 import { conditionalGet, conditionalPages, type ReadCache } from './conditional.js';
 import { IssueGoneError, isGoneStatus, statusOf, UnverifiableError } from './errors.js';
 
-/** docs/protocol.md §6: a thread longer than this cannot be verified. */
-export const MAX_THREAD_COMMENTS = 1000;
+/**
+ * docs/protocol.md §6: a thread longer than this cannot be verified. GitHub takes no comment
+ * on an issue past about 2,500, so every thread anyone can still comment on (and so post a
+ * claim or a command on) is read whole; the margin covers GitHub's "about".
+ */
+export const MAX_THREAD_COMMENTS = 3000;
 
 /**
  * How long a conditional read of a thread keeps its answers (docs/api-budget.md). An ETag
@@ -61,7 +65,7 @@ export function threadComment(c: GitHubComment): ThreadComment {
 
 /**
  * Reads an issue and every comment of its thread, 100 a page. Fails closed (docs/protocol.md §6): any
- * GitHub error, or a thread of more than 1,000 comments, throws UnverifiableError; a 404 or
+ * GitHub error, or a thread of more than 3,000 comments, throws UnverifiableError; a 404 or
  * 410 on the issue itself throws IssueGoneError (which may be transient: the caller decides).
  *
  * With a `cache`, every read is conditional (docs/api-budget.md): a 304 is GitHub's own answer

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
+import { countedElsewhere } from '../api/caller/counted-elsewhere.js';
 import { API_PREFIX } from '../api/claims-api.js';
 
 /** The claims API as the app serves it: resolves false for a path it does not own. */
@@ -13,6 +14,8 @@ export interface ApiRequest {
   /** The caller's `Authorization` header, as the MCP request carried it. */
   readonly authorization: string | undefined;
   readonly body?: unknown;
+  /** The MCP request's peer address: the API bounds lookups of unknown tokens by it. */
+  readonly clientAddress?: string | undefined;
 }
 
 /** The API's answer: status, headers (lower-case names) and the parsed JSON body. */
@@ -25,20 +28,24 @@ export interface ApiReply {
 
 /**
  * Runs one request through the claims API's own handler, in process: the same route wiring,
- * authentication, per-caller limits, caches, locks and read-backs as a REST call
- * (docs/protocol.md §8), so a tool is an adapter and never a second implementation.
+ * authentication, caches, locks and read-backs as a REST call (docs/protocol.md §8), so a
+ * tool is an adapter and never a second implementation. The remote MCP server counts each of
+ * its requests against the caller's limits once, so the request is marked as counted.
  */
 export async function callClaimsApi(api: ClaimsApiHandler, request: ApiRequest): Promise<ApiReply> {
   const payload =
     request.body === undefined ? [] : [Buffer.from(JSON.stringify(request.body), 'utf8')];
-  const req = Object.assign(Readable.from(payload), {
-    method: request.method,
-    url: `${API_PREFIX}${request.path}`,
-    headers: {
-      ...(request.authorization === undefined ? {} : { authorization: request.authorization }),
-      ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-  }) as unknown as IncomingMessage;
+  const req = countedElsewhere(
+    Object.assign(Readable.from(payload), {
+      method: request.method,
+      url: `${API_PREFIX}${request.path}`,
+      headers: {
+        ...(request.authorization === undefined ? {} : { authorization: request.authorization }),
+        ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      socket: { remoteAddress: request.clientAddress },
+    }),
+  ) as unknown as IncomingMessage;
   const res = new CapturedResponse();
   const served = await api(req, res as unknown as ServerResponse);
   if (!served) throw new Error(`the claims API does not serve ${request.path}`);

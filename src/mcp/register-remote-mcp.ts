@@ -1,6 +1,8 @@
 import type { Logger } from 'pino';
+import type { CallerLimits } from '../api/caller/caller-limits.js';
 import { packageVersion } from '../client/cli/package-version.js';
 import type { HttpRoutes } from '../http-routes.js';
+import type { BaseUrlSettings } from '../request-base-url.js';
 import { RedisStore } from '../store/redis-store.js';
 import type { Store } from '../store/store.js';
 import type { ClaimsApiHandler } from './call-claims-api.js';
@@ -13,11 +15,13 @@ import { MCP_PATH, type RemoteMcpLimits, remoteMcp } from './remote-mcp.js';
 interface RemoteMcpWiring {
   /** The claims API's handler, the one `/api/claims/v1/` serves (same caches, same limits). */
   readonly api: ClaimsApiHandler;
+  /** The claims API's per-caller limits: an MCP request counts once against them. */
+  readonly callerLimits: CallerLimits;
   readonly store: Store;
   readonly log: Logger;
   /** GitHub's REST API root: its OAuth server is the one the metadata names. */
   readonly githubApiUrl: string;
-  readonly settings: { readonly publicUrl?: string | undefined };
+  readonly settings: BaseUrlSettings;
   readonly limits?: Partial<RemoteMcpLimits>;
 }
 
@@ -36,14 +40,16 @@ export function registerRemoteMcp(http: HttpRoutes, wiring: RemoteMcpWiring): vo
       : memoryMcpSessions();
   const mcp = remoteMcp({
     api: wiring.api,
+    callerLimits: wiring.callerLimits,
     sessions,
     log: wiring.log,
     publicUrl: wiring.settings.publicUrl,
+    trustProxy: wiring.settings.trustProxy,
     version: packageVersion(),
     ...(wiring.limits ? { limits: wiring.limits } : {}),
   });
   for (const method of ['POST', 'GET', 'DELETE']) http.route(method, MCP_PATH, mcp);
-  const metadata = protectedResource(wiring.settings.publicUrl, wiring.githubApiUrl);
+  const metadata = protectedResource(wiring.settings, wiring.githubApiUrl);
   http.route('GET', RESOURCE_METADATA_PATH, metadata);
   http.route('GET', `${RESOURCE_METADATA_PATH}${MCP_PATH}`, metadata);
 }

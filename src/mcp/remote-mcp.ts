@@ -2,13 +2,17 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
+import { ApiError } from '../api/answers/api-error.js';
+import { tokenHashOf } from '../api/caller/authenticate.js';
+import type { CallerLimits } from '../api/caller/caller-limits.js';
+import { requestBaseUrl } from '../request-base-url.js';
 import { type ClaimsApiHandler, callClaimsApi } from './call-claims-api.js';
+import { classifyMcpPost } from './classify-mcp-post.js';
 import { clientLabel } from './client-label.js';
 import type { McpSessions } from './mcp-sessions.js';
 import { originAllowed } from './origin-allowed.js';
-import { appBaseUrl, bearerChallenge } from './protected-resource.js';
+import { bearerChallenge } from './protected-resource.js';
 import { registerRemoteTools } from './remote-tools.js';
 
 /** Where the remote MCP server answers, on the app's own port. */
@@ -38,10 +42,14 @@ const DEFAULT_MCP_LIMITS: RemoteMcpLimits = {
 interface RemoteMcpOptions {
   /** The claims API's handler as the app serves it: every tool call goes through it. */
   readonly api: ClaimsApiHandler;
+  /** The claims API's per-caller limits: each MCP request counts once (docs/protocol.md §8). */
+  readonly callerLimits: CallerLimits;
   readonly sessions: McpSessions;
   readonly log: Logger;
   /** `CLAIMS_PUBLIC_URL`: the allowed browser origin and the base of the metadata link. */
   readonly publicUrl?: string | undefined;
+  /** `CLAIMS_TRUST_PROXY`: whether `X-Forwarded-Proto` may make the metadata link https. */
+  readonly trustProxy?: boolean | undefined;
   readonly version: string;
   readonly limits?: Partial<RemoteMcpLimits>;
 }
@@ -68,6 +76,9 @@ export function remoteMcp(
       res.setHeader('allow', 'POST, DELETE');
       return refuse(res, 405, 'this server sends no messages of its own: POST requests only');
     }
+    const leave = await admit(options.callerLimits, req, res);
+    if (leave === null) return;
+    res.once('close', leave);
     const caller = await identify(options, req, res);
     if (caller === null) return;
     const sessionId = header(req, 'mcp-session-id');
@@ -88,10 +99,12 @@ export function remoteMcp(
     } catch {
       return refuse(res, 400, 'Parse error: the body is not JSON', -32700);
     }
+    const post = classifyMcpPost(req, message);
+    if (post.kind === 'refused') return refuse(res, post.status, post.message, post.code);
     let client: string | undefined;
-    const initialize = (Array.isArray(message) ? message : [message]).find(isInitializeRequest);
-    if (initialize) {
-      client = clientLabel(initialize.params.clientInfo.name);
+    let opened: string | undefined;
+    if (post.kind === 'initialize') {
+      client = clientLabel(post.initialize.params.clientInfo.name);
       const id = randomUUID();
       const started = await options.sessions.start(
         id,
@@ -106,8 +119,18 @@ export function remoteMcp(
           `this token holds ${limits.maxSessionsPerCaller} MCP sessions already: end one (DELETE /mcp) or let one idle out`,
         );
       }
+      opened = id;
       res.setHeader('mcp-session-id', id);
-    } else if (sessionId !== undefined) {
+    } else {
+      // The server issues sessions, so a request outside one is a Bad Request (the transport
+      // spec's rule for such servers): otherwise the per-caller cap would bound nothing.
+      if (sessionId === undefined) {
+        return refuse(
+          res,
+          400,
+          'Bad Request: name the session initialize issued in Mcp-Session-Id',
+        );
+      }
       const record = await options.sessions.touch(sessionId, caller, limits.idleMs);
       // The spec's answer for a session that is over: the client starts a new one.
       if (record === null) return refuse(res, 404, 'Session not found: initialize again');
@@ -135,6 +158,8 @@ export function remoteMcp(
       log.error({ err }, 'mcp: request failed');
       if (!res.headersSent) refuse(res, 500, 'the request could not be completed', -32603);
     }
+    // An initialize the transport still refused leaves no session holding a place of the cap.
+    if (opened !== undefined && res.statusCode !== 200) await options.sessions.end(opened, caller);
   };
 }
 
@@ -154,6 +179,7 @@ async function identify(
     method: 'GET',
     path: '/issues?limit=0',
     authorization,
+    clientAddress: req.socket.remoteAddress,
   });
   const token = /^(?:bearer|token)\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
   if (token !== undefined && (reply.status === 422 || reply.status === 200)) {
@@ -163,7 +189,7 @@ async function identify(
   if (reply.status === 401 || token === undefined) {
     res.setHeader(
       'www-authenticate',
-      bearerChallenge(appBaseUrl(req, options.publicUrl), token !== undefined),
+      bearerChallenge(requestBaseUrl(req, options), token !== undefined),
     );
     refuse(res, 401, message);
     return null;
@@ -172,6 +198,30 @@ async function identify(
   if (retryAfter !== undefined) res.setHeader('retry-after', retryAfter);
   refuse(res, reply.status === 429 ? 429 : 503, message);
   return null;
+}
+
+/**
+ * docs/protocol.md §8 "Limits": an MCP request with a token counts once against that token's
+ * limits, before anything else is done for it, and holds its place among the token's calls
+ * running at once until it is answered; the API calls made inside it (the token's check, a
+ * tool's call) count no more. Resolves the function that ends it, or answers 429 with
+ * `retry-after` and resolves null. A request without a token costs nothing here (it is 401).
+ */
+async function admit(
+  limits: CallerLimits,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<(() => void) | null> {
+  const token = /^(?:bearer|token)\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
+  if (token === undefined) return () => {};
+  try {
+    return await limits.enter(tokenHashOf(token));
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
+    refuse(res, error.status, error.message);
+    return null;
+  }
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {

@@ -40,10 +40,12 @@ interface Batch {
   readonly reasons: Set<string>;
   /** Failed runs so far; carried across coalescing so a failing issue still ends. */
   failures: number;
+  /** When its first request was queued (Unix ms). */
+  readonly queuedAt: number;
 }
 
 function newBatch(key: IssueKey, failures = 0): Batch {
-  return { key, hints: new Map(), reasons: new Set(), failures };
+  return { key, hints: new Map(), reasons: new Set(), failures, queuedAt: Date.now() };
 }
 
 function addRequest(batch: Batch, request: ReconcileRequest): void {
@@ -69,6 +71,7 @@ function toRequest(batch: Batch): ReconcileRequest {
     key: batch.key,
     hints: [...batch.hints.values()],
     reason: [...batch.reasons].join(REASON_SEPARATOR),
+    ...(batch.failures === 0 ? { queuedAt: batch.queuedAt } : {}),
   };
 }
 

@@ -18,6 +18,11 @@ export interface ReconcileRequest {
   readonly hints: readonly Hint[];
   /** Why it was asked for: an event name, `sweep` or `resync`; for logs and metrics. */
   readonly reason: string;
+  /**
+   * Set by the queue on what it hands the handler: when (Unix ms) the oldest request of a first
+   * attempt was queued, for `claims_queue_wait_seconds`. Absent on retries.
+   */
+  readonly queuedAt?: number;
 }
 
 /**
