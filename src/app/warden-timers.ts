@@ -1,5 +1,5 @@
 import type { ProbotOctokit } from 'probot';
-import { staleWindowOf } from '../config/stale-window-of.js';
+import { peopleClaimsOn, staleWindowOf } from '../config/stale-window-of.js';
 import type { RecoveryResult } from '../recovery/recover-deliveries.js';
 import { createRecovery } from '../recovery/start-recovery.js';
 import { type ResyncDeps, resyncInstallation, startResync } from '../sweep/resync.js';
@@ -46,6 +46,9 @@ export function wardenTimers(
     octokitFor: core.octokitFor,
     staleAfterFor: async (octokit: ProbotOctokit, repo: { owner: string; repo: string }) =>
       staleWindowOf(await core.config.get(octokit, repo)),
+    peopleOn: async (octokit: ProbotOctokit, repo: { owner: string; repo: string }) =>
+      peopleClaimsOn(await core.config.get(octokit, repo)),
+    appSlug: core.appLogin.replace(/\[bot\]$/i, ''),
   };
   const sweepDeps = {
     store,
