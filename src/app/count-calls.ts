@@ -2,7 +2,8 @@ import type { Logger } from 'pino';
 import type { ProbotOctokit } from 'probot';
 import { statusOf } from '../github/errors.js';
 import { recordBudget } from '../telemetry/record-budget.js';
-import { type Metrics, routeTemplate } from './metrics.js';
+import { routeTemplate } from '../telemetry/route-template.js';
+import type { Metrics } from './metrics.js';
 
 const counted = new WeakSet<object>();
 const TOKEN_ROUTE = '/app/installations/{installation_id}/access_tokens';

@@ -1,7 +1,7 @@
 import type { HttpRoutes, RouteHandler } from '../http-routes.js';
 import type { WorkQueue } from '../queue/queue.js';
 import type { Store } from '../store/store.js';
-import { answers } from './answers.js';
+import { answers } from '../telemetry/answers.js';
 import { bearerAllowed } from './bearer-allowed.js';
 import type { Metrics } from './metrics.js';
 import { mountRoutes } from './route-table.js';

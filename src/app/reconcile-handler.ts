@@ -12,7 +12,7 @@ import { keepDue } from '../queue/keep-due.js';
 import type { ExhaustedHandler, ReconcileHandler, ReconcileRequest } from '../queue/queue.js';
 import { type RolloutResult, reconcileWithRollout } from '../rollout/reconcile-with-rollout.js';
 import { issueAttributes } from '../telemetry/issue-attributes.js';
-import { inQueuedSpan } from '../telemetry/tracing.js';
+import { inQueuedSpan } from '../tracing/tracing.js';
 import type { WardenCore } from './warden-core.js';
 
 /** What the work queue runs, and the one reconcile the claims API runs too. */

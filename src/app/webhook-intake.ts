@@ -6,7 +6,7 @@ import { indexIssuesEvent } from '../read-model/index-events.js';
 import { indexHeartbeat } from '../read-model/index-heartbeat.js';
 import { recordGone } from '../read-model/record-gone.js';
 import { deliveryAttributes } from '../telemetry/delivery-attributes.js';
-import { inSpan } from '../telemetry/tracing.js';
+import { inSpan } from '../tracing/tracing.js';
 import { recordDeliveries } from './deliveries.js';
 import { SUBSCRIBED_EVENTS } from './route-event.js';
 import type { WardenCore } from './warden-core.js';

@@ -1,7 +1,7 @@
 import { Queue, Worker } from 'bullmq';
 import { type IssueKey, issueKeyString } from '../keys.js';
 import { connectRedis, duplicateFor, quitRedis, type RedisClient } from '../redis/connect-redis.js';
-import { traceCarrier } from '../telemetry/tracing.js';
+import { traceCarrier } from '../tracing/tracing.js';
 import { type BullQueueOptions, type ResolvedOptions, resolveOptions } from './bullmq-options.js';
 import { addJobs, type JobData, jobsToAdd, QueueRecords } from './bullmq-records.js';
 import { IssueRuns } from './bullmq-runs.js';

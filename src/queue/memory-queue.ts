@@ -1,5 +1,5 @@
 import { type IssueKey, issueKeyString } from '../keys.js';
-import { traceCarrier } from '../telemetry/tracing.js';
+import { traceCarrier } from '../tracing/tracing.js';
 import { canonicalJson } from './canonical-json.js';
 import { handOverExhausted } from './exhausted.js';
 import { FairOrder, installationShare } from './fair-order.js';

@@ -1,10 +1,20 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ClaimsApi } from '../api/claims-api.js';
-import { routeTemplate } from '../app/metrics.js';
 import { OPERATIONS } from '../operations/catalogue.js';
-import { fillRoute } from '../operations/fill-route.js';
+import { fillRoute, type RouteParams } from '../operations/fill-route.js';
+import type { OperationName } from '../operations/operation.js';
+import { routeTemplate } from './route-template.js';
+
+/** What observeRuns wraps: the claims API's `run` (telemetry does not import the API). */
+interface OperationRuns {
+  run(
+    name: OperationName,
+    caller: unknown,
+    request: RouteParams,
+  ): Promise<{ readonly status: number; readonly body: unknown }>;
+}
+
+import { inSpan } from '../tracing/tracing.js';
 import type { OpsMetrics } from './ops-metrics.js';
-import { inSpan } from './tracing.js';
 
 /** The claims API's handler: resolves false for a path it does not own. */
 type ApiHandler = (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
@@ -81,10 +91,10 @@ function errorCode(status: number, body: string): string {
  * counted and timed as `observeApi` does for REST, with `surface="mcp"` and the operation's
  * route as the REST call of the same operation is labelled.
  */
-export function observeRuns(api: ClaimsApi, metrics: OpsMetrics): ClaimsApi {
+export function observeRuns<Api extends OperationRuns>(api: Api, metrics: OpsMetrics): Api {
   return {
     ...api,
-    async run(name, caller, request) {
+    async run(name: OperationName, caller: unknown, request: RouteParams) {
       const started = performance.now();
       const operation = OPERATIONS.find((o) => o.name === name);
       const route = operation ? routeTemplate(fillRoute(operation.route, request)) : name;

@@ -1,8 +1,8 @@
 import { Gauge, type Registry } from 'prom-client';
-import { answers } from '../app/answers.js';
 import type { EventOutbox } from '../events/event-outbox.js';
 import { isLiveClaim } from '../read-model/live-claims.js';
 import type { IndexedEntry, Store } from '../store/store.js';
+import { answers } from './answers.js';
 
 /** What the gauges read when Prometheus scrapes. */
 export interface ScrapedGaugeDeps {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { enableSpans } from './tracing.js';
+import { enableSpans } from '../tracing/tracing.js';
 
 /** What a started tracer provider offers the app. */
 export interface Tracing {

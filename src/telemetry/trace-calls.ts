@@ -1,7 +1,7 @@
 import type { ProbotOctokit } from 'probot';
-import { routeTemplate } from '../app/metrics.js';
 import { statusOf } from '../github/errors.js';
-import { inSpan, SpanKind, tracingOn } from './tracing.js';
+import { inSpan, SpanKind, tracingOn } from '../tracing/tracing.js';
+import { routeTemplate } from './route-template.js';
 
 const traced = new WeakSet<object>();
 

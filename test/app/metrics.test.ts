@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { routeTemplate } from '../../src/app/metrics.js';
+import { routeTemplate } from '../../src/telemetry/route-template.js';
 
 describe('GitHub request metrics are labelled by route template', () => {
   it.each([

@@ -52,7 +52,7 @@ function runtimePackages(file: string): string[] {
     names.push(spec.startsWith('@') ? `${parts[0]}/${parts[1]}` : (parts[0] ?? spec));
   }
   for (const m of text.matchAll(/\bimport\(\s*'([^'.][^']*)'\s*\)/g)) names.push(m[1] ?? '');
-  return names;
+  return names.filter((name) => !name.startsWith('node:') && !builtinModules.includes(name));
 }
 
 describe('the image', () => {
@@ -64,7 +64,10 @@ describe('the image', () => {
     expect(installs).toHaveLength(1);
     expect(installs[0]).toMatch(/--omit=dev/);
     const cmd = runtime.find((l) => l.startsWith('CMD')) ?? '';
-    expect(cmd).toMatch(/"node",\s*"dist\/src\/app\/main\.js"/);
+    // Optionally behind a preload (the traces' instrumentation), compiled too.
+    expect(cmd).toMatch(
+      /"node",\s*(?:"--import",\s*"\.\/dist\/src\/[\w/-]+\.js",\s*)?"dist\/src\/app\/main\.js"/,
+    );
     expect(runtime.some((l) => /^USER\s+(?!root)\S+/.test(l))).toBe(true);
     expect(runtime.some((l) => /HOST=0\.0\.0\.0/.test(l))).toBe(true);
   });
