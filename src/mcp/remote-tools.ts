@@ -5,6 +5,7 @@ import type { ClaimsApi, OperationReply } from '../api/claims-api.js';
 import type { OperationRequest } from '../api/operation-handlers.js';
 import { OPERATIONS } from '../operations/catalogue.js';
 import type { Operation } from '../operations/operation.js';
+import { listPortableToolSchemas } from '../operations/portable-tool-schemas.js';
 import { CallCancelled, type ToolExtra, whileWaiting } from './while-waiting.js';
 
 /** What the tools of one MCP request share. */
@@ -136,4 +137,5 @@ export function registerRemoteTools(server: McpServer, context: RemoteToolContex
       },
     );
   }
+  listPortableToolSchemas(server);
 }

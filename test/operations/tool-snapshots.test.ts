@@ -52,6 +52,28 @@ describe('tool and route snapshots', () => {
     }
   });
 
+  it.each([
+    ['remote', remoteServer],
+    ['stdio', () => mcpServer({ runtime: {} as never, version: 'test' })],
+  ])('the %s MCP server lists schemas every client reads alike', async (_kind, make) => {
+    // The MCP Inspector warns on a list of types and on an empty additionalProperties.
+    const found: string[] = [];
+    const walk = (value: unknown, path: string): void => {
+      if (typeof value !== 'object' || value === null) return;
+      for (const [key, inner] of Object.entries(value)) {
+        if (key === 'type' && Array.isArray(inner)) found.push(`${path}.type`);
+        if (key === 'additionalProperties' && JSON.stringify(inner) === '{}')
+          found.push(`${path}.${key}`);
+        walk(inner, `${path}.${key}`);
+      }
+    };
+    const tools = await toolsOf(make());
+    for (const tool of tools)
+      walk({ input: tool.inputSchema, output: tool.outputSchema }, tool.name);
+    expect(found).toEqual([]);
+    expect(tools.length).toBeGreaterThan(5);
+  });
+
   it('the server routes and the API routes are those of the snapshot', async () => {
     const routes = {
       server: ROUTE_TABLE,

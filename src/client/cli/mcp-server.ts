@@ -1,6 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolRequestSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { listPortableToolSchemas } from '../../operations/portable-tool-schemas.js';
 import { resultJson } from '../core/result-json.js';
 import type { ClientRuntime } from '../io/runtime.js';
 import { commands } from './commands.js';
@@ -87,5 +88,6 @@ export function mcpServer(options: McpServerOptions): McpServer {
     }
     return callCommand(command, request.params.arguments ?? {}, extra.signal);
   });
+  listPortableToolSchemas(server);
   return server;
 }
