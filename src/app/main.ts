@@ -53,6 +53,8 @@ export interface MainOptions {
   readonly webhookDoor?: WebhookDoorLimits;
   /** The clock GitHub writes are paced on (default real time); tests drive their own. */
   readonly pacingClock?: PacingClock;
+  /** How many callers this process's limits remember (default 10,000; tests flood fewer). */
+  readonly callersKept?: number;
   /** The app's clock (default real time); tests move it with the fake GitHub's. */
   readonly now?: () => Date;
 }
@@ -117,6 +119,7 @@ export async function main(
           metrics,
           ...(options.events ? { eventSender: options.events } : {}),
           ...(options.pacingClock ? { pacingClock: options.pacingClock } : {}),
+          ...(options.callersKept ? { callersKept: options.callersKept } : {}),
           ...(options.now ? { now: options.now } : {}),
         }),
       { url: `${settings.githubBaseUrl ?? 'https://api.github.com'}/app`, appId: settings.appId },
