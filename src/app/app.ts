@@ -38,6 +38,8 @@ interface WardenOptions {
   readonly now?: () => Date;
   /** The clock GitHub writes are paced on (default real time); tests pass their own. */
   readonly pacingClock?: PacingClock;
+  /** How many callers this process's limits remember (default 10,000). */
+  readonly callersKept?: number;
   /** Start the sweep and resync timers (default true; tests drive them by hand). */
   readonly timers?: boolean;
   /** The app's logger; default Probot's (`app.log`). main passes its root, so the log line
@@ -137,6 +139,7 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
   // docs/security.md "Limits": on Redis, counted for the whole deployment.
   const counters = limitCounters({
     log,
+    ...(options.callersKept ? { maxKeys: options.callersKept } : {}),
     now: () => now().getTime(),
     ...(store instanceof RedisStore
       ? { redis: { client: () => store.connection(), prefix: store.prefix } }

@@ -57,6 +57,8 @@ export interface MainOptions {
   readonly webhookDoor?: WebhookDoorLimits;
   /** The clock GitHub writes are paced on (default real time); tests drive their own. */
   readonly pacingClock?: PacingClock;
+  /** How many callers this process's limits remember (default 10,000; tests flood fewer). */
+  readonly callersKept?: number;
   /** The app's clock (default real time); tests move it with the fake GitHub's. */
   readonly now?: () => Date;
   /** When a delivery recovery that redelivered looks again (default 30, 60, 120 s). */
@@ -125,6 +127,7 @@ export async function main(
           metrics,
           ...(options.events ? { eventSender: options.events } : {}),
           ...(options.pacingClock ? { pacingClock: options.pacingClock } : {}),
+          ...(options.callersKept ? { callersKept: options.callersKept } : {}),
           ...(options.now ? { now: options.now } : {}),
           ...(options.redeliveryRechecksMs
             ? { redeliveryRechecksMs: options.redeliveryRechecksMs }

@@ -20,6 +20,8 @@ export interface LimitBacking {
   readonly log: Logger;
   /** Milliseconds, for this process's own counters. */
   readonly now: () => number;
+  /** The most keys one of this process's rates remembers (default 10,000). */
+  readonly maxKeys?: number;
   readonly redis?: { readonly client: () => Promise<RedisClient>; readonly prefix: string };
 }
 
@@ -32,7 +34,11 @@ export function limitCounters(backing: LimitBacking): LimitCounters {
   const { redis, log, now } = backing;
   return {
     rate(name, perMinute) {
-      const local = memoryCallCounter({ perMinute, now });
+      const local = memoryCallCounter({
+        perMinute,
+        now,
+        ...(backing.maxKeys ? { maxKeys: backing.maxKeys } : {}),
+      });
       if (!redis) return local;
       return redisCallCounter({
         redis: redis.client,
