@@ -21,6 +21,7 @@ import { benchRedisHa } from './redis-ha-bench.js';
 import { fmt, renderSection, type Section } from './section.js';
 import { benchSweep } from './sweep-bench.js';
 import { benchThroughput } from './throughput-bench.js';
+import { benchTraces } from './traces-bench.js';
 
 /** The pure code: the marker reader and decide(), in calls per second. */
 async function benchPure(): Promise<Section> {
@@ -57,6 +58,7 @@ const BENCHES: ReadonlyArray<readonly [string, () => Promise<Section>]> = [
   ['board', benchBoard],
   ['recovery', benchRecovery],
   ['redis-ha', benchRedisHa],
+  ['traces', benchTraces],
 ];
 
 /** The machine the figures come from: they mean nothing without it. */

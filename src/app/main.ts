@@ -11,9 +11,9 @@ import { settingsForLog } from '../config/settings-for-log.js';
 import type { EventSenderOptions } from '../events/event-outbox.js';
 import type { PacingClock } from '../github/write-pacing.js';
 import type { HttpRoutes } from '../http-routes.js';
-import { MCP_PATH } from '../mcp/remote-mcp.js';
 import type { WorkQueue } from '../queue/queue.js';
 import type { Store } from '../store/store.js';
+import { startTracing } from '../telemetry/start-tracing.js';
 import { answers } from './answers.js';
 import { type ClaimWarden, createClaimWarden } from './app.js';
 import { createBackends } from './backends.js';
@@ -23,6 +23,7 @@ import { isEntry } from './is-entry.js';
 import { createLog } from './log.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { requestLog } from './request-log.js';
+import { mountRoutes, ROUTE_TABLE } from './route-table.js';
 import { needsSetup, startSetup } from './setup.js';
 import { startingAnswer } from './starting-answer.js';
 import { stopWithin } from './stop-within.js';
@@ -73,6 +74,8 @@ export async function main(
 ): Promise<RunningApp> {
   const settings = readSettings(env);
   await checkListenHost(settings);
+  // Opt-in with OTEL_EXPORTER_OTLP_ENDPOINT (docs/operations.md "Traces"); null: nothing loaded.
+  const tracing = await startTracing(env);
   const log = await createLog(settings, options.logDestination);
   if (settings.metricsToken === undefined && env.NODE_ENV === 'production') {
     log.warn(
@@ -138,13 +141,11 @@ export async function main(
       sessions: backends.sessions,
       log,
     });
-    for (const method of ['GET', 'POST']) {
-      for (const path of ['/claims', '/claims/']) {
-        warden.http.route(method, path, async (req, res) => {
-          if (!(await board(req, res))) res.writeHead(404).end();
-        });
-      }
-    }
+    mountRoutes(warden.http, {
+      board: async (req, res) => {
+        if (!(await board(req, res))) res.writeHead(404).end();
+      },
+    });
     // The door opens as `warden` is set: GitHub's redeliveries may come now.
     warden.opened();
     metrics.started.set(1);
@@ -168,14 +169,15 @@ export async function main(
       log.info('shutting down: finishing running reconciles');
       await server.stop();
       await running.stop();
+      await tracing?.flush();
     },
   };
 }
 
 /**
- * The routes before GitHub answered: `/health` says "starting" (and whether the store
- * answers), `/metrics` is served as later, and the board and the claims API answer 503
- * "starting" with `retry-after`, as does `/mcp`; everything else is left to Probot (its 404).
+ * The routes before GitHub answered, as the route table says: `/health` says "starting" (and
+ * whether the store answers), `/metrics` is served as later, and the board, the claims API and
+ * `/mcp` answer 503 "starting" with `retry-after`; everything else is left to Probot (its 404).
  */
 function routesWhileStarting(
   backends: { store: Store; queue: WorkQueue },
@@ -183,14 +185,15 @@ function routesWhileStarting(
   metricsToken: string | undefined,
 ): HttpRoutes {
   const routes = createHttpRoutes({ ...backends, metrics, metricsToken, starting: true });
-  for (const method of ['GET', 'POST', 'DELETE', 'PUT', 'PATCH']) {
-    routes.route(method, '/api/claims/v1/', startingAnswer('api'));
+  const answers = {
+    'starting-api': startingAnswer('api'),
+    'starting-page': startingAnswer('page'),
+  };
+  for (const entry of ROUTE_TABLE) {
+    if (entry.whileStarting !== 'starting-api' && entry.whileStarting !== 'starting-page') continue;
+    for (const method of entry.methods)
+      routes.route(method, entry.path, answers[entry.whileStarting]);
   }
-  for (const method of ['GET', 'POST']) {
-    for (const path of ['/claims', '/claims/']) routes.route(method, path, startingAnswer('page'));
-  }
-  for (const method of ['GET', 'POST', 'DELETE'])
-    routes.route(method, MCP_PATH, startingAnswer('api'));
   return routes;
 }
 

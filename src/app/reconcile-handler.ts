@@ -11,6 +11,8 @@ import { type IssueKey, issueKeyString } from '../keys.js';
 import { keepDue } from '../queue/keep-due.js';
 import type { ExhaustedHandler, ReconcileHandler, ReconcileRequest } from '../queue/queue.js';
 import { type RolloutResult, reconcileWithRollout } from '../rollout/reconcile-with-rollout.js';
+import { issueAttributes } from '../telemetry/issue-attributes.js';
+import { inQueuedSpan } from '../telemetry/tracing.js';
 import type { WardenCore } from './warden-core.js';
 
 /** What the work queue runs, and the one reconcile the claims API runs too. */
@@ -67,7 +69,11 @@ export function reconcileHandler(core: WardenCore, events: EventOutbox | null): 
   // One reconcile, as the queue and the claims API run it; it records the holder it verified
   // in the open-issue index (the work queue's and the board's).
   const reconcileOne = (request: ReconcileRequest) => reconcileWithRollout(reconcileDeps, request);
-  const handle: ReconcileHandler = async (request) => {
+  const handle: ReconcileHandler = (request) =>
+    inQueuedSpan('reconcile', request.trace, issueAttributes(request.key, request.reason), () =>
+      run(request),
+    );
+  const run: ReconcileHandler = async (request) => {
     // docs/protocol.md §11: pull-request checks and branch heartbeats ride the same queue,
     // so each runs under its issue's (or pull request's) mutual exclusion.
     await runGuardJobs(guardDeps, request);

@@ -277,11 +277,14 @@ export class IssueRuns {
 function requestFromMembers(key: IssueKey, members: readonly string[]): ReconcileRequest {
   const hints: Hint[] = [];
   const reasons: string[] = [];
+  const trace: string[] = [];
   for (const member of members) {
     if (member.startsWith('h:')) hints.push(JSON.parse(member.slice(2)) as Hint);
     else if (member.startsWith('r:')) reasons.push(member.slice(2));
+    else if (member.startsWith('t:')) trace.push(member.slice(2));
   }
-  return { key, hints, reason: reasons.join(REASON_SEPARATOR) };
+  const request = { key, hints, reason: reasons.join(REASON_SEPARATOR) };
+  return trace.length > 0 ? { ...request, trace } : request;
 }
 
 /** An Error for BullMQ; anything else thrown is kept as its cause (with its `retryAfterMs`). */

@@ -23,6 +23,12 @@ export interface ReconcileRequest {
    * attempt was queued, for `claims_queue_wait_seconds`. Absent on retries.
    */
   readonly queuedAt?: number;
+  /**
+   * With traces on, the trace of each request this one merges (`<traceparent> <queued at>`,
+   * src/telemetry/tracing.ts): the queue records it with the request, so the run joins the
+   * delivery's trace on whichever replica takes it. Absent with traces off.
+   */
+  readonly trace?: readonly string[];
 }
 
 /**
