@@ -1,4 +1,4 @@
-import { findHolder } from '../../claims/liveness.js';
+import { issueHolder } from '../../claims/issue-holder.js';
 import { trustedClaims } from '../../claims/trusted-claims.js';
 import { issueKeyString } from '../../keys.js';
 import { indexIssue } from '../../read-model/index-issue.js';
@@ -34,15 +34,11 @@ export async function getClaim(
   });
   const { thread, config } = at;
   const { person } = holding;
-  // Liveness as of this answer, not of the shared read: a claim gone stale since is free.
+  // Liveness as of this answer, not of the shared read: a claim gone stale since is free,
+  // unless a pin keeps it (the one liveness every surface reads, docs/protocol.md §16).
   const agent =
     holding.agent &&
-    findHolder(
-      trustedClaims(thread.comments, config.trustedBots),
-      thread.open,
-      config.staleAfterMs,
-      deps.now(),
-    );
+    issueHolder(trustedClaims(thread.comments, config.trustedBots), thread, config, deps.now());
   return {
     status: 200,
     body: {
