@@ -17,16 +17,16 @@ import {
 } from './caller/caller-limits.js';
 import { isCountedElsewhere } from './caller/counted-elsewhere.js';
 import { identityLookups } from './caller/identity-lookups.js';
+import type { IssueView } from './caller/issue-view.js';
 import { type LimitCounters, limitCounters } from './caller/limit-counters.js';
 import { issueNotFound, repoNotFound } from './caller/not-found.js';
 import { repoAccess } from './caller/repo-access.js';
+import { SharedReads } from './caller/shared-reads.js';
 import { TtlCache } from './caller/ttl-cache.js';
-import type { IssueView } from './claim/get-claim.js';
 import { getClaim } from './claim/get-claim.js';
 import { heartbeatClaim } from './claim/heartbeat-claim.js';
 import { postClaim } from './claim/post-claim.js';
 import { releaseClaim } from './claim/release-claim.js';
-import { SharedReads } from './issue/shared-reads.js';
 import { checkPaths } from './paths/check-paths.js';
 import { listIssues } from './queue/list-issues.js';
 

@@ -6,6 +6,7 @@ import { apiCallerLimits, createClaimsApi, DEFAULT_CALLER_LIMITS } from '../api/
 import { createEventOutbox } from '../events/create-event-outbox.js';
 import { eventMetrics } from '../events/event-metrics.js';
 import type { EventOutbox, EventSenderOptions } from '../events/event-outbox.js';
+import { sharedWritePacing } from '../github/shared-write-pacing.js';
 import { GITHUB_WRITE_SPACING_MS, type PacingClock, writePacing } from '../github/write-pacing.js';
 import type { HttpRoutes } from '../http-routes.js';
 import { registerRemoteMcp } from '../mcp/register-remote-mcp.js';
@@ -92,10 +93,21 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
   const log: Logger = (options.log ?? app.log).child({ name: 'claim-warden' });
   // NaN while Redis is away, so a scrape still gets the other metrics.
   const metrics = options.metrics ?? createMetrics(() => queue.depth().catch(() => Number.NaN));
-  const pacing = writePacing({
-    writeMs: settings.writePacingMs ?? GITHUB_WRITE_SPACING_MS,
-    ...(options.pacingClock ? { clock: options.pacingClock } : {}),
-  });
+  const writeMs = settings.writePacingMs ?? GITHUB_WRITE_SPACING_MS;
+  const clock = options.pacingClock ? { clock: options.pacingClock } : {};
+  const ownPacing = writePacing({ writeMs, ...clock });
+  // docs/replicas.md "Write pacing": on Redis, one schedule per installation for all replicas.
+  const pacing =
+    store instanceof RedisStore
+      ? sharedWritePacing({
+          redis: () => store.connection(),
+          prefix: store.prefix,
+          writeMs,
+          ...clock,
+          fallback: ownPacing,
+          log,
+        })
+      : ownPacing;
   const github = await connectApp(app, metrics, log, pacing);
   const { appLogin, appOctokit, octokitFor } = github;
   const config = repoConfigSource({
