@@ -9,6 +9,7 @@ import { benchDoor } from './door-bench.js';
 import { benchEvents } from './events-bench.js';
 import { benchFairness } from './fairness-bench.js';
 import { benchGuard } from './guard-bench.js';
+import { benchLimits } from './limits-bench.js';
 import { benchMarkers } from './marker-bench.js';
 import { benchMcp } from './mcp-bench.js';
 import { benchMemory } from './memory-bench.js';
@@ -51,6 +52,7 @@ const BENCHES: ReadonlyArray<readonly [string, () => Promise<Section>]> = [
   ['guard', benchGuard],
   ['action', benchAction],
   ['api', benchApi],
+  ['limits', benchLimits],
   ['readers', benchReaders],
   ['mcp', benchMcp],
   ['board', benchBoard],

@@ -1,5 +1,5 @@
 import type { ProbotOctokit } from 'probot';
-import { staleWindowOf } from '../config/stale-window-of.js';
+import { peopleClaimsOn, staleWindowOf } from '../config/stale-window-of.js';
 import type { RecoveryResult } from '../recovery/recover-deliveries.js';
 import { createRecovery } from '../recovery/start-recovery.js';
 import { type ResyncDeps, resyncInstallation, startResync } from '../sweep/resync.js';
@@ -18,7 +18,10 @@ interface WardenTimers {
   /** One installation's resync; failures are logged, never thrown. */
   resync(installationId: number, repos?: readonly string[]): Promise<unknown>;
   recoverDeliveries(): Promise<RecoveryResult | null>;
-  /** The webhook door is open: starts delivery recovery (with timers). */
+  /**
+   * The webhook door is open (`/health` says 200): starts delivery recovery (with timers),
+   * its first run `CLAIMS_REDELIVER_DELAY` later.
+   */
   opened(): void;
   /** Stops the timers, waiting for the runs in progress. */
   stop(): Promise<void>;
@@ -28,7 +31,11 @@ interface WardenTimers {
  * The sweep, the resync and delivery recovery (docs/protocol.md §12), each on its own timer
  * when `timers` is on; tests drive them by hand (`sweep`, `resync`, `recoverDeliveries`).
  */
-export function wardenTimers(core: WardenCore, timers: boolean): WardenTimers {
+export function wardenTimers(
+  core: WardenCore,
+  timers: boolean,
+  recheckMs?: readonly number[],
+): WardenTimers {
   const { store, queue, log, now, metrics, settings } = core;
   const resyncDeps: ResyncDeps = {
     store,
@@ -39,6 +46,9 @@ export function wardenTimers(core: WardenCore, timers: boolean): WardenTimers {
     octokitFor: core.octokitFor,
     staleAfterFor: async (octokit: ProbotOctokit, repo: { owner: string; repo: string }) =>
       staleWindowOf(await core.config.get(octokit, repo)),
+    peopleOn: async (octokit: ProbotOctokit, repo: { owner: string; repo: string }) =>
+      peopleClaimsOn(await core.config.get(octokit, repo)),
+    appSlug: core.appLogin.replace(/\[bot\]$/i, ''),
   };
   const sweepDeps = {
     store,
@@ -56,7 +66,7 @@ export function wardenTimers(core: WardenCore, timers: boolean): WardenTimers {
   const resyncer = timers
     ? startResync({ ...resyncDeps, intervalMs: settings.resyncIntervalMs })
     : null;
-  const recovery = deliveryRecovery(core);
+  const recovery = deliveryRecovery(core, recheckMs);
   let openedDone: () => void = () => {};
   const recovered = timers
     ? new Promise<void>((resolve) => {
@@ -85,7 +95,7 @@ export function wardenTimers(core: WardenCore, timers: boolean): WardenTimers {
 }
 
 /** Delivery recovery (docs/protocol.md §12) of the events the app subscribes to. */
-function deliveryRecovery(core: WardenCore) {
+function deliveryRecovery(core: WardenCore, recheckMs: readonly number[] | undefined) {
   const { store, log, now, metrics, settings } = core;
   const subscribed = new Set<string>(SUBSCRIBED_EVENTS);
   return createRecovery({
@@ -95,6 +105,8 @@ function deliveryRecovery(core: WardenCore) {
     appOctokit: async () => core.appOctokit,
     max: settings.redeliverMax ?? 100,
     intervalMs: settings.redeliverIntervalMs ?? 10 * 60_000,
+    delayMs: settings.redeliverDelayMs ?? 0,
+    ...(recheckMs ? { recheckMs } : {}),
     subscribed: (event, action) => subscribed.has(action === null ? event : `${event}.${action}`),
     onRun: (result) => {
       metrics.redeliveries.inc({ result: 'found' }, result.found);

@@ -1,13 +1,14 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Logger } from 'pino';
 import { ApiError } from '../api/answers/api-error.js';
+import type { Caller } from '../api/caller/authenticate.js';
 import { tokenHashOf } from '../api/caller/authenticate.js';
 import type { CallerLimits } from '../api/caller/caller-limits.js';
+import type { ClaimsApi } from '../api/claims-api.js';
 import { requestBaseUrl } from '../request-base-url.js';
-import { type ClaimsApiHandler, callClaimsApi } from './call-claims-api.js';
 import { classifyMcpPost } from './classify-mcp-post.js';
 import { clientLabel } from './client-label.js';
 import type { McpSessions } from './mcp-sessions.js';
@@ -40,8 +41,8 @@ const DEFAULT_MCP_LIMITS: RemoteMcpLimits = {
 
 /** What the remote MCP server is built from. */
 interface RemoteMcpOptions {
-  /** The claims API's handler as the app serves it: every tool call goes through it. */
-  readonly api: ClaimsApiHandler;
+  /** The claims API the app serves: it names each request's caller and runs each tool call. */
+  readonly api: ClaimsApi;
   /** The claims API's per-caller limits: each MCP request counts once (docs/protocol.md §8). */
   readonly callerLimits: CallerLimits;
   readonly sessions: McpSessions;
@@ -79,8 +80,9 @@ export function remoteMcp(
     const leave = await admit(options.callerLimits, req, res);
     if (leave === null) return;
     res.once('close', leave);
-    const caller = await identify(options, req, res);
-    if (caller === null) return;
+    const identified = await identify(options, req, res);
+    if (identified === null) return;
+    const caller = identified.tokenHash;
     const sessionId = header(req, 'mcp-session-id');
     if (req.method === 'DELETE') {
       if (sessionId === undefined) return refuse(res, 400, 'name the session in Mcp-Session-Id');
@@ -142,7 +144,7 @@ export function remoteMcp(
     );
     registerRemoteTools(server, {
       api: options.api,
-      authorization: req.headers.authorization,
+      caller: identified,
       client,
       progressEveryMs: limits.progressEveryMs,
     });
@@ -164,27 +166,21 @@ export function remoteMcp(
 }
 
 /**
- * The caller's token hash, once the claims API accepted the token: a query it refuses after
- * authenticating (`limit=0`, 422) costs no GitHub call beyond the cached `GET /user` and counts
- * against the caller's limits as any API call does. Otherwise answers the API's status (401
- * with the challenge, 429 or 503 with `retry-after`) and resolves null.
+ * The caller of the request, named once by the claims API (docs/protocol.md §8: the cached
+ * `GET /user`); every tool call of the request runs as this caller, with no look-up of its
+ * own. Otherwise answers the API's status (401 with the challenge, 429 or 503 with
+ * `retry-after`) and resolves null.
  */
 async function identify(
   options: RemoteMcpOptions,
   req: IncomingMessage,
   res: ServerResponse,
-): Promise<string | null> {
+): Promise<Caller | null> {
   const authorization = req.headers.authorization;
-  const reply = await callClaimsApi(options.api, {
-    method: 'GET',
-    path: '/issues?limit=0',
-    authorization,
-    clientAddress: req.socket.remoteAddress,
-  });
+  const identified = await options.api.identify(authorization, req.socket.remoteAddress);
+  if (identified.ok) return identified.caller;
+  const { reply } = identified;
   const token = /^(?:bearer|token)\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
-  if (token !== undefined && (reply.status === 422 || reply.status === 200)) {
-    return createHash('sha256').update(token).digest('hex');
-  }
   const message = String(reply.body?.error?.message ?? 'the token could not be checked');
   if (reply.status === 401 || token === undefined) {
     res.setHeader(
@@ -203,8 +199,8 @@ async function identify(
 /**
  * docs/protocol.md §8 "Limits": an MCP request with a token counts once against that token's
  * limits, before anything else is done for it, and holds its place among the token's calls
- * running at once until it is answered; the API calls made inside it (the token's check, a
- * tool's call) count no more. Resolves the function that ends it, or answers 429 with
+ * running at once until it is answered; what is done inside it (the token's check, the tool
+ * calls, each one run of its operation) counts no more. Resolves the function that ends it, or answers 429 with
  * `retry-after` and resolves null. A request without a token costs nothing here (it is 401).
  */
 async function admit(

@@ -47,6 +47,14 @@ function claimOutcome(run: PeopleRun, command: ThreadCommand): [CommandOutcome, 
   if (!onBehalf && !mayClaim(run.people, run.rules, run.facts.labels, login)) {
     return ['refused', `${whoText(run)}.`];
   }
+  // GitHub would drop the assignment silently: a 👍 and the in-progress label with no one
+  // assigned. Refused instead, before any write.
+  if (onBehalf && run.people.unassignable?.has(login.toLowerCase())) {
+    return [
+      'refused',
+      `GitHub cannot assign @${login} to this issue (an account must have access to the repository, or have commented here): nothing was changed.`,
+    ];
+  }
   const holding = holderOf(run);
   if (holding?.kind === 'person' && holding.claim === personOf(run, login)) return ['accepted'];
   if (holding) {

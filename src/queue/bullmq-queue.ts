@@ -196,7 +196,7 @@ export class BullQueue implements WorkQueue {
     // As in enqueue: only the producer's very first connection is waited for.
     await this.producerQueue.waitUntilReady();
     const lock = this.records.of(key).lock;
-    return exclusiveOnRedis(this.producer, lock, fn, { ttlMs: this.options.lockDurationMs });
+    return exclusiveOnRedis(this.producer, lock, fn, { ttlMs: this.options.issueLockMs });
   }
 
   /** Stops taking jobs and waits for running handlers (BullMQ's graceful worker close). */

@@ -70,7 +70,7 @@ export class IssueRuns {
         all.shared('running-index'),
         records.held,
       ],
-      [lockToken, options.lockDurationMs, id],
+      [lockToken, options.issueLockMs, id],
     )) as string[];
     if (outcome === 'held') return this.comeBackIn(job, token, Number(taken[0]));
     if (outcome === 'locked') return this.comeBackIn(job, token, options.lockRetryDelayMs);
@@ -179,7 +179,7 @@ export class IssueRuns {
         const extended = await extendLockScript.run(
           redis,
           [lockKey],
-          [lockToken, options.lockDurationMs],
+          [lockToken, options.issueLockMs],
         );
         if (extended !== 1) logger.warn({ issue }, 'work queue: issue lock lost mid-run');
       } catch (err) {
@@ -188,7 +188,7 @@ export class IssueRuns {
     };
     const timer = setInterval(
       () => void renew(),
-      Math.max(10, Math.floor(options.lockDurationMs / 3)),
+      Math.max(10, Math.floor(options.issueLockMs / 3)),
     );
     return () => clearInterval(timer);
   }

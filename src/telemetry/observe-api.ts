@@ -1,5 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ClaimsApi } from '../api/claims-api.js';
 import { routeTemplate } from '../app/metrics.js';
+import { OPERATIONS } from '../operations/catalogue.js';
+import { fillRoute } from '../operations/fill-route.js';
 import type { OpsMetrics } from './ops-metrics.js';
 import { inSpan } from './tracing.js';
 
@@ -71,4 +74,32 @@ function errorCode(status: number, body: string): string {
   } catch {
     return 'none';
   }
+}
+
+/**
+ * The claims API's operations as the MCP tools run them (in process, one run per tool call),
+ * counted and timed as `observeApi` does for REST, with `surface="mcp"` and the operation's
+ * route as the REST call of the same operation is labelled.
+ */
+export function observeRuns(api: ClaimsApi, metrics: OpsMetrics): ClaimsApi {
+  return {
+    ...api,
+    async run(name, caller, request) {
+      const started = performance.now();
+      const operation = OPERATIONS.find((o) => o.name === name);
+      const route = operation ? routeTemplate(fillRoute(operation.route, request)) : name;
+      const labels = { surface: 'mcp', method: operation?.method ?? 'POST', route };
+      let status = 500;
+      let code = 'none';
+      try {
+        const reply = await api.run(name, caller, request);
+        status = reply.status;
+        code = status < 400 ? '' : errorCode(status, JSON.stringify(reply.body ?? null));
+        return reply;
+      } finally {
+        metrics.apiSeconds.observe(labels, (performance.now() - started) / 1000);
+        metrics.apiRequests.inc({ ...labels, status: String(status), code });
+      }
+    },
+  };
 }

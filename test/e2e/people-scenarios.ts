@@ -214,6 +214,31 @@ export const SCENARIOS: readonly PeopleScenario[] = [
     },
   },
   {
+    name: 'a triager’s /claim @login for an account GitHub cannot assign is refused with one reply',
+    config: PEOPLE_ON,
+    async run(world) {
+      const { fake } = world;
+      fake.addUser('dana');
+      const n = fake.createIssue(REPO);
+      await world.settle();
+      const id = await command(world, n, '/claim @dana', 'carol');
+      await world.resend(
+        fake.deliveries.find((d) => (d.payload.comment as { id?: number } | undefined)?.id === id)!,
+      );
+      expect(fake.issue(REPO, n).assignees).toEqual([]);
+      expect(fake.issue(REPO, n).labels).toEqual([]);
+      expect(reactedByApp(fake, id)).toBe(false);
+      const notes = appNotes(fake, n);
+      expect(notes).toHaveLength(1);
+      expect(notes[0]).toContain('cannot assign @dana');
+      // Someone GitHub can assign is claimed for as before.
+      const ok = await command(world, n, '/claim @bob', 'carol');
+      expect(reactedByApp(fake, ok)).toBe(true);
+      expect(fake.issue(REPO, n).assignees).toEqual(['bob']);
+      expect(fake.issue(REPO, n).labels).toEqual([IN_PROGRESS]);
+    },
+  },
+  {
     name: 'who: anyone lets an outsider claim a labelled issue, and only a labelled one',
     config: 'people:\n  enabled: true\n  who: anyone\n  labels: ["good first issue"]\n',
     async run(world) {

@@ -99,6 +99,7 @@ describe('peopleReads: what the edge reads (docs/protocol.md §16 cost)', () => 
       logins: [],
       members: false,
       reactions: [],
+      assignable: [],
     });
     expect(peopleReads({ ...facts, isPullRequest: true }, config(), NOW).timeline).toBe(false);
   });
@@ -130,6 +131,8 @@ describe('peopleReads: what the edge reads (docs/protocol.md §16 cost)', () => 
       logins: ['carol', 'erin', 'maria', 'tess'],
       members: true,
       reactions: [9],
+      // Only a triager's `/claim @login` asks whether GitHub can assign its target.
+      assignable: ['erin'],
     });
   });
 });

@@ -116,6 +116,38 @@ describe('the sandbox, first run', () => {
     expect(stack.fake.issue(STORY_REPO, byClient).assignees).toEqual([]);
   }, 120_000);
 
+  it("the client's staleAt is the app's: both read the repository's stale window", async () => {
+    const stack = await sandbox();
+    const n = stack.fake.createIssue(STORY_REPO, { title: 'When does it go stale?' });
+    const token = stack.fake.tokenFor('alice');
+    const exported = `export GITHUB_API_URL=${stack.fake.apiUrl} GITHUB_TOKEN=${token}`;
+    const client = 'npx tsx src/client/cli/cli.ts';
+    const claimed = JSON.parse(
+      await shell(
+        `${exported}\n${client} claim ${STORY_REPO}#${n} --session s-1 --lane main --branch fix/${n} --json`,
+      ),
+    ) as { claim: { staleAt: string; heartbeat: string } };
+    await stack.settle();
+
+    const answer = await fetch(
+      `${stack.appUrl}/api/claims/v1/repos/${STORY_REPO}/issues/${n}/claim`,
+      { headers: { authorization: `Bearer ${token}` } },
+    );
+    const app = (await answer.json()) as { claim: { staleAt: string } };
+    const { staleAt, heartbeat } = claimed.claim;
+    expect(staleAt).toBe(app.claim.staleAt);
+    // Exactly one window old is still live: stale from the next second.
+    expect(Date.parse(staleAt) - Date.parse(heartbeat)).toBe(10 * 60_000 + 1000);
+
+    // Through the app (CLAIM_WARDEN_URL), the client shows the app's answer.
+    const viaApp = JSON.parse(
+      await shell(
+        `${exported} CLAIM_WARDEN_URL=${stack.appUrl}\n${client} status ${STORY_REPO}#${n} --session s-1 --json`,
+      ),
+    ) as { claim: { staleAt: string } };
+    expect(viaApp.claim.staleAt).toBe(app.claim.staleAt);
+  }, 120_000);
+
   it('the board is on: sign in through the fake GitHub and see the claims', async () => {
     const stack = await sandbox();
     const issue = stack.fake.createIssue(STORY_REPO, { title: 'Try it yourself' });

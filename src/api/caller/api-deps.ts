@@ -8,10 +8,10 @@ import type { IssueKey } from '../../keys.js';
 import type { ReconcileRequest, WorkQueue } from '../../queue/queue.js';
 import type { RolloutResult } from '../../rollout/reconcile-with-rollout.js';
 import type { Store } from '../../store/store.js';
-import type { IssueView } from '../claim/get-claim.js';
-import type { SharedReads } from '../issue/shared-reads.js';
 import type { IdentityLookups } from './identity-lookups.js';
+import type { IssueView } from './issue-view.js';
 import type { RepoAccess } from './repo-access.js';
+import type { SharedReads } from './shared-reads.js';
 import type { TtlCache } from './ttl-cache.js';
 
 /** What the claims API needs from the app. */

@@ -1,20 +1,14 @@
 import { findHolder } from '../../claims/liveness.js';
 import { trustedClaims } from '../../claims/trusted-claims.js';
 import { issueKeyString } from '../../keys.js';
-import { type Holding, indexIssue } from '../../read-model/index-issue.js';
+import { indexIssue } from '../../read-model/index-issue.js';
 import type { ApiAnswer } from '../answers/api-answer.js';
 import { claimObject, issueObject, personObject } from '../answers/serialise.js';
 import type { ApiDeps } from '../caller/api-deps.js';
 import type { Caller } from '../caller/authenticate.js';
 import { readableRepo } from '../caller/readable-repo.js';
 import { holdingOf } from '../issue/holding.js';
-import { type IssueAtHand, type IssueTarget, issueAtHand, issueKeyOf } from '../issue/on-issue.js';
-
-/** What one read of an issue found: shared by every reader of it for a pacing interval. */
-export interface IssueView {
-  readonly at: IssueAtHand;
-  readonly holding: Holding;
-}
+import { type IssueTarget, issueAtHand, issueKeyOf } from '../issue/on-issue.js';
 
 /**
  * `GET …/claim` (docs/protocol.md §8): the issue and its holder, read from the thread. A read

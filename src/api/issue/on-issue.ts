@@ -7,16 +7,12 @@ import { IssueLockTimeoutError } from '../../queue/issue-lock.js';
 import { ApiError, unverifiable } from '../answers/api-error.js';
 import type { ApiDeps } from '../caller/api-deps.js';
 import { githubFailure } from '../caller/caller-github.js';
+import type { IssueAtHand } from '../caller/issue-view.js';
 import { issueNotFound } from '../caller/not-found.js';
 import type { InstalledRepo } from '../caller/repo-access.js';
 
-/** An issue the API works on, read inside its lock. */
-export interface IssueAtHand {
-  readonly key: IssueKey;
-  readonly repo: InstalledRepo;
-  readonly config: ResolvedRepoConfig;
-  readonly thread: IssueThread & { readonly meta: IssueMeta };
-}
+/** An issue the API works on, read inside its lock (a write's) or outside it (a read's). */
+export type { IssueAtHand } from '../caller/issue-view.js';
 
 /** Where an API call points: `owner/repo#number` as the caller wrote it. */
 export interface IssueTarget {
