@@ -102,7 +102,13 @@ export function observeRuns<Api extends OperationRuns>(api: Api, metrics: OpsMet
       let status = 500;
       let code = 'none';
       try {
-        const reply = await api.run(name, caller, request);
+        // A span per tool call, a child of the `/mcp` request's; its GitHub requests inside.
+        const attributes = { 'claims.surface': 'mcp', 'claims.tool': name, 'url.template': route };
+        const reply = await inSpan(`MCP tool ${name}`, { attributes }, async (span) => {
+          const answer = await api.run(name, caller, request);
+          span?.setAttribute('http.response.status_code', answer.status);
+          return answer;
+        });
         status = reply.status;
         code = status < 400 ? '' : errorCode(status, JSON.stringify(reply.body ?? null));
         return reply;
