@@ -11,10 +11,12 @@ import { OPERATIONS } from '../../src/operations/catalogue.js';
 import { harnessFor } from '../e2e/e2e-helpers.js';
 import { startUnreachable } from './startup-helpers.js';
 
-/** The `METHOD /path` code spans of the first cell of each row of docs/security.md's table. */
+/** The `METHOD /path` code spans of the first cell of each row of docs/security.md's route table. */
 function documentedRoutes(): string[] {
   const text = readFileSync(new URL('../../docs/security.md', import.meta.url), 'utf8');
-  const table = text.slice(text.indexOf('## Routes'));
+  const start = text.indexOf('## Routes');
+  const end = text.indexOf('\n## ', start + 1);
+  const table = text.slice(start, end === -1 ? undefined : end);
   const rows = table.split('\n').filter((line) => line.startsWith('| `'));
   return rows.flatMap((row) => {
     const first = row.split(' | ')[0]!;
