@@ -55,14 +55,11 @@ export interface ClaimsApiOptions {
   readonly events: boolean;
   /** Cache lifetime of identity, permission and visibility (default and maximum 5 minutes). */
   readonly cacheMs?: number;
-  /** Per-caller limits (docs/protocol.md §8 "Limits"); default {@link DEFAULT_CALLER_LIMITS}. */
-  readonly limits?: CallerLimitSettings;
+  /** Per-caller limits (docs/protocol.md §8 "Limits"): the operator's settings. */
+  readonly limits: CallerLimitSettings;
   /** People's claims of an issue (docs/protocol.md §16); absent: none are read. */
   readonly peoplePlan?: ApiDeps['peoplePlan'];
 }
-
-/** The defaults of `CLAIMS_API_RATE_PER_MINUTE` and `CLAIMS_API_CONCURRENCY`. */
-export const DEFAULT_CALLER_LIMITS: CallerLimitSettings = { perMinute: 300, concurrency: 10 };
 
 /** GitHub's grammar of account and repository names: anything else names no repository. */
 const OWNER_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,38})$/;
@@ -91,9 +88,7 @@ export function createClaimsApi(
   options: ClaimsApiOptions,
 ): (req: IncomingMessage, res: ServerResponse) => Promise<boolean> {
   const deps = claimsApiDeps(options);
-  const limits = callerLimits(options.limits ?? DEFAULT_CALLER_LIMITS, () =>
-    options.now().getTime(),
-  );
+  const limits = callerLimits(options.limits, () => options.now().getTime());
   return async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname !== API_PREFIX && !url.pathname.startsWith(`${API_PREFIX}/`)) return false;

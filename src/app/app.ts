@@ -1,11 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Probot } from 'probot';
-import { createClaimsApi, DEFAULT_CALLER_LIMITS } from '../api/claims-api.js';
+import { createClaimsApi } from '../api/claims-api.js';
+import { settingDefault } from '../config/settings.js';
 import { createEventOutbox } from '../events/create-event-outbox.js';
 import { eventMetrics } from '../events/event-metrics.js';
 import type { EventOutbox, EventSenderOptions } from '../events/event-outbox.js';
-import { GITHUB_WRITE_SPACING_MS, type PacingClock, writePacing } from '../github/write-pacing.js';
+import { type PacingClock, writePacing } from '../github/write-pacing.js';
 import type { HttpRoutes } from '../http-routes.js';
 import { registerRemoteMcp } from '../mcp/register-remote-mcp.js';
 import { peoplePlanOf } from '../people-facts/people-plan.js';
@@ -86,7 +87,7 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
   // NaN while Redis is away, so a scrape still gets the other metrics.
   const metrics = options.metrics ?? createMetrics(() => queue.depth().catch(() => Number.NaN));
   const pacing = writePacing({
-    writeMs: settings.writePacingMs ?? GITHUB_WRITE_SPACING_MS,
+    writeMs: settings.writePacingMs ?? settingDefault('CLAIMS_WRITE_PACING_MS'),
     ...(options.pacingClock ? { clock: options.pacingClock } : {}),
   });
   const github = await connectApp(app, metrics, log, pacing);
@@ -124,8 +125,8 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
     peoplePlan: peoplePlanOf({ store, appLogin, now }),
     events: events !== null,
     limits: {
-      perMinute: settings.apiRatePerMinute ?? DEFAULT_CALLER_LIMITS.perMinute,
-      concurrency: settings.apiConcurrency ?? DEFAULT_CALLER_LIMITS.concurrency,
+      perMinute: settings.apiRatePerMinute ?? settingDefault('CLAIMS_API_RATE_PER_MINUTE'),
+      concurrency: settings.apiConcurrency ?? settingDefault('CLAIMS_API_CONCURRENCY'),
     },
   });
 
