@@ -39950,6 +39950,19 @@ function quote(text) {
   return JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}\u2026` : text);
 }
 
+// src/repo-names.ts
+var OWNER = "[A-Za-z0-9][A-Za-z0-9_-]{0,38}";
+var REPO = "(?!\\.\\.?(?:$|#))[A-Za-z0-9._-]{1,100}";
+var NUMBER = "[1-9][0-9]{0,15}";
+var OWNER_ONLY = new RegExp(`^${OWNER}$`);
+var REPO_ONLY = new RegExp(`^${REPO}$`);
+var REPO_NAME = new RegExp(`^(${OWNER})/(${REPO})$`);
+var ISSUE_NAME = new RegExp(`^(${OWNER})/(${REPO})#(${NUMBER})$`);
+function parseRepoName(text) {
+  const match = REPO_NAME.exec(text);
+  return match ? { owner: match[1], repo: match[2] } : null;
+}
+
 // src/action/action-env.ts
 var ActionEnvError = class extends Error {
   name = "ActionEnvError";
@@ -39957,7 +39970,11 @@ var ActionEnvError = class extends Error {
 var ActionVariables = external_exports.object({
   GITHUB_EVENT_NAME: external_exports.string({ error: "is required: the runner sets it for every run" }),
   GITHUB_EVENT_PATH: external_exports.string({ error: "is required: the runner sets it for every run" }),
-  GITHUB_REPOSITORY: external_exports.string({ error: "is required: the runner sets it for every run" }).regex(/^[A-Za-z0-9-]+\/[A-Za-z0-9._-]+$/, { error: "must be owner/name" }),
+  GITHUB_REPOSITORY: external_exports.string({ error: "is required: the runner sets it for every run" }).transform((text, ctx) => {
+    const name = parseRepoName(text);
+    if (name === null) ctx.addIssue({ code: "custom", message: "must be owner/name" });
+    return name ?? external_exports.NEVER;
+  }),
   GITHUB_API_URL: external_exports.url({
     protocol: /^https?$/,
     error: "must be the REST API URL, such as https://api.github.com"
@@ -39988,7 +40005,7 @@ function readActionEnv(env) {
     throw new ActionEnvError(`claim-warden cannot run: ${problems.join("; ")}`);
   }
   const v = parsed.data;
-  const [owner, repo] = v.GITHUB_REPOSITORY.split("/");
+  const { owner, repo } = v.GITHUB_REPOSITORY;
   return {
     eventName: v.GITHUB_EVENT_NAME,
     eventPath: v.GITHUB_EVENT_PATH,

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { ProbotOctokit } from 'probot';
 import type { RepoConfigResult } from '../config/repo-config.js';
 import type { ReconcileRequest, WorkQueue } from '../queue/queue.js';
+import { isRepoName } from '../repo-names.js';
 import type { RolloutResult } from '../rollout/reconcile-with-rollout.js';
 import type { Store } from '../store/store.js';
 import type { ApiAnswer } from './answers/api-answer.js';
@@ -60,10 +61,6 @@ export interface ClaimsApiOptions {
   /** People's claims of an issue (docs/protocol.md §16); absent: none are read. */
   readonly peoplePlan?: ApiDeps['peoplePlan'];
 }
-
-/** GitHub's grammar of account and repository names: anything else names no repository. */
-const OWNER_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,38})$/;
-const REPO_NAME = /^(?!\.\.?$)[A-Za-z0-9._-]{1,100}$/;
 
 /** Builds the claims API's dependencies (caches included) from what the app has. */
 export function claimsApiDeps(options: ClaimsApiOptions): ApiDeps {
@@ -186,7 +183,7 @@ function repoOf(
   notFound: () => ApiError,
 ): { owner: string; repo: string } {
   const decoded = { owner: safeDecode(owner), repo: safeDecode(repo) };
-  if (!OWNER_NAME.test(decoded.owner ?? '') || !REPO_NAME.test(decoded.repo ?? '')) {
+  if (!isRepoName(decoded.owner ?? '', decoded.repo ?? '')) {
     throw notFound();
   }
   return decoded as { owner: string; repo: string };

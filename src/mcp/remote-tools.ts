@@ -9,6 +9,7 @@ import {
   QueueQueryInput,
   RepoField,
 } from '../claims/tool-inputs.js';
+import { parseIssueName, parseRepoName } from '../repo-names.js';
 import {
   type ApiReply,
   type ApiRequest,
@@ -48,14 +49,11 @@ const note = NoteField;
 const paths = PathsField;
 const repo = RepoField;
 
-const ISSUE_REF = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)#([1-9]\d{0,9})$/;
-const REPO_NAME = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)$/;
-
 /** The API's route of an issue's claim; null for text that names no issue. */
 function claimRoute(ref: string): string | null {
-  const match = ISSUE_REF.exec(ref);
-  if (!match) return null;
-  return `/repos/${encodeURIComponent(match[1]!)}/${encodeURIComponent(match[2]!)}/issues/${match[3]}/claim`;
+  const name = parseIssueName(ref);
+  if (!name) return null;
+  return `/repos/${encodeURIComponent(name.owner)}/${encodeURIComponent(name.repo)}/issues/${name.number}/claim`;
 }
 
 /** The error object of a 422 naming one field (docs/protocol.md §8), as the API words it. */
@@ -261,10 +259,10 @@ export function registerRemoteTools(server: McpServer, context: RemoteToolContex
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: true },
     },
     async (args, extra) => {
-      const match = REPO_NAME.exec(args.repo);
-      if (!match) return toolResult(invalidField('repo', '<owner>/<repo>'));
+      const name = parseRepoName(args.repo);
+      if (!name) return toolResult(invalidField('repo', '<owner>/<repo>'));
       const query = new URLSearchParams({ paths: args.paths.join(',') });
-      const path = `/repos/${encodeURIComponent(match[1]!)}/${encodeURIComponent(match[2]!)}/paths?${query}`;
+      const path = `/repos/${encodeURIComponent(name.owner)}/${encodeURIComponent(name.repo)}/paths?${query}`;
       return toolResult(await call({ method: 'GET', path }, extra));
     },
   );
