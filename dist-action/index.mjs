@@ -40738,17 +40738,6 @@ async function ignoring(status, write) {
   }
 }
 
-// src/github/rollout-of.ts
-function rolloutOf(config3, deps) {
-  const onObserve = deps.onObserve?.bind(deps);
-  return {
-    enabled: config3.enabled,
-    mode: config3.mode,
-    log: deps.log,
-    ...onObserve ? { onObserve } : {}
-  };
-}
-
 // src/events/claim-events.ts
 import { createHash } from "node:crypto";
 
@@ -42846,12 +42835,6 @@ async function indexForGuard(deps, key, plan) {
   }
 }
 
-// src/read-model/record-gone.ts
-async function recordGone(deps, key) {
-  await indexForGuard(deps, key, { actions: [], holder: null, deadline: null, waitlist: [] });
-  await deps.store.forgetIssue(key);
-}
-
 // src/paths/record-path-holder.ts
 async function recordPathHolder(deps, key, plan, check2) {
   const holder = agentHolder(plan.holder);
@@ -42991,103 +42974,8 @@ function holderClaim2(reconciled) {
   return comment && marker ? indexedClaimOf({ comment, marker }, staleAfterMs) : null;
 }
 
-// src/reconcile/reconcile.ts
-var GONE_MEMORY_MS = 24 * 36e5;
-async function reconcileIssue(deps, request2) {
-  const { key } = request2;
-  const log = deps.log.child({ issue: issueKeyString(key), reason: request2.reason });
-  const octokit = await deps.octokitFor(key.installationId);
-  const lookup = await deps.configFor(octokit, key);
-  if (!lookup.ok) {
-    log.warn({ error: lookup.error }, "repository config is invalid: nothing written");
-    return { outcome: "invalid-config" };
-  }
-  const reads = installationReads(deps.store, key.installationId);
-  let thread;
-  try {
-    thread = await readThread(octokit, key, reads);
-  } catch (error62) {
-    if (error62 instanceof IssueGoneError) {
-      if (await deps.store.noteIssueGone(key, GONE_MEMORY_MS)) {
-        await recordGone(deps, key);
-        log.info({ status: error62.status }, "issue is gone: dropped from the index");
-        return { outcome: "gone" };
-      }
-      log.warn({ status: error62.status }, "issue answered gone once: will retry");
-      throw new UnverifiableError("GitHub answered the issue as gone once", key, error62.status, {
-        cause: error62
-      });
-    }
-    if (error62 instanceof UnverifiableError) {
-      log.error(
-        { err: error62.cause ?? error62, status: error62.status },
-        "thread unverifiable: will retry"
-      );
-    }
-    throw error62;
-  }
-  await deps.store.clearIssueGone(key);
-  const appAssignees = await deps.store.appAssignees(key);
-  const publishEvents = deps.observing ? void 0 : deps.publishEvents;
-  const previousHolder = publishEvents ? await deps.store.holderOf(key) : null;
-  const now = deps.now();
-  const pathDeps = {
-    ...deps,
-    readThread: (other) => readThread(octokit, other, reads),
-    log
-  };
-  const paths = await pathHoldersFor(pathDeps, key, thread, lookup.config, now);
-  const facts = {
-    ...thread,
-    appLogin: deps.appLogin,
-    hints: request2.hints,
-    appAssignees,
-    pathHolders: paths.holders
-  };
-  const readDeps = { octokit, reads, store: deps.store, appLogin: deps.appLogin, now };
-  const people = await peopleFactsFor(readDeps, key, facts, lookup.config);
-  const plan = decideIssue({ ...facts, ...people ? { people } : {} }, lookup.config, now);
-  const remember = !deps.observing;
-  const planned = rememberedAssignees(appAssignees, thread.assignees, plan, false);
-  if (remember && !sameLogins(planned, appAssignees)) {
-    await deps.store.setAppAssignees(key, planned);
-  }
-  const kept = publishEvents ? await keepClaimEvents(deps.store, {
-    key,
-    comments: thread.comments,
-    plan,
-    previousHolder,
-    now
-  }) : void 0;
-  await (deps.executePlan ?? executePlan)(octokit, key, plan, {
-    knownLabels: deps.knownLabels,
-    onWrite: (action) => {
-      if (action.kind === "finalise") {
-        log.info(
-          // `reason` is the child's (what started the reconcile): one key, one meaning per line.
-          { commentId: action.commentId, finalisedBecause: action.reason, outcome: action.outcome },
-          "claim finalised"
-        );
-      }
-      deps.onWrite?.(action, key);
-    }
-  });
-  if (publishEvents && kept) {
-    await publishEvents(kept.events);
-    await kept.published();
-  }
-  const applied = rememberedAssignees(appAssignees, thread.assignees, plan, true);
-  if (remember && !sameLogins(applied, planned)) await deps.store.setAppAssignees(key, applied);
-  const { staleAfterMs } = lookup.config;
-  const peopleStaleAfterMs = lookup.config.people?.staleAfterMs;
-  await recordReconciled(pathDeps, key, {
-    ...{ plan, thread, paths, staleAfterMs, now },
-    ...peopleStaleAfterMs ? { peopleStaleAfterMs } : {}
-  });
-  log.debug({ holder: plan.holder, writes: plan.actions.length }, "issue reconciled");
-  return { outcome: "applied", plan };
-}
-function rememberedAssignees(remembered, assignees, plan, applied) {
+// src/reconcile/app-assignees.ts
+function appAssigneesAfter(remembered, assignees, plan, applied) {
   const next = /* @__PURE__ */ new Map();
   for (const login of remembered) {
     if (hasName(assignees, login)) next.set(login.toLowerCase(), login);
@@ -43105,34 +42993,124 @@ function sameLogins(a, b) {
   return a.length === b.length && a.every((login, i) => login === b[i]);
 }
 
-// src/rollout/reconcile-with-rollout.ts
-async function reconcileWithRollout(deps, request2) {
+// src/github/rollout-of.ts
+function rolloutOf(config3, deps) {
+  const onObserve = deps.onObserve?.bind(deps);
+  return {
+    enabled: config3.enabled,
+    mode: config3.mode,
+    log: deps.log,
+    ...onObserve ? { onObserve } : {}
+  };
+}
+
+// src/reconcile/apply-plan.ts
+async function applyPlan(deps, octokit, key, plan, config3, log) {
+  await (deps.executePlan ?? executePlan)(octokit, key, plan, {
+    knownLabels: deps.knownLabels,
+    rollout: rolloutOf(config3, deps),
+    onWrite: (action) => {
+      if (action.kind === "finalise") {
+        const { commentId, reason: finalisedBecause, outcome } = action;
+        log.info({ commentId, finalisedBecause, outcome }, "claim finalised");
+      }
+      deps.onWrite?.(action, key);
+    }
+  });
+}
+
+// src/read-model/record-gone.ts
+async function recordGone(deps, key) {
+  await indexForGuard(deps, key, { actions: [], holder: null, deadline: null, waitlist: [] });
+  await deps.store.forgetIssue(key);
+}
+
+// src/reconcile/read-issue-thread.ts
+var GONE_MEMORY_MS = 24 * 36e5;
+async function readIssueThread(deps, octokit, key, reads) {
+  const { store, log } = deps;
+  try {
+    const thread = await readThread(octokit, key, reads);
+    await store.clearIssueGone(key);
+    return thread;
+  } catch (error62) {
+    if (error62 instanceof IssueGoneError) {
+      if (await store.noteIssueGone(key, GONE_MEMORY_MS)) {
+        await recordGone(deps, key);
+        log.info({ status: error62.status }, "issue is gone: dropped from the index");
+        return "gone";
+      }
+      log.warn({ status: error62.status }, "issue answered gone once: will retry");
+      throw new UnverifiableError("GitHub answered the issue as gone once", key, error62.status, {
+        cause: error62
+      });
+    }
+    if (error62 instanceof UnverifiableError) {
+      log.error(
+        { err: error62.cause ?? error62, status: error62.status },
+        "thread unverifiable: will retry"
+      );
+    }
+    throw error62;
+  }
+}
+
+// src/reconcile/reconcile.ts
+async function reconcile(deps, request2) {
   const { key } = request2;
+  const log = deps.log.child({ issue: issueKeyString(key), reason: request2.reason });
   const octokit = await deps.octokitFor(key.installationId);
   const lookup = await deps.configFor(octokit, key);
-  if (lookup.ok && !lookup.config.enabled) {
+  if (!lookup.ok) {
+    log.warn({ error: lookup.error }, "repository config is invalid: nothing written");
+    return { outcome: "invalid-config" };
+  }
+  const { config: config3 } = lookup;
+  if (!config3.enabled) {
     await deps.store.setDeadline(key, null);
     await deps.store.setHolder(key, null);
-    deps.log.debug(
-      { issue: issueKeyString(key), reason: request2.reason },
-      "repository disabled (enabled: false): left alone"
-    );
+    log.debug("repository disabled (enabled: false): left alone");
     return { outcome: "disabled" };
   }
-  const observing = lookup.ok && lookup.config.mode === "observe";
-  const rollout = lookup.ok && rolloutOf(lookup.config, deps);
-  const execute = deps.executePlan ?? executePlan;
-  const result = await reconcileIssue(
-    {
-      ...deps,
-      octokitFor: async () => octokit,
-      configFor: async () => lookup,
-      ...rollout ? { executePlan: (w, k, plan, options2) => execute(w, k, plan, { ...options2, rollout }) } : {},
-      ...observing ? { observing } : {}
-    },
-    request2
-  );
-  return observing && result.outcome === "applied" ? { outcome: "observed", plan: result.plan } : result;
+  const observing = config3.mode === "observe";
+  const reads = installationReads(deps.store, key.installationId);
+  const thread = await readIssueThread({ ...deps, log }, octokit, key, reads);
+  if (thread === "gone") return { outcome: "gone" };
+  const appAssignees = await deps.store.appAssignees(key);
+  const publishEvents = observing ? void 0 : deps.publishEvents;
+  const previousHolder = publishEvents ? await deps.store.holderOf(key) : null;
+  const now = deps.now();
+  const readOther = (other) => readThread(octokit, other, reads);
+  const pathDeps = { ...deps, readThread: readOther, log };
+  const paths = await pathHoldersFor(pathDeps, key, thread, config3, now);
+  const facts = {
+    ...thread,
+    ...{ appLogin: deps.appLogin, hints: request2.hints, appAssignees },
+    pathHolders: paths.holders
+  };
+  const readDeps = { octokit, reads, store: deps.store, appLogin: deps.appLogin, now };
+  const people = await peopleFactsFor(readDeps, key, facts, config3);
+  const plan = decideIssue({ ...facts, ...people ? { people } : {} }, config3, now);
+  const planned = appAssigneesAfter(appAssignees, thread.assignees, plan, false);
+  if (!observing && !sameLogins(planned, appAssignees)) {
+    await deps.store.setAppAssignees(key, planned);
+  }
+  const change = { key, comments: thread.comments, plan, previousHolder, now };
+  const kept = publishEvents ? await keepClaimEvents(deps.store, change) : void 0;
+  await applyPlan(deps, octokit, key, plan, config3, log);
+  if (publishEvents && kept) {
+    await publishEvents(kept.events);
+    await kept.published();
+  }
+  const applied = appAssigneesAfter(appAssignees, thread.assignees, plan, true);
+  if (!observing && !sameLogins(applied, planned)) await deps.store.setAppAssignees(key, applied);
+  const peopleStaleAfterMs = config3.people?.staleAfterMs;
+  await recordReconciled(pathDeps, key, {
+    ...{ plan, thread, paths, staleAfterMs: config3.staleAfterMs, now },
+    ...peopleStaleAfterMs ? { peopleStaleAfterMs } : {}
+  });
+  log.debug({ holder: plan.holder, writes: plan.actions.length }, "issue reconciled");
+  return { outcome: observing ? "observed" : "applied", plan };
 }
 
 // src/store/compose.ts
@@ -49745,7 +49723,7 @@ function routeComment(event2, installationId, appLogin, now) {
   const slug = appLogin.replace(/\[bot\]$/i, "");
   const command = !bot && payload.action === "created" && parseCommand(body, slug) !== null;
   const people = () => ({
-    ...reconcile(installationId, payload.repository, payload.issue.number, reasonOf(event2), []),
+    ...reconcile2(installationId, payload.repository, payload.issue.number, reasonOf(event2), []),
     people: true
   });
   if (!collaborator && !bot) {
@@ -49774,7 +49752,7 @@ function routeComment(event2, installationId, appLogin, now) {
       at: now.toISOString()
     });
   }
-  const route = reconcile(
+  const route = reconcile2(
     installationId,
     payload.repository,
     payload.issue.number,
@@ -49811,7 +49789,7 @@ function routeIssue(event2, installationId, now) {
         // and decide() must not let a late delivery release a claim posted after the change.
         at: payload.issue.updated_at ?? now.toISOString()
       };
-      const route = reconcile(
+      const route = reconcile2(
         installationId,
         payload.repository,
         payload.issue.number,
@@ -49825,12 +49803,12 @@ function routeIssue(event2, installationId, now) {
     case "assigned":
     case "unassigned":
       return {
-        ...reconcile(installationId, payload.repository, payload.issue.number, reasonOf(event2), []),
+        ...reconcile2(installationId, payload.repository, payload.issue.number, reasonOf(event2), []),
         people: true
       };
     case "closed":
     case "reopened":
-      return reconcile(
+      return reconcile2(
         installationId,
         payload.repository,
         payload.issue.number,
@@ -49841,7 +49819,7 @@ function routeIssue(event2, installationId, now) {
       const { new_issue: issue2, new_repository: repository } = payload.changes;
       const owner = repository.owner?.login;
       if (!owner) return { kind: "ignore", why: "transferred to an unknown owner" };
-      const route = reconcile(
+      const route = reconcile2(
         installationId,
         { name: repository.name, owner: { login: owner } },
         issue2.number,
@@ -49862,7 +49840,7 @@ function routeIssue(event2, installationId, now) {
       return { kind: "ignore", why: `issues.${payload.action} is not handled` };
   }
 }
-function reconcile(installationId, repository, number4, reason2, hints) {
+function reconcile2(installationId, repository, number4, reason2, hints) {
   return {
     kind: "reconcile",
     request: { key: issueKey(installationId, repository, number4), hints, reason: reason2 }
@@ -50087,7 +50065,7 @@ async function runAction(env, options2 = {}) {
   for (const request2 of requests) {
     const { number: number4 } = request2.key;
     try {
-      await reconcileWithRollout(deps, request2);
+      await reconcile(deps, request2);
       reconciled.push(number4);
     } catch (error62) {
       log.error(

@@ -3,8 +3,8 @@ import type { Logger } from 'pino';
 import type { ProbotOctokit } from 'probot';
 import type { RepoConfigResult } from '../config/repo-config.js';
 import type { ReconcileRequest, WorkQueue } from '../queue/queue.js';
+import type { ReconcileResult } from '../reconcile/reconcile-deps.js';
 import { isRepoName } from '../repo-names.js';
-import type { RolloutResult } from '../rollout/reconcile-with-rollout.js';
 import type { Store } from '../store/store.js';
 import type { ApiAnswer } from './answers/api-answer.js';
 import { ApiError, invalidInput, unverifiable } from './answers/api-error.js';
@@ -51,7 +51,7 @@ export interface ClaimsApiOptions {
   readonly appOctokit: ProbotOctokit;
   octokitFor(installationId: number): Promise<ProbotOctokit>;
   config(octokit: ProbotOctokit, where: { owner: string; repo: string }): Promise<RepoConfigResult>;
-  reconcile(request: ReconcileRequest): Promise<RolloutResult>;
+  reconcile(request: ReconcileRequest): Promise<ReconcileResult>;
   /** Whether outgoing claim events are sent (`CLAIMS_EVENTS_URL`, docs/protocol.md §13). */
   readonly events: boolean;
   /** Cache lifetime of identity, permission and visibility (default and maximum 5 minutes). */
