@@ -5,7 +5,7 @@
  * Usage: `npm run docs:settings` (writes the file); test/docs/configuration-doc.test.ts fails
  * when the committed file is not what this renders.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { settingDocs } from '../src/config/setting-doc.js';
@@ -41,10 +41,13 @@ and the limits of each door: [security.md](security.md). \`REDIS_URL\` is not re
 Redis-clustered throttling misbehaves on Redis 7, so write pacing is per installation and per
 replica.
 
-A repository's own settings are its \`.github/claims.yml\`: [protocol.md](protocol.md) §7.
+A repository's own settings are its \`.github/claims.yml\`: below.
 `;
 
-/** docs/configuration.md as the schema says it. */
+/** Where the generated part ends; what follows it is written by hand and kept as it is. */
+export const HAND_WRITTEN = '<!-- end of the generated part: the rest is written by hand -->';
+
+/** The generated part of docs/configuration.md, as the schema says it. */
 export function renderSettingsDoc(): string {
   const rows = Object.entries(SettingsEnv.shape).map(([name, schema]) => {
     const doc = settingDocs.get(schema);
@@ -59,6 +62,9 @@ export function renderSettingsDoc(): string {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  writeFileSync(CONFIGURATION_DOC, renderSettingsDoc());
+  const page = existsSync(CONFIGURATION_DOC) ? readFileSync(CONFIGURATION_DOC, 'utf8') : '';
+  const at = page.indexOf(HAND_WRITTEN);
+  const hand = at === -1 ? `${HAND_WRITTEN}\n` : page.slice(at);
+  writeFileSync(CONFIGURATION_DOC, `${renderSettingsDoc()}\n${hand}`);
   console.log(`wrote ${CONFIGURATION_DOC}`);
 }
