@@ -15,7 +15,7 @@ const REPO_NAME = new RegExp(`^(${OWNER})/(${REPO})$`);
 const ISSUE_NAME = new RegExp(`^(${OWNER})/(${REPO})#(${NUMBER})$`);
 
 /** A repository as GitHub names it: `owner/repo`. */
-export interface RepoName {
+interface RepoName {
   readonly owner: string;
   readonly repo: string;
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { durationSchema } from './duration.js';
 
 /** What docs/configuration.md says of one variable, written beside its schema and nowhere else. */
-export interface SettingDoc {
+interface SettingDoc {
   /** What the variable does, in the operator's words (Markdown). */
   readonly about: string;
   /** The value used when it is unset, as the operator would write it; absent: none. */

@@ -12,7 +12,7 @@ import { RedisSettingsEnv, redisTargetOf } from './redis-settings.js';
 import { choiceSetting, documented, durationSetting, integerSetting } from './setting-doc.js';
 
 /** The pino levels Probot accepts for `LOG_LEVEL` (probot/lib/helpers/validate-log-level.js). */
-export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const;
+const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const;
 
 /** How the secrets the app checks the length of are best made. */
 const MAKE_ONE = 'make one with `openssl rand -hex 32`';

@@ -44,7 +44,7 @@ export interface WritePacing {
 }
 
 /** GitHub's one second between writes of one installation. */
-export const GITHUB_WRITE_SPACING_MS = 1000;
+const GITHUB_WRITE_SPACING_MS = 1000;
 
 const REAL_TIME: PacingClock = {
   now: () => performance.now(),

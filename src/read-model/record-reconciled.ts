@@ -12,7 +12,7 @@ import { indexedClaimOf, indexedPersonOf } from './indexed-claim-of.js';
 import { indexedIssueOf } from './indexed-issue-of.js';
 
 /** What one applied reconcile settled on, as the read model records it. */
-export interface ReconciledIssue {
+interface ReconciledIssue {
   readonly plan: Plan;
   readonly thread: IssueThread & { readonly meta: IssueMeta };
   /** The path holders the reconcile verified (docs/protocol.md §10). */

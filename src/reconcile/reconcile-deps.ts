@@ -8,7 +8,7 @@ import type { IssueKey } from '../keys.js';
 import type { Store } from '../store/store.js';
 
 /** A repository's config with its rollout keys: usable, or invalid with the field named. */
-export type ConfigLookup =
+type ConfigLookup =
   | { readonly ok: true; readonly config: ResolvedRepoConfig }
   | { readonly ok: false; readonly error: string };
 

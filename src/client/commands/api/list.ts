@@ -29,7 +29,7 @@ const QueuePage = z.object({
 });
 
 /** One issue of the queue as the client reports it. */
-export interface ListItem {
+interface ListItem {
   readonly issue: PublicIssue;
   readonly claim: ClaimView | null;
 }
