@@ -41760,7 +41760,7 @@ function decide(facts, config3, now, people = {}) {
   };
 }
 
-// src/paths/verified-keepers.ts
+// src/path-holders/verified-keepers.ts
 async function verifiedKeepers(deps, key, wanted, config3, now) {
   if (wanted.length === 0) return { keepers: [], checked: /* @__PURE__ */ new Map() };
   const index = (await deps.store.pathHolders(key.installationId, key.owner, key.repo)).filter(
@@ -41813,7 +41813,7 @@ async function verifiedKeepers(deps, key, wanted, config3, now) {
   return { keepers, checked };
 }
 
-// src/paths/path-holders-for.ts
+// src/path-holders/path-holders-for.ts
 async function pathHoldersFor(deps, key, thread, config3, now) {
   if (!thread.open || thread.isPullRequest) return { holders: [], checked: /* @__PURE__ */ new Map() };
   const { keepers, checked } = await verifiedKeepers(
@@ -42835,7 +42835,7 @@ async function indexForGuard(deps, key, plan) {
   }
 }
 
-// src/paths/record-path-holder.ts
+// src/path-holders/record-path-holder.ts
 async function recordPathHolder(deps, key, plan, check2) {
   const holder = agentHolder(plan.holder);
   if (holder?.pathProblem !== void 0) {

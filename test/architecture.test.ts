@@ -112,7 +112,7 @@ describe('the shape of src/', () => {
     ).toBeLessThanOrEqual(100);
     // Which files import the reconcile room's entry: the doors that run a reconcile.
     const callers = files.filter((file) => graph.get(file)?.has('src/reconcile/reconcile.ts'));
-    expect(callers.sort()).toEqual(['src/action/run-action.ts', 'src/app/reconcile-handler.ts']);
+    expect(callers.sort()).toEqual(['src/action/run-action.ts', 'src/app/queue-jobs.ts']);
   });
 
   it('sees a cycle through a type-only import', () => {

@@ -18,7 +18,7 @@ import type { SweepResult } from '../sweep/sweep.js';
 import { connectApp } from './connect-app.js';
 import { createHttpRoutes } from './http.js';
 import { createMetrics, type Metrics } from './metrics.js';
-import { reconcileHandler } from './reconcile-handler.js';
+import { queueJobs } from './queue-jobs.js';
 import { repoConfigSource } from './repo-config-source.js';
 import type { WardenCore, WardenSettings } from './warden-core.js';
 import { wardenTimers } from './warden-timers.js';
@@ -77,7 +77,7 @@ export interface ClaimWarden {
 /**
  * Wires the app into a Probot instance: webhooks become reconcile requests on the queue
  * (webhook-intake.ts); the queue runs reconciles with per-installation octokits
- * (reconcile-handler.ts); the sweep and the resync keep claims true without any event
+ * (queue-jobs.ts); the sweep and the resync keep claims true without any event
  * (warden-timers.ts).
  */
 export async function createClaimWarden(app: Probot, options: WardenOptions): Promise<ClaimWarden> {
@@ -109,7 +109,7 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
     eventMetrics(metrics.registry),
   );
 
-  const { reconcileOne, handle, onExhausted, requestPullCheck } = reconcileHandler(core, events);
+  const { reconcileOne, handle, onExhausted, requestPullCheck } = queueJobs(core, events);
   queue.start(handle, { onExhausted });
   const claimsApi = createClaimsApi({
     store,

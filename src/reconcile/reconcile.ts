@@ -2,7 +2,7 @@ import { keepClaimEvents } from '../events/keep-claim-events.js';
 import { installationReads } from '../github/conditional.js';
 import { readThread } from '../github/thread.js';
 import { type IssueKey, issueKeyString } from '../keys.js';
-import { pathHoldersFor } from '../paths/path-holders-for.js';
+import { pathHoldersFor } from '../path-holders/path-holders-for.js';
 import { decideIssue } from '../people/decide-issue.js';
 import { peopleFactsFor } from '../people-facts/people-facts-for.js';
 import type { ReconcileRequest } from '../queue/queue.js';

@@ -15,7 +15,7 @@ import type { ReconcileResult } from '../reconcile/reconcile-deps.js';
 import type { WardenCore } from './warden-core.js';
 
 /** What the work queue runs, and the one reconcile the claims API runs too. */
-interface ReconcileJobs {
+interface QueueJobs {
   /** One reconcile; it records the holder it verified in the open-issue index. */
   reconcileOne(request: ReconcileRequest): Promise<ReconcileResult>;
   /** The queue's handler: the guard's jobs, then the reconcile the request needs. */
@@ -30,7 +30,7 @@ interface ReconcileJobs {
  * The queue's work: reconciles and the guard's jobs, with
  * per-installation octokits, counted in the metrics; `events` publishes what they change.
  */
-export function reconcileHandler(core: WardenCore, events: EventOutbox | null): ReconcileJobs {
+export function queueJobs(core: WardenCore, events: EventOutbox | null): QueueJobs {
   const { store, queue, log, now, metrics } = core;
   const knownLabels = new KnownLabels();
   const requestPullCheck = (key: IssueKey) =>
