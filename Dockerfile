@@ -21,5 +21,7 @@ COPY --from=build /app/dist ./dist
 COPY app.yml ./
 USER node
 EXPOSE 3000
-HEALTHCHECK --interval=30s --timeout=5s CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-CMD ["node", "dist/src/app/main.js"]
+HEALTHCHECK --interval=30s --timeout=5s --start-period=30s CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+# The instrumentation is loaded first so it patches http and ioredis; it loads nothing of
+# OpenTelemetry unless OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/operations.md "Traces").
+CMD ["node", "--import", "./dist/src/telemetry/instrument.js", "dist/src/app/main.js"]

@@ -9,16 +9,19 @@ import { benchDoor } from './door-bench.js';
 import { benchEvents } from './events-bench.js';
 import { benchFairness } from './fairness-bench.js';
 import { benchGuard } from './guard-bench.js';
+import { benchLimits } from './limits-bench.js';
 import { benchMarkers } from './marker-bench.js';
 import { benchMcp } from './mcp-bench.js';
 import { benchMemory } from './memory-bench.js';
 import { benchPaths } from './paths-bench.js';
 import { benchPeople } from './people-bench.js';
+import { benchReaders } from './readers-bench.js';
 import { benchRecovery } from './recovery-bench.js';
 import { benchRedisHa } from './redis-ha-bench.js';
 import { fmt, renderSection, type Section } from './section.js';
 import { benchSweep } from './sweep-bench.js';
 import { benchThroughput } from './throughput-bench.js';
+import { benchTraces } from './traces-bench.js';
 
 /** The pure code: the marker reader and decide(), in calls per second. */
 async function benchPure(): Promise<Section> {
@@ -49,10 +52,13 @@ const BENCHES: ReadonlyArray<readonly [string, () => Promise<Section>]> = [
   ['guard', benchGuard],
   ['action', benchAction],
   ['api', benchApi],
+  ['limits', benchLimits],
+  ['readers', benchReaders],
   ['mcp', benchMcp],
   ['board', benchBoard],
   ['recovery', benchRecovery],
   ['redis-ha', benchRedisHa],
+  ['traces', benchTraces],
 ];
 
 /** The machine the figures come from: they mean nothing without it. */

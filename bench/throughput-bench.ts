@@ -15,7 +15,7 @@ const ROUND_MS = 750;
 const ROUNDS = 6;
 
 /** One signed delivery, sent again and again with a fresh delivery id each time. */
-interface Payload {
+export interface Payload {
   readonly name: string;
   readonly event: string;
   readonly body: string;
@@ -23,7 +23,7 @@ interface Payload {
 }
 
 /** Posts `payload` to `port` with CONCURRENCY requests in flight for `ms`; deliveries per second. */
-async function blast(
+export async function blast(
   port: number,
   payload: Payload,
   ms: number,

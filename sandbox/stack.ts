@@ -58,6 +58,8 @@ export function stackEnv(
     GHE_HOST: fake.host,
     GHE_PROTOCOL: 'http',
     LOG_LEVEL: 'fatal',
+    // The fake's webhooks reach the app the moment it is ready: no balancer to wait for.
+    CLAIMS_REDELIVER_DELAY: '0s',
     ...extra,
   };
 }

@@ -9,11 +9,16 @@ import { Timeline } from './timeline.js';
 export const STORY_REPO = 'acme/widgets';
 export const STORY_INSTALLATION = 1;
 
-/** The settings the story runs with: a short stale window and a sweep every second. */
+/** The settings the story runs with: a sweep every second. */
 export const STORY_ENV = {
-  CLAIMS_STALE_AFTER: '10m',
   CLAIMS_SWEEP_INTERVAL: '1s',
 } as const;
+
+/**
+ * The story repository's `.github/claims.yml`: a short stale window, in the file the app and
+ * the client (in direct mode) both read, so the two agree on when a claim goes stale.
+ */
+const STORY_CONFIG = 'staleAfter: 10m\n';
 
 const STALE_AFTER_MS = 10 * 60_000;
 /** How long alice's claim stays live in the story: its heartbeat is this far from stale. */
@@ -22,6 +27,7 @@ const ALICE_LIVE_MS = 8_000;
 /** Seeds the fake with the story's cast: one installation, two agents, a passer-by, a maintainer. */
 export function seedStory(fake: FakeGitHub): void {
   fake.addInstallation({ id: STORY_INSTALLATION, account: 'acme', repos: [STORY_REPO] });
+  fake.setFile(STORY_REPO, '.github/claims.yml', STORY_CONFIG);
   fake.addUser('alice', { association: 'COLLABORATOR' });
   fake.addUser('bob', { association: 'COLLABORATOR' });
   fake.addUser('maria', { association: 'MEMBER' });

@@ -38,8 +38,8 @@ At \`LOG_LEVEL=info\` each request is one line (\`method\`, \`path\` without its
 \`ms\`, a webhook's delivery id and event); \`/health\` probes and \`/metrics\` scrapes are at
 \`debug\`; no header, cookie or query string is logged at any level. Who may call each route
 and the limits of each door: [security.md](security.md). \`REDIS_URL\` is not read: Probot's
-Redis-clustered throttling misbehaves on Redis 7, so write pacing is per installation and per
-replica.
+Redis-clustered throttling misbehaves on Redis 7; the app paces each installation's writes
+itself, on Redis for all replicas at once ([replicas.md](replicas.md#write-pacing)).
 
 A repository's own settings are its \`.github/claims.yml\`: below.
 `;

@@ -1,25 +1,31 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Probot } from 'probot';
-import { createClaimsApi } from '../api/claims-api.js';
+import { limitCounters } from '../api/caller/limit-counters.js';
+import { apiCallerLimits, createClaimsApi, DEFAULT_CALLER_LIMITS } from '../api/claims-api.js';
 import { settingDefault } from '../config/settings.js';
 import { createEventOutbox } from '../events/create-event-outbox.js';
 import { eventMetrics } from '../events/event-metrics.js';
 import type { EventOutbox, EventSenderOptions } from '../events/event-outbox.js';
+import { sharedWritePacing } from '../github/shared-write-pacing.js';
 import { type PacingClock, writePacing } from '../github/write-pacing.js';
 import type { HttpRoutes } from '../http-routes.js';
-import { registerRemoteMcp } from '../mcp/register-remote-mcp.js';
+import { remoteMcpRoutes } from '../mcp/remote-mcp-routes.js';
 import { peoplePlanOf } from '../people-facts/people-plan.js';
 import type { WorkQueue } from '../queue/queue.js';
 import { rememberQueueSettings } from '../read-model/queue-settings.js';
 import type { RecoveryResult } from '../recovery/recover-deliveries.js';
+import { RedisStore } from '../store/redis-store.js';
 import type { Store } from '../store/store.js';
 import type { SweepResult } from '../sweep/sweep.js';
+import { observeApi, observeRuns } from '../telemetry/observe-api.js';
+import { registerScrapedGauges } from '../telemetry/scraped-gauges.js';
 import { connectApp } from './connect-app.js';
 import { createHttpRoutes } from './http.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { queueJobs } from './queue-jobs.js';
 import { repoConfigSource } from './repo-config-source.js';
+import { mountRoutes } from './route-table.js';
 import type { WardenCore, WardenSettings } from './warden-core.js';
 import { wardenTimers } from './warden-timers.js';
 import { webhookIntake } from './webhook-intake.js';
@@ -42,6 +48,8 @@ interface WardenOptions {
   readonly eventSender?: EventSenderOptions;
   /** The metrics to count in; main makes them before GitHub is reached, to serve them then. */
   readonly metrics?: Metrics;
+  /** When a delivery recovery that redelivered looks again (default 30, 60, 120 s). */
+  readonly redeliveryRechecksMs?: readonly number[];
 }
 
 /** A running claim-warden inside a Probot instance. */
@@ -65,7 +73,8 @@ export interface ClaimWarden {
   recoverDeliveries(): Promise<RecoveryResult | null>;
   /**
    * The webhook door is open: starts delivery recovery (with timers), whose redeliveries
-   * would be refused before. main calls it once the app takes webhooks.
+   * would be refused before, `CLAIMS_REDELIVER_DELAY` later (a balancer's readiness probe
+   * sends traffic here first). main calls it once the app takes webhooks.
    */
   opened(): void;
   /** The routes of `http`, for Probot's server (`addHandler`). */
@@ -86,10 +95,21 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
   const log: Logger = (options.log ?? app.log).child({ name: 'claim-warden' });
   // NaN while Redis is away, so a scrape still gets the other metrics.
   const metrics = options.metrics ?? createMetrics(() => queue.depth().catch(() => Number.NaN));
-  const pacing = writePacing({
-    writeMs: settings.writePacingMs ?? settingDefault('CLAIMS_WRITE_PACING_MS'),
-    ...(options.pacingClock ? { clock: options.pacingClock } : {}),
-  });
+  const writeMs = settings.writePacingMs ?? settingDefault('CLAIMS_WRITE_PACING_MS');
+  const clock = options.pacingClock ? { clock: options.pacingClock } : {};
+  const ownPacing = writePacing({ writeMs, ...clock });
+  // docs/replicas.md "Write pacing": on Redis, one schedule per installation for all replicas.
+  const pacing =
+    store instanceof RedisStore
+      ? sharedWritePacing({
+          redis: () => store.connection(),
+          prefix: store.prefix,
+          writeMs,
+          ...clock,
+          fallback: ownPacing,
+          log,
+        })
+      : ownPacing;
   const github = await connectApp(app, metrics, log, pacing);
   const { appLogin, appOctokit, octokitFor } = github;
   const config = repoConfigSource({
@@ -109,8 +129,27 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
     eventMetrics(metrics.registry),
   );
 
+  // Past two sweep intervals a due issue should have been queued and reconciled.
+  const overdueAfterMs = 2 * settings.sweepIntervalMs + 60_000;
+  registerScrapedGauges(metrics.registry, { store, events, now, overdueAfterMs });
+
   const { reconcileOne, handle, onExhausted, requestPullCheck } = queueJobs(core, events);
   queue.start(handle, { onExhausted });
+  // docs/security.md "Limits": on Redis, counted for the whole deployment.
+  const counters = limitCounters({
+    log,
+    now: () => now().getTime(),
+    ...(store instanceof RedisStore
+      ? { redis: { client: () => store.connection(), prefix: store.prefix } }
+      : {}),
+  });
+  const callerLimits = apiCallerLimits(
+    {
+      perMinute: settings.apiRatePerMinute ?? DEFAULT_CALLER_LIMITS.perMinute,
+      concurrency: settings.apiConcurrency ?? DEFAULT_CALLER_LIMITS.concurrency,
+    },
+    counters,
+  );
   const claimsApi = createClaimsApi({
     store,
     queue,
@@ -124,23 +163,32 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
     // docs/protocol.md §16: the API refuses an agent an issue a person holds or people wait for.
     peoplePlan: peoplePlanOf({ store, appLogin, now }),
     events: events !== null,
-    limits: {
-      perMinute: settings.apiRatePerMinute ?? settingDefault('CLAIMS_API_RATE_PER_MINUTE'),
-      concurrency: settings.apiConcurrency ?? settingDefault('CLAIMS_API_CONCURRENCY'),
-    },
+    limits: callerLimits,
+    counters,
+    // docs/protocol.md §8 "Readers": one read of an issue per pacing interval, however many read.
+    readIntervalMs: settings.writePacingMs ?? settingDefault('CLAIMS_WRITE_PACING_MS'),
   });
 
-  const timers = wardenTimers(core, options.timers ?? true);
+  const timers = wardenTimers(core, options.timers ?? true, options.redeliveryRechecksMs);
   webhookIntake(app, core, { resync: timers.resync, requestPullCheck });
   const http = createHttpRoutes({ store, queue, metrics, metricsToken: settings.metricsToken });
-  routeClaimsApi(http, claimsApi);
-  // The remote MCP server: `/mcp`, each tool a call of the claims API above.
-  registerRemoteMcp(http, {
-    api: claimsApi,
+  // Counted and timed by surface: REST calls as HTTP requests, MCP tool calls as operation runs.
+  const restApi = observeApi((req, res) => claimsApi.handle(req, res), metrics.ops, 'rest');
+  // The remote MCP server: `/mcp`, each tool a run of an operation of the claims API above.
+  const remote = remoteMcpRoutes({
+    api: observeRuns(claimsApi, metrics.ops),
+    callerLimits,
     store,
     log,
     settings,
     githubApiUrl: String(appOctokit.request.endpoint.DEFAULTS.baseUrl),
+  });
+  mountRoutes(http, {
+    'claims-api': async (req, res) => {
+      if (!(await restApi(req, res))) res.writeHead(404).end();
+    },
+    mcp: remote.mcp,
+    'resource-metadata': remote.metadata,
   });
 
   return {
@@ -159,13 +207,4 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
       await store.close();
     },
   };
-}
-
-/** The claims API (docs/protocol.md §8) under `/api/claims/v1/`, every method it may take. */
-function routeClaimsApi(http: HttpRoutes, claimsApi: ReturnType<typeof createClaimsApi>): void {
-  for (const method of ['GET', 'POST', 'DELETE', 'PUT', 'PATCH']) {
-    http.route(method, '/api/claims/v1/', async (req, res) => {
-      if (!(await claimsApi(req, res))) res.writeHead(404).end();
-    });
-  }
 }

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Probot, ProbotOctokit } from 'probot';
 import { InstallationOctokits } from '../github/octokit.js';
 import type { WritePacing } from '../github/write-pacing.js';
+import { traceCalls } from '../telemetry/trace-calls.js';
 import { countCalls } from './count-calls.js';
 import type { Metrics } from './metrics.js';
 
@@ -28,7 +29,8 @@ export async function connectApp(
 ): Promise<AppClients> {
   const octokits = new InstallationOctokits(app, { pacing });
   const appOctokit = await app.auth();
-  countCalls(appOctokit, metrics, log);
+  countCalls(appOctokit, metrics, log, 'app');
+  traceCalls(appOctokit, 'app');
   // Own writes come back as webhooks; knowing our login lets them be dropped before any call.
   // No retries of its own: start-up (connectToGitHub) retries it with backoff and says so in
   // the log, where @octokit/plugin-retry's three silent attempts took 15 s per failure.
@@ -38,7 +40,8 @@ export async function connectApp(
     appOctokit,
     async octokitFor(installationId) {
       const octokit = await octokits.get(installationId);
-      countCalls(octokit, metrics, log);
+      countCalls(octokit, metrics, log, String(installationId));
+      traceCalls(octokit, String(installationId));
       return octokit;
     },
     forget: (installationId) => octokits.forget(installationId),

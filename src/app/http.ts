@@ -4,6 +4,7 @@ import type { Store } from '../store/store.js';
 import { answers } from './answers.js';
 import { bearerAllowed } from './bearer-allowed.js';
 import type { Metrics } from './metrics.js';
+import { mountRoutes } from './route-table.js';
 
 /** What `/health` and `/metrics` read. */
 interface HttpDeps {
@@ -50,7 +51,7 @@ export function createHttpRoutes(deps: HttpDeps): HttpRoutes {
       return true;
     },
   };
-  routes.route('GET', '/health', async (_req, res) => {
+  const health: RouteHandler = async (_req, res) => {
     // The queue is asked too: in Redis mode it has connections of its own, and a webhook
     // needs both (depth is answered by the queue's webhook-side connection). `store` in the
     // body stands for the shared state: both.
@@ -62,8 +63,8 @@ export function createHttpRoutes(deps: HttpDeps): HttpRoutes {
     const status = deps.starting ? 'starting' : ok ? 'ok' : 'unavailable';
     res.writeHead(status === 'ok' ? 200 : 503, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ status, store: ok }));
-  });
-  routes.route('GET', '/metrics', async (req, res) => {
+  };
+  const metrics: RouteHandler = async (req, res) => {
     if (!metricsAllowed(req)) {
       res.writeHead(401, {
         'content-type': 'text/plain; charset=utf-8',
@@ -74,6 +75,7 @@ export function createHttpRoutes(deps: HttpDeps): HttpRoutes {
     }
     res.writeHead(200, { 'content-type': deps.metrics.registry.contentType });
     res.end(await deps.metrics.registry.metrics());
-  });
+  };
+  mountRoutes(routes, { health, metrics });
   return routes;
 }

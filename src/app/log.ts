@@ -88,9 +88,65 @@ function endOfString(text: string, from: number): number {
   return text.length;
 }
 
-/** pino's error serializer, minus the delivery @octokit/webhooks attaches as `event`. */
+/**
+ * pino's error serializer, minus the delivery @octokit/webhooks attaches as `event`, and with
+ * a GitHub request error (octokit's RequestError, thrown or the cause of one) said in one
+ * short object, `github: { method, path, status, message, requestId }`, instead of the
+ * request and response octokit attaches (900 characters and more: headers, body, URL).
+ */
 function errorWithoutPayload(error: unknown): unknown {
-  return scrub(pino.stdSerializers.err(error as Error));
+  const serialized = scrub(pino.stdSerializers.err(error as Error));
+  const github = githubFailure(error);
+  if (github && typeof serialized === 'object' && serialized !== null) {
+    return { ...withoutRequest(serialized as Record<string, unknown>), github };
+  }
+  return serialized;
+}
+
+/** What an on-call engineer needs of a failed GitHub request. */
+interface GitHubFailure {
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+  readonly message: string;
+  readonly requestId?: string;
+}
+
+/** The first octokit RequestError on `error`'s cause chain, said briefly; else undefined. */
+function githubFailure(error: unknown): GitHubFailure | undefined {
+  for (let e = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    const { status, request, response } = e as Error & {
+      status?: unknown;
+      request?: { method?: unknown; url?: unknown };
+      response?: { data?: unknown; headers?: Record<string, unknown> };
+    };
+    if (typeof status !== 'number' || typeof request?.url !== 'string') continue;
+    const data = response?.data as { message?: unknown } | undefined;
+    const requestId = response?.headers?.['x-github-request-id'];
+    return {
+      method: String(request.method ?? ''),
+      path: pathOf(request.url),
+      status,
+      message: typeof data?.message === 'string' ? data.message : e.message,
+      ...(typeof requestId === 'string' ? { requestId } : {}),
+    };
+  }
+  return undefined;
+}
+
+/** The path of a request URL, without GitHub Enterprise's `/api/v3` or a query. */
+function pathOf(url: string): string {
+  try {
+    return new URL(url).pathname.replace(/^\/api\/v3(?=\/)/, '');
+  } catch {
+    return url.split('?')[0] ?? url;
+  }
+}
+
+/** A serialized error without the request and response octokit attaches to it. */
+function withoutRequest(serialized: Record<string, unknown>): Record<string, unknown> {
+  const { request: _request, response: _response, ...rest } = serialized;
+  return rest;
 }
 
 function scrub(serialized: unknown): unknown {

@@ -11,9 +11,9 @@ import { settingsForLog } from '../config/settings-for-log.js';
 import type { EventSenderOptions } from '../events/event-outbox.js';
 import type { PacingClock } from '../github/write-pacing.js';
 import type { HttpRoutes } from '../http-routes.js';
-import { MCP_PATH } from '../mcp/remote-mcp.js';
 import type { WorkQueue } from '../queue/queue.js';
 import type { Store } from '../store/store.js';
+import { startTracing } from '../telemetry/start-tracing.js';
 import { answers } from './answers.js';
 import { type ClaimWarden, createClaimWarden } from './app.js';
 import { createBackends } from './backends.js';
@@ -23,8 +23,10 @@ import { isEntry } from './is-entry.js';
 import { createLog } from './log.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { requestLog } from './request-log.js';
+import { mountRoutes, ROUTE_TABLE } from './route-table.js';
 import { needsSetup, startSetup } from './setup.js';
 import { startingAnswer } from './starting-answer.js';
+import { stopWithin } from './stop-within.js';
 import { type NodeMiddleware, type WebhookDoorLimits, webhookDoor } from './webhook-door.js';
 import { withoutProbotHttpLog } from './without-probot-http-log.js';
 
@@ -35,6 +37,8 @@ export interface RunningApp {
   readonly port: number;
   /** Stops taking webhooks, finishes running reconciles, closes the store. */
   stop(): Promise<void>;
+  /** `CLAIMS_SHUTDOWN_TIMEOUT`: how long a signal's stop may take before the process exits. */
+  readonly shutdownTimeoutMs: number;
 }
 
 /** What tests and the benchmark may replace in main(). */
@@ -55,6 +59,8 @@ export interface MainOptions {
   readonly pacingClock?: PacingClock;
   /** The app's clock (default real time); tests move it with the fake GitHub's. */
   readonly now?: () => Date;
+  /** When a delivery recovery that redelivered looks again (default 30, 60, 120 s). */
+  readonly redeliveryRechecksMs?: readonly number[];
 }
 
 /**
@@ -68,6 +74,8 @@ export async function main(
 ): Promise<RunningApp> {
   const settings = readSettings(env);
   await checkListenHost(settings);
+  // Opt-in with OTEL_EXPORTER_OTLP_ENDPOINT (docs/operations.md "Traces"); null: nothing loaded.
+  const tracing = await startTracing(env);
   const log = await createLog(settings, options.logDestination);
   if (settings.metricsToken === undefined && env.NODE_ENV === 'production') {
     log.warn(
@@ -118,6 +126,9 @@ export async function main(
           ...(options.events ? { eventSender: options.events } : {}),
           ...(options.pacingClock ? { pacingClock: options.pacingClock } : {}),
           ...(options.now ? { now: options.now } : {}),
+          ...(options.redeliveryRechecksMs
+            ? { redeliveryRechecksMs: options.redeliveryRechecksMs }
+            : {}),
         }),
       { url: `${settings.githubBaseUrl ?? 'https://api.github.com'}/app`, appId: settings.appId },
       log,
@@ -130,13 +141,11 @@ export async function main(
       sessions: backends.sessions,
       log,
     });
-    for (const method of ['GET', 'POST']) {
-      for (const path of ['/claims', '/claims/']) {
-        warden.http.route(method, path, async (req, res) => {
-          if (!(await board(req, res))) res.writeHead(404).end();
-        });
-      }
-    }
+    mountRoutes(warden.http, {
+      board: async (req, res) => {
+        if (!(await board(req, res))) res.writeHead(404).end();
+      },
+    });
     // The door opens as `warden` is set: GitHub's redeliveries may come now.
     warden.opened();
     metrics.started.set(1);
@@ -155,18 +164,20 @@ export async function main(
   return {
     warden: running,
     port: server.port,
+    shutdownTimeoutMs: settings.shutdownTimeoutMs,
     async stop() {
       log.info('shutting down: finishing running reconciles');
       await server.stop();
       await running.stop();
+      await tracing?.flush();
     },
   };
 }
 
 /**
- * The routes before GitHub answered: `/health` says "starting" (and whether the store
- * answers), `/metrics` is served as later, and the board and the claims API answer 503
- * "starting" with `retry-after`, as does `/mcp`; everything else is left to Probot (its 404).
+ * The routes before GitHub answered, as the route table says: `/health` says "starting" (and
+ * whether the store answers), `/metrics` is served as later, and the board, the claims API and
+ * `/mcp` answer 503 "starting" with `retry-after`; everything else is left to Probot (its 404).
  */
 function routesWhileStarting(
   backends: { store: Store; queue: WorkQueue },
@@ -174,14 +185,15 @@ function routesWhileStarting(
   metricsToken: string | undefined,
 ): HttpRoutes {
   const routes = createHttpRoutes({ ...backends, metrics, metricsToken, starting: true });
-  for (const method of ['GET', 'POST', 'DELETE', 'PUT', 'PATCH']) {
-    routes.route(method, '/api/claims/v1/', startingAnswer('api'));
+  const answers = {
+    'starting-api': startingAnswer('api'),
+    'starting-page': startingAnswer('page'),
+  };
+  for (const entry of ROUTE_TABLE) {
+    if (entry.whileStarting !== 'starting-api' && entry.whileStarting !== 'starting-page') continue;
+    for (const method of entry.methods)
+      routes.route(method, entry.path, answers[entry.whileStarting]);
   }
-  for (const method of ['GET', 'POST']) {
-    for (const path of ['/claims', '/claims/']) routes.route(method, path, startingAnswer('page'));
-  }
-  for (const method of ['GET', 'POST', 'DELETE'])
-    routes.route(method, MCP_PATH, startingAnswer('api'));
   return routes;
 }
 
@@ -238,6 +250,9 @@ export function probotServer(
   });
 }
 
+/** The stop bound of setup mode, which reads no settings: CLAIMS_SHUTDOWN_TIMEOUT's default. */
+const DEFAULT_SHUTDOWN_TIMEOUT_MS = 20_000;
+
 /** How long start-up waits for Redis before giving up (the orchestrator then restarts us). */
 const STORE_START_TIMEOUT_MS = 30_000;
 
@@ -268,7 +283,9 @@ if (isEntry(import.meta.url, process.argv[1])) {
   // Probot's own CLI loads .env; so do we, before the settings are read.
   if (existsSync('.env')) process.loadEnvFile('.env');
   // docs/protocol.md §15: the first start, with no APP_ID, serves Probot's setup page.
-  const started: Promise<{ stop(): Promise<void> }> = needsSetup(process.env)
+  const started: Promise<{ stop(): Promise<void>; shutdownTimeoutMs?: number }> = needsSetup(
+    process.env,
+  )
     ? startSetup(process.env)
     : main();
   started.then(
@@ -277,13 +294,18 @@ if (isEntry(import.meta.url, process.argv[1])) {
       const onSignal = (signal: string) => {
         if (stopping) return;
         stopping = true;
-        app.stop().then(
-          () => process.exit(0),
-          (err: unknown) => {
-            console.error(`claim-warden: ${signal}: shutdown failed`, err);
-            process.exit(1);
-          },
-        );
+        const timeoutMs = app.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
+        void stopWithin(() => app.stop(), timeoutMs).then((outcome) => {
+          if (outcome === 'stopped') process.exit(0);
+          if (outcome === 'timed out') {
+            console.error(
+              `claim-warden: ${signal}: not stopped within ${timeoutMs / 1000} s (CLAIMS_SHUTDOWN_TIMEOUT): exiting with work unfinished; another replica, or the next start, takes it over`,
+            );
+          } else {
+            console.error(`claim-warden: ${signal}: shutdown failed`, outcome.failed);
+          }
+          process.exit(1);
+        });
       };
       process.on('SIGTERM', () => onSignal('SIGTERM'));
       process.on('SIGINT', () => onSignal('SIGINT'));

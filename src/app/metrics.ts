@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { createOpsMetrics, type OpsMetrics } from '../telemetry/ops-metrics.js';
 
 /** The app's Prometheus metrics, on a registry of its own (tests create several apps). */
 export interface Metrics {
@@ -19,6 +20,8 @@ export interface Metrics {
   readonly started: Gauge;
   /** Start-up attempts to reach GitHub that failed and were retried. */
   readonly startupRetries: Counter;
+  /** What alerts and the dashboard read besides these (src/telemetry/ops-metrics.ts). */
+  readonly ops: OpsMetrics;
 }
 
 /** Creates the metrics; `queueDepth` is read from the queue at scrape time. */
@@ -91,6 +94,7 @@ export function createMetrics(queueDepth: () => Promise<number>): Metrics {
       help: 'Start-up attempts to reach GitHub that failed and were retried',
       registers: [registry],
     }),
+    ops: createOpsMetrics(registry),
   };
 }
 

@@ -12,6 +12,8 @@ import { keepDue } from '../queue/keep-due.js';
 import type { ExhaustedHandler, ReconcileHandler, ReconcileRequest } from '../queue/queue.js';
 import { reconcile } from '../reconcile/reconcile.js';
 import type { ReconcileResult } from '../reconcile/reconcile-deps.js';
+import { issueAttributes } from '../telemetry/issue-attributes.js';
+import { inQueuedSpan } from '../telemetry/tracing.js';
 import type { WardenCore } from './warden-core.js';
 
 /** What the work queue runs, and the one reconcile the claims API runs too. */
@@ -68,16 +70,26 @@ export function queueJobs(core: WardenCore, events: EventOutbox | null): QueueJo
   // One reconcile, as the queue and the claims API run it; it records the holder it verified
   // in the open-issue index (the work queue's and the board's).
   const reconcileOne = (request: ReconcileRequest) => reconcile(reconcileDeps, request);
-  const handle: ReconcileHandler = async (request) => {
+  const handle: ReconcileHandler = (request) =>
+    inQueuedSpan('reconcile', request.trace, issueAttributes(request.key, request.reason), () =>
+      run(request),
+    );
+  const run: ReconcileHandler = async (request) => {
     // docs/protocol.md §11: pull-request checks and branch heartbeats ride the same queue,
     // so each runs under its issue's (or pull request's) mutual exclusion.
     await runGuardJobs(guardDeps, request);
     if (!needsReconcile(request)) return;
+    const started = performance.now();
+    if (request.queuedAt !== undefined)
+      metrics.ops.queueWaitSeconds.observe(Math.max(0, Date.now() - request.queuedAt) / 1000);
+    const seconds = () => (performance.now() - started) / 1000;
     try {
       const result = await reconcileOne(request);
       metrics.reconciles.inc({ outcome: result.outcome });
+      metrics.ops.reconcileSeconds.observe({ outcome: result.outcome }, seconds());
     } catch (error) {
       metrics.reconciles.inc({ outcome: 'failed' });
+      metrics.ops.reconcileSeconds.observe({ outcome: 'failed' }, seconds());
       throw error;
     }
   };

@@ -1,9 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { type DestinationStream, type Logger, pino } from 'pino';
+import type { DestinationStream, Logger } from 'pino';
 import { Probot, Server } from 'probot';
 import { checkListenHost } from '../config/check-listen-host.js';
+import type { Settings } from '../config/settings.js';
+import { createLog } from './log.js';
 import { requestLog } from './request-log.js';
 import type { NodeMiddleware } from './webhook-door.js';
 import { withoutProbotHttpLog } from './without-probot-http-log.js';
@@ -44,12 +46,15 @@ interface SmeeClientClass {
 /** What tests may replace in startSetup. */
 interface SetupOptions {
   /** Where log lines go (default stdout). */
-  readonly logDestination?: DestinationStream;
+  readonly logDestination?: DestinationStream & NodeJS.WritableStream;
   /** Replaces smee-client (tests: a machine without network). */
   readonly SmeeClient?: SmeeClientClass;
 }
 
 /** What an operator sets by hand when GitHub's manifest flow cannot complete from here. */
+/** Where the running app serves webhooks (Probot's Server default, which main.ts keeps). */
+const WEBHOOK_PATH = '/api/github/webhooks';
+
 const BY_HAND = ['APP_ID', 'PRIVATE_KEY (or PRIVATE_KEY_PATH)', 'WEBHOOK_SECRET'];
 
 /**
@@ -71,9 +76,14 @@ export async function startSetup(
   env: Readonly<Record<string, string | undefined>> = process.env,
   options: SetupOptions = {},
 ): Promise<SetupServer> {
-  const log = pino(
-    { level: env.LOG_LEVEL || 'info', name: 'claim-warden' },
-    options.logDestination ?? pino.destination(1),
+  // The app's own root logger, so setup mode's lines are shaped as the app's: one `name` a
+  // line (Probot's server names its child `http`), LOG_FORMAT honoured.
+  const log = await createLog(
+    {
+      logLevel: (env.LOG_LEVEL || 'info') as Settings['logLevel'],
+      logFormat: env.LOG_FORMAT === 'pretty' ? 'pretty' : 'json',
+    },
+    options.logDestination,
   );
   const port = Number(env.PORT) || 3000;
   const host = env.HOST || 'localhost';
@@ -156,14 +166,26 @@ const setupEnv: { current?: Readonly<Record<string, string | undefined>> } = {};
 
 /** Where the board's sign-in returns (docs/protocol.md §14): CLAIMS_PUBLIC_URL, else `base`. */
 function callbackUrl(env: Readonly<Record<string, string | undefined>>, base: string): string {
-  const publicUrl = (env.CLAIMS_PUBLIC_URL ?? '').trim().replace(/\/+$/, '');
-  return `${publicUrl || base}/claims/callback`;
+  return `${publicBase(env, base)}/claims/callback`;
+}
+
+/** Where GitHub delivers webhooks: the proxy channel when set, else the path the app serves. */
+function webhookUrl(env: Readonly<Record<string, string | undefined>>, base: string): string {
+  const proxy = (env.WEBHOOK_PROXY_URL ?? '').trim();
+  return proxy || `${publicBase(env, base)}${WEBHOOK_PATH}`;
+}
+
+/** CLAIMS_PUBLIC_URL without a trailing slash, else `base`. */
+function publicBase(env: Readonly<Record<string, string | undefined>>, base: string): string {
+  return (env.CLAIMS_PUBLIC_URL ?? '').trim().replace(/\/+$/, '') || base;
 }
 
 /**
  * app.yml's `callback_urls` is a placeholder (https://example.com/...): GitHub sends the
  * board's sign-in back only to a registered callback URL, so the manifest registers this
- * app's own: `CLAIMS_PUBLIC_URL`, else the address the setup page was opened at.
+ * app's own: `CLAIMS_PUBLIC_URL`, else the address the setup page was opened at. Probot's
+ * manifest registers webhooks at `<base>/`, which the app answers 404: it registers the
+ * path webhooks are served at (or WEBHOOK_PROXY_URL's channel) instead.
  */
 function withSignInCallback(
   { ManifestCreation }: ProbotManifestCreation,
@@ -178,7 +200,10 @@ function withSignInCallback(
   const original = proto.getManifest;
   proto.getManifest = function getManifest(options) {
     const manifest = JSON.parse(original.call(this, options)) as Record<string, unknown>;
-    manifest.callback_urls = [callbackUrl(setupEnv.current ?? {}, options.baseUrl)];
+    const env = setupEnv.current ?? {};
+    manifest.callback_urls = [callbackUrl(env, options.baseUrl)];
+    const hook = (manifest.hook_attributes ?? {}) as Record<string, unknown>;
+    manifest.hook_attributes = { ...hook, url: webhookUrl(env, options.baseUrl) };
     return JSON.stringify(manifest);
   };
   proto.claimWardenCallback = true;
@@ -242,7 +267,7 @@ function withWebhookUrl(
   env: Readonly<Record<string, string | undefined>>,
 ): void {
   const proxy = (env.WEBHOOK_PROXY_URL ?? '').trim();
-  const direct = `${(env.CLAIMS_PUBLIC_URL ?? '').trim().replace(/\/+$/, '') || baseUrlOf(req)}/api/github/webhooks`;
+  const direct = `${publicBase(env, baseUrlOf(req))}${WEBHOOK_PATH}`;
   const target = proxy
     ? `<b>${escapeHtml(proxy)}</b> (<code>WEBHOOK_PROXY_URL</code>)`
     : `<b>${escapeHtml(direct)}</b>: this app's webhook address, which GitHub must be able to reach. On a machine without a public URL, use a channel from <a href="https://smee.io/new">smee.io/new</a> instead and set it as <code>WEBHOOK_PROXY_URL</code>`;

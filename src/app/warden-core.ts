@@ -28,6 +28,8 @@ export type WardenSettings = Pick<
       | 'apiRatePerMinute'
       | 'apiConcurrency'
       | 'publicUrl'
+      | 'trustProxy'
+      | 'redeliverDelayMs'
     >
   >;
 

@@ -1,6 +1,6 @@
 import type { ProbotOctokit } from 'probot';
 import { settingDefault } from '../config/settings.js';
-import { staleWindowOf } from '../config/stale-window-of.js';
+import { peopleClaimsOn, staleWindowOf } from '../config/stale-window-of.js';
 import type { RecoveryResult } from '../recovery/recover-deliveries.js';
 import { createRecovery } from '../recovery/start-recovery.js';
 import { type ResyncDeps, resyncInstallation, startResync } from '../sweep/resync.js';
@@ -19,7 +19,10 @@ interface WardenTimers {
   /** One installation's resync; failures are logged, never thrown. */
   resync(installationId: number, repos?: readonly string[]): Promise<unknown>;
   recoverDeliveries(): Promise<RecoveryResult | null>;
-  /** The webhook door is open: starts delivery recovery (with timers). */
+  /**
+   * The webhook door is open (`/health` says 200): starts delivery recovery (with timers),
+   * its first run `CLAIMS_REDELIVER_DELAY` later.
+   */
   opened(): void;
   /** Stops the timers, waiting for the runs in progress. */
   stop(): Promise<void>;
@@ -29,7 +32,11 @@ interface WardenTimers {
  * The sweep, the resync and delivery recovery (docs/protocol.md §12), each on its own timer
  * when `timers` is on; tests drive them by hand (`sweep`, `resync`, `recoverDeliveries`).
  */
-export function wardenTimers(core: WardenCore, timers: boolean): WardenTimers {
+export function wardenTimers(
+  core: WardenCore,
+  timers: boolean,
+  recheckMs?: readonly number[],
+): WardenTimers {
   const { store, queue, log, now, metrics, settings } = core;
   const resyncDeps: ResyncDeps = {
     store,
@@ -40,6 +47,9 @@ export function wardenTimers(core: WardenCore, timers: boolean): WardenTimers {
     octokitFor: core.octokitFor,
     staleAfterFor: async (octokit: ProbotOctokit, repo: { owner: string; repo: string }) =>
       staleWindowOf(await core.config.get(octokit, repo)),
+    peopleOn: async (octokit: ProbotOctokit, repo: { owner: string; repo: string }) =>
+      peopleClaimsOn(await core.config.get(octokit, repo)),
+    appSlug: core.appLogin.replace(/\[bot\]$/i, ''),
   };
   const sweepDeps = {
     store,
@@ -48,14 +58,16 @@ export function wardenTimers(core: WardenCore, timers: boolean): WardenTimers {
     log,
     intervalMs: settings.sweepIntervalMs,
     onSweep: (result: SweepResult) => {
-      if (result.ran) metrics.sweepSeconds.observe(result.ms / 1000);
+      if (!result.ran) return;
+      metrics.sweepSeconds.observe(result.ms / 1000);
+      metrics.ops.sweepLastSuccess.set(now().getTime() / 1000);
     },
   };
   const sweeper = timers ? startSweeper(sweepDeps) : null;
   const resyncer = timers
     ? startResync({ ...resyncDeps, intervalMs: settings.resyncIntervalMs })
     : null;
-  const recovery = deliveryRecovery(core);
+  const recovery = deliveryRecovery(core, recheckMs);
   let openedDone: () => void = () => {};
   const recovered = timers
     ? new Promise<void>((resolve) => {
@@ -84,7 +96,7 @@ export function wardenTimers(core: WardenCore, timers: boolean): WardenTimers {
 }
 
 /** Delivery recovery (docs/protocol.md §12) of the events the app subscribes to. */
-function deliveryRecovery(core: WardenCore) {
+function deliveryRecovery(core: WardenCore, recheckMs: readonly number[] | undefined) {
   const { store, log, now, metrics, settings } = core;
   const subscribed = new Set<string>(SUBSCRIBED_EVENTS);
   return createRecovery({
@@ -94,6 +106,8 @@ function deliveryRecovery(core: WardenCore) {
     appOctokit: async () => core.appOctokit,
     max: settings.redeliverMax ?? settingDefault('CLAIMS_REDELIVER_MAX'),
     intervalMs: settings.redeliverIntervalMs ?? settingDefault('CLAIMS_REDELIVER_INTERVAL'),
+    delayMs: settings.redeliverDelayMs ?? 0,
+    ...(recheckMs ? { recheckMs } : {}),
     subscribed: (event, action) => subscribed.has(action === null ? event : `${event}.${action}`),
     onRun: (result) => {
       metrics.redeliveries.inc({ result: 'found' }, result.found);

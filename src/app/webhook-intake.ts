@@ -5,6 +5,8 @@ import type { IssueKey } from '../keys.js';
 import { indexIssuesEvent } from '../read-model/index-events.js';
 import { indexHeartbeat } from '../read-model/index-heartbeat.js';
 import { recordGone } from '../read-model/record-gone.js';
+import { deliveryAttributes } from '../telemetry/delivery-attributes.js';
+import { inSpan } from '../telemetry/tracing.js';
 import { recordDeliveries } from './deliveries.js';
 import { handleWebhook, type WebhookDeps, type WebhookEvent } from './handle-webhook.js';
 import { SUBSCRIBED_EVENTS } from './route-event.js';
@@ -26,12 +28,25 @@ interface WebhookJobs {
 export function webhookIntake(app: Probot, core: WardenCore, jobs: WebhookJobs): void {
   const { store, log, metrics } = core;
   const deps = webhookDeps(core, jobs);
-  app.on([...SUBSCRIBED_EVENTS], async (context) => {
-    // The work queue's index follows every issues event, own echoes too (§9): no API call.
-    if (context.name === 'issues') await indexIssuesEvent(store, log, context.payload);
-    const outcome = await handleWebhook(deps, context as WebhookEvent);
-    metrics.webhooks.inc({ event: outcome.event, result: outcome.result });
-    if (outcome.error) throw outcome.error;
+  app.on([...SUBSCRIBED_EVENTS], (context) =>
+    // One trace per delivery (docs/operations.md "Traces"); its reconcile joins it.
+    inSpan(`webhook ${context.name}`, { attributes: deliveryAttributes(context) }, async (span) => {
+      // The work queue's index follows every issues event, own echoes too (§9): no API call.
+      if (context.name === 'issues') await indexIssuesEvent(store, log, context.payload);
+      const outcome = await handleWebhook(deps, context as WebhookEvent);
+      metrics.webhooks.inc({ event: outcome.event, result: outcome.result });
+      span?.setAttribute('claims.result', outcome.result);
+      if (outcome.error) throw outcome.error;
+    }),
+  );
+  // Deliveries of actions the app does not subscribe to (GitHub sends every action of a
+  // subscribed event: pull_request.closed, installation_repositories.removed, …) are answered
+  // 200 and counted, so the counter sums to every delivery received.
+  const subscribed = new Set<string>(SUBSCRIBED_EVENTS);
+  app.onAny((context) => {
+    const action = (context.payload as { action?: unknown }).action;
+    const event = typeof action === 'string' ? `${context.name}.${action}` : context.name;
+    if (!subscribed.has(event)) metrics.webhooks.inc({ event, result: 'unhandled' });
   });
 }
 

@@ -1,11 +1,10 @@
 import type { IncomingMessage } from 'node:http';
+import { type BaseUrlSettings, requestBaseUrl } from '../request-base-url.js';
 
-/** The app's address as the browser used it: CLAIMS_PUBLIC_URL, else the request's host. */
-export function baseUrl(req: IncomingMessage, publicUrl: string | undefined): string {
-  if (publicUrl) return publicUrl;
-  const forwarded = String(req.headers['x-forwarded-proto'] ?? '')
-    .split(',')[0]
-    ?.trim();
-  const proto = forwarded === 'https' ? 'https' : 'http';
-  return `${proto}://${req.headers.host ?? 'localhost'}`;
+/**
+ * The app's address as the browser used it (requestBaseUrl: CLAIMS_PUBLIC_URL, else the
+ * request's validated host); a Host that is no host name gets the loopback default.
+ */
+export function baseUrl(req: IncomingMessage, settings: BaseUrlSettings): string {
+  return requestBaseUrl(req, settings) ?? 'http://localhost';
 }

@@ -8,7 +8,8 @@ import type { BoardSource } from './board-source.js';
 export type BoardSettings = Pick<
   Settings,
   'boardOAuth' | 'publicUrl' | 'sessionSecret' | 'gheHost' | 'gheProtocol' | 'githubBaseUrl'
->;
+> &
+  Partial<Pick<Settings, 'trustProxy'>>;
 
 /** What the board's HTTP routes need. */
 export interface BoardDeps {

@@ -28,7 +28,7 @@ export function boardRequest(
   res: ServerResponse,
   url: URL,
 ): BoardRequest {
-  const base = baseUrl(req, site.deps.settings.publicUrl);
+  const base = baseUrl(req, site.deps.settings);
   const root = `${new URL(base).pathname.replace(/\/$/, '')}/`;
   return {
     req,

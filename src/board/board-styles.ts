@@ -51,6 +51,10 @@ h2 { font-size: 16px; font-weight: 600; margin: 32px 0 8px; }
 table { width: 100%; border-collapse: collapse; }
 th { text-align: left; font-weight: 600; font-size: 12px; color: var(--muted); background: var(--subtle);
   padding: 8px 12px; border-bottom: 1px solid var(--border); white-space: nowrap; }
+code.branch { display: inline-block; max-width: 16em; overflow: hidden; text-overflow: ellipsis;
+  white-space: nowrap; vertical-align: bottom; }
+code.path { overflow-wrap: normal; }
+code.path span { white-space: nowrap; }
 td { padding: 8px 12px; border-top: 1px solid var(--border); vertical-align: top; }
 tbody tr:first-child td { border-top: 0; }
 tbody tr:hover td { background: var(--subtle); }

@@ -46,6 +46,11 @@ export const CLIENT_SCRIPT = `'use strict';
       : document.createTextNode('');
   }
   function code(text) { return el('code', {}, [text]); }
+  function pathCode(path) {
+    var parts = [];
+    path.split('/').forEach(function (name, i) { if (i) parts.push('/', el('wbr')); parts.push(el('span', {}, [name])); });
+    return el('code', { class: 'path' }, parts);
+  }
   function stageClass(s) { return s.indexOf('fix-round-') === 0 ? 'fix-round' : s; }
 
   function none() { return el('span', { class: 'muted' }, ['\\u2014']); }
@@ -57,7 +62,7 @@ export const CLIENT_SCRIPT = `'use strict';
   function claimRow(c, now) {
     var hb = Date.parse(c.heartbeat);
     var paths = c.paths.length ? [] : [none()];
-    c.paths.forEach(function (p, i) { if (i) paths.push(' '); paths.push(code(p)); });
+    c.paths.forEach(function (p, i) { if (i) paths.push(' '); paths.push(pathCode(p)); });
     var holder = [avatar(c.avatarUrl), el('a', { href: safe(c.commentUrl) }, [c.holder])];
     if (c.kind === 'person') holder.push(' ', person());
     var cells = [
@@ -65,7 +70,7 @@ export const CLIENT_SCRIPT = `'use strict';
       [el('a', { href: safe(c.url) }, [c.title || '#' + c.number]), ' ', el('span', { class: 'muted' }, ['#' + c.number])],
       holder,
       [c.session === null ? none() : code(c.session)],
-      [c.branch === null ? none() : code(c.branch)],
+      [c.branch === null ? none() : el('code', { class: 'branch', title: c.branch }, [c.branch])],
       [el('span', { class: 'stage stage-' + stageClass(c.stage) }, [c.stage])],
       paths,
       [time(c.started, ago(now - Date.parse(c.started)))],

@@ -139,9 +139,9 @@ function claimRow(c: Claim, now: number): string {
     `<a href="${e(safeUrl(c.url))}">${e(c.title || `#${c.number}`)}</a> <span class="muted">#${c.number}</span>`,
     `${avatar(c.avatarUrl, 20)}<a href="${e(safeUrl(c.commentUrl))}">${e(c.holder)}</a>${badge}`,
     c.session === null ? none : `<code>${e(c.session)}</code>`,
-    c.branch === null ? none : `<code>${e(c.branch)}</code>`,
+    c.branch === null ? none : `<code class="branch" title="${e(c.branch)}">${e(c.branch)}</code>`,
     `<span class="stage stage-${e(stageClass(c.stage))}">${e(c.stage)}</span>`,
-    c.paths.length ? c.paths.map((p) => `<code>${e(p)}</code>`).join(' ') : none,
+    c.paths.length ? c.paths.map(pathCode).join(' ') : none,
     time(c.started, formatAgo(now - Date.parse(c.started))),
     time(c.heartbeat, formatAgo(now - heartbeat)),
     c.staleAt === null
@@ -150,6 +150,12 @@ function claimRow(c: Claim, now: number): string {
   ];
   const kind = c.kind === 'person' ? ' class="person"' : '';
   return `<tr${kind}>${cells.map((cell, i) => `<td data-label="${CLAIM_COLUMNS[i]}">${cell}</td>`).join('')}</tr>`;
+}
+
+/** A claimed path that a narrow cell breaks only after a `/`, never inside a name. */
+function pathCode(path: string): string {
+  const names = path.split('/').map((name) => `<span>${e(name)}</span>`);
+  return `<code class="path">${names.join('/<wbr>')}</code>`;
 }
 
 /** The time left before a claim goes stale, drawn against its window. */

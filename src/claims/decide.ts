@@ -83,10 +83,13 @@ export function decide(
     ? withoutPathLosers(fresh, facts, config, finalising, notes)
     : fresh;
   // The holder as if the issue were open: on a closed issue it is the claim that lands.
-  let holder =
-    pinned && contenders.includes(pinned)
-      ? pinned
-      : findHolder(contenders, true, config.staleAfterMs, now);
+  let holder = findHolder(
+    contenders,
+    true,
+    config.staleAfterMs,
+    now,
+    pinned && contenders.includes(pinned) ? pinned : undefined,
+  );
   const person = facts.open ? people.person : undefined;
   if (holder && !facts.open) {
     const landed = facts.stateReason === 'completed';

@@ -25,6 +25,13 @@ export interface IssueFacts {
    * claims (docs/protocol.md §10): a claim overlapping one with a lower comment id loses.
    */
   readonly pathHolders?: readonly PathHolderFact[];
+  /**
+   * The logins GitHub reports as `type: "Bot"` among the assignees and the thread's comment
+   * authors (docs/protocol.md §16): never a person, with or without a `[bot]` suffix (GitHub
+   * shows its Copilot agent as `Copilot`). Absent: read from a kept answer that predates it,
+   * and the suffix alone tells.
+   */
+  readonly bots?: readonly string[];
   /** People's claims (docs/protocol.md §16). Absent with `people.enabled: false`: part two exactly. */
   readonly people?: PeopleFacts;
 }

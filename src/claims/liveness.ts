@@ -53,26 +53,36 @@ export function staleAt(claim: ClaimComment, staleAfterMs: number): Date {
   return new Date(heartbeat(claim).getTime() + staleAfterMs + 1);
 }
 
-/** docs/protocol.md §3: live when not released, the issue is open, and not stale. */
+/**
+ * docs/protocol.md §3: live when not released, the issue is open, and not stale; `pinned` is
+ * the claim a pin exempts from going stale (§16, pinnedClaim), so it stays live past its
+ * window on every surface alike.
+ */
 export function isLive(
   claim: ClaimComment,
   issueOpen: boolean,
   staleAfterMs: number,
   now: Date,
+  pinned?: ClaimComment,
 ): boolean {
-  return issueOpen && claim.marker.stage !== 'released' && !isStale(claim, staleAfterMs, now);
+  if (!issueOpen || claim.marker.stage === 'released') return false;
+  return claim.comment.id === pinned?.comment.id || !isStale(claim, staleAfterMs, now);
 }
 
-/** docs/protocol.md §3: the holder is the oldest live claim by comment id; there is at most one. */
+/**
+ * docs/protocol.md §3: the holder is the oldest live claim by comment id; there is at most one.
+ * `pinned` as isLive.
+ */
 export function findHolder(
   claims: readonly ClaimComment[],
   issueOpen: boolean,
   staleAfterMs: number,
   now: Date,
+  pinned?: ClaimComment,
 ): ClaimComment | null {
   let holder: ClaimComment | null = null;
   for (const claim of claims) {
-    if (!isLive(claim, issueOpen, staleAfterMs, now)) continue;
+    if (!isLive(claim, issueOpen, staleAfterMs, now, pinned)) continue;
     if (holder === null || claim.comment.id < holder.comment.id) holder = claim;
   }
   return holder;

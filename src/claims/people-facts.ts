@@ -44,6 +44,12 @@ export interface PeopleFacts {
    * comments whose `+1` count is above 0 and that have no tagged reply).
    */
   readonly reacted: ReadonlySet<number>;
+  /**
+   * Logins (lowercased) GitHub answered it cannot assign to this issue. Only the targets of
+   * pending `/claim @login` commands are asked: a triager may name anyone, and GitHub drops
+   * an account it cannot assign from an assignment silently. Absent: none asked.
+   */
+  readonly unassignable?: ReadonlySet<string>;
   /** The app's slug: commands may start with `@slug`. */
   readonly appSlug: string;
   /** The issue's own `owner/repo#n` and url, for notes and the holder summary. */

@@ -68,14 +68,14 @@ export const SettingsEnv = z.object({
     100_000,
     300,
     'the claims API calls one token may make a minute',
-    'claims-API calls one token may make a minute, per replica (docs/protocol.md §8 "Limits"; a burst of as many, refilled evenly); past it 429 `RATE_LIMITED` with `retry-after`',
+    'claims-API calls one token may make a minute, for the whole deployment on Redis (docs/protocol.md §8 "Limits", docs/security.md "Limits and their settings"; a burst of as many, refilled evenly); past it 429 `RATE_LIMITED` with `retry-after`',
   ),
   CLAIMS_API_CONCURRENCY: integerSetting(
     1,
     1_000,
     10,
     'the claims API calls one token may have running at once',
-    'claims-API calls one token may have running at once, per replica; past it 429 `RATE_LIMITED`, `retry-after: 1`',
+    'claims-API calls one token may have running at once, for the whole deployment on Redis; past it 429 `RATE_LIMITED`, `retry-after: 1`',
   ),
   ...RedisSettingsEnv,
   CLAIMS_REDIS_PREFIX: documented(redisPrefixSchema.prefault('claims'), {
@@ -225,6 +225,24 @@ export const SettingsEnv = z.object({
       "the app's address as browsers reach it (behind a proxy): `http(s)://host[:port][/prefix]`, no user:password, query, fragment or spaces (normalised); the board's callback is `<it>/claims/callback`, and its cookies are `Secure` when it is https; unset: the request's host",
     url: true,
   }),
+  CLAIMS_TRUST_PROXY: choiceSetting(
+    ['true', 'false'],
+    'false',
+    "`true` only behind a proxy that sets `X-Forwarded-Proto` itself: without `CLAIMS_PUBLIC_URL`, the app's links (the board's, the MCP metadata's) then take https from it; otherwise they are `http://` on the request's `Host`, which must be a host name (else the MCP metadata is a 400 and the challenge names none)",
+    'must be true or false: true only when a proxy in front of the app sets X-Forwarded-Proto and drops any a client sent',
+  ),
+  CLAIMS_SHUTDOWN_TIMEOUT: durationSetting(
+    '1s',
+    '10m',
+    '20s',
+    "after SIGTERM or SIGINT, how long the app finishes its work before it exits anyway (exit 1 then), Redis up or not: keep it below the orchestrator's grace period (Kubernetes: 30 s)",
+  ),
+  CLAIMS_REDELIVER_DELAY: durationSetting(
+    '0s',
+    '10m',
+    '15s',
+    "how long after the app is ready (`/health` 200) it first asks GitHub for redeliveries, so a balancer's readiness probe has sent it traffic first; failed redeliveries are looked at again 30, 60 and 120 s later (docs/protocol.md §12)",
+  ),
   CLAIMS_SESSION_SECRET: documented(
     z
       .string()
@@ -302,6 +320,9 @@ export const Settings = SettingsEnv.transform((v: SettingsValues, ctx) => {
         ? { clientId: v.GITHUB_CLIENT_ID, clientSecret: v.GITHUB_CLIENT_SECRET }
         : undefined,
     publicUrl: v.CLAIMS_PUBLIC_URL,
+    trustProxy: v.CLAIMS_TRUST_PROXY === 'true',
+    shutdownTimeoutMs: v.CLAIMS_SHUTDOWN_TIMEOUT,
+    redeliverDelayMs: v.CLAIMS_REDELIVER_DELAY,
     // Derived with a purpose label, so the cookie key never equals the webhook secret itself.
     sessionSecret:
       v.CLAIMS_SESSION_SECRET ??

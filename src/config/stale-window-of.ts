@@ -17,3 +17,20 @@ export function staleWindowOf(result: RepoConfigResult): number | null {
       throw new Error(`config unreadable: ${result.message}`);
   }
 }
+
+/**
+ * The resync's other reading (docs/protocol.md §16): whether people's claims are on, so that
+ * their commands and assignments are resynced. Unreadable throws, as above: the pass of that
+ * repository is retried.
+ */
+export function peopleClaimsOn(result: RepoConfigResult): boolean {
+  switch (result.kind) {
+    case 'absent':
+    case 'loaded':
+      return result.config.enabled && result.config.people !== undefined;
+    case 'invalid':
+      return false;
+    case 'unreadable':
+      throw new Error(`config unreadable: ${result.message}`);
+  }
+}

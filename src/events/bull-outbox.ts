@@ -3,7 +3,12 @@ import type { Logger } from 'pino';
 import { settingDefault } from '../config/settings.js';
 import { connectRedis, type RedisAddress, type RedisClient } from '../redis/connect-redis.js';
 import type { ClaimEvent } from './claim-event.js';
-import type { EventOutbox, OutboxObserver, OutboxRetryOptions } from './event-outbox.js';
+import type {
+  EventOutbox,
+  OutboxBacklog,
+  OutboxObserver,
+  OutboxRetryOptions,
+} from './event-outbox.js';
 import { EVENT_RETRY_WINDOW_MS, eventRetryDelay, nextEventAttemptIn } from './retry-schedule.js';
 
 /** The BullMQ queue of outgoing events, beside the reconcile queue under the same prefix. */
@@ -41,6 +46,9 @@ interface BullOutboxOptions extends OutboxRetryOptions {
    */
   readonly lockDurationMs?: number;
 }
+
+/** How many jobs of each state {@link BullOutbox.backlog} reads to find the oldest. */
+const BACKLOG_SAMPLE = 50;
 
 /**
  * The shared outbox (docs/protocol.md §13): one BullMQ job per event, its id the event's,
@@ -115,6 +123,21 @@ export class BullOutbox implements EventOutbox {
     await this.queue.addBulk(
       events.map((event) => ({ name: event.type, data: event, opts: { jobId: event.id } })),
     );
+  }
+
+  /**
+   * Counts every job not finished; the oldest is looked for among the first of each state (the
+   * waiting list is in arrival order, the delayed set in order of next attempt): a bounded read
+   * per scrape, which on a long backlog may miss an older event backing off behind newer ones.
+   */
+  async backlog(): Promise<OutboxBacklog> {
+    const states = ['waiting', 'active', 'delayed', 'prioritized'] as const;
+    const counts = await this.queue.getJobCounts(...states);
+    const pending = Object.values(counts).reduce((sum, n) => sum + n, 0);
+    if (pending === 0) return { pending, oldestAt: null };
+    const jobs = await this.queue.getJobs([...states], 0, BACKLOG_SAMPLE - 1, true);
+    const times = jobs.flatMap((job) => (job ? [job.timestamp] : []));
+    return { pending, oldestAt: times.length > 0 ? Math.min(...times) : null };
   }
 
   async idle(): Promise<void> {

@@ -21,6 +21,10 @@ export function eventMetrics(registry: Registry): OutboxObserver {
     labelNames: ['reason'],
     registers: [registry],
   });
+  // Every result and reason from the start, at 0: a rate over them is 0, not missing, until
+  // the first failure or drop (the dashboard and alerts read them).
+  for (const result of ['delivered', 'failed']) attempts.inc({ result }, 0);
+  for (const reason of ['full', 'expired', 'stopped']) dropped.inc({ reason }, 0);
   return {
     attempted: (result: 'delivered' | 'failed') => attempts.inc({ result }),
     dropped: (reason: DropReason) => dropped.inc({ reason }),

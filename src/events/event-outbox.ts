@@ -14,8 +14,19 @@ export interface EventOutbox {
   publish(events: readonly ClaimEvent[]): Promise<void>;
   /** Resolves once no event waits, runs or waits for a retry (tests and the benchmark). */
   idle(): Promise<void>;
+  /**
+   * How many events wait, run or back off, and when (Unix ms) the oldest of them was kept;
+   * null when none is (`claims_events_pending`, `claims_events_oldest_age_seconds`).
+   */
+  backlog(): Promise<OutboxBacklog>;
   /** Stops sending; events kept on Redis stay there for the other replicas. */
   close(): Promise<void>;
+}
+
+/** What {@link EventOutbox.backlog} answers. */
+export interface OutboxBacklog {
+  readonly pending: number;
+  readonly oldestAt: number | null;
 }
 
 /** How an outbox sends and retries; defaults follow docs/protocol.md §13. */

@@ -4,6 +4,7 @@ import type { ClaimEvent } from './claim-event.js';
 import type {
   DropReason,
   EventOutbox,
+  OutboxBacklog,
   OutboxObserver,
   OutboxRetryOptions,
 } from './event-outbox.js';
@@ -91,6 +92,13 @@ export class MemoryOutbox implements EventOutbox {
       this.due.push(entry);
     }
     this.pump();
+  }
+
+  async backlog(): Promise<OutboxBacklog> {
+    let oldestAt: number | null = null;
+    for (const { firstAttemptAt } of this.pending.values())
+      if (oldestAt === null || firstAttemptAt < oldestAt) oldestAt = firstAttemptAt;
+    return { pending: this.pending.size, oldestAt };
   }
 
   async idle(): Promise<void> {

@@ -6,9 +6,10 @@ import { statusOf, UnverifiableError } from './errors.js';
 
 /**
  * The most timeline events read before the issue counts as unverifiable (docs/protocol.md
- * §6): its comments alone may be 1,000, and labels, assignments and references come on top.
+ * §6): its comments alone may be 3,000 (MAX_THREAD_COMMENTS), and labels, assignments and
+ * references come on top.
  */
-const MAX_TIMELINE_EVENTS = 5_000;
+const MAX_TIMELINE_EVENTS = 10_000;
 
 const PER_PAGE = 100;
 

@@ -5,8 +5,12 @@ import type { IssueKey } from '../keys.js';
 import { conditionalGet, conditionalPages, type ReadCache } from './conditional.js';
 import { IssueGoneError, isGoneStatus, statusOf, UnverifiableError } from './errors.js';
 
-/** docs/protocol.md §6: a thread longer than this cannot be verified. */
-export const MAX_THREAD_COMMENTS = 1000;
+/**
+ * docs/protocol.md §6: a thread longer than this cannot be verified. GitHub takes no comment
+ * on an issue past about 2,500, so every thread anyone can still comment on (and so post a
+ * claim or a command on) is read whole; the margin covers GitHub's "about".
+ */
+export const MAX_THREAD_COMMENTS = 3000;
 
 /**
  * How long a conditional read of a thread keeps its answers (docs/api-budget.md). An ETag
@@ -30,7 +34,12 @@ export interface IssueMeta {
 /** The fields of an issue comment GitHub returns (list, create) that the thread keeps. */
 interface GitHubComment {
   readonly id: number;
-  readonly user?: { readonly login: string; readonly avatar_url?: string } | null;
+  readonly user?: {
+    readonly login: string;
+    readonly avatar_url?: string;
+    /** `User`, `Bot` or `Organization`: a bot is never a person (docs/protocol.md §16). */
+    readonly type?: string;
+  } | null;
   readonly author_association: string;
   readonly body?: string;
   readonly created_at: string;
@@ -56,7 +65,7 @@ export function threadComment(c: GitHubComment): ThreadComment {
 
 /**
  * Reads an issue and every comment of its thread, 100 a page. Fails closed (docs/protocol.md §6): any
- * GitHub error, or a thread of more than 1,000 comments, throws UnverifiableError; a 404 or
+ * GitHub error, or a thread of more than 3,000 comments, throws UnverifiableError; a 404 or
  * 410 on the issue itself throws IssueGoneError (which may be transient: the caller decides).
  *
  * With a `cache`, every read is conditional (docs/api-budget.md): a 304 is GitHub's own answer
@@ -96,7 +105,17 @@ export async function readThread(
     ...facts,
     comments: listed.comments.map(threadComment),
     plusOnes: plusOnesOf(listed.comments),
+    bots: botsOf(facts.bots ?? [], listed.comments),
   };
+}
+
+/** The assignees GitHub typed `Bot`, and the comment authors it did: each login once. */
+function botsOf(assignees: readonly string[], comments: readonly GitHubComment[]): string[] {
+  const bots = new Map(assignees.map((login) => [login.toLowerCase(), login]));
+  for (const c of comments) {
+    if (c.user?.type === 'Bot') bots.set(c.user.login.toLowerCase(), c.user.login);
+  }
+  return [...bots.values()];
 }
 
 /**
@@ -151,6 +170,7 @@ function keptIssue(issue: GitHubIssue): KeptIssue {
     isPullRequest: issue.pull_request !== undefined && issue.pull_request !== null,
     labels: issue.labels.map((l) => (typeof l === 'string' ? l : (l.name ?? ''))).filter(Boolean),
     assignees: (issue.assignees ?? []).map((a) => a.login),
+    bots: (issue.assignees ?? []).filter((a) => a.type === 'Bot').map((a) => a.login),
     commentCount: issue.comments,
     meta: {
       title: issue.title,
@@ -221,7 +241,11 @@ function keptComment(c: GitHubComment): GitHubComment {
   return {
     id: c.id,
     user: c.user
-      ? { login: c.user.login, ...(c.user.avatar_url ? { avatar_url: c.user.avatar_url } : {}) }
+      ? {
+          login: c.user.login,
+          ...(c.user.avatar_url ? { avatar_url: c.user.avatar_url } : {}),
+          ...(c.user.type ? { type: c.user.type } : {}),
+        }
       : null,
     author_association: c.author_association,
     ...(c.body !== undefined ? { body: c.body } : {}),

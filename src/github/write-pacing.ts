@@ -18,7 +18,7 @@ export interface PacingClock {
 }
 
 /** How far apart writes start, per installation (docs/protocol.md §6). */
-interface WritePacingOptions {
+export interface WritePacingOptions {
   /** Between any two writes of one installation (default 1000: GitHub's one second). */
   readonly writeMs?: number;
   /** Between two writes that notify people, such as a new comment (default 3 × writeMs). */
@@ -28,12 +28,12 @@ interface WritePacingOptions {
 }
 
 /** One schedule per throttle key, as the throttling plugin uses a Bottleneck group. */
-interface PacedGroup {
+export interface PacedGroup {
   key(id: string): PacedKey;
 }
 
 /** The schedule of one key: jobs start one at a time, at least the spacing apart. */
-interface PacedKey {
+export interface PacedKey {
   schedule<T>(options: { priority?: number }, job: () => T | Promise<T>): Promise<T>;
 }
 
@@ -44,9 +44,10 @@ export interface WritePacing {
 }
 
 /** GitHub's one second between writes of one installation. */
-const GITHUB_WRITE_SPACING_MS = 1000;
+export const GITHUB_WRITE_SPACING_MS = 1000;
 
-const REAL_TIME: PacingClock = {
+/** Real time: a monotonic clock and timers. */
+export const REAL_TIME: PacingClock = {
   now: () => performance.now(),
   wait: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 };

@@ -1,14 +1,19 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
-import { type ClaimsApiHandler, callClaimsApi } from './call-claims-api.js';
+import { ApiError } from '../api/answers/api-error.js';
+import type { Caller } from '../api/caller/authenticate.js';
+import { tokenHashOf } from '../api/caller/authenticate.js';
+import type { CallerLimits } from '../api/caller/caller-limits.js';
+import type { ClaimsApi } from '../api/claims-api.js';
+import { requestBaseUrl } from '../request-base-url.js';
+import { classifyMcpPost } from './classify-mcp-post.js';
 import { clientLabel } from './client-label.js';
 import type { McpSessions } from './mcp-sessions.js';
 import { originAllowed } from './origin-allowed.js';
-import { appBaseUrl, bearerChallenge } from './protected-resource.js';
+import { bearerChallenge } from './protected-resource.js';
 import { registerRemoteTools } from './remote-tools.js';
 
 /** Where the remote MCP server answers, on the app's own port. */
@@ -36,12 +41,16 @@ const DEFAULT_MCP_LIMITS: RemoteMcpLimits = {
 
 /** What the remote MCP server is built from. */
 interface RemoteMcpOptions {
-  /** The claims API's handler as the app serves it: every tool call goes through it. */
-  readonly api: ClaimsApiHandler;
+  /** The claims API the app serves: it names each request's caller and runs each tool call. */
+  readonly api: ClaimsApi;
+  /** The claims API's per-caller limits: each MCP request counts once (docs/protocol.md §8). */
+  readonly callerLimits: CallerLimits;
   readonly sessions: McpSessions;
   readonly log: Logger;
   /** `CLAIMS_PUBLIC_URL`: the allowed browser origin and the base of the metadata link. */
   readonly publicUrl?: string | undefined;
+  /** `CLAIMS_TRUST_PROXY`: whether `X-Forwarded-Proto` may make the metadata link https. */
+  readonly trustProxy?: boolean | undefined;
   readonly version: string;
   readonly limits?: Partial<RemoteMcpLimits>;
 }
@@ -68,8 +77,12 @@ export function remoteMcp(
       res.setHeader('allow', 'POST, DELETE');
       return refuse(res, 405, 'this server sends no messages of its own: POST requests only');
     }
-    const caller = await identify(options, req, res);
-    if (caller === null) return;
+    const leave = await admit(options.callerLimits, req, res);
+    if (leave === null) return;
+    res.once('close', leave);
+    const identified = await identify(options, req, res);
+    if (identified === null) return;
+    const caller = identified.tokenHash;
     const sessionId = header(req, 'mcp-session-id');
     if (req.method === 'DELETE') {
       if (sessionId === undefined) return refuse(res, 400, 'name the session in Mcp-Session-Id');
@@ -88,10 +101,12 @@ export function remoteMcp(
     } catch {
       return refuse(res, 400, 'Parse error: the body is not JSON', -32700);
     }
+    const post = classifyMcpPost(req, message);
+    if (post.kind === 'refused') return refuse(res, post.status, post.message, post.code);
     let client: string | undefined;
-    const initialize = (Array.isArray(message) ? message : [message]).find(isInitializeRequest);
-    if (initialize) {
-      client = clientLabel(initialize.params.clientInfo.name);
+    let opened: string | undefined;
+    if (post.kind === 'initialize') {
+      client = clientLabel(post.initialize.params.clientInfo.name);
       const id = randomUUID();
       const started = await options.sessions.start(
         id,
@@ -106,8 +121,18 @@ export function remoteMcp(
           `this token holds ${limits.maxSessionsPerCaller} MCP sessions already: end one (DELETE /mcp) or let one idle out`,
         );
       }
+      opened = id;
       res.setHeader('mcp-session-id', id);
-    } else if (sessionId !== undefined) {
+    } else {
+      // The server issues sessions, so a request outside one is a Bad Request (the transport
+      // spec's rule for such servers): otherwise the per-caller cap would bound nothing.
+      if (sessionId === undefined) {
+        return refuse(
+          res,
+          400,
+          'Bad Request: name the session initialize issued in Mcp-Session-Id',
+        );
+      }
       const record = await options.sessions.touch(sessionId, caller, limits.idleMs);
       // The spec's answer for a session that is over: the client starts a new one.
       if (record === null) return refuse(res, 404, 'Session not found: initialize again');
@@ -119,7 +144,7 @@ export function remoteMcp(
     );
     registerRemoteTools(server, {
       api: options.api,
-      authorization: req.headers.authorization,
+      caller: identified,
       client,
       progressEveryMs: limits.progressEveryMs,
     });
@@ -135,35 +160,32 @@ export function remoteMcp(
       log.error({ err }, 'mcp: request failed');
       if (!res.headersSent) refuse(res, 500, 'the request could not be completed', -32603);
     }
+    // An initialize the transport still refused leaves no session holding a place of the cap.
+    if (opened !== undefined && res.statusCode !== 200) await options.sessions.end(opened, caller);
   };
 }
 
 /**
- * The caller's token hash, once the claims API accepted the token: a query it refuses after
- * authenticating (`limit=0`, 422) costs no GitHub call beyond the cached `GET /user` and counts
- * against the caller's limits as any API call does. Otherwise answers the API's status (401
- * with the challenge, 429 or 503 with `retry-after`) and resolves null.
+ * The caller of the request, named once by the claims API (docs/protocol.md §8: the cached
+ * `GET /user`); every tool call of the request runs as this caller, with no look-up of its
+ * own. Otherwise answers the API's status (401 with the challenge, 429 or 503 with
+ * `retry-after`) and resolves null.
  */
 async function identify(
   options: RemoteMcpOptions,
   req: IncomingMessage,
   res: ServerResponse,
-): Promise<string | null> {
+): Promise<Caller | null> {
   const authorization = req.headers.authorization;
-  const reply = await callClaimsApi(options.api, {
-    method: 'GET',
-    path: '/issues?limit=0',
-    authorization,
-  });
+  const identified = await options.api.identify(authorization, req.socket.remoteAddress);
+  if (identified.ok) return identified.caller;
+  const { reply } = identified;
   const token = /^(?:bearer|token)\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
-  if (token !== undefined && (reply.status === 422 || reply.status === 200)) {
-    return createHash('sha256').update(token).digest('hex');
-  }
   const message = String(reply.body?.error?.message ?? 'the token could not be checked');
   if (reply.status === 401 || token === undefined) {
     res.setHeader(
       'www-authenticate',
-      bearerChallenge(appBaseUrl(req, options.publicUrl), token !== undefined),
+      bearerChallenge(requestBaseUrl(req, options), token !== undefined),
     );
     refuse(res, 401, message);
     return null;
@@ -172,6 +194,30 @@ async function identify(
   if (retryAfter !== undefined) res.setHeader('retry-after', retryAfter);
   refuse(res, reply.status === 429 ? 429 : 503, message);
   return null;
+}
+
+/**
+ * docs/protocol.md §8 "Limits": an MCP request with a token counts once against that token's
+ * limits, before anything else is done for it, and holds its place among the token's calls
+ * running at once until it is answered; what is done inside it (the token's check, the tool
+ * calls, each one run of its operation) counts no more. Resolves the function that ends it, or answers 429 with
+ * `retry-after` and resolves null. A request without a token costs nothing here (it is 401).
+ */
+async function admit(
+  limits: CallerLimits,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<(() => void) | null> {
+  const token = /^(?:bearer|token)\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
+  if (token === undefined) return () => {};
+  try {
+    return await limits.enter(tokenHashOf(token));
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
+    refuse(res, error.status, error.message);
+    return null;
+  }
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {

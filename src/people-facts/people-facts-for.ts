@@ -3,6 +3,7 @@ import type { DecideConfig } from '../claims/decide-config.js';
 import type { IssueFacts } from '../claims/issue-facts.js';
 import type { PeopleFacts, Role } from '../claims/people-facts.js';
 import type { ReadCache } from '../github/conditional.js';
+import { readAssignable } from '../github/read-assignable.js';
 import { readMembership } from '../github/read-membership.js';
 import { readRole } from '../github/read-role.js';
 import { readTimeline } from '../github/read-timeline.js';
@@ -32,7 +33,8 @@ export interface PeopleThread {
  * Reads what people's claims need of GitHub for one issue (docs/protocol.md §16), and only
  * that, as `peopleReads` asks: the timeline when an assignee is unexplained or a command
  * needs the holder's start (conditional), the roles and memberships of the logins named (kept
- * minutes), the app's 👍 on commands that carry any, and the other issues each login holds
+ * minutes), whether GitHub can assign the people a triager's `/claim @login` names, the app's
+ * 👍 on commands that carry any, and the other issues each login holds
  * from the open-issue index (no call). Undefined with people's claims off: nothing is read,
  * and the decision is part two's exactly. Any failure throws UnverifiableError (fail closed).
  */
@@ -54,13 +56,20 @@ export async function peopleFactsFor(
   const members = new Set<string>();
   for (const login of logins) {
     // A bot (the app's own assignments, say) holds no role on a repository: no call.
-    roles.set(login, isBot(login) ? 'none' : await readRole(octokit, reads, key, login));
+    roles.set(
+      login,
+      isBot(login, facts.bots) ? 'none' : await readRole(octokit, reads, key, login),
+    );
     if (needs.members && (await readMembership(octokit, reads, key, login))) members.add(login);
   }
   const heldElsewhere =
     people.maxClaims > 0
       ? await personClaimsElsewhere(deps.store, key, logins, now)
       : new Map<string, readonly string[]>();
+  const unassignable = new Set<string>();
+  for (const login of needs.assignable) {
+    if (!(await readAssignable(octokit, reads, key, login))) unassignable.add(login);
+  }
   const slug = deps.appLogin.replace(/\[bot\]$/i, '');
   return {
     timeline: timeline?.assignments ?? null,
@@ -69,6 +78,7 @@ export async function peopleFactsFor(
     members,
     heldElsewhere,
     reacted: await reactedCommands(deps, key, needs.reactions, facts.plusOnes),
+    unassignable,
     appSlug: slug,
     issue: issueRef(key),
     issueUrl: facts.meta.url,
@@ -76,8 +86,9 @@ export async function peopleFactsFor(
   };
 }
 
-function isBot(login: string): boolean {
-  return login.endsWith('[bot]');
+/** A `[bot]` login, or one GitHub typed `Bot` on the issue. */
+function isBot(login: string, bots: readonly string[] = []): boolean {
+  return login.endsWith('[bot]') || bots.some((bot) => bot.toLowerCase() === login);
 }
 
 /** The logins lowercased, each once, in the order first named. */

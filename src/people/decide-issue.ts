@@ -6,13 +6,14 @@ import { expireAndRemind } from './person-liveness.js';
 import { planOfRun } from './plan-of-run.js';
 import { runCommand } from './run-command.js';
 import { startRun } from './start-run.js';
+import { isRunnable } from './thread-commands.js';
 import { serveWaitlist } from './waitlist.js';
 
 /**
  * Decides one issue with people's claims (docs/protocol.md §16) and agents' alike. Pure. With
  * `facts.people` or `config.people` absent it is decide() exactly (part two). Otherwise:
  * people's stale claims expire and quiet ones are reminded, the waitlist is served if the
- * issue is free, then each pending command runs, oldest first, on the state the earlier ones
+ * issue is free, then each pending command (never an edited one) runs, oldest first, on the state the earlier ones
  * left, the waitlist served again whenever the issue frees.
  */
 export function decideIssue(facts: IssueFacts, config: DecideConfig, now: Date): Plan {
@@ -24,7 +25,7 @@ export function decideIssue(facts: IssueFacts, config: DecideConfig, now: Date):
   const run = startRun(facts, people, config, rules, now);
   expireAndRemind(run);
   serveWaitlist(run);
-  for (const command of run.commands.filter((c) => c.answer === null)) {
+  for (const command of run.commands.filter(isRunnable)) {
     runCommand(run, command);
     serveWaitlist(run);
   }

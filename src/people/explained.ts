@@ -7,7 +7,8 @@ import { isTrustedAuthor, trustedClaims } from '../claims/trusted-claims.js';
 import { isBot } from './thread-commands.js';
 
 /**
- * The assignees that are person claims (docs/protocol.md §16): not bots, and not accounted
+ * The assignees that are person claims (docs/protocol.md §16): not bots (by suffix or by the
+ * type GitHub reports), and not accounted
  * for by a trusted marker of theirs. A marker accounts for its author's assignment when it
  * records `assignee=claim` or `before` (live or finalised, or deleted: decide() takes back what
  * a claim assigned) or when it is live (old markers lack the key); an assignment the app
@@ -40,6 +41,6 @@ export function personAssignees(facts: IssueFacts, config: DecideConfig, now: Da
       explained.add(hint.author.toLowerCase());
   }
   return facts.assignees.filter(
-    (login) => !isBot(login, facts.appLogin) && !explained.has(login.toLowerCase()),
+    (login) => !isBot(login, facts) && !explained.has(login.toLowerCase()),
   );
 }

@@ -22,9 +22,20 @@ interface PeopleReads {
    * `+1` count is above 0 (the others are pending for certain).
    */
   readonly reactions: readonly number[];
+  /**
+   * Lowercased targets of pending `/claim @login` commands: ask GitHub whether it can assign
+   * each to the issue (it drops one it cannot without an error).
+   */
+  readonly assignable: readonly string[];
 }
 
-const NOTHING: PeopleReads = { timeline: false, logins: [], members: false, reactions: [] };
+const NOTHING: PeopleReads = {
+  timeline: false,
+  logins: [],
+  members: false,
+  reactions: [],
+  assignable: [],
+};
 
 /**
  * Pure, on the thread as read (`facts.people` is ignored). The edge calls it before reading
@@ -44,11 +55,17 @@ export function peopleReads(
   const commands = threadCommands(facts, { slug, reacted: new Set() }, rules.staleAfterMs, now);
   const logins = new Set<string>();
   const reactions: number[] = [];
+  const assignable = new Set<string>();
   for (const command of commands) {
     if (command.answer === null) {
+      // An edited one is never run, but its 👍 says whether it ran before the edit.
       reactions.push(command.id);
+      if (command.edited) continue;
       logins.add(command.author.toLowerCase());
       logins.add(command.login.toLowerCase());
+      if (command.verb === 'claim' && command.target !== undefined) {
+        assignable.add(command.target.toLowerCase());
+      }
     } else if (command.answer.outcome === 'waitlisted') {
       logins.add(command.login.toLowerCase());
     }
@@ -63,5 +80,6 @@ export function peopleReads(
     logins: sorted,
     members: rules.who === 'members' && sorted.length > 0,
     reactions,
+    assignable: [...assignable].sort(),
   };
 }

@@ -79,22 +79,41 @@ export function unassign(run: PeopleRun, login: string): void {
   run.persons = run.persons.filter((claim) => !sameName(claim.login, login));
 }
 
-/** Records a command's answer: 👍 when accepted, else one reply mentioning its author. */
+/**
+ * Records a command's answer: 👍 when accepted, else one reply mentioning its author. A
+ * refusal gets no reply when its author was already refused on the issue within
+ * `people.staleAfter` (docs/protocol.md §16): the app's replies never multiply a passer-by's
+ * comments. Such a command stays unanswered, so it is run again on the issue's next reconcile
+ * (and accepted once its author may claim) until it is older than the window.
+ */
 export function answer(
   run: PeopleRun,
   command: ThreadCommand,
   outcome: CommandOutcome,
   text?: string,
 ): void {
+  const refusedBefore = outcome === 'refused' && refusedLately(run, command);
   const index = run.commands.indexOf(command);
   run.commands[index] = { ...command, answer: { outcome, at: run.now } };
   if (outcome === 'accepted') {
     run.reactions.push({ kind: 'react', commentId: command.id });
     return;
   }
+  if (refusedBefore) return;
   run.notes.push({
     kind: 'post-note',
     forCommentId: command.id,
     body: `${replyTag(command.id, outcome)}\n@${command.author} ${text ?? ''}`.trimEnd(),
   });
+}
+
+/** Whether another command of the same author got a refusal within the stale window. */
+function refusedLately(run: PeopleRun, command: ThreadCommand): boolean {
+  return run.commands.some(
+    (other) =>
+      other.id !== command.id &&
+      other.answer?.outcome === 'refused' &&
+      sameName(other.author, command.author) &&
+      run.now.getTime() - other.answer.at.getTime() < run.rules.staleAfterMs,
+  );
 }

@@ -40,12 +40,20 @@ function claim(run: PeopleRun, command: ThreadCommand): void {
 function claimOutcome(run: PeopleRun, command: ThreadCommand): [CommandOutcome, string?] {
   const { login } = command;
   if (!run.facts.open) return ['refused', 'this issue is closed.'];
-  if (isBot(login, run.facts.appLogin) || sameName(login, run.people.appSlug)) {
+  if (isBot(login, run.facts) || sameName(login, run.people.appSlug)) {
     return ['refused', 'bots are not assigned: agents claim with a claim comment.'];
   }
   const onBehalf = command.target !== undefined;
   if (!onBehalf && !mayClaim(run.people, run.rules, run.facts.labels, login)) {
     return ['refused', `${whoText(run)}.`];
+  }
+  // GitHub would drop the assignment silently: a 👍 and the in-progress label with no one
+  // assigned. Refused instead, before any write.
+  if (onBehalf && run.people.unassignable?.has(login.toLowerCase())) {
+    return [
+      'refused',
+      `GitHub cannot assign @${login} to this issue (an account must have access to the repository, or have commented here): nothing was changed.`,
+    ];
   }
   const holding = holderOf(run);
   if (holding?.kind === 'person' && holding.claim === personOf(run, login)) return ['accepted'];

@@ -1,6 +1,6 @@
 import type { IssueFacts } from '../claims/issue-facts.js';
 import { parseClaimMarker } from '../claims/marker.js';
-import { sameName } from '../claims/names.js';
+import { hasName, sameName } from '../claims/names.js';
 import { type Command, type CommandVerb, parseCommand } from './commands.js';
 import { peopleNotes, type Reply } from './note-tags.js';
 
@@ -15,17 +15,32 @@ export interface ThreadCommand {
   readonly login: string;
   /** Null: pending, never answered. A 👍 alone is `accepted`. */
   readonly answer: Reply | null;
+  /**
+   * GitHub's `updated_at` is later than its `created_at`: the comment was edited, so the
+   * command may not have been there when it was posted. A pending one is never run.
+   */
+  readonly edited: boolean;
 }
 
-/** Whose comments are never commands: bots and the app itself. */
-export function isBot(login: string, appLogin: string): boolean {
-  return login.toLowerCase().endsWith('[bot]') || sameName(login, appLogin);
+/**
+ * Whose comments are never commands, and who is never a person (docs/protocol.md §16): the
+ * app itself, a `[bot]` login, and any account GitHub reported as `type: "Bot"` on the issue
+ * (its Copilot agent is assigned as plain `Copilot`).
+ */
+export function isBot(login: string, facts: Pick<IssueFacts, 'appLogin' | 'bots'>): boolean {
+  return (
+    login.toLowerCase().endsWith('[bot]') ||
+    sameName(login, facts.appLogin) ||
+    hasName(facts.bots ?? [], login)
+  );
 }
 
 /**
  * The thread's commands (docs/protocol.md §16), oldest first: one per comment of a person,
  * never from a comment that carries a claim marker, none older than `windowMs` (ignored, like
- * a stale claim). `reacted` are the comments the app already gave its 👍.
+ * a stale claim). `reacted` are the comments the app already gave its 👍. Edited comments are
+ * listed too, marked: one the app answered still counts (a waiting `/claim` stays in line),
+ * one it did not is never run (isRunnable).
  */
 export function threadCommands(
   facts: IssueFacts,
@@ -36,7 +51,7 @@ export function threadCommands(
   const { replies } = peopleNotes(facts);
   const out: ThreadCommand[] = [];
   for (const comment of facts.comments) {
-    if (isBot(comment.author, facts.appLogin)) continue;
+    if (isBot(comment.author, facts)) continue;
     if (now.getTime() - comment.createdAt.getTime() > windowMs) continue;
     if (parseClaimMarker(comment.body) !== null) continue;
     const command: Command | null = parseCommand(comment.body, slug);
@@ -51,7 +66,17 @@ export function threadCommands(
       ...command,
       login: command.target ?? comment.author,
       answer,
+      edited: comment.updatedAt.getTime() > comment.createdAt.getTime(),
     });
   }
   return out.sort((a, b) => a.id - b.id);
+}
+
+/**
+ * docs/protocol.md §16: a command runs once, and only as posted: not answered yet, and its
+ * comment never edited (an edit could have put the command there after the fact, and GitHub
+ * shows no older body without GraphQL).
+ */
+export function isRunnable(command: ThreadCommand): boolean {
+  return command.answer === null && !command.edited;
 }

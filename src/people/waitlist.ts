@@ -48,7 +48,7 @@ export function waitlistOf(run: PeopleRun): Waiting[] {
 
 /** Still allowed to claim and under the cap, as when they asked. */
 function eligible(run: PeopleRun, waiting: Waiting): boolean {
-  if (isBot(waiting.login, run.facts.appLogin)) return false;
+  if (isBot(waiting.login, run.facts)) return false;
   if (!waiting.onBehalf && !mayClaim(run.people, run.rules, run.facts.labels, waiting.login)) {
     return false;
   }

@@ -30,6 +30,12 @@ export interface BullQueueOptions extends RetryOptions {
    * this plus two `stalledIntervalMs`.
    */
   readonly lockDurationMs?: number;
+  /**
+   * The per-issue lock's lease (default `lockDurationMs`, at most 5000 ms), renewed every
+   * third of it while held: short, so an issue whose holder lost its Redis connection (it can
+   * neither renew nor release) is free again within seconds, not a whole `lockDurationMs`.
+   */
+  readonly issueLockMs?: number;
   /** How often BullMQ looks for jobs of dead workers (default 30000 ms). */
   readonly stalledIntervalMs?: number;
   /** Stalls of one job before BullMQ gives it up (default 3). */
@@ -49,6 +55,9 @@ export interface BullQueueOptions extends RetryOptions {
   readonly logger: QueueLogger;
 }
 
+/** The longest default lease of the per-issue lock (see {@link BullQueueOptions.issueLockMs}). */
+const ISSUE_LOCK_LEASE_MS = 5000;
+
 /** {@link BullQueueOptions} with every default filled in, read once by the constructor. */
 export type ResolvedOptions = Required<Omit<BullQueueOptions, 'connection' | 'logger'>>;
 
@@ -61,6 +70,8 @@ export function resolveOptions(options: BullQueueOptions): ResolvedOptions {
     concurrency: options.concurrency ?? 8,
     perInstallation: options.perInstallation ?? installationShare(options.concurrency ?? 8),
     lockDurationMs: options.lockDurationMs ?? 30_000,
+    issueLockMs:
+      options.issueLockMs ?? Math.min(options.lockDurationMs ?? 30_000, ISSUE_LOCK_LEASE_MS),
     stalledIntervalMs: options.stalledIntervalMs ?? 30_000,
     maxStalledCount: options.maxStalledCount ?? 3,
     lockRetryDelayMs: options.lockRetryDelayMs ?? 250,

@@ -1,6 +1,7 @@
 import { Queue, Worker } from 'bullmq';
 import { type IssueKey, issueKeyString } from '../keys.js';
 import { connectRedis, duplicateFor, quitRedis, type RedisClient } from '../redis/connect-redis.js';
+import { traceCarrier } from '../telemetry/tracing.js';
 import { type BullQueueOptions, type ResolvedOptions, resolveOptions } from './bullmq-options.js';
 import { addJobs, type JobData, jobsToAdd, QueueRecords } from './bullmq-records.js';
 import { IssueRuns } from './bullmq-runs.js';
@@ -103,6 +104,8 @@ export class BullQueue implements WorkQueue {
     const members = [
       ...request.hints.map((hint) => `h:${canonicalJson(hint)}`),
       `r:${request.reason}`,
+      // Traces on: the delivery's trace rides with the request to whichever replica runs it.
+      ...[...(request.trace ?? []), traceCarrier()].flatMap((t) => (t ? [`t:${t}`] : [])),
     ];
     // Once connected, the producer fails fast; only its very first connection is waited for.
     await this.producerQueue.waitUntilReady();
@@ -193,7 +196,7 @@ export class BullQueue implements WorkQueue {
     // As in enqueue: only the producer's very first connection is waited for.
     await this.producerQueue.waitUntilReady();
     const lock = this.records.of(key).lock;
-    return exclusiveOnRedis(this.producer, lock, fn, { ttlMs: this.options.lockDurationMs });
+    return exclusiveOnRedis(this.producer, lock, fn, { ttlMs: this.options.issueLockMs });
   }
 
   /** Stops taking jobs and waits for running handlers (BullMQ's graceful worker close). */

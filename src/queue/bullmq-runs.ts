@@ -70,14 +70,18 @@ export class IssueRuns {
         all.shared('running-index'),
         records.held,
       ],
-      [lockToken, options.lockDurationMs, id],
+      [lockToken, options.issueLockMs, id],
     )) as string[];
     if (outcome === 'held') return this.comeBackIn(job, token, Number(taken[0]));
     if (outcome === 'locked') return this.comeBackIn(job, token, options.lockRetryDelayMs);
     // Empty: another job of this issue served every request already; nothing to reconcile.
     if (taken.length === 0) return this.finish(job, key, lockToken);
 
-    const request = requestFromMembers(key, taken);
+    // The job was added with the issue's first pending request; a retry's wait is its backoff.
+    const request = {
+      ...requestFromMembers(key, taken),
+      ...(job.attemptsMade === 0 ? { queuedAt: job.timestamp } : {}),
+    };
     const error = await this.runHandler(request, records.lock, lockToken);
     if (error === undefined) return this.finish(job, key, lockToken);
 
@@ -175,7 +179,7 @@ export class IssueRuns {
         const extended = await extendLockScript.run(
           redis,
           [lockKey],
-          [lockToken, options.lockDurationMs],
+          [lockToken, options.issueLockMs],
         );
         if (extended !== 1) logger.warn({ issue }, 'work queue: issue lock lost mid-run');
       } catch (err) {
@@ -184,7 +188,7 @@ export class IssueRuns {
     };
     const timer = setInterval(
       () => void renew(),
-      Math.max(10, Math.floor(options.lockDurationMs / 3)),
+      Math.max(10, Math.floor(options.issueLockMs / 3)),
     );
     return () => clearInterval(timer);
   }
@@ -273,11 +277,14 @@ export class IssueRuns {
 function requestFromMembers(key: IssueKey, members: readonly string[]): ReconcileRequest {
   const hints: Hint[] = [];
   const reasons: string[] = [];
+  const trace: string[] = [];
   for (const member of members) {
     if (member.startsWith('h:')) hints.push(JSON.parse(member.slice(2)) as Hint);
     else if (member.startsWith('r:')) reasons.push(member.slice(2));
+    else if (member.startsWith('t:')) trace.push(member.slice(2));
   }
-  return { key, hints, reason: reasons.join(REASON_SEPARATOR) };
+  const request = { key, hints, reason: reasons.join(REASON_SEPARATOR) };
+  return trace.length > 0 ? { ...request, trace } : request;
 }
 
 /** An Error for BullMQ; anything else thrown is kept as its cause (with its `retryAfterMs`). */

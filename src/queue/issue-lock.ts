@@ -64,8 +64,8 @@ export async function exclusiveInProcess<T>(
 }
 
 /** Options of {@link exclusiveOnRedis}. */
-interface RedisIssueLockOptions extends IssueLockOptions {
-  /** The lock's TTL, renewed every third of it while `fn` runs (the queue's lock duration). */
+export interface RedisIssueLockOptions extends IssueLockOptions {
+  /** The lock's lease, renewed every third of it while `fn` runs (the queue's issueLockMs). */
   readonly ttlMs: number;
   /** Pause between attempts to take a held lock (default 25 ms). */
   readonly retryMs?: number;
@@ -102,9 +102,36 @@ export async function exclusiveOnRedis<T>(
     return await fn();
   } finally {
     clearInterval(renewal);
-    // A release that fails leaves the lock to expire within ttlMs; reconciles then resume.
-    await releaseLockScript.run(redis, [lockKey], [token]).catch(() => 0);
+    await releaseWithRetry(redis, lockKey, token, ttlMs);
   }
+}
+
+/**
+ * Releases the lock held with `token`. A release that fails (the connection lost or stalled)
+ * is retried in the background every third of the lease until the lease is over (the lock has
+ * then expired by itself), so a connection that comes back frees the issue at once.
+ */
+async function releaseWithRetry(
+  redis: RedisClient,
+  lockKey: string,
+  token: string,
+  ttlMs: number,
+): Promise<void> {
+  const release = () =>
+    releaseLockScript.run(redis, [lockKey], [token]).then(
+      () => true,
+      () => false,
+    );
+  if (await release()) return;
+  const giveUpAt = Date.now() + ttlMs;
+  const retry = setInterval(
+    () =>
+      void release().then((done) => {
+        if (done || Date.now() >= giveUpAt) clearInterval(retry);
+      }),
+    Math.max(10, Math.floor(ttlMs / 3)),
+  );
+  retry.unref();
 }
 
 /** Whether `work` settles (either way) within `ms`. */

@@ -1,4 +1,5 @@
 import { type IssueKey, issueKeyString } from '../keys.js';
+import { traceCarrier } from '../telemetry/tracing.js';
 import { canonicalJson } from './canonical-json.js';
 import { handOverExhausted } from './exhausted.js';
 import { FairOrder, installationShare } from './fair-order.js';
@@ -40,10 +41,14 @@ interface Batch {
   readonly reasons: Set<string>;
   /** Failed runs so far; carried across coalescing so a failing issue still ends. */
   failures: number;
+  /** When its first request was queued (Unix ms). */
+  readonly queuedAt: number;
+  /** The traces of its requests (traces on only). */
+  readonly traces: string[];
 }
 
 function newBatch(key: IssueKey, failures = 0): Batch {
-  return { key, hints: new Map(), reasons: new Set(), failures };
+  return { key, hints: new Map(), reasons: new Set(), failures, queuedAt: Date.now(), traces: [] };
 }
 
 function addRequest(batch: Batch, request: ReconcileRequest): void {
@@ -52,6 +57,7 @@ function addRequest(batch: Batch, request: ReconcileRequest): void {
     if (!batch.hints.has(id)) batch.hints.set(id, hint);
   }
   batch.reasons.add(request.reason);
+  if (request.trace) batch.traces.push(...request.trace);
 }
 
 /** A failed batch followed by what arrived while it ran: its hints must not be lost. */
@@ -60,6 +66,7 @@ function mergeBatches(failed: Batch, later: Batch | undefined): Batch {
   for (const batch of later ? [failed, later] : [failed]) {
     for (const [id, hint] of batch.hints) if (!merged.hints.has(id)) merged.hints.set(id, hint);
     for (const reason of batch.reasons) merged.reasons.add(reason);
+    merged.traces.push(...batch.traces);
   }
   return merged;
 }
@@ -69,6 +76,8 @@ function toRequest(batch: Batch): ReconcileRequest {
     key: batch.key,
     hints: [...batch.hints.values()],
     reason: [...batch.reasons].join(REASON_SEPARATOR),
+    ...(batch.failures === 0 ? { queuedAt: batch.queuedAt } : {}),
+    ...(batch.traces.length > 0 ? { trace: batch.traces } : {}),
   };
 }
 
@@ -111,7 +120,11 @@ export class MemoryQueue implements WorkQueue {
       batch = newBatch(request.key);
       this.waiting.set(id, batch);
     }
-    addRequest(batch, request);
+    const carrier = traceCarrier();
+    addRequest(
+      batch,
+      carrier ? { ...request, trace: [...(request.trace ?? []), carrier] } : request,
+    );
     this.schedule(id);
   }
 

@@ -18,6 +18,17 @@ export interface ReconcileRequest {
   readonly hints: readonly Hint[];
   /** Why it was asked for: an event name, `sweep` or `resync`; for logs and metrics. */
   readonly reason: string;
+  /**
+   * Set by the queue on what it hands the handler: when (Unix ms) the oldest request of a first
+   * attempt was queued, for `claims_queue_wait_seconds`. Absent on retries.
+   */
+  readonly queuedAt?: number;
+  /**
+   * With traces on, the trace of each request this one merges (`<traceparent> <queued at>`,
+   * src/telemetry/tracing.ts): the queue records it with the request, so the run joins the
+   * delivery's trace on whichever replica takes it. Absent with traces off.
+   */
+  readonly trace?: readonly string[];
 }
 
 /**

@@ -15,7 +15,7 @@ import { recordGone } from '../read-model/record-gone.js';
 const GONE_MEMORY_MS = 24 * 3_600_000;
 
 /** The whole thread a reconcile decides from. */
-type ReconcileThread = IssueThread & {
+export type ReconcileThread = IssueThread & {
   readonly meta: IssueMeta;
   readonly plusOnes: PlusOnes;
 };

@@ -1,13 +1,14 @@
-import { keepClaimEvents } from '../events/keep-claim-events.js';
+import type { PeopleFacts } from '../claims/people-facts.js';
+import type { Plan } from '../claims/plan.js';
 import { installationReads } from '../github/conditional.js';
 import { readThread } from '../github/thread.js';
 import { type IssueKey, issueKeyString } from '../keys.js';
 import { pathHoldersFor } from '../path-holders/path-holders-for.js';
 import { decideIssue } from '../people/decide-issue.js';
+import { assignsCappedPerson, underCapLocks } from '../people-facts/cap-lock.js';
 import { peopleFactsFor } from '../people-facts/people-facts-for.js';
 import type { ReconcileRequest } from '../queue/queue.js';
-import { recordReconciled } from '../read-model/record-reconciled.js';
-import { appAssigneesAfter, sameLogins } from './app-assignees.js';
+import { personClaimsElsewhere } from '../read-model/held-elsewhere.js';
 import { applyPlan } from './apply-plan.js';
 import { readIssueThread } from './read-issue-thread.js';
 import type { ReconcileDeps, ReconcileResult } from './reconcile-deps.js';
@@ -64,28 +65,22 @@ export async function reconcile(
   };
   const readDeps = { octokit, reads, store: deps.store, appLogin: deps.appLogin, now };
   const people = await peopleFactsFor(readDeps, key, facts, config);
-  const plan = decideIssue({ ...facts, ...(people ? { people } : {}) }, config, now);
-
-  // Remembered before the assignment is sent: a reconcile that dies after it still knows
-  // whom it assigned. One that GitHub refused is dropped below, on the next reconcile.
-  const planned = appAssigneesAfter(appAssignees, thread.assignees, plan, false);
-  if (!observing && !sameLogins(planned, appAssignees)) {
-    await deps.store.setAppAssignees(key, planned);
-  }
-  const change = { key, comments: thread.comments, plan, previousHolder, now };
-  const kept = publishEvents ? await keepClaimEvents(deps.store, change) : undefined;
-  await applyPlan(deps, octokit, key, plan, config, log);
-  if (publishEvents && kept) {
-    await publishEvents(kept.events);
-    await kept.published();
-  }
-  const applied = appAssigneesAfter(appAssignees, thread.assignees, plan, true);
-  if (!observing && !sameLogins(applied, planned)) await deps.store.setAppAssignees(key, applied);
-  const peopleStaleAfterMs = config.people?.staleAfterMs;
-  await recordReconciled(pathDeps, key, {
-    ...{ plan, thread, paths, staleAfterMs: config.staleAfterMs, now },
-    ...(peopleStaleAfterMs ? { peopleStaleAfterMs } : {}),
-  });
-  log.debug({ holder: plan.holder, writes: plan.actions.length }, 'issue reconciled');
-  return { outcome: observing ? 'observed' : 'applied', plan };
+  const decided = (heldElsewhere?: PeopleFacts['heldElsewhere']) => {
+    const withPeople = people && heldElsewhere ? { ...people, heldElsewhere } : people;
+    return decideIssue({ ...facts, ...(withPeople ? { people: withPeople } : {}) }, config, now);
+  };
+  const read = { octokit, key, config, log, thread, appAssignees, previousHolder, paths, now };
+  const apply = async (plan: Plan): Promise<ReconcileResult> => {
+    await applyPlan(deps, { ...read, observing, pathDeps }, plan);
+    return { outcome: observing ? 'observed' : 'applied', plan };
+  };
+  const plan = decided();
+  if (!people || !assignsCappedPerson(plan, config)) return apply(plan);
+  // docs/protocol.md §16 `people.maxClaims`: counted again, decided and recorded under the
+  // locks of the logins the decision weighs, so no other issue's reconcile assigns them
+  // meanwhile on the same count.
+  const logins = [...people.heldElsewhere.keys()];
+  return underCapLocks(deps.store, key.installationId, logins, async () =>
+    apply(decided(await personClaimsElsewhere(deps.store, key, logins, now))),
+  );
 }

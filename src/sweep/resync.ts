@@ -6,6 +6,7 @@ import type { WorkQueue } from '../queue/queue.js';
 import { indexOpenIssues } from '../read-model/index-events.js';
 import type { Store } from '../store/store.js';
 import { markedIssueNumber } from './marked-issue-number.js';
+import { resyncedNumbers, unexplainedAssignees } from './people-to-resync.js';
 
 /**
  * Checkpoints are set this far before the pass started, so a comment GitHub stamped while
@@ -24,6 +25,14 @@ export interface ResyncDeps {
   octokitFor(installationId: number): Promise<ProbotOctokit>;
   /** The stale window of a repository; throws when its config cannot be read. */
   staleAfterFor(octokit: ProbotOctokit, key: Omit<IssueKey, 'number'>): Promise<number | null>;
+  /**
+   * Whether the repository has people's claims on (docs/protocol.md §16), asked only when
+   * the pass found people's work to look at (a command, an unexplained assignee). Absent:
+   * people's claims are not resynced.
+   */
+  peopleOn?(octokit: ProbotOctokit, key: Omit<IssueKey, 'number'>): Promise<boolean>;
+  /** The app's slug, for commands written `@slug claim`. */
+  readonly appSlug?: string;
 }
 
 /** Resyncs every repository of every installation (at start-up and every resync interval). */
@@ -67,7 +76,9 @@ export async function resyncInstallation(
 /**
  * docs/protocol.md §4: reads the repository's comments updated since its checkpoint (with none, since one
  * stale window ago: older claims cannot be live) and queues a reconcile of every issue with a
- * marker. The checkpoint moves only after every such issue is queued.
+ * marker. With people's claims on (§16), also every issue with a person's command among those
+ * comments, and every open issue with an assignee no known claim accounts for (from the open
+ * issues the pass lists anyway). The checkpoint moves only after every such issue is queued.
  */
 async function resyncRepo(
   deps: ResyncDeps,
@@ -92,6 +103,7 @@ async function resyncRepo(
     since = new Date(startedAt.getTime() - staleAfterMs);
   }
   const numbers = new Set<number>();
+  const commanded = new Set<number>();
   let listed = 0;
   // Conditional (docs/api-budget.md): a page GitHub answers 304 costs no rate limit. Its items
   // are queued as well: they were kept, but maybe not queued, by the read before.
@@ -108,11 +120,14 @@ async function resyncRepo(
       direction: 'asc',
       per_page: 100,
     },
-    markedIssues,
+    deps.peopleOn ? resyncedNumbers(deps.appSlug ?? 'claim-warden') : markedIssues,
   );
   for await (const page of pages) {
     listed += page.items.length;
-    for (const number of page.items) if (number > 0) numbers.add(number);
+    for (const number of page.items) {
+      if (number > 0) numbers.add(number);
+      else if (number < 0) commanded.add(-number);
+    }
   }
   for (const number of numbers) {
     await deps.queue.enqueue({ key: { ...repo, number }, hints: [], reason: 'resync' });
@@ -120,12 +135,37 @@ async function resyncRepo(
   // docs/protocol.md §9: the open issues too, for the work queue's index; conditional as
   // well, so an unchanged listing costs no rate limit.
   await indexOpenIssues(deps.store, octokit, repo, startedAt, tokenScope(repo.installationId));
+  const people = await peopleToResync(deps, octokit, repo, checkpoint, commanded, numbers);
+  for (const number of people) {
+    await deps.queue.enqueue({ key: { ...repo, number }, hints: [], reason: 'resync' });
+  }
   // Nothing since the checkpoint: it stays, so the next resync asks for the same URL and
   // GitHub can answer 304. Else it moves to shortly before this pass started.
   const next =
     listed > 0 ? new Date(startedAt.getTime() - CHECKPOINT_OVERLAP_MS) : (checkpoint ?? since);
   await deps.store.setCheckpoint(repo, next);
-  return numbers.size;
+  return numbers.size + people.length;
+}
+
+/**
+ * docs/protocol.md §16: the issues with people's work the app may have missed, not queued
+ * already for a marker: those with a command since the checkpoint, and the open ones whose
+ * assignees no known claim accounts for. The config is read only when there are some (a
+ * quiet repository costs nothing more), and none is queued with people's claims off.
+ */
+async function peopleToResync(
+  deps: ResyncDeps,
+  octokit: ProbotOctokit,
+  repo: Omit<IssueKey, 'number'>,
+  checkpoint: Date | null,
+  commanded: ReadonlySet<number>,
+  queued: ReadonlySet<number>,
+): Promise<number[]> {
+  if (!deps.peopleOn) return [];
+  const assigned = await unexplainedAssignees(deps.store, repo, checkpoint);
+  const found = [...new Set([...commanded, ...assigned])].filter((n) => !queued.has(n));
+  if (found.length === 0 || !(await deps.peopleOn(octokit, repo))) return [];
+  return found.sort((a, b) => a - b);
 }
 
 /** The repositories an installation reaches (`owner/name`), read conditionally. */

@@ -99,6 +99,40 @@ describe.concurrent('a repository the caller cannot read', () => {
   });
 });
 
+describe.concurrent('the one 404 after the caller listed the queue', () => {
+  it('an installed private repository costs the same GitHub calls as a missing one or one without the app', async ({
+    onTestFinished,
+  }) => {
+    const { fake, appUrl, settle } = await harnessFor(onTestFinished, {
+      seed: (f) => {
+        f.addRepo(SECRET, { private: true });
+        f.addRepo('acme/closet', { private: true, installationId: null });
+      },
+    });
+    const n = fake.createIssue(SECRET);
+    fake.addComment(SECRET, n, { author: 'bob', body: claimComment('s-bob') });
+    await settle();
+    const mallory = caller(appUrl, fake, 'mallory');
+    // The queue checks every installed repository with mallory's token, SECRET among them.
+    expect((await mallory.get('/issues')).status).toBe(200);
+    const callsOf = async (repo: string) => {
+      fake.clearRequests();
+      const answer = await mallory.get(claimPath(1, repo));
+      expect(answer.status).toBe(404);
+      return fake.requests.map((r) => `${r.actor} ${r.method} ${r.path.replace(repo, '{repo}')}`);
+    };
+    const installed = await callsOf(SECRET);
+    const missing = await callsOf('acme/nothing');
+    const withoutApp = await callsOf('acme/closet');
+    expect(installed).toEqual(['mallory GET /repos/{repo}']);
+    expect(missing).toEqual(installed);
+    expect(withoutApp).toEqual(installed);
+    // Asked again, each answers the same way again: no kept "cannot read" answers faster.
+    expect(await callsOf(SECRET)).toEqual(installed);
+    expect(await callsOf('acme/nothing')).toEqual(installed);
+  });
+});
+
 describe.concurrent('a read-only caller on a repository it can read', () => {
   it('may read the claim, but heartbeat and release are 403 and never show the holder', async ({
     onTestFinished,

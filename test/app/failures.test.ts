@@ -69,13 +69,13 @@ describe('a GitHub failure while reading the thread', () => {
     );
   });
 
-  it('a thread of 1,001 comments is unverifiable: nothing written, its deadline kept', async () => {
+  it('a thread of 3,001 comments is unverifiable: nothing written, its deadline kept', async () => {
     const deadline = new Date(NOW.getTime() + HOUR);
     await app().store.setDeadline(key, deadline);
     expectToken();
     expectConfig('absent');
     // Each attempt reads the issue, sees the count and stops: no comment is paged.
-    mockIssue({ commentCount: 1001 }, MAX_ATTEMPTS);
+    mockIssue({ commentCount: 3001 }, MAX_ATTEMPTS);
 
     await app().receive(commentCreated({ comment: claim({ id: 11, by: 'alice' }) }));
     await app().settle();
@@ -87,7 +87,7 @@ describe('a GitHub failure while reading the thread', () => {
     expect(app().logs).toContainEqual(
       expect.objectContaining({
         msg: 'thread unverifiable: will retry',
-        err: expect.objectContaining({ message: 'the thread has 1001 comments, more than 1000' }),
+        err: expect.objectContaining({ message: 'the thread has 3001 comments, more than 3000' }),
       }),
     );
     // Not dropped until the next resync: due again a minute later, for the sweep.

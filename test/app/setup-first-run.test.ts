@@ -7,7 +7,14 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { type SetupServer, startSetup } from '../../src/app/setup.js';
-import { freePort, logSink, waitFor } from '../helpers/app-harness.js';
+import { sendWebhook } from '../fake-github/webhooks.js';
+import {
+  freePort,
+  logSink,
+  startHarness,
+  WEBHOOK_SECRET,
+  waitFor,
+} from '../helpers/app-harness.js';
 
 /** A smee.io client on a machine without network. */
 const OfflineSmee = {
@@ -32,7 +39,10 @@ async function setup(env: Record<string, string> = {}) {
   return { port, lines, url: (path: string) => `http://127.0.0.1:${port}${path}` };
 }
 
-function manifestOf(page: string): { callback_urls?: string[] } {
+function manifestOf(page: string): {
+  callback_urls?: string[];
+  hook_attributes?: { url?: string };
+} {
   const value = /name="manifest" id="manifest" value='([^']*)'/.exec(page)?.[1];
   if (value === undefined) throw new Error('the page offers no manifest');
   return JSON.parse(value);
@@ -55,6 +65,37 @@ describe('the setup page on a first start', () => {
     const page = await (await fetch(url('/probot'))).text();
 
     expect(manifestOf(page).callback_urls).toEqual(['https://claims.example.org/claims/callback']);
+  });
+
+  it('registers the webhook URL the app serves, which answers a signed delivery', async () => {
+    const { port, url } = await setup();
+    const page = await (await fetch(url('/probot'))).text();
+    const hook = manifestOf(page).hook_attributes?.url ?? '';
+    expect(hook).toBe(`http://127.0.0.1:${port}/api/github/webhooks`);
+
+    // The app, once registered, answers a delivery at exactly that path.
+    const app = await startHarness();
+    try {
+      const target = `${app.appUrl}${new URL(hook).pathname}`;
+      const answer = await sendWebhook(target, WEBHOOK_SECRET, {
+        event: 'ping',
+        payload: { zen: 'Keep it logically awesome.', hook_id: 1 },
+      });
+      expect(answer.status).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('registers the webhook URL at CLAIMS_PUBLIC_URL, or the proxy channel when one is set', async () => {
+    const direct = await setup({ CLAIMS_PUBLIC_URL: 'https://claims.example.org/' });
+    const page = await (await fetch(direct.url('/probot'))).text();
+    expect(manifestOf(page).hook_attributes?.url).toBe(
+      'https://claims.example.org/api/github/webhooks',
+    );
+    const proxied = await setup({ WEBHOOK_PROXY_URL: 'https://smee.io/AbCd1234' });
+    const proxiedPage = await (await fetch(proxied.url('/probot'))).text();
+    expect(manifestOf(proxiedPage).hook_attributes?.url).toBe('https://smee.io/AbCd1234');
   });
 
   it('the import page names the webhook URL to set', async () => {

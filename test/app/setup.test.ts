@@ -3,27 +3,33 @@
  * serves Probot's setup page, which offers the manifest built from app.yml; with
  * NODE_ENV=production a missing setting stops the process naming it. The real entry, spawned.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { claimComment } from '../e2e/e2e-helpers.js';
 import { startFakeGitHub } from '../fake-github/fake-github.js';
 import { freePort, waitFor } from '../helpers/app-harness.js';
+import { groupsLeft, spawnGroup, stopGroup } from '../helpers/process-group.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const TSX = join(ROOT, 'node_modules/.bin/tsx');
 const MAIN = join(ROOT, 'src/app/main.ts');
 
 const started: { child: ChildProcess; dir: string }[] = [];
-afterEach(() => {
+afterEach(async () => {
   for (const { child, dir } of started.splice(0)) {
-    child.kill('SIGTERM');
+    await stopGroup(child);
     rmSync(dir, { recursive: true, force: true });
   }
+});
+// Every app this file started is gone with everything it started (tsx runs it in a second
+// node process, which a SIGTERM to tsx alone once left running after the suite).
+afterAll(() => {
+  expect(groupsLeft()).toEqual([]);
 });
 
 /** A fresh checkout: app.yml and package.json, no .env. */
@@ -39,7 +45,7 @@ function start(
   env: Record<string, string>,
   dir = checkout(),
 ): { child: ChildProcess; output: () => string; dir: string } {
-  const child = spawn(TSX, [MAIN], {
+  const child = spawnGroup(TSX, [MAIN], {
     cwd: dir,
     // NO_SMEE_SETUP: Probot would otherwise ask smee.io for a channel; there is no network.
     env: { PATH: process.env.PATH ?? '', HOME: dir, NO_SMEE_SETUP: 'true', ...env },
@@ -98,8 +104,7 @@ describe('the first start', () => {
       expect(dotenv).toMatch(/^WEBHOOK_SECRET=\w+$/m);
       expect(dotenv).toMatch(/^PRIVATE_KEY="-----BEGIN RSA PRIVATE KEY-----\\n/m);
 
-      setup.child.kill('SIGTERM');
-      await new Promise((resolve) => setup.child.once('close', resolve));
+      await stopGroup(setup.child);
       const app = start(env, setup.dir);
       await waitFor(() => app.output().includes('claim-warden started'), 'the app', {
         timeoutMs: 20_000,
@@ -130,7 +135,7 @@ describe('the first start', () => {
       default_permissions: appYml.default_permissions,
       default_events: appYml.default_events,
       public: false,
-      hook_attributes: { url: `http://127.0.0.1:${port}/` },
+      hook_attributes: { url: `http://127.0.0.1:${port}/api/github/webhooks` },
       redirect_url: `http://127.0.0.1:${port}/probot/setup`,
     });
     expect(page).toContain('action="https://github.com/settings/apps/new"');

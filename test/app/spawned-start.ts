@@ -1,8 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { spawnGroup, stopGroup } from '../helpers/process-group.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const TSX = join(ROOT, 'node_modules/.bin/tsx');
@@ -16,7 +17,7 @@ export interface Spawned {
   output(): string;
   /** Resolves with the exit code once the process has ended. */
   exited(): Promise<number | null>;
-  /** Stops the process (if running) and removes its directory. */
+  /** Stops the process and everything it started, waits for them, and removes its directory. */
   close(): Promise<void>;
 }
 
@@ -30,7 +31,7 @@ export function checkout(): string {
 
 /** Spawns the real entry (src/app/main.ts) in `dir` with only `env` (and PATH, HOME). */
 export function spawnStart(env: Record<string, string>, dir = checkout()): Spawned {
-  const child = spawn(TSX, [MAIN], {
+  const child = spawnGroup(TSX, [MAIN], {
     cwd: dir,
     // NO_SMEE_SETUP: Probot would otherwise ask smee.io for a channel; there is no network.
     env: { PATH: process.env.PATH ?? '', HOME: dir, NO_SMEE_SETUP: 'true', ...env },
@@ -50,10 +51,8 @@ export function spawnStart(env: Record<string, string>, dir = checkout()): Spawn
     output: () => output,
     exited: () => exit,
     async close() {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill('SIGTERM');
-        await exit;
-      }
+      // The whole group: tsx's own node process and the app it runs.
+      await stopGroup(child);
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -173,6 +173,74 @@ describe('the claims board in Chromium', () => {
     expect(text).toContain('GITHUB_CLIENT_SECRET');
   });
 
+  it.for([
+    { render: 'the server', javaScriptEnabled: false },
+    { render: 'the script', javaScriptEnabled: true },
+  ])(
+    'as $render renders it, cuts a long branch with an ellipsis and breaks paths only after a slash',
+    async ({ javaScriptEnabled }, { onTestFinished }) => {
+      const harness = await boardHarness(onTestFinished);
+      const path = 'src/settings/appearance/dark-mode-for-the-settings-page/remember-the-choice.ts';
+      claimIssue(
+        harness.fake,
+        REPO,
+        'Dark mode',
+        'alice',
+        'dark-mode-for-the-settings-page-and-the-profile',
+        [path, 'docs/appearance.md'],
+      );
+      await harness.settle();
+      const { page } = await chromiumFor(onTestFinished, {
+        viewport: { width: 1000, height: 800 },
+        javaScriptEnabled,
+      });
+      if (javaScriptEnabled) await page.clock.install();
+      await signInWithGitHub(page, harness, 'alice');
+      if (javaScriptEnabled) {
+        // The script rebuilds the rows at its first refresh: mark the server's rows to see it.
+        await page.evaluate(() =>
+          document.querySelector('#claim-rows tr')?.setAttribute('data-old', ''),
+        );
+        await page.clock.runFor(15_000);
+        await page.locator('#claim-rows tr:not([data-old])').first().waitFor();
+      }
+      const branch = page.locator('#claim-rows td[data-label="Branch"] code').first();
+      const cut = await branch.evaluate((node) => ({
+        title: node.getAttribute('title'),
+        text: node.textContent,
+        overflow: getComputedStyle(node).textOverflow,
+        clipped: node.scrollWidth > node.clientWidth,
+      }));
+      const full = 'feat/dark-mode-for-the-settings-page-and-the-profile';
+      expect(cut).toEqual({ title: full, text: full, overflow: 'ellipsis', clipped: true });
+
+      const lines = await page
+        .locator('#claim-rows td[data-label="Paths"] code')
+        .first()
+        .evaluate((node) => {
+          // Each name between slashes is one text node: none of them may span two lines.
+          const names = [...node.childNodes].filter(
+            (n) => n.nodeType === 3 && n.textContent !== '/',
+          );
+          const range = document.createRange();
+          const split = names.filter((n) => {
+            range.selectNodeContents(n);
+            return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1;
+          });
+          range.selectNodeContents(node);
+          const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+          return {
+            text: node.textContent,
+            lines: tops.size,
+            split: split.map((n) => n.textContent),
+          };
+        });
+      expect(lines.text).toBe(path);
+      expect(lines.lines).toBeGreaterThan(1);
+      expect(lines.split).toEqual([]);
+    },
+  );
+
   it('fits a phone screen in dark mode, and works without JavaScript', async ({
     onTestFinished,
   }) => {

@@ -156,6 +156,19 @@ describe('API mode failures', () => {
     expect(h.fake.comments(REPO, issueNumber(ref))).toEqual([]);
   });
 
+  it('list while the app is down says which app did not answer and what to check', async () => {
+    const h = await world();
+    const port = await freePort();
+    const env = { ...h.runtime('alice').env, CLAIM_WARDEN_URL: `http://127.0.0.1:${port}` };
+    const result = await h.cli(['list'], { runtime: { env } });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain(
+      `the claims app at http://127.0.0.1:${port}/api/claims/v1 did not answer GET`,
+    );
+    expect(result.stderr).toContain('check that it runs and that CLAIM_WARDEN_URL names it');
+    expect(result.stderr).not.toContain('the claim is');
+  });
+
   it('the app answering 503 UNVERIFIABLE is unverifiable (exit 3), with its retry-after', async () => {
     // The app's own 503 (GitHub failing under it) is tested in test/api; here its answer, as
     // it writes it, reaches the client, which must not read it as held or free.

@@ -179,7 +179,13 @@ describe('the CLI', () => {
       ['claim', 'acme/widgets#1', 'extra', '--session', 's', '--lane', 'l', '--branch', 'b'],
       'takes one issue reference',
     ],
-    [['status', 'acme/widgets#1', '--session', 's', '--bogus'], "Unknown option '--bogus'"],
+    [['status', 'acme/widgets#1', '--session', 's', '--bogus'], 'unknown option --bogus\n'],
+    [
+      ['status', 'acme/widgets#1', '--session', 's', '--stag', 'x'],
+      'unknown option --stag (did you mean --stage?)',
+    ],
+    [['status', 'acme/widgets#1', '--session'], '--session needs a value'],
+    [['list', '--json=yes'], '--json takes no value'],
     [['migrate', '--repo', 'acme/widgets', '--issue', '07'], 'is not an issue number'],
     [['frobnicate'], 'unknown command'],
   ])('%j is a usage error (exit 2): %s', async (args, message) => {

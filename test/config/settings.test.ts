@@ -82,6 +82,9 @@ describe('readSettings', () => {
       eventsMaxPending: 10_000,
       boardOAuth: undefined,
       publicUrl: undefined,
+      trustProxy: false,
+      shutdownTimeoutMs: 20_000,
+      redeliverDelayMs: 15_000,
       sessionSecret: expect.stringMatching(/^[0-9a-f]{64}$/),
       metricsToken: undefined,
     });
@@ -100,6 +103,9 @@ describe('readSettings', () => {
 
   it.each([
     ['CLAIMS_STALE_AFTER', '10m', 'staleAfterMs', 10 * m],
+    ['CLAIMS_TRUST_PROXY', 'true', 'trustProxy', true],
+    ['CLAIMS_SHUTDOWN_TIMEOUT', '5s', 'shutdownTimeoutMs', 5 * s],
+    ['CLAIMS_REDELIVER_DELAY', '0s', 'redeliverDelayMs', 0],
     ['CLAIMS_STALE_AFTER', '720h', 'staleAfterMs', 720 * h],
     ['CLAIMS_STALE_AFTER', '1h30m', 'staleAfterMs', 90 * m],
     ['CLAIMS_SWEEP_INTERVAL', '1s', 'sweepIntervalMs', s],
@@ -145,6 +151,16 @@ describe('readSettings', () => {
 
   it.each([
     ['CLAIMS_STALE_AFTER', '5m', 'must be a duration between 10m and 720h, such as 6h (got "5m")'],
+    [
+      'CLAIMS_TRUST_PROXY',
+      'yes',
+      'must be true or false: true only when a proxy in front of the app sets X-Forwarded-Proto and drops any a client sent (got "yes")',
+    ],
+    [
+      'CLAIMS_SHUTDOWN_TIMEOUT',
+      '0s',
+      'must be a duration between 1s and 10m, such as 20s (got "0s")',
+    ],
     [
       'CLAIMS_STALE_AFTER',
       '721h',

@@ -3,6 +3,7 @@
  * and by a person, closing, and the webhook signature. The real app on the fake of GitHub.
  */
 import { describe, expect, it } from 'vitest';
+import { sendWebhook } from '../fake-github/fake-github.js';
 import { type Harness, REPO, WEBHOOK_SECRET } from '../helpers/app-harness.js';
 import {
   appWrites,
@@ -137,6 +138,38 @@ describe.concurrent('events end to end', () => {
     expect(markerOf(fake, claimId)).toMatchObject({ stage: 'released', outcome: 'landed' });
     expect(fake.comment(claimId)?.body).toContain('- Reason: the issue was closed as completed');
     expect(fake.issue(REPO, n)).toMatchObject({ state: 'closed', labels: [], assignees: [] });
+  });
+
+  it('a delivery of an action the app does not handle is answered and counted as unhandled', async ({
+    onTestFinished,
+  }) => {
+    const harness = await harnessFor(onTestFinished);
+    const { fake } = harness;
+    fake.clearRequests();
+    const repository = { id: 1, name: 'widgets', full_name: REPO, owner: { login: 'acme' } };
+    const sender = { login: 'alice', id: 2, type: 'User' };
+    const installation = { id: 1 };
+    const sent = [
+      {
+        event: 'pull_request',
+        payload: { action: 'closed', number: 3, repository, sender, installation },
+      },
+      { event: 'installation_repositories', payload: { action: 'removed', sender, installation } },
+      { event: 'issues', payload: { action: 'milestoned', repository, sender, installation } },
+    ];
+    for (const webhook of sent) {
+      expect((await sendWebhook(harness.webhookUrl, WEBHOOK_SECRET, webhook)).status).toBe(200);
+    }
+    await harness.settle();
+    const text = await scrape(harness);
+    for (const event of [
+      'pull_request.closed',
+      'installation_repositories.removed',
+      'issues.milestoned',
+    ]) {
+      expect(text).toContain(`claims_webhooks_total{event="${event}",result="unhandled"} 1`);
+    }
+    expect(fake.requests).toEqual([]);
   });
 
   it('a webhook with a bad signature is refused and changes nothing', async ({

@@ -7,6 +7,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/app/main.js';
+import { startSetup } from '../../src/app/setup.js';
 import { signWebhook } from '../fake-github/webhooks.js';
 import {
   freePort,
@@ -88,6 +89,30 @@ describe('the log of an end-to-end run', () => {
     expect(scrape).not.toMatch(/event="[a-z_]+\."/);
   }, 60_000);
 
+  it('a failed GitHub request is logged as method, path, status and message, not octokit objects', async () => {
+    harness = await startHarness({ captureLogs: true, env: { LOG_LEVEL: 'info' } });
+    const { fake } = harness;
+    const n = fake.createIssue(REPO);
+    const labels = `/repos/acme/widgets/issues/${n}/labels`;
+    fake.inject({ method: 'POST', path: labels, status: 422 });
+    fake.addComment(REPO, n, { author: 'alice', body: claimComment('s-1') });
+    await harness.settle();
+    expect(fake.issue(REPO, n).labels).not.toEqual([]);
+
+    const failed = checkLines(harness.logLines).filter(
+      (r) => (r.err as { github?: unknown } | undefined)?.github !== undefined,
+    );
+    expect(failed.length).toBeGreaterThan(0);
+    for (const record of failed) {
+      const err = record.err as Record<string, unknown>;
+      expect(err.github).toMatchObject({ method: 'POST', path: labels, status: 422 });
+      expect(typeof (err.github as { message: unknown }).message).toBe('string');
+      expect(err).not.toHaveProperty('request');
+      expect(err).not.toHaveProperty('response');
+      expect(JSON.stringify(record).length).toBeLessThan(3_000);
+    }
+  }, 60_000);
+
   it('a start-up that cannot reach GitHub logs clean lines, its 503s without a stack trace', async () => {
     const lines: string[] = [];
     let port = 0;
@@ -128,5 +153,29 @@ describe('the log of an end-to-end run', () => {
       await running.stop();
       await fake.close();
     });
+  }, 60_000);
+
+  it('setup mode (no APP_ID) logs one JSON object with unique keys a line too', async () => {
+    const lines: string[] = [];
+    const port = await freePort();
+    const offline = {
+      createChannel: async (): Promise<string> => {
+        throw new TypeError('fetch failed');
+      },
+    };
+    const setup = await startSetup(
+      { PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'debug' },
+      { logDestination: logSink(lines), SmeeClient: offline },
+    );
+    stops.push(() => setup.stop());
+    await fetch(`http://127.0.0.1:${port}/probot`);
+    await fetch(`http://127.0.0.1:${port}/probot/import`);
+    await fetch(`http://127.0.0.1:${port}/no-such-page`);
+    await waitFor(() => lines.some((l) => l.includes('smee.io')), 'the smee.io line');
+    await waitFor(() => lines.some((l) => l.includes('/no-such-page')), 'the request lines');
+
+    const records = checkLines(lines);
+
+    expect(records.some((r) => String(r.msg).startsWith('setup mode'))).toBe(true);
   }, 60_000);
 });

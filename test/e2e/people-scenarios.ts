@@ -194,6 +194,51 @@ export const SCENARIOS: readonly PeopleScenario[] = [
     },
   },
   {
+    name: 'the cap cannot be raced: three /claims delivered at once with maxClaims: 1, one accepted',
+    config: 'people:\n  enabled: true\n  maxClaims: 1\n',
+    async run(world) {
+      const { fake } = world;
+      const issues = [fake.createIssue(REPO), fake.createIssue(REPO), fake.createIssue(REPO)];
+      await world.settle();
+      const ids = issues.map((n) => fake.addComment(REPO, n, { author: 'bob', body: '/claim' }).id);
+      await world.settle();
+      const held = issues.filter((n) => fake.issue(REPO, n).assignees.includes('bob'));
+      expect(held).toHaveLength(1);
+      expect(ids.filter((id) => reactedByApp(fake, id))).toHaveLength(1);
+      for (const n of issues.filter((other) => other !== held[0])) {
+        const notes = appNotes(fake, n);
+        expect(notes).toHaveLength(1);
+        expect(notes[0]).toContain(`#${held[0]}`);
+        expect(fake.issue(REPO, n).labels).toEqual([]);
+      }
+    },
+  },
+  {
+    name: 'a triager’s /claim @login for an account GitHub cannot assign is refused with one reply',
+    config: PEOPLE_ON,
+    async run(world) {
+      const { fake } = world;
+      fake.addUser('dana');
+      const n = fake.createIssue(REPO);
+      await world.settle();
+      const id = await command(world, n, '/claim @dana', 'carol');
+      await world.resend(
+        fake.deliveries.find((d) => (d.payload.comment as { id?: number } | undefined)?.id === id)!,
+      );
+      expect(fake.issue(REPO, n).assignees).toEqual([]);
+      expect(fake.issue(REPO, n).labels).toEqual([]);
+      expect(reactedByApp(fake, id)).toBe(false);
+      const notes = appNotes(fake, n);
+      expect(notes).toHaveLength(1);
+      expect(notes[0]).toContain('cannot assign @dana');
+      // Someone GitHub can assign is claimed for as before.
+      const ok = await command(world, n, '/claim @bob', 'carol');
+      expect(reactedByApp(fake, ok)).toBe(true);
+      expect(fake.issue(REPO, n).assignees).toEqual(['bob']);
+      expect(fake.issue(REPO, n).labels).toEqual([IN_PROGRESS]);
+    },
+  },
+  {
     name: 'who: anyone lets an outsider claim a labelled issue, and only a labelled one',
     config: 'people:\n  enabled: true\n  who: anyone\n  labels: ["good first issue"]\n',
     async run(world) {
@@ -264,6 +309,71 @@ export const SCENARIOS: readonly PeopleScenario[] = [
     },
   },
   {
+    name: 'a pinned agent claim past its window reads as held on the API, by /pin or the label by hand',
+    config: PEOPLE_ON,
+    async run(world) {
+      const { fake } = world;
+      const byCommand = await agentHolds(world);
+      await command(world, byCommand.n, '/pin', 'carol');
+      const byHand = await agentHolds(world);
+      fake.addLabels(REPO, byHand.n, ['claim:pinned'], { actor: 'maria' });
+      await world.settle();
+      world.advance(7 * HOUR);
+      await world.sweep();
+      for (const { n, claim } of [byCommand, byHand]) {
+        expect(marker(fake, claim)?.stage).toBe('claimed');
+        expect(fake.issue(REPO, n).labels).toContain(IN_PROGRESS);
+        const read = await callApi(world.appUrl, 'GET', `/repos/${REPO}/issues/${n}/claim`, {
+          token: fake.tokenFor('bob'),
+        });
+        expect(read.status).toBe(200);
+        expect(read.body.claim).toMatchObject({ session: 's-agent', author: 'alice' });
+        // Held, so another session's claim is refused, and the holder can still heartbeat.
+        const taken = await callApi(world.appUrl, 'POST', `/repos/${REPO}/issues/${n}/claim`, {
+          token: fake.tokenFor('bob'),
+          body: { session: 's-other', lane: 'lane-1', branch: 'feat/other' },
+        });
+        expect(taken.status).toBe(409);
+        const beat = await callApi(
+          world.appUrl,
+          'POST',
+          `/repos/${REPO}/issues/${n}/claim/heartbeat`,
+          { token: fake.tokenFor('alice'), body: { session: 's-agent' } },
+        );
+        expect(beat.status).toBe(200);
+      }
+    },
+  },
+  {
+    name: 'an account GitHub types Bot without the [bot] suffix (Copilot) is never a person',
+    config: PEOPLE_ON,
+    async run(world) {
+      const { fake } = world;
+      fake.addUser('Copilot', { type: 'Bot' });
+      const n = fake.createIssue(REPO);
+      fake.assign(REPO, n, ['Copilot'], { actor: 'maria' });
+      await world.settle();
+      // Not a person's claim: nothing holds, so no status label, and no timeline read for it.
+      expect(fake.issue(REPO, n).labels).toEqual([]);
+      expect(fake.count('GET', TIMELINE)).toBe(0);
+      world.advance(60_000);
+      const claim = fake.addComment(REPO, n, {
+        author: 'alice',
+        body: claimComment('s-agent', { at: fake.clock() }),
+      }).id;
+      await world.settle();
+      expect(marker(fake, claim)?.stage).toBe('claimed');
+      expect(fake.comment(claim)?.body).not.toContain('@Copilot');
+      expect(fake.issue(REPO, n).labels).toEqual([IN_PROGRESS]);
+      expect(fake.issue(REPO, n).assignees.sort()).toEqual(['Copilot', 'alice']);
+      // Its comment is no command either.
+      const other = fake.createIssue(REPO);
+      const said = await command(world, other, '/claim', 'Copilot');
+      expect(reactedByApp(fake, said)).toBe(false);
+      expect(fake.issue(REPO, other).assignees).toEqual([]);
+    },
+  },
+  {
     name: 'commands inside code fences, or by bots, are not run',
     config: PEOPLE_ON,
     async run(world) {
@@ -278,6 +388,44 @@ export const SCENARIOS: readonly PeopleScenario[] = [
       expect(fake.issue(REPO, n).assignees).toEqual([]);
       expect(reactedByApp(fake, fenced) || reactedByApp(fake, quoted)).toBe(false);
       expect(appNotes(fake, n)).toEqual([]);
+    },
+  },
+  {
+    name: 'a command in a quote’s lazy continuation line or inside <pre> is not run',
+    config: PEOPLE_ON,
+    async run(world) {
+      const { fake } = world;
+      const n = fake.createIssue(REPO);
+      const lazy = await command(world, n, '> alice wrote: I will take it\n/claim\n\nagreed');
+      const pre = await command(world, n, 'The bot syntax:\n<pre>\n/claim\n</pre>\n');
+      await command(world, n, 'a plain comment', 'carol');
+      expect(fake.issue(REPO, n).assignees).toEqual([]);
+      expect(reactedByApp(fake, lazy) || reactedByApp(fake, pre)).toBe(false);
+      expect(appNotes(fake, n)).toEqual([]);
+    },
+  },
+  {
+    name: 'a comment edited into /claim is never run, by its own event or any later one',
+    config: PEOPLE_ON,
+    async run(world) {
+      const { fake } = world;
+      const n = fake.createIssue(REPO);
+      const id = await command(world, n, 'I might look at this later.');
+      world.advance(60_000);
+      fake.editComment(id, '/claim');
+      await world.settle();
+      // Another command reconciles the issue again: the edited-in one still does not run.
+      const other = await command(world, n, '/release', 'carol');
+      expect(reactedByApp(fake, other)).toBe(true);
+      world.advance(60_000);
+      await world.sweep();
+      expect(fake.issue(REPO, n).assignees).toEqual([]);
+      expect(reactedByApp(fake, id)).toBe(false);
+      expect(appNotes(fake, n)).toEqual([]);
+      // Posted as a command, it runs.
+      const posted = await command(world, n);
+      expect(reactedByApp(fake, posted)).toBe(true);
+      expect(fake.issue(REPO, n).assignees).toEqual(['bob']);
     },
   },
   {

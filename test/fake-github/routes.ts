@@ -546,6 +546,14 @@ export function routes(deps: RouteDeps): Route[] {
       }
       return { status: 204 };
     }),
+    route('GET', '/repos/:owner/:repo/issues/:number/assignees/:login', (ctx) => {
+      const { repo, issue } = issueOf(ctx);
+      const login = ctx.params.login!;
+      if (!state.users.has(login.toLowerCase()) || !state.assignable(repo, login, issue)) {
+        throw new HttpError(404, 'Not Found');
+      }
+      return { status: 204 };
+    }),
     route('POST', '/repos/:owner/:repo/issues/:number/assignees', (ctx) => {
       const { repo, issue } = issueOf(ctx, true);
       const logins = stringList(asObject(ctx.body).assignees ?? [], 'Issue', 'assignees');

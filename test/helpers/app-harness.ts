@@ -82,6 +82,8 @@ export function githubEnv(githubHost: string): Record<string, string> {
     HOST: '127.0.0.1',
     GHE_HOST: githubHost,
     GHE_PROTOCOL: 'http',
+    // The fake's webhooks reach the app the moment it is ready: no balancer to wait for.
+    CLAIMS_REDELIVER_DELAY: '0s',
   };
 }
 

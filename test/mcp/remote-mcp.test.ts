@@ -258,4 +258,90 @@ describe.concurrent('who may call /mcp', () => {
     clients.push(await mcpClient(appUrl, fake.tokenFor('alice')));
     await Promise.all(clients.map((c) => c.close()));
   });
+
+  it('a call outside the session the server issued is 400; an unknown session is 404', async ({
+    onTestFinished,
+  }) => {
+    const { fake, appUrl } = await harnessFor(onTestFinished);
+    const headers = rpcHeaders(fake.tokenFor('alice'));
+    const call = {
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'issue_get', arguments: { issue: `${REPO}#1` } },
+    };
+    const without = await fetch(`${appUrl}/mcp`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(call),
+    });
+    expect(without.status).toBe(400);
+    expect(await without.json()).toMatchObject({ error: { message: /Mcp-Session-Id/ } });
+    const unknown = await fetch(`${appUrl}/mcp`, {
+      method: 'POST',
+      headers: { ...headers, 'mcp-session-id': '00000000-0000-4000-8000-000000000000' },
+      body: JSON.stringify(call),
+    });
+    expect(unknown.status).toBe(404);
+  });
+
+  it('a refused [initialize, initialize] issues no session and takes no place of the cap', async ({
+    onTestFinished,
+  }) => {
+    const { fake, appUrl } = await harnessFor(onTestFinished);
+    const token = fake.tokenFor('alice');
+    for (let i = 0; i < 17; i += 1) {
+      const batch = await fetch(`${appUrl}/mcp`, {
+        method: 'POST',
+        headers: rpcHeaders(token),
+        body: JSON.stringify([initializeMessage(1), initializeMessage(2)]),
+      });
+      expect(batch.status).toBe(400);
+      expect(batch.headers.get('mcp-session-id')).toBeNull();
+      expect(await batch.json()).toMatchObject({ error: { code: -32600 } });
+    }
+    const plain = await fetch(`${appUrl}/mcp`, {
+      method: 'POST',
+      headers: { ...rpcHeaders(token), accept: 'application/json' },
+      body: JSON.stringify(initializeMessage(1)),
+    });
+    expect(plain.status).toBe(406);
+    expect(plain.headers.get('mcp-session-id')).toBeNull();
+    const client = await mcpClient(appUrl, token);
+    await client.close();
+  });
+
+  it('an empty batch is a JSON-RPC Invalid Request (400, -32600), not 202', async ({
+    onTestFinished,
+  }) => {
+    const { fake, appUrl } = await harnessFor(onTestFinished);
+    const empty = await fetch(`${appUrl}/mcp`, {
+      method: 'POST',
+      headers: rpcHeaders(fake.tokenFor('alice')),
+      body: '[]',
+    });
+    expect(empty.status).toBe(400);
+    expect(await empty.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32600 }, id: null });
+  });
 });
+
+function rpcHeaders(token: string): Record<string, string> {
+  return {
+    authorization: `Bearer ${token}`,
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+  };
+}
+
+function initializeMessage(id: number) {
+  return {
+    jsonrpc: '2.0',
+    id,
+    method: 'initialize',
+    params: {
+      protocolVersion: LATEST_PROTOCOL_VERSION,
+      capabilities: {},
+      clientInfo: { name: 'x', version: '1' },
+    },
+  };
+}

@@ -99,6 +99,7 @@ describe('peopleReads: what the edge reads (docs/protocol.md §16 cost)', () => 
       logins: [],
       members: false,
       reactions: [],
+      assignable: [],
     });
     expect(peopleReads({ ...facts, isPullRequest: true }, config(), NOW).timeline).toBe(false);
   });
@@ -130,6 +131,67 @@ describe('peopleReads: what the edge reads (docs/protocol.md §16 cost)', () => 
       logins: ['carol', 'erin', 'maria', 'tess'],
       members: true,
       reactions: [9],
+      // Only a triager's `/claim @login` asks whether GitHub can assign its target.
+      assignable: ['erin'],
     });
+  });
+});
+
+describe('a passer-by repeating a refused command (docs/protocol.md §16)', () => {
+  const notes = (plan: ReturnType<typeof decideIssue>) =>
+    kinds(plan).filter((k) => k.startsWith('note'));
+
+  it('501 refused /claims in one run get one reply', () => {
+    const comments = Array.from({ length: 501 }, (_, i) => said(10 + i, '/claim', 'mallory'));
+    const plan = decideIssue(issue({ comments }), config(), NOW);
+    expect(notes(plan)).toHaveLength(1);
+    expect(plan.actions.find((a) => a.kind === 'post-note')).toMatchObject({ forCommentId: 10 });
+  });
+
+  it('a refused /claim after the app replied to an earlier one gets no reply, until the window passed', () => {
+    const reply = (agoMs: number) =>
+      said(
+        11,
+        '<!-- claim-warden note=people-reply comment=10 outcome=refused -->\n@mallory no',
+        APP,
+        agoMs,
+      );
+    const within = issue({
+      comments: [said(10, '/claim', 'mallory', DAY), reply(DAY), said(12, '/pin', 'mallory')],
+    });
+    expect(notes(decideIssue(within, config(), NOW))).toEqual([]);
+    // Past people.staleAfter (14 days), a refusal is replied to again.
+    const past = issue({
+      comments: [
+        said(10, '/claim', 'mallory', 15 * DAY),
+        reply(15 * DAY),
+        said(12, '/claim', 'mallory'),
+      ],
+    });
+    expect(notes(decideIssue(past, config(), NOW))).toHaveLength(1);
+    // Another person's refusal is theirs: one reply to them.
+    const other = issue({
+      comments: [said(10, '/claim', 'mallory', DAY), reply(DAY), said(12, '/claim', 'eve')],
+    });
+    expect(notes(decideIssue(other, config(), NOW))).toHaveLength(1);
+  });
+
+  it('an unanswered repeat is run again, and accepted once its author may claim', () => {
+    const facts = issue({
+      comments: [
+        said(10, '/claim', 'mallory', DAY),
+        said(
+          11,
+          '<!-- claim-warden note=people-reply comment=10 outcome=refused -->\n@mallory no',
+          APP,
+          DAY,
+        ),
+        said(12, '/claim', 'mallory'),
+      ],
+      roles: { mallory: 'write' },
+    });
+    const plan = decideIssue(facts, config(), NOW);
+    expect(kinds(plan)).toContain('react 12');
+    expect(kinds(plan)).toContain('assign mallory');
   });
 });

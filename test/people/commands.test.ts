@@ -19,7 +19,10 @@ describe('parseCommand (docs/protocol.md §16)', () => {
     ['I can take this.\n\n/claim\n\nThanks!', { verb: 'claim' }],
     ['/claim\r\n', { verb: 'claim' }],
     ['/claim\n/pin', { verb: 'claim' }],
-    ['> quoted /claim\n/release', { verb: 'release' }],
+    ['> quoted /claim\n\n/release', { verb: 'release' }],
+    ['> quoted\n>\n/release', { verb: 'release' }],
+    ['<pre>\n/claim\n</pre>\n/release', { verb: 'release' }],
+    ['<precious>\n/release', { verb: 'release' }],
   ])('reads %j', (body, command) => {
     expect(parseCommand(body, SLUG)).toEqual(command);
   });
@@ -34,6 +37,12 @@ describe('parseCommand (docs/protocol.md §16)', () => {
     ['indented code', '    /claim'],
     ['a tab', '\t/claim'],
     ['a quote', '> /claim'],
+    ['a lazy continuation line of a quote', '> I will take it:\n/claim'],
+    ['a lazy continuation line of a nested quote', '> > said:\n/claim'],
+    ['a pre element', '<pre>\n/claim\n</pre>'],
+    ['a pre element with attributes', '<PRE class="x">\n\n/claim\n\n</PRE>'],
+    ['a pre element left open', 'see:\n<pre>\n/claim'],
+    ['a textarea', '<textarea>\n/claim\n</textarea>'],
     ['an HTML comment', '<!-- /claim -->'],
     ['a multi-line HTML comment', '<!--\n/claim\n-->'],
     ['a line an HTML comment touches', '/claim <!-- later -->'],

@@ -5,6 +5,7 @@ import { MemoryQueue } from '../../src/queue/memory-queue.js';
 import type { WorkQueue } from '../../src/queue/queue.js';
 import { redisUrl, uniquePrefix } from '../helpers/redis.js';
 import { redisForFile } from '../helpers/redis-for-file.js';
+import { startRedisProxy } from '../replicas/harness.js';
 import {
   deferred,
   issue,
@@ -166,4 +167,48 @@ describe('exclusiveInProcess', () => {
     expect(error).toBeInstanceOf(IssueLockTimeoutError);
     expect(String(error)).toContain('7/acme/widgets#1');
   });
+});
+
+describe('BullQueue: an issue lock whose holder lost its Redis connection', () => {
+  it('is free again within seconds (a short lease), not after the 30 s run lock', async () => {
+    counter += 1;
+    const prefix = `${runPrefix}-${counter}`;
+    const proxy = await startRedisProxy();
+    const options = { prefix, lockRetryDelayMs: 20, idlePollMs: 10 };
+    const cut = new BullQueue({
+      ...options,
+      connection: proxy.url(DB),
+      logger: memoryLogger().logger,
+    });
+    const other = new BullQueue({
+      ...options,
+      connection: redisUrl(DB),
+      logger: memoryLogger().logger,
+    });
+    try {
+      const held = deferred();
+      // The holder takes the issue, then Redis stops answering it (a pause, a dead path).
+      const holder = cut
+        .exclusive(issue(1), async () => {
+          proxy.stall();
+          held.resolve();
+        })
+        .catch(() => undefined);
+      await held.promise;
+
+      const startedAt = performance.now();
+      const ran = await other.exclusive(issue(1), async () => 'ran');
+      const waitedMs = performance.now() - startedAt;
+
+      expect(ran).toBe('ran');
+      // The 5 s lease, and a loaded machine's slack; the old lock lived 30 s (past the 15 s wait).
+      expect(waitedMs).toBeLessThan(9000);
+      proxy.restore();
+      await holder;
+    } finally {
+      proxy.restore();
+      await Promise.all([cut.close(), other.close()]);
+      await proxy.close();
+    }
+  }, 60_000);
 });

@@ -6,6 +6,7 @@ import {
   claim,
   createdDeliveries,
   DB,
+  exitOf,
   REPO,
   type RedisProxy,
   type Replica,
@@ -157,4 +158,35 @@ describe('when Redis is unreachable', () => {
     const ttl = await redis.pttl(`${prefix}:delivery:${delivery!.id}`);
     expect(ttl).toBeGreaterThan(DELIVERY_CLAIM_MS);
   });
+
+  it.each([
+    ['paused (not answering)', (p: RedisProxy) => p.stall()],
+    ['killed (connections dropped, none taken)', (p: RedisProxy) => p.cut()],
+  ])(
+    'Redis %s: SIGTERM exits within CLAIMS_SHUTDOWN_TIMEOUT',
+    async (_how, breakRedis) => {
+      proxy = await startRedisProxy();
+      cluster = await startCluster({ redisUrl: proxy.url(DB) });
+      const replica = await cluster.spawnReplica({ env: { CLAIMS_SHUTDOWN_TIMEOUT: '3s' } });
+      breakRedis(proxy);
+      // Let the replica notice: a command in flight, a reconnect under way.
+      await waitUntil(async () => (await health(replica)) === 503, '/health to say 503');
+
+      const signalledAt = performance.now();
+      replica.child!.kill('SIGTERM');
+      const exit = await Promise.race([
+        exitOf(replica),
+        new Promise<'still running'>((resolve) => setTimeout(resolve, 15_000, 'still running')),
+      ]);
+      const exitedMs = performance.now() - signalledAt;
+
+      expect(exit).not.toBe('still running');
+      // The bound plus the time a loaded machine takes to run the exit.
+      expect(exitedMs).toBeLessThan(3000 + 4000);
+      console.info(
+        `[replicas] Redis ${_how}: SIGTERM to exit ${Math.round(exitedMs)} ms (code ${exit})`,
+      );
+    },
+    120_000,
+  );
 });

@@ -8,7 +8,10 @@ import type { IssueKey } from '../../keys.js';
 import type { ReconcileRequest, WorkQueue } from '../../queue/queue.js';
 import type { ReconcileResult } from '../../reconcile/reconcile-deps.js';
 import type { Store } from '../../store/store.js';
+import type { IdentityLookups } from './identity-lookups.js';
+import type { IssueView } from './issue-view.js';
 import type { RepoAccess } from './repo-access.js';
+import type { SharedReads } from './shared-reads.js';
 import type { TtlCache } from './ttl-cache.js';
 
 /** What the claims API needs from the app. */
@@ -22,8 +25,14 @@ export interface ApiDeps {
   /** GitHub's REST API root, e.g. `https://api.github.com`; the caller's calls go there. */
   readonly baseUrl: string;
   readonly access: RepoAccess;
+  /** What the readers of an issue share, by issue key string (docs/protocol.md §8 "Readers"). */
+  readonly reads: SharedReads<IssueView>;
   /** `GET /user` answers by token hash (docs/protocol.md §8: at most 5 minutes). */
   readonly logins: TtlCache<string>;
+  /** Tokens GitHub refused (`GET /user` 401), by hash, with the message: kept a minute. */
+  readonly refusedTokens: TtlCache<string>;
+  /** The bounds on `GET /user` for tokens not known yet (docs/security.md "Limits"). */
+  readonly lookups: IdentityLookups;
   octokitFor(installationId: number): Promise<ProbotOctokit>;
   /** The repository's claims.yml, through the app's config cache. */
   config(octokit: ProbotOctokit, where: { owner: string; repo: string }): Promise<RepoConfigResult>;

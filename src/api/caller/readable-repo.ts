@@ -18,7 +18,8 @@ export async function readableRepo(
   what: 'issue' | 'repo',
 ): Promise<InstalledRepo> {
   const notFound = what === 'issue' ? issueNotFound : repoNotFound;
-  if (!(await deps.access.canRead(caller, `${target.owner}/${target.repo}`))) throw notFound();
+  // Never a kept "cannot read": the one 404 costs the same whatever the reason (§8).
+  if (!(await deps.access.mayRead(caller, `${target.owner}/${target.repo}`))) throw notFound();
   try {
     return await deps.access.installed(target.owner, target.repo);
   } catch (error) {

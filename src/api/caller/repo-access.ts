@@ -22,6 +22,12 @@ export interface RepoAccess {
   roleOf(repo: InstalledRepo, login: string): Promise<Role>;
   /** Whether the caller's own token can read `owner/repo` (docs/protocol.md §9 visibility). */
   canRead(caller: Caller, fullName: string): Promise<boolean>;
+  /**
+   * As {@link canRead}, for a route about to answer its one 404 (docs/protocol.md §8): only
+   * "can read" is taken from what is kept; "cannot read" is asked of GitHub every time, so a
+   * repository the queue already found hidden costs what a missing one costs.
+   */
+  mayRead(caller: Caller, fullName: string): Promise<boolean>;
 }
 
 /**
@@ -59,6 +65,44 @@ export function repoAccess(deps: {
   const installs = new TtlCache<RepoKey>(deps.ttlMs, clock);
   const roles = new TtlCache<Role>(deps.ttlMs, clock);
   const reads = new TtlCache<boolean>(deps.ttlMs, clock);
+  const readable = new TtlCache<true>(deps.ttlMs, clock);
+
+  /** Asks GitHub with the caller's own token; only a definite answer returns. */
+  const askCanRead = async (caller: Caller, fullName: string): Promise<boolean> => {
+    const [owner = '', name = ''] = fullName.split('/');
+    let answer: Awaited<ReturnType<Caller['github']>>;
+    try {
+      answer = await caller.github(
+        'GET',
+        `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(name)}`,
+      );
+    } catch {
+      throw unverifiable(`GitHub did not answer whether your token can read ${fullName}`);
+    }
+    if (answer.status === 200) return true;
+    // Only a definite answer is kept (docs/protocol.md §8, §9): a rate limit or a 5xx says
+    // nothing about the token, and one kept as "cannot read" would hide the repository.
+    if (isGitHubFailure(answer.status, answer.headers, answer.data)) {
+      throw unverifiable(
+        `GitHub failed to say whether your token can read ${fullName} (${answer.status})`,
+        retryAfterOf(answer.headers, clock()),
+      );
+    }
+    if (answer.status === 401) {
+      throw new ApiError(
+        401,
+        'UNAUTHENTICATED',
+        'GitHub refused the token: send a valid personal access token or GitHub user token as "Authorization: Bearer <token>"',
+      );
+    }
+    // GitHub: 404 for what the token may not see; 403 where an organisation's policy (SAML
+    // SSO, an IP allow list) keeps the token out; 451 for a blocked repository.
+    if (answer.status === 404 || answer.status === 403 || answer.status === 451) return false;
+    throw unverifiable(
+      `GitHub answered ${answer.status} when asked whether your token can read ${fullName}`,
+      retryAfterOf(answer.headers, clock()),
+    );
+  };
 
   return {
     async installed(owner, repo) {
@@ -102,43 +146,29 @@ export function repoAccess(deps: {
     },
 
     canRead(caller, fullName) {
-      return reads.get(`${caller.tokenHash}:${fullName.toLowerCase()}`, async () => {
-        const [owner = '', name = ''] = fullName.split('/');
-        let answer: Awaited<ReturnType<Caller['github']>>;
-        try {
-          answer = await caller.github(
-            'GET',
-            `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(name)}`,
-          );
-        } catch {
-          throw unverifiable(`GitHub did not answer whether your token can read ${fullName}`);
-        }
-        if (answer.status === 200) return true;
-        // Only a definite answer is kept (docs/protocol.md §8, §9): a rate limit or a 5xx says
-        // nothing about the token, and one kept as "cannot read" would hide the repository.
-        if (isGitHubFailure(answer.status, answer.headers, answer.data)) {
-          throw unverifiable(
-            `GitHub failed to say whether your token can read ${fullName} (${answer.status})`,
-            retryAfterOf(answer.headers, clock()),
-          );
-        }
-        if (answer.status === 401) {
-          throw new ApiError(
-            401,
-            'UNAUTHENTICATED',
-            'GitHub refused the token: send a valid personal access token or GitHub user token as "Authorization: Bearer <token>"',
-          );
-        }
-        // GitHub: 404 for what the token may not see; 403 where an organisation's policy (SAML
-        // SSO, an IP allow list) keeps the token out; 451 for a blocked repository.
-        if (answer.status === 404 || answer.status === 403 || answer.status === 451) return false;
-        throw unverifiable(
-          `GitHub answered ${answer.status} when asked whether your token can read ${fullName}`,
-          retryAfterOf(answer.headers, clock()),
-        );
-      });
+      return reads.get(readKey(caller, fullName), () => askCanRead(caller, fullName));
+    },
+
+    async mayRead(caller, fullName) {
+      try {
+        return await readable.get(readKey(caller, fullName), async () => {
+          if (await askCanRead(caller, fullName)) return true;
+          // Thrown, so nothing is kept: the next 404 asks GitHub again.
+          throw NOT_READABLE;
+        });
+      } catch (error) {
+        if (error === NOT_READABLE) return false;
+        throw error;
+      }
     },
   };
+}
+
+/** The answer of {@link RepoAccess.mayRead} that is never kept. */
+const NOT_READABLE = Symbol('not readable');
+
+function readKey(caller: Caller, fullName: string): string {
+  return `${caller.tokenHash}:${fullName.toLowerCase()}`;
 }
 
 function notInstalled(owner: string, repo: string): ApiError {

@@ -30,6 +30,18 @@ export class TtlCache<V> {
     return loading;
   }
 
+  /** The cached value, if one is live; asks nothing. */
+  peek(key: string): V | undefined {
+    const entry = this.#entries.get(key);
+    if (entry && entry.expires > this.now()) return entry.value;
+    return undefined;
+  }
+
+  /** Keeps `value` for the cache's lifetime. */
+  set(key: string, value: V): void {
+    this.#set(key, value);
+  }
+
   #set(key: string, value: V): void {
     if (this.ttlMs <= 0) return;
     if (this.#entries.size >= this.maxEntries) {

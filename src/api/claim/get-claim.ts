@@ -1,4 +1,6 @@
+import { findHolder } from '../../claims/liveness.js';
 import { trustedClaims } from '../../claims/trusted-claims.js';
+import { issueKeyString } from '../../keys.js';
 import { indexIssue } from '../../read-model/index-issue.js';
 import type { ApiAnswer } from '../answers/api-answer.js';
 import { claimObject, issueObject, personObject } from '../answers/serialise.js';
@@ -6,12 +8,14 @@ import type { ApiDeps } from '../caller/api-deps.js';
 import type { Caller } from '../caller/authenticate.js';
 import { readableRepo } from '../caller/readable-repo.js';
 import { holdingOf } from '../issue/holding.js';
-import { type IssueTarget, onIssue } from '../issue/on-issue.js';
+import { type IssueTarget, issueAtHand, issueKeyOf } from '../issue/on-issue.js';
 
 /**
- * `GET …/claim` (docs/protocol.md §8): the issue and its holder, read from the thread under
- * the issue's lock. `claim` is null when the issue is free or its claim is stale or released,
- * so nobody has to compare times; a person's claim is answered with `kind: person` (§16).
+ * `GET …/claim` (docs/protocol.md §8): the issue and its holder, read from the thread. A read
+ * takes no lock, so it never waits behind a write nor delays one ("Readers"), and the readers
+ * of one issue share one read of it ({@link ApiDeps.reads}). `claim` is null when the issue
+ * is free or its claim is stale or released, so nobody has to compare times; a person's claim
+ * is answered with `kind: person` (§16).
  */
 export async function getClaim(
   deps: ApiDeps,
@@ -19,20 +23,33 @@ export async function getClaim(
   target: IssueTarget,
 ): Promise<ApiAnswer> {
   const repo = await readableRepo(deps, caller, target, 'issue');
-  return onIssue(deps, repo, target.number, async (at) => {
-    const { key, thread, config } = at;
-    const claims = trustedClaims(thread.comments, config.trustedBots);
+  const key = issueKeyOf(repo, target.number);
+  const { at, holding } = await deps.reads.read(issueKeyString(key), async (current) => {
+    const at = await issueAtHand(deps, repo, key);
+    const claims = trustedClaims(at.thread.comments, at.config.trustedBots);
     const holding = await holdingOf(deps, at, claims, deps.now());
-    await indexIssue(deps, key, thread, holding, config);
-    const { agent, person } = holding;
-    return {
-      status: 200,
-      body: {
-        issue: issueObject(key, thread),
-        claim: person
-          ? personObject(key, person, config)
-          : agent && claimObject(key, agent, config.staleAfterMs),
-      },
-    };
+    // A write that ended while this read was out has indexed what it left: keep that.
+    if (current()) await indexIssue(deps, key, at.thread, holding, at.config);
+    return { at, holding };
   });
+  const { thread, config } = at;
+  const { person } = holding;
+  // Liveness as of this answer, not of the shared read: a claim gone stale since is free.
+  const agent =
+    holding.agent &&
+    findHolder(
+      trustedClaims(thread.comments, config.trustedBots),
+      thread.open,
+      config.staleAfterMs,
+      deps.now(),
+    );
+  return {
+    status: 200,
+    body: {
+      issue: issueObject(key, thread),
+      claim: person
+        ? personObject(key, person, config)
+        : agent && claimObject(key, agent, config.staleAfterMs),
+    },
+  };
 }

@@ -1,5 +1,5 @@
 import { editClaimBody } from '../../claims/claim-body.js';
-import { findHolder } from '../../claims/liveness.js';
+import { issueHolder } from '../../claims/issue-holder.js';
 import { sameName } from '../../claims/names.js';
 import type { ClaimMarker } from '../../claims/types.js';
 import { issueRef } from '../../keys.js';
@@ -30,7 +30,7 @@ export async function heartbeatClaim(
 ): Promise<ApiAnswer> {
   return onClaimWrite(deps, caller, target, async (at, claims, now) => {
     const { key, thread, config } = at;
-    const holder = findHolder(claims, thread.open, config.staleAfterMs, now);
+    const holder = issueHolder(claims, thread, config, now);
     const mine =
       holder &&
       sameName(holder.comment.author, caller.login) &&

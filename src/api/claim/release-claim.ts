@@ -1,6 +1,6 @@
 import { editClaimBody } from '../../claims/claim-body.js';
 import { foldText, releasedClaim } from '../../claims/comment.js';
-import { findHolder } from '../../claims/liveness.js';
+import { issueHolder } from '../../claims/issue-holder.js';
 import { sameName } from '../../claims/names.js';
 import { trustedClaims } from '../../claims/trusted-claims.js';
 import { finalisationEvent } from '../../events/claim-events.js';
@@ -57,7 +57,7 @@ export async function releaseClaim(
     const now = deps.now();
     requireEnforced(at, administrative ? 'app' : 'caller');
     const claims = trustedClaims(thread.comments, config.trustedBots);
-    const holder = findHolder(claims, thread.open, config.staleAfterMs, now);
+    const holder = issueHolder(claims, thread, config, now);
     const mine =
       holder !== null &&
       sameName(holder.comment.author, caller.login) &&

@@ -1,5 +1,6 @@
 import type { IssueFacts } from '../../claims/issue-facts.js';
-import { type ClaimComment, findHolder } from '../../claims/liveness.js';
+import { issueHolder } from '../../claims/issue-holder.js';
+import type { ClaimComment } from '../../claims/liveness.js';
 import { UnverifiableError } from '../../github/errors.js';
 import { issueRef } from '../../keys.js';
 import type { Holding } from '../../read-model/index-issue.js';
@@ -20,7 +21,7 @@ export async function holdingOf(
   now: Date,
 ): Promise<Holding> {
   const { thread, config } = at;
-  const agent = findHolder(claims, thread.open, config.staleAfterMs, now);
+  const agent = issueHolder(claims, thread, config, now);
   if (!config.people || !deps.peoplePlan) return { agent, person: null, waitlist: [] };
   const facts: IssueFacts = {
     ...thread,

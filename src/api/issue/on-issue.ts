@@ -2,21 +2,17 @@ import type { ResolvedRepoConfig } from '../../config/repo-config.js';
 import { installationReads } from '../../github/conditional.js';
 import { IssueGoneError, UnverifiableError } from '../../github/errors.js';
 import { type IssueMeta, type IssueThread, readThread } from '../../github/thread.js';
-import { type IssueKey, issueRef } from '../../keys.js';
+import { type IssueKey, issueKeyString, issueRef } from '../../keys.js';
 import { IssueLockTimeoutError } from '../../queue/issue-lock.js';
 import { ApiError, unverifiable } from '../answers/api-error.js';
 import type { ApiDeps } from '../caller/api-deps.js';
 import { githubFailure } from '../caller/caller-github.js';
+import type { IssueAtHand } from '../caller/issue-view.js';
 import { issueNotFound } from '../caller/not-found.js';
 import type { InstalledRepo } from '../caller/repo-access.js';
 
-/** An issue the API works on, read inside its lock. */
-export interface IssueAtHand {
-  readonly key: IssueKey;
-  readonly repo: InstalledRepo;
-  readonly config: ResolvedRepoConfig;
-  readonly thread: IssueThread & { readonly meta: IssueMeta };
-}
+/** An issue the API works on, read inside its lock (a write's) or outside it (a read's). */
+export type { IssueAtHand } from '../caller/issue-view.js';
 
 /** Where an API call points: `owner/repo#number` as the caller wrote it. */
 export interface IssueTarget {
@@ -29,6 +25,7 @@ export interface IssueTarget {
  * Runs `fn` on an issue inside the per-issue lock its reconciles run under, across replicas
  * (docs/protocol.md §8 "Serialised"), with its config and whole thread read first (fail
  * closed, §6): GitHub failing is 503, a missing issue or a pull request is the one 404 of §8.
+ * Only writes come here; once one is done, what readers shared of the issue is forgotten.
  */
 export async function onIssue<T>(
   deps: ApiDeps,
@@ -36,17 +33,14 @@ export async function onIssue<T>(
   number: number,
   fn: (issue: IssueAtHand) => Promise<T>,
 ): Promise<T> {
-  const key: IssueKey = {
-    installationId: repo.installationId,
-    owner: repo.owner,
-    repo: repo.repo,
-    number,
-  };
+  const key = issueKeyOf(repo, number);
   try {
     return await deps.queue.exclusive(key, async () => {
-      const config = await configOf(deps, repo);
-      const thread = await readIssue(deps, repo, key);
-      return fn({ key, repo, config, thread });
+      try {
+        return await fn(await issueAtHand(deps, repo, key));
+      } finally {
+        deps.reads.forget(issueKeyString(key));
+      }
     });
   } catch (error) {
     if (error instanceof IssueLockTimeoutError) {
@@ -54,6 +48,25 @@ export async function onIssue<T>(
     }
     throw error;
   }
+}
+
+/** Issue `number` of an installed repository. */
+export function issueKeyOf(repo: InstalledRepo, number: number): IssueKey {
+  return { installationId: repo.installationId, owner: repo.owner, repo: repo.repo, number };
+}
+
+/**
+ * The issue with its config and whole thread, read without its lock: what a reader sees
+ * (docs/protocol.md §8 "Readers"), and what a write reads once it holds the lock.
+ */
+export async function issueAtHand(
+  deps: ApiDeps,
+  repo: InstalledRepo,
+  key: IssueKey,
+): Promise<IssueAtHand> {
+  const config = await configOf(deps, repo);
+  const thread = await readIssue(deps, repo, key);
+  return { key, repo, config, thread };
 }
 
 /** The issue's thread; 404 for an issue that is gone or a pull request, 503 when unverifiable. */

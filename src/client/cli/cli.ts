@@ -8,6 +8,7 @@ import { EXIT_CODES, exitCode } from '../core/exit-codes.js';
 import { resultJson } from '../core/result-json.js';
 import { defaultRuntime } from '../io/runtime.js';
 import { answerParseErrors } from './answer-parse-errors.js';
+import { argvProblem } from './argv-problem.js';
 import { help, mcpHelp } from './cli-help.js';
 import type { CliIo } from './cli-io.js';
 import { type CliSpec, COMMON, SPECS, str, type Values } from './cli-specs.js';
@@ -48,7 +49,8 @@ export async function cli(argv: readonly string[], io: CliIo): Promise<number> {
       strict: true,
     }));
   } catch (error) {
-    return print(io, false, usage(spec, (error as Error).message));
+    const known = Object.keys({ ...COMMON, ...spec.options });
+    return print(io, false, usage(spec, argvProblem(error, known)));
   }
   const json = values.json === true;
   if (values.help) {
@@ -109,7 +111,7 @@ async function mcp(argv: readonly string[], io: CliIo): Promise<number> {
     }));
   } catch (error) {
     io.stderr(
-      `claim-warden mcp: ${(error as Error).message}\nUsage: claim-warden mcp [--token T] [--stale-after D]\n`,
+      `claim-warden mcp: ${argvProblem(error, ['token', 'stale-after'])}\nUsage: claim-warden mcp [--token T] [--stale-after D]\n`,
     );
     return EXIT_CODES.usage;
   }

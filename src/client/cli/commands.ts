@@ -2,12 +2,20 @@ import { z } from 'zod';
 import { OUTCOMES } from '../../claims/marker.js';
 import { checkPathEntries } from '../../claims/paths.js';
 import {
+  ADMINISTRATIVE_RELEASE,
+  claimOperation,
+  listOperation,
+  pathsOperation,
+  releaseOperation,
+} from '../../operations/catalogue.js';
+import {
   IssueField,
   NoteField,
   PathsField,
+  PathsToCheckField,
   QueueQueryInput,
   RepoField,
-} from '../../claims/tool-inputs.js';
+} from '../../operations/fields.js';
 import { apiClaim } from '../commands/api/api-claim.js';
 import { apiRelease } from '../commands/api/api-release.js';
 import { apiStatus } from '../commands/api/api-status.js';
@@ -74,6 +82,8 @@ const staleAfter = z
   .optional()
   .describe('Stale window when the repository config sets none: 10m..720h, default 6h');
 const note = NoteField;
+/** What the commands that live only in the app say besides the operation's description. */
+const NEEDS_APP = 'Needs CLAIM_WARDEN_URL.';
 const paths = PathsField;
 
 /** Path entries as docs/protocol.md §10 allows them, canonical; a usage error naming the bad one. */
@@ -134,10 +144,9 @@ function deskFor(
 /** `claim <ref> --session --lane --branch`. */
 const claimCommand = defineCommand({
   name: 'claim',
-  tool: 'issue_claim',
-  title: 'Claim an issue',
-  description:
-    'Claim a GitHub issue for this session: refused (naming the holder) while another session holds a live claim; resumes this session’s own claim; takes over a stale one. Confirms by reading the thread back.',
+  tool: claimOperation.tool,
+  title: claimOperation.title,
+  description: claimOperation.description,
   readOnly: false,
   input: {
     issue,
@@ -199,10 +208,10 @@ const statusCommand = defineCommand({
 /** `release <ref> --session --outcome [--note]`. */
 const releaseCommand = defineCommand({
   name: 'release',
-  tool: 'issue_release',
-  title: 'Release a claim',
-  description:
-    'Finalise this session’s claim with an outcome: removes the status labels and the assignee the claim added, then marks the comment released. Works on closed issues; a retry after a partial failure succeeds.',
+  tool: releaseOperation.tool,
+  title: releaseOperation.title,
+  // The client always names its session: the administrative release is the API's alone.
+  description: releaseOperation.description.replace(` ${ADMINISTRATIVE_RELEASE}`, ''),
   readOnly: false,
   input: {
     issue,
@@ -266,10 +275,9 @@ const migrateCommand = defineCommand({
 /** `list [filters]`: the app's work queue. */
 const listCommand = defineCommand({
   name: 'list',
-  tool: 'issues_list',
-  title: 'List the work queue',
-  description:
-    'List issues from the claims app’s work queue, oldest first: claimable ones, the caller’s claims, issues assigned to the caller, by repository and label. Needs CLAIM_WARDEN_URL. The same queue the app’s API serves.',
+  tool: listOperation.tool,
+  title: listOperation.title,
+  description: `${listOperation.description} ${NEEDS_APP}`,
   readOnly: true,
   input: QueueQueryInput,
   async run(input, context) {
@@ -283,14 +291,14 @@ const listCommand = defineCommand({
 /** `paths check a,b --repo o/r`: who holds these paths. */
 const pathsCommand = defineCommand({
   name: 'paths',
-  tool: 'paths_check',
-  title: 'Check who holds paths',
-  description:
-    'Ask the claims app whether paths of a repository are held by a live claim, without claiming anything: per path available, or the holding claim (yours or another session’s, stale or not). Refused when another live claim holds one. Needs CLAIM_WARDEN_URL.',
+  tool: pathsOperation.tool,
+  title: pathsOperation.title,
+  // The CLI exits 1 on a held path, so a script can branch on it.
+  description: `${pathsOperation.description} Refused when another live claim holds one. ${NEEDS_APP}`,
   readOnly: true,
   input: {
     repo: RepoField,
-    paths: z.array(z.string()).describe('The paths to check (1..20; a trailing / is a directory)'),
+    paths: PathsToCheckField,
   },
   async run(input, context) {
     const { owner, repo } = parseRepoName(input.repo);

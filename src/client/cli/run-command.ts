@@ -76,7 +76,7 @@ function failure(
     const detail = error instanceof ClientError ? `: ${error.message}` : '';
     return {
       status: 'unverifiable',
-      message: `the ${seconds} s deadline passed before ${whom} answered; the claim is neither known held nor known free${detail}`,
+      message: `the ${seconds} s deadline passed before ${whom} answered${detail}: retry; until it answers, nothing is known held or free`,
       data: { ...data, deadline: true },
     };
   }

@@ -55,7 +55,7 @@ export function claimsApiClient(options: ClaimsApiOptions): ClaimsApi {
       } catch (error) {
         if (options.signal.aborted) throw error;
         throw unverifiable(
-          `the claims app at ${options.baseUrl} did not answer ${method} ${routeOf(path)} (${describeFailure(error)}); the claim is neither known held nor known free: retry`,
+          `the claims app at ${options.baseUrl} did not answer ${method} ${routeOf(path)} (${describeFailure(error)}): check that it runs and that CLAIM_WARDEN_URL names it, then retry; until it answers, nothing is known held or free`,
           {},
           error,
         );

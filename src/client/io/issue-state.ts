@@ -1,5 +1,5 @@
 import type { ClaimState } from '../../claims/claim-state.js';
-import { findHolder } from '../../claims/liveness.js';
+import { issueHolder } from '../../claims/issue-holder.js';
 import { trustedClaims } from '../../claims/trusted-claims.js';
 import type { ResolvedRepoConfig } from '../../config/repo-config.js';
 import { IssueGoneError, UnverifiableError } from '../../github/errors.js';
@@ -63,6 +63,6 @@ export async function readIssueState(desk: Desk, ref: IssueRef): Promise<IssueSt
   }
   const now = desk.now();
   const claims = trustedClaims(thread.comments, config.trustedBots);
-  const holder = findHolder(claims, thread.open, config.staleAfterMs, now);
+  const holder = issueHolder(claims, thread, config, now);
   return { ref, thread, config, claims, holder, now };
 }

@@ -1,4 +1,5 @@
 import { publicIdentity } from '../../../claims/public-identity.js';
+import { claimOperation } from '../../../operations/catalogue.js';
 import { type ClientError, refused } from '../../core/client-error.js';
 import type { CommandResult } from '../../core/command-result.js';
 import { formatIssueRef } from '../../core/issue-ref.js';
@@ -11,7 +12,7 @@ import { heldRefusalOf } from '../replies/held-refusal.js';
 import { resumedResult } from '../replies/resumed-result.js';
 import { apiClaimView, heldIn } from './api-claim-view.js';
 import { apiErrorOf, apiFailure } from './api-failure.js';
-import { claimRoute } from './api-route.js';
+import { callOperation } from './call-operation.js';
 
 /** One entry of a 409 PATHS_CLAIMED's `details.conflicts` (docs/protocol.md §10). */
 interface PathConflict {
@@ -40,11 +41,13 @@ export async function apiClaim(
   // Checked before the request, as direct mode checks before its first read.
   desk.guard.check(request.branch, 'the branch');
   const lane = publicIdentity(desk.key, 'lane', request.lane);
-  const reply = await api.call('POST', claimRoute(request.ref), {
-    session: publicIdentity(desk.key, 'session', request.session),
-    lane,
-    branch: request.branch,
-    ...(request.paths ? { paths: request.paths } : {}),
+  const reply = await callOperation(api, claimOperation, request.ref, {
+    body: {
+      session: publicIdentity(desk.key, 'session', request.session),
+      lane,
+      branch: request.branch,
+      ...(request.paths ? { paths: request.paths } : {}),
+    },
   });
   if (reply.status === 201) {
     const view = apiClaimView(reply.body?.claim, true, name);

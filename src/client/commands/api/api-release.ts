@@ -1,4 +1,5 @@
 import { publicIdentity } from '../../../claims/public-identity.js';
+import { releaseOperation } from '../../../operations/catalogue.js';
 import { type CommandResult, ok } from '../../core/command-result.js';
 import { formatIssueRef } from '../../core/issue-ref.js';
 import type { ClaimsApi } from '../../io/claims-api-client.js';
@@ -9,7 +10,7 @@ import { describeClaim } from '../replies/claim-view.js';
 import { apiClaimView } from './api-claim-view.js';
 import { apiErrorOf, apiFailure } from './api-failure.js';
 import { apiNotHeld } from './api-not-held.js';
-import { claimRoute } from './api-route.js';
+import { callOperation } from './call-operation.js';
 
 /**
  * `release` through the claims API (`DELETE …/claim` with the session's tag): the app
@@ -25,10 +26,12 @@ export async function apiRelease(
 ): Promise<CommandResult> {
   if (request.note !== undefined) desk.guard.check(request.note, 'the note');
   const name = formatIssueRef(request.ref);
-  const reply = await api.call('DELETE', claimRoute(request.ref), {
-    session: publicIdentity(desk.key, 'session', request.session),
-    outcome: request.outcome,
-    ...(request.note === undefined ? {} : { note: request.note }),
+  const reply = await callOperation(api, releaseOperation, request.ref, {
+    body: {
+      session: publicIdentity(desk.key, 'session', request.session),
+      outcome: request.outcome,
+      ...(request.note === undefined ? {} : { note: request.note }),
+    },
   });
   if (reply.status === 200) {
     const view = apiClaimView(reply.body?.claim, false, name);

@@ -1,4 +1,5 @@
 import { publicIdentity } from '../../../claims/public-identity.js';
+import { getOperation, heartbeatOperation } from '../../../operations/catalogue.js';
 import { refused } from '../../core/client-error.js';
 import { type CommandResult, ok } from '../../core/command-result.js';
 import { formatIssueRef } from '../../core/issue-ref.js';
@@ -10,7 +11,7 @@ import { type ClaimView, describeClaim } from '../replies/claim-view.js';
 import { apiClaimView } from './api-claim-view.js';
 import { apiErrorOf, apiFailure } from './api-failure.js';
 import { apiNotHeld } from './api-not-held.js';
-import { claimRoute } from './api-route.js';
+import { callOperation } from './call-operation.js';
 
 /**
  * `status` through the claims API, with direct mode's answers: without a stage, `GET
@@ -29,7 +30,7 @@ export async function apiStatus(
   const explain = (fallback: ReturnType<typeof refused>) =>
     explainNotHeld(desk, request.ref, request.session, fallback);
   if (request.stage === undefined) {
-    const reply = await api.call('GET', claimRoute(request.ref));
+    const reply = await callOperation(api, getOperation, request.ref);
     if (reply.status !== 200) throw apiFailure(name, reply);
     const { claim, issue } = reply.body ?? {};
     if (!claim) return explain(apiNotHeld(name, issue?.state));
@@ -40,10 +41,12 @@ export async function apiStatus(
       { issue: name, action: 'reported', claim: view },
     );
   }
-  const reply = await api.call('POST', claimRoute(request.ref, '/heartbeat'), {
-    session,
-    stage: request.stage,
-    ...(request.note === undefined ? {} : { note: request.note }),
+  const reply = await callOperation(api, heartbeatOperation, request.ref, {
+    body: {
+      session,
+      stage: request.stage,
+      ...(request.note === undefined ? {} : { note: request.note }),
+    },
   });
   if (reply.status === 200) {
     const view = apiClaimView(reply.body?.claim, true, name);

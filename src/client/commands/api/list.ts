@@ -1,11 +1,12 @@
-import { z } from 'zod';
-import { PublicClaim, PublicIssue } from '../../../claims/public-claim.js';
+import type { PublicIssue } from '../../../claims/public-claim.js';
+import { listOperation } from '../../../operations/catalogue.js';
 import { unverifiable } from '../../core/client-error.js';
 import { type CommandResult, ok } from '../../core/command-result.js';
 import type { ClaimsApi } from '../../io/claims-api-client.js';
 import { type ClaimView, describeClaim, viewOfClaim } from '../replies/claim-view.js';
 import { apiFailure } from './api-failure.js';
 import { apiShape } from './api-shape.js';
+import { callOperation } from './call-operation.js';
 
 /** The work queue's filters (docs/protocol.md §9), as the CLI's flags and the MCP tool give them. */
 interface ListRequest {
@@ -21,12 +22,6 @@ interface ListRequest {
   /** Follow `nextCursor` to the last page. */
   readonly all?: boolean;
 }
-
-/** One page of the work queue (docs/protocol.md §9). */
-const QueuePage = z.object({
-  items: z.array(z.object({ issue: PublicIssue, claim: PublicClaim.nullable() })),
-  nextCursor: z.string().nullable(),
-});
 
 /** One issue of the queue as the client reports it. */
 interface ListItem {
@@ -49,9 +44,14 @@ export async function list(api: ClaimsApi, request: ListRequest): Promise<Comman
   let next: string | null = null;
   const seen = new Set<string>();
   for (let page = 0; page < MAX_PAGES; page++) {
-    const reply = await api.call('GET', `/issues?${query(request, cursor)}`);
+    const reply = await callOperation(api, listOperation, {}, { query: query(request, cursor) });
     if (reply.status !== 200) throw apiFailure('the work queue', reply);
-    const body = apiShape(QueuePage, reply.body, 'the work queue', 'a page (docs/protocol.md §9)');
+    const body = apiShape(
+      listOperation.answer,
+      reply.body,
+      'the work queue',
+      'a page (docs/protocol.md §9)',
+    );
     for (const { issue, claim } of body.items) {
       items.push({ issue, claim: claim ? viewOfClaim(claim, true) : null });
     }
@@ -71,7 +71,7 @@ export async function list(api: ClaimsApi, request: ListRequest): Promise<Comman
 }
 
 /** The query string of one page. */
-function query(request: ListRequest, cursor: string | undefined): string {
+function query(request: ListRequest, cursor: string | undefined): URLSearchParams {
   const params = new URLSearchParams();
   if (request.claimable !== undefined) params.set('claimable', String(request.claimable));
   if (request.claimedBy !== undefined) params.set('claimedBy', request.claimedBy);
@@ -80,7 +80,7 @@ function query(request: ListRequest, cursor: string | undefined): string {
   if (request.label !== undefined) params.set('label', request.label);
   if (request.limit !== undefined) params.set('limit', String(request.limit));
   if (cursor !== undefined) params.set('cursor', cursor);
-  return params.toString();
+  return params;
 }
 
 /** `acme/widgets#3 Fix the widget [bug]: free`, or the holder as direct mode names claims. */

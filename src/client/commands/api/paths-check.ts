@@ -1,11 +1,11 @@
-import { z } from 'zod';
-import { PublicClaim } from '../../../claims/public-claim.js';
+import { pathsOperation } from '../../../operations/catalogue.js';
 import { refused } from '../../core/client-error.js';
 import { type CommandResult, ok } from '../../core/command-result.js';
 import type { ClaimsApi } from '../../io/claims-api-client.js';
 import { viewOfClaim } from '../replies/claim-view.js';
 import { apiFailure } from './api-failure.js';
 import { apiShape } from './api-shape.js';
+import { callOperation } from './call-operation.js';
 
 /** A paths check: the repository and canonical entries (checkPathEntries). */
 interface PathsCheckRequest {
@@ -13,22 +13,6 @@ interface PathsCheckRequest {
   readonly repo: string;
   readonly paths: readonly string[];
 }
-
-/** The answer of `GET …/paths` (docs/protocol.md §10): each path, and its holder when held. */
-const PathsAnswer = z.object({
-  paths: z.array(
-    z.object({
-      path: z.string(),
-      available: z.boolean(),
-      /** The holder's entry that the path meets (a directory holding a file, say). */
-      heldPath: z.string().optional(),
-      heldBy: PublicClaim.optional(),
-      isSelf: z.boolean().optional(),
-      isStale: z.boolean().optional(),
-      claimedAt: z.string().optional(),
-    }),
-  ),
-});
 
 /**
  * `paths check`: asks the app who holds these paths in a repository, without claiming
@@ -41,14 +25,12 @@ export async function pathsCheck(
   request: PathsCheckRequest,
 ): Promise<CommandResult> {
   const repo = `${request.owner}/${request.repo}`;
-  const route = `/repos/${encodeURIComponent(request.owner)}/${encodeURIComponent(request.repo)}/paths`;
-  const reply = await api.call(
-    'GET',
-    `${route}?${new URLSearchParams({ paths: request.paths.join(',') })}`,
-  );
+  const reply = await callOperation(api, pathsOperation, request, {
+    query: new URLSearchParams({ paths: request.paths.join(',') }),
+  });
   if (reply.status !== 200) throw apiFailure(repo, reply);
   const answers = apiShape(
-    PathsAnswer,
+    pathsOperation.answer,
     reply.body,
     repo,
     'a paths answer (docs/protocol.md §10)',

@@ -1,10 +1,4 @@
-import {
-  type ClaimComment,
-  isLive,
-  isStale,
-  staleAt,
-  staleSince,
-} from '../../../claims/liveness.js';
+import { type ClaimComment, isLive, isStale, staleSince } from '../../../claims/liveness.js';
 import { formatClaimTime } from '../../../claims/marker.js';
 import {
   type ClaimFields,
@@ -34,13 +28,13 @@ export function claimView(
   staleAfterMs: number,
   now: Date,
 ): ClaimView {
-  const until = isStale(claim, staleAfterMs, now)
-    ? staleSince(claim, staleAfterMs, now)
-    : staleAt(claim, staleAfterMs);
-  return viewOfClaim(
-    { ...claimFieldsOf(claim, staleAfterMs), staleAt: formatClaimTime(until) },
-    isLive(claim, issueOpen, staleAfterMs, now),
-  );
+  // A live claim's staleAt is the app's (claimFieldsOf: the first whole second it is stale);
+  // a stale one's is when it went stale.
+  const fields = claimFieldsOf(claim, staleAfterMs);
+  const view = isStale(claim, staleAfterMs, now)
+    ? { ...fields, staleAt: formatClaimTime(staleSince(claim, staleAfterMs, now)) }
+    : fields;
+  return viewOfClaim(view, isLive(claim, issueOpen, staleAfterMs, now));
 }
 
 /** The view of a claim's facts, direct mode's or an API answer's, in the client's key order. */

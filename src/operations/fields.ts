@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
-// The arguments the stdio MCP server (and CLI) and the app's remote MCP server share, so both
-// describe one tool the same way where a field means the same in both.
+// The fields the operations (catalogue.ts) and the client's own commands share, so every door
+// describes a field the same way where it means the same.
 
 /** An issue reference. */
 export const IssueField = z
@@ -24,6 +24,11 @@ export const PathsField = z
 
 /** A repository name. */
 export const RepoField = z.string().describe('The repository, as <owner>/<repo>');
+
+/** The paths a paths check asks about (docs/protocol.md §10). */
+export const PathsToCheckField = z
+  .array(z.string())
+  .describe('The paths to check (1..20; a trailing / is a directory)');
 
 /** The arguments of the work-queue tool, `issues_list` (docs/protocol.md §9). */
 export const QueueQueryInput = {

@@ -1,0 +1,141 @@
+import { createServer } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { freePort, STACK_SECRET, stackEnv } from '../sandbox/stack.js';
+import { renderClaimComment } from '../src/claims/comment.js';
+import { signWebhook, startFakeGitHub } from '../test/fake-github/fake-github.js';
+import { fmt, type Section } from './section.js';
+import { type BenchChild, spawnChild } from './spawn-child.js';
+import { blast, type Payload } from './throughput-bench.js';
+
+const TSX = import.meta.resolve('tsx');
+const INSTRUMENT = fileURLToPath(new URL('../src/telemetry/instrument.ts', import.meta.url));
+const WARM_UP_MS = 2000;
+const ROUND_MS = 750;
+const ROUNDS = 6;
+
+/** An OTLP/HTTP collector that takes every export and keeps nothing. */
+async function startSink(): Promise<{
+  url: string;
+  exports: () => number;
+  close(): Promise<void>;
+}> {
+  let exports = 0;
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      exports++;
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  const port = await freePort();
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${port}`,
+    exports: () => exports,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/**
+ * Webhook throughput with traces off and on (docs/operations.md "Traces"): the app started as
+ * the image starts it (the instrumentation loaded first), once without
+ * `OTEL_EXPORTER_OTLP_ENDPOINT` and once exporting every span to a collector on loopback,
+ * next to a no-op Probot app; alternating rounds, as the throughput benchmark does. Goals:
+ * off costs nothing measurable (its ratio to the no-op app is the throughput benchmark's),
+ * on keeps at least 0.9 of off.
+ */
+export async function benchTraces(): Promise<Section> {
+  const fake = await startFakeGitHub({ log: () => {} });
+  fake.addInstallation({ id: 1, account: 'acme', repos: ['acme/widgets'] });
+  fake.addUser('alice', { association: 'COLLABORATOR' });
+  const n = fake.createIssue('acme/widgets', { title: 'Hot issue' });
+  fake.setWebhookTarget({ capture: true });
+  const at = new Date();
+  const marker = renderClaimComment({
+    session: 'bench',
+    lane: 'main',
+    branch: 'fix/hot',
+    started: at,
+    updated: at,
+    stage: 'implementing',
+    assignee: 'claim',
+  });
+  const payloadOf = (name: string, body: string): Payload => {
+    fake.addComment('acme/widgets', n, { author: 'alice', body });
+    const delivery = fake.deliveries.at(-1)!;
+    return {
+      name,
+      event: delivery.event,
+      body: delivery.body,
+      signature: signWebhook(STACK_SECRET, delivery.body),
+    };
+  };
+  const payloads = [
+    payloadOf('comment without a marker', 'Looks good to me, thanks!'),
+    payloadOf('trusted marker, one hot issue', marker),
+  ];
+  const sink = await startSink();
+  const common = { LOG_LEVEL: 'fatal', CLAIMS_SWEEP_INTERVAL: '24h' };
+  const preload = ['--import', TSX, '--import', INSTRUMENT];
+  const children: BenchChild[] = [];
+  const rows: string[][] = [];
+  const data: Array<Record<string, unknown>> = [];
+  try {
+    const start = async (mode: 'app' | 'noop', env: Record<string, string> = {}) => {
+      const child = await spawnChild(
+        mode,
+        stackEnv(fake, await freePort(), { ...common, ...env }),
+        preload,
+      );
+      children.push(child);
+      return Number(child.ready.port);
+    };
+    const noop = await start('noop');
+    const off = await start('app');
+    const on = await start('app', { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url });
+    const ports = [noop, off, on] as const;
+    for (const payload of payloads) {
+      for (const port of ports) await blast(port, payload, WARM_UP_MS / payloads.length);
+      const sums = [0, 0, 0];
+      let failed = 0;
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const [i, port] of ports.entries()) {
+          const result = await blast(port, payload, ROUND_MS);
+          sums[i]! += result.perSecond;
+          failed += result.failed;
+        }
+      }
+      if (failed > 0) throw new Error(`traces: ${failed} deliveries of "${payload.name}" failed`);
+      const [noopRate, offRate, onRate] = sums.map((sum) => sum / ROUNDS) as [
+        number,
+        number,
+        number,
+      ];
+      rows.push([
+        payload.name,
+        `${fmt(offRate)}/s`,
+        `${fmt(onRate)}/s`,
+        fmt(onRate / offRate, 2),
+        fmt(offRate / noopRate, 2),
+      ]);
+      data.push({ payload: payload.name, noopRate, offRate, onRate, onOverOff: onRate / offRate });
+    }
+    if (sink.exports() === 0) throw new Error('traces: the app with traces on exported nothing');
+  } finally {
+    for (const child of children) await child.stop();
+    await sink.close();
+    await fake.close();
+  }
+  return {
+    id: 'traces',
+    title: 'Webhook throughput with traces off and on (OTLP/HTTP to a collector on loopback)',
+    notes: [
+      'The app as the image starts it (instrumentation loaded first); off: no OTEL_EXPORTER_OTLP_ENDPOINT.',
+      `${ROUNDS} alternating rounds of ${ROUND_MS} ms against a no-op Probot app, mean. Goals: on/off ≥ 0.9;`,
+      'off/no-op as in the throughput benchmark (traces off cost nothing measurable).',
+    ],
+    columns: ['delivery', 'traces off', 'traces on', 'on/off', 'off/no-op'],
+    rows,
+    data,
+  };
+}

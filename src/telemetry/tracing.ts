@@ -1,0 +1,125 @@
+import {
+  type Attributes,
+  type Context,
+  context,
+  type Link,
+  propagation,
+  ROOT_CONTEXT,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+} from '@opentelemetry/api';
+
+/**
+ * The app's spans (docs/operations.md "Traces"). Off unless start-tracing.ts turned them on:
+ * then every function here runs what it wraps and nothing else, no OpenTelemetry call made.
+ */
+let on = false;
+
+/** Turns the spans on; start-tracing.ts calls it once the SDK is registered. */
+export function enableSpans(): void {
+  on = true;
+}
+
+/** Whether traces are on (`OTEL_EXPORTER_OTLP_ENDPOINT` set). */
+export function tracingOn(): boolean {
+  return on;
+}
+
+const tracer = () => trace.getTracer('claim-warden');
+
+/** What {@link inSpan} starts the span with. */
+export interface SpanOptions {
+  readonly attributes?: Attributes;
+  readonly kind?: SpanKind;
+  readonly links?: Link[];
+  /** The parent; default the active context. */
+  readonly parent?: Context;
+}
+
+/**
+ * Runs `fn` in a span named `name`, active for what `fn` calls (GitHub requests, Redis
+ * commands); an error thrown is recorded on the span and thrown on.
+ */
+export async function inSpan<T>(
+  name: string,
+  options: SpanOptions,
+  fn: (span: Span | undefined) => Promise<T>,
+): Promise<T> {
+  if (!on) return fn(undefined);
+  const parent = options.parent ?? context.active();
+  return tracer().startActiveSpan(
+    name,
+    {
+      kind: options.kind ?? SpanKind.INTERNAL,
+      ...(options.attributes ? { attributes: options.attributes } : {}),
+      ...(options.links ? { links: options.links } : {}),
+    },
+    parent,
+    async (span) => {
+      try {
+        return await fn(span);
+      } catch (error) {
+        span.recordException(error instanceof Error ? error : String(error));
+        span.setStatus({ code: SpanStatusCode.ERROR });
+        throw error;
+      } finally {
+        span.end();
+      }
+    },
+  );
+}
+
+/**
+ * The active trace as a queued request carries it to whichever replica runs it:
+ * `<traceparent> <queued at, Unix ms>`; undefined when traces are off or nothing is traced.
+ */
+export function traceCarrier(): string | undefined {
+  if (!on) return undefined;
+  const carrier: Record<string, string> = {};
+  propagation.inject(context.active(), carrier);
+  return carrier.traceparent ? `${carrier.traceparent} ${Date.now()}` : undefined;
+}
+
+/** A carrier read back: the context it names and when its request was queued. */
+interface Carried {
+  readonly context: Context;
+  readonly queuedAt: number;
+}
+
+function carried(carrier: string): Carried | null {
+  const [traceparent, at] = carrier.split(' ');
+  const queuedAt = Number(at);
+  if (!traceparent || !Number.isFinite(queuedAt)) return null;
+  const parent = propagation.extract(ROOT_CONTEXT, { traceparent });
+  return trace.getSpanContext(parent) ? { context: parent, queuedAt } : null;
+}
+
+/**
+ * Runs a queued request's work in its delivery's trace: a `queue wait` span per request it
+ * serves (from being queued to now, in that request's trace), then `name` as a child of the
+ * first request's trace, linked to the others' (requests for one issue coalesce into one run).
+ */
+export async function inQueuedSpan<T>(
+  name: string,
+  carriers: readonly string[] | undefined,
+  attributes: Attributes,
+  fn: () => Promise<T>,
+): Promise<T> {
+  if (!on) return fn();
+  const requests = (carriers ?? []).flatMap((c) => carried(c) ?? []);
+  const now = Date.now();
+  for (const request of requests)
+    tracer()
+      .startSpan('queue wait', { startTime: request.queuedAt, attributes }, request.context)
+      .end(now);
+  const [first, ...others] = requests;
+  const links = others.flatMap((r) => {
+    const spanContext = trace.getSpanContext(r.context);
+    return spanContext ? [{ context: spanContext }] : [];
+  });
+  return inSpan(name, { attributes, links, parent: first?.context ?? ROOT_CONTEXT }, fn);
+}
+
+export { SpanKind };

@@ -1,0 +1,154 @@
+/**
+ * Traces end to end (docs/operations.md "Traces"): two replicas, each a process of its own
+ * started as the image starts it (the instrumentation loaded first), on one Redis, exporting
+ * to an in-process OTLP/HTTP receiver. A delivery taken by one replica and reconciled by the
+ * other makes one trace: the webhook, its queue wait, the reconcile, each GitHub request and
+ * each write, with the delivery id, issue and installation as attributes.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { freePort, waitFor } from '../helpers/app-harness.js';
+import {
+  type Cluster,
+  claim,
+  createdDeliveries,
+  INSTALLATION_ID,
+  REPO,
+  startCluster,
+} from '../replicas/harness.js';
+import { type OtlpReceiver, startOtlpReceiver } from './otlp-receiver.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const MAIN = fileURLToPath(new URL('../../src/app/main.ts', import.meta.url));
+const INSTRUMENT = fileURLToPath(new URL('../../src/telemetry/instrument.ts', import.meta.url));
+
+let cluster: Cluster | undefined;
+let receiver: OtlpReceiver | undefined;
+const children: ChildProcess[] = [];
+afterEach(async () => {
+  for (const child of children.splice(0)) {
+    const exited = new Promise((done) => child.once('exit', done));
+    child.kill('SIGTERM');
+    await exited;
+  }
+  await cluster?.close();
+  await receiver?.close();
+});
+
+/** A replica as the image starts it: `node --import <instrument> <main>`, traces on. */
+async function tracedReplica(env: Record<string, string>): Promise<string> {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--import', INSTRUMENT, MAIN], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'ignore', process.env.TEST_LOG_LEVEL ? 'inherit' : 'ignore'],
+  });
+  children.push(child);
+  const url = `http://127.0.0.1:${env.PORT}`;
+  let healthy = false;
+  const deadline = Date.now() + 60_000;
+  while (!healthy) {
+    if (child.exitCode !== null) throw new Error('a replica exited during start-up');
+    if (Date.now() > deadline) throw new Error('a replica did not become healthy');
+    healthy = await fetch(`${url}/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (!healthy) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return `${url}/api/github/webhooks`;
+}
+
+describe('traces', () => {
+  it('one delivery is one trace across the replica that took it and the one that ran it', async () => {
+    receiver = await startOtlpReceiver();
+    cluster = await startCluster({
+      seed: (fake) => fake.addInstallation({ id: 99, account: 'other', repos: ['other/gadgets'] }),
+    });
+    const { fake } = cluster;
+    const traced = async (extra: Record<string, string> = {}) =>
+      tracedReplica(
+        cluster!.env(await freePort(), {
+          OTEL_EXPORTER_OTLP_ENDPOINT: receiver!.url,
+          // Spans leave within 50 ms, not the SDK's 5 s.
+          OTEL_BSP_SCHEDULE_DELAY: '50',
+          ...extra,
+        }),
+      );
+    // Replica a runs one reconcile at a time, and is kept busy with another installation's
+    // issue, whose GitHub reads wait: the delivery it takes can only run on replica b.
+    const taker = await traced({ CLAIMS_QUEUE_CONCURRENCY: '1' });
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const busy = fake.inject({
+      path: /^\/repos\/other\/gadgets\//,
+      times: Infinity,
+      hold: () => held,
+    });
+    const other = fake.createIssue('other/gadgets');
+    const { id: otherId } = fake.addComment('other/gadgets', other, {
+      author: 'alice',
+      body: claim('s-0'),
+    });
+    await cluster.send(createdDeliveries(fake, [otherId])[0]!, { webhookUrl: taker } as never);
+    await waitFor(() => busy.hits > 0, 'replica a to be busy');
+    await traced();
+
+    const n = fake.createIssue(REPO);
+    const { id } = fake.addComment(REPO, n, { author: 'alice', body: claim('s-1') });
+    const [delivery] = createdDeliveries(fake, [id]);
+    expect(await cluster.send(delivery!, { webhookUrl: taker } as never)).toBe(200);
+    await waitFor(
+      () => (fake.issue(REPO, n)?.assignees ?? []).includes('alice'),
+      'the claim to be enforced',
+    );
+    const spans = receiver.spans;
+    const webhook = () =>
+      spans.find(
+        (s) => s.name.startsWith('webhook') && s.attributes['claims.delivery_id'] === delivery!.id,
+      );
+    await waitFor(() => webhook() !== undefined, 'the webhook span');
+    const traceId = webhook()!.traceId;
+    const inTrace = () => spans.filter((s) => s.traceId === traceId);
+    await waitFor(
+      () =>
+        inTrace().some((s) => s.name === 'reconcile') &&
+        inTrace().some((s) => s.name.startsWith('GitHub write')),
+      'the reconcile’s writes to be exported',
+    );
+    release();
+
+    const names = inTrace().map((s) => s.name);
+    if (process.env.TEST_LOG_LEVEL) console.log(names);
+    expect(names).toContain('webhook issue_comment');
+    expect(names).toContain('queue wait');
+    expect(names).toContain('reconcile');
+    expect(names).toContain(`GitHub GET /repos/{owner}/{repo}/issues/{issue_number}/comments`);
+    expect(names.filter((name) => name.startsWith('GitHub write')).length).toBeGreaterThan(0);
+    // Redis commands, from the ioredis instrumentation, inside the reconcile.
+    expect(inTrace().some((s) => Object.keys(s.attributes).some((k) => k.startsWith('db.')))).toBe(
+      true,
+    );
+    // The incoming webhook request, from the HTTP instrumentation, is the trace's root.
+    expect(inTrace().some((s) => s.name.startsWith('POST') && s.parentSpanId === undefined)).toBe(
+      true,
+    );
+
+    // Across replicas: the webhook on a, everything from the queue wait on on b.
+    const instance = (name: string) =>
+      inTrace().find((s) => s.name === name)!.resource['service.instance.id'];
+    expect(instance('reconcile')).not.toBe(instance('webhook issue_comment'));
+    expect(instance('queue wait')).toBe(instance('reconcile'));
+
+    const issue = `acme/widgets#${n}`;
+    expect(webhook()!.attributes).toMatchObject({
+      'claims.installation': INSTALLATION_ID,
+      'claims.issue': issue,
+    });
+    const reconcile = inTrace().find((s) => s.name === 'reconcile')!;
+    expect(reconcile.attributes).toMatchObject({ 'claims.installation': INSTALLATION_ID });
+    expect(String(reconcile.attributes['claims.issue'])).toContain(`#${n}`);
+  });
+});
