@@ -37,7 +37,7 @@ const MAX_BODY_BYTES = 64 * 1024;
 export const API_CACHE_MS = 5 * 60_000;
 
 /** How long a token GitHub refused is answered 401 without asking again. */
-export const REFUSED_TOKEN_MS = 60_000;
+const REFUSED_TOKEN_MS = 60_000;
 
 /** What the app hands the claims API. */
 export interface ClaimsApiOptions {

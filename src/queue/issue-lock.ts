@@ -64,7 +64,7 @@ export async function exclusiveInProcess<T>(
 }
 
 /** Options of {@link exclusiveOnRedis}. */
-export interface RedisIssueLockOptions extends IssueLockOptions {
+interface RedisIssueLockOptions extends IssueLockOptions {
   /** The lock's lease, renewed every third of it while `fn` runs (the queue's issueLockMs). */
   readonly ttlMs: number;
   /** Pause between attempts to take a held lock (default 25 ms). */

@@ -14,7 +14,7 @@ import type { ReconcileThread } from './read-issue-thread.js';
 import type { ReconcileDeps } from './reconcile-deps.js';
 
 /** What one reconcile has read, for applying its plan. */
-export interface ReconcileRead {
+interface ReconcileRead {
   readonly octokit: ProbotOctokit;
   readonly key: IssueKey;
   readonly config: ResolvedRepoConfig;

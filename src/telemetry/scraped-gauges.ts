@@ -5,7 +5,7 @@ import { isLiveClaim } from '../read-model/live-claims.js';
 import type { IndexedEntry, Store } from '../store/store.js';
 
 /** What the gauges read when Prometheus scrapes. */
-export interface ScrapedGaugeDeps {
+interface ScrapedGaugeDeps {
   readonly store: Store;
   /** Null without `CLAIMS_EVENTS_URL`: the event gauges stay at 0. */
   readonly events: EventOutbox | null;
