@@ -3,7 +3,7 @@ import { renderClaimComment } from '../src/claims/comment.js';
 import { overlaps } from '../src/claims/paths.js';
 import { resolveRepoConfig } from '../src/config/resolve-repo-config.js';
 import type { IssueThread } from '../src/github/thread.js';
-import { liveHoldersOverlapping } from '../src/paths/live-holders-overlapping.js';
+import { liveHoldersOverlapping } from '../src/path-holders/live-holders-overlapping.js';
 import { MemoryStore } from '../src/store/memory-store.js';
 import { isCounted } from './measured-calls.js';
 import { fmt, type Section } from './section.js';

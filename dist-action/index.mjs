@@ -4620,6 +4620,13990 @@ var require_pino = __commonJS({
   }
 });
 
+// ../../main/node_modules/@ioredis/commands/built/commands.json
+var require_commands = __commonJS({
+  "../../main/node_modules/@ioredis/commands/built/commands.json"(exports2, module2) {
+    module2.exports = {
+      acl: {
+        arity: -2,
+        flags: [],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0,
+        subcommands: {
+          cat: {
+            arity: -2,
+            flags: [
+              "noscript",
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          deluser: {
+            arity: -3,
+            flags: [
+              "admin",
+              "noscript",
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            requestPolicy: "all_nodes",
+            responsePolicy: "all_succeeded",
+            step: 0
+          },
+          dryrun: {
+            arity: -4,
+            flags: [
+              "admin",
+              "noscript",
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          genpass: {
+            arity: -2,
+            flags: [
+              "noscript",
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          getuser: {
+            arity: 3,
+            flags: [
+              "admin",
+              "noscript",
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          help: {
+            arity: 2,
+            flags: [
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          list: {
+            arity: 2,
+            flags: [
+              "admin",
+              "noscript",
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          load: {
+            arity: 2,
+            flags: [
+              "admin",
+              "noscript",
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          log: {
+            arity: -2,
+            flags: [
+              "admin",
+              "noscript",
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          save: {
+            arity: 2,
+            flags: [
+              "admin",
+              "noscript",
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            requestPolicy: "all_nodes",
+            responsePolicy: "all_succeeded",
+            step: 0
+          },
+          setuser: {
+            arity: -3,
+            flags: [
+              "admin",
+              "noscript",
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            requestPolicy: "all_nodes",
+            responsePolicy: "all_succeeded",
+            step: 0
+          },
+          users: {
+            arity: 2,
+            flags: [
+              "admin",
+              "noscript",
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          whoami: {
+            arity: 2,
+            flags: [
+              "noscript",
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          }
+        }
+      },
+      append: {
+        arity: 3,
+        flags: [
+          "write",
+          "denyoom",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      arcount: {
+        arity: 2,
+        flags: [
+          "readonly",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      ardel: {
+        arity: -3,
+        flags: [
+          "write",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      ardelrange: {
+        arity: -4,
+        flags: [
+          "write"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      arget: {
+        arity: 3,
+        flags: [
+          "readonly",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      argetrange: {
+        arity: 4,
+        flags: [
+          "readonly"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      argrep: {
+        arity: -6,
+        flags: [
+          "readonly"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      arinfo: {
+        arity: -2,
+        flags: [
+          "readonly"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      arinsert: {
+        arity: -3,
+        flags: [
+          "write",
+          "denyoom",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      arlastitems: {
+        arity: -3,
+        flags: [
+          "readonly"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      arlen: {
+        arity: 2,
+        flags: [
+          "readonly",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      armget: {
+        arity: -3,
+        flags: [
+          "readonly",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      armset: {
+        arity: -4,
+        flags: [
+          "write",
+          "denyoom",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      arnext: {
+        arity: 2,
+        flags: [
+          "readonly",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      arop: {
+        arity: -5,
+        flags: [
+          "readonly"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      arring: {
+        arity: -4,
+        flags: [
+          "write",
+          "denyoom"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      arscan: {
+        arity: -4,
+        flags: [
+          "readonly"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      arseek: {
+        arity: 3,
+        flags: [
+          "write",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      arset: {
+        arity: -4,
+        flags: [
+          "write",
+          "denyoom",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      asking: {
+        arity: 1,
+        flags: [
+          "fast"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0
+      },
+      auth: {
+        arity: -2,
+        flags: [
+          "noscript",
+          "loading",
+          "stale",
+          "fast",
+          "no_auth",
+          "allow_busy"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0
+      },
+      backup: {
+        arity: 2,
+        flags: [],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0,
+        subcommands: {
+          abort: {
+            arity: 2,
+            flags: [
+              "admin",
+              "noscript"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          cleanup: {
+            arity: 2,
+            flags: [
+              "admin",
+              "noscript"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          help: {
+            arity: 2,
+            flags: [
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          list: {
+            arity: 2,
+            flags: [
+              "admin",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          seal: {
+            arity: 2,
+            flags: [
+              "admin",
+              "noscript"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          start: {
+            arity: 2,
+            flags: [
+              "admin",
+              "noscript"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          status: {
+            arity: 2,
+            flags: [
+              "admin",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          }
+        }
+      },
+      bgrewriteaof: {
+        arity: 1,
+        flags: [
+          "admin",
+          "noscript",
+          "no_async_loading"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0
+      },
+      bgsave: {
+        arity: -1,
+        flags: [
+          "admin",
+          "noscript",
+          "no_async_loading"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0
+      },
+      bitcount: {
+        arity: -2,
+        flags: [
+          "readonly"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      bitfield: {
+        arity: -2,
+        flags: [
+          "write",
+          "denyoom"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      bitfield_ro: {
+        arity: -2,
+        flags: [
+          "readonly",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      bitop: {
+        arity: -4,
+        flags: [
+          "write",
+          "denyoom"
+        ],
+        keyStart: 2,
+        keyStop: -1,
+        step: 1
+      },
+      bitpos: {
+        arity: -3,
+        flags: [
+          "readonly"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      blmove: {
+        arity: 6,
+        flags: [
+          "write",
+          "denyoom",
+          "blocking"
+        ],
+        keyStart: 1,
+        keyStop: 2,
+        step: 1
+      },
+      blmovem: {
+        arity: -6,
+        flags: [
+          "write",
+          "denyoom",
+          "blocking"
+        ],
+        keyStart: 1,
+        keyStop: 2,
+        step: 1
+      },
+      blmpop: {
+        arity: -5,
+        flags: [
+          "write",
+          "blocking",
+          "movablekeys"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0
+      },
+      blpop: {
+        arity: -3,
+        flags: [
+          "write",
+          "blocking"
+        ],
+        keyStart: 1,
+        keyStop: -2,
+        step: 1
+      },
+      brpop: {
+        arity: -3,
+        flags: [
+          "write",
+          "blocking"
+        ],
+        keyStart: 1,
+        keyStop: -2,
+        step: 1
+      },
+      brpoplpush: {
+        arity: 4,
+        flags: [
+          "write",
+          "denyoom",
+          "blocking"
+        ],
+        keyStart: 1,
+        keyStop: 2,
+        step: 1
+      },
+      bzmpop: {
+        arity: -5,
+        flags: [
+          "write",
+          "blocking",
+          "movablekeys"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0
+      },
+      bzpopmax: {
+        arity: -3,
+        flags: [
+          "write",
+          "blocking",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: -2,
+        step: 1
+      },
+      bzpopmin: {
+        arity: -3,
+        flags: [
+          "write",
+          "blocking",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: -2,
+        step: 1
+      },
+      client: {
+        arity: -2,
+        flags: [],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0,
+        subcommands: {
+          caching: {
+            arity: 3,
+            flags: [
+              "noscript",
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          getname: {
+            arity: 2,
+            flags: [
+              "noscript",
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          getredir: {
+            arity: 2,
+            flags: [
+              "noscript",
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          help: {
+            arity: 2,
+            flags: [
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          id: {
+            arity: 2,
+            flags: [
+              "noscript",
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          info: {
+            arity: 2,
+            flags: [
+              "noscript",
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          kill: {
+            arity: -3,
+            flags: [
+              "admin",
+              "noscript",
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          list: {
+            arity: -2,
+            flags: [
+              "admin",
+              "noscript",
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          "no-evict": {
+            arity: 3,
+            flags: [
+              "admin",
+              "noscript",
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          "no-touch": {
+            arity: 3,
+            flags: [
+              "noscript",
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          pause: {
+            arity: -3,
+            flags: [
+              "admin",
+              "noscript",
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          reply: {
+            arity: 3,
+            flags: [
+              "noscript",
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          setinfo: {
+            arity: 4,
+            flags: [
+              "noscript",
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            requestPolicy: "all_nodes",
+            responsePolicy: "all_succeeded",
+            step: 0
+          },
+          setname: {
+            arity: 3,
+            flags: [
+              "noscript",
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            requestPolicy: "all_nodes",
+            responsePolicy: "all_succeeded",
+            step: 0
+          },
+          tracking: {
+            arity: -3,
+            flags: [
+              "noscript",
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          trackinginfo: {
+            arity: 2,
+            flags: [
+              "noscript",
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          unblock: {
+            arity: -3,
+            flags: [
+              "admin",
+              "noscript",
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          unpause: {
+            arity: 2,
+            flags: [
+              "admin",
+              "noscript",
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          }
+        }
+      },
+      cluster: {
+        arity: -2,
+        flags: [],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0,
+        subcommands: {
+          addslots: {
+            arity: -3,
+            flags: [
+              "admin",
+              "stale",
+              "no_async_loading"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          addslotsrange: {
+            arity: -4,
+            flags: [
+              "admin",
+              "stale",
+              "no_async_loading"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          bumpepoch: {
+            arity: 2,
+            flags: [
+              "admin",
+              "stale",
+              "no_async_loading"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          "count-failure-reports": {
+            arity: 3,
+            flags: [
+              "admin",
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          countkeysinslot: {
+            arity: 3,
+            flags: [
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          delslots: {
+            arity: -3,
+            flags: [
+              "admin",
+              "stale",
+              "no_async_loading"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          delslotsrange: {
+            arity: -4,
+            flags: [
+              "admin",
+              "stale",
+              "no_async_loading"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          failover: {
+            arity: -2,
+            flags: [
+              "admin",
+              "stale",
+              "no_async_loading"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          flushslots: {
+            arity: 2,
+            flags: [
+              "admin",
+              "stale",
+              "no_async_loading"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          forget: {
+            arity: 3,
+            flags: [
+              "admin",
+              "stale",
+              "no_async_loading"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          getkeysinslot: {
+            arity: 4,
+            flags: [
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          help: {
+            arity: 2,
+            flags: [
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          info: {
+            arity: 2,
+            flags: [
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          keyslot: {
+            arity: 3,
+            flags: [
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          links: {
+            arity: 2,
+            flags: [
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          meet: {
+            arity: -4,
+            flags: [
+              "admin",
+              "stale",
+              "no_async_loading"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          migration: {
+            arity: -4,
+            flags: [
+              "admin",
+              "stale",
+              "no_async_loading"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          myid: {
+            arity: 2,
+            flags: [
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          myshardid: {
+            arity: 2,
+            flags: [
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          nodes: {
+            arity: 2,
+            flags: [
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          replicas: {
+            arity: 3,
+            flags: [
+              "admin",
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          replicate: {
+            arity: 3,
+            flags: [
+              "admin",
+              "stale",
+              "no_async_loading"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          reset: {
+            arity: -2,
+            flags: [
+              "admin",
+              "noscript",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          saveconfig: {
+            arity: 2,
+            flags: [
+              "admin",
+              "stale",
+              "no_async_loading"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          "set-config-epoch": {
+            arity: 3,
+            flags: [
+              "admin",
+              "stale",
+              "no_async_loading"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          setslot: {
+            arity: -4,
+            flags: [
+              "admin",
+              "stale",
+              "no_async_loading"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          shards: {
+            arity: 2,
+            flags: [
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          slaves: {
+            arity: 3,
+            flags: [
+              "admin",
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          "slot-stats": {
+            arity: -4,
+            flags: [
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            requestPolicy: "all_shards",
+            step: 0
+          },
+          slots: {
+            arity: 2,
+            flags: [
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          syncslots: {
+            arity: -3,
+            flags: [
+              "admin",
+              "stale",
+              "no_async_loading"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          }
+        }
+      },
+      command: {
+        arity: -1,
+        flags: [
+          "loading",
+          "stale"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0,
+        subcommands: {
+          count: {
+            arity: 2,
+            flags: [
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          docs: {
+            arity: -2,
+            flags: [
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          getkeys: {
+            arity: -3,
+            flags: [
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          getkeysandflags: {
+            arity: -3,
+            flags: [
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          help: {
+            arity: 2,
+            flags: [
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          info: {
+            arity: -2,
+            flags: [
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          list: {
+            arity: -2,
+            flags: [
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          }
+        }
+      },
+      config: {
+        arity: -2,
+        flags: [],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0,
+        subcommands: {
+          get: {
+            arity: -3,
+            flags: [
+              "admin",
+              "noscript",
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          help: {
+            arity: 2,
+            flags: [
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          resetstat: {
+            arity: 2,
+            flags: [
+              "admin",
+              "noscript",
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            requestPolicy: "all_nodes",
+            responsePolicy: "all_succeeded",
+            step: 0
+          },
+          rewrite: {
+            arity: 2,
+            flags: [
+              "admin",
+              "noscript",
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            requestPolicy: "all_nodes",
+            responsePolicy: "all_succeeded",
+            step: 0
+          },
+          set: {
+            arity: -4,
+            flags: [
+              "admin",
+              "noscript",
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            requestPolicy: "all_nodes",
+            responsePolicy: "all_succeeded",
+            step: 0
+          }
+        }
+      },
+      copy: {
+        arity: -3,
+        flags: [
+          "write",
+          "denyoom"
+        ],
+        keyStart: 1,
+        keyStop: 2,
+        step: 1
+      },
+      dbsize: {
+        arity: 1,
+        flags: [
+          "readonly",
+          "fast"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        requestPolicy: "all_shards",
+        responsePolicy: "agg_sum",
+        step: 0
+      },
+      debug: {
+        arity: -2,
+        flags: [
+          "admin",
+          "noscript",
+          "loading",
+          "stale"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0
+      },
+      decr: {
+        arity: 2,
+        flags: [
+          "write",
+          "denyoom",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      decrby: {
+        arity: 3,
+        flags: [
+          "write",
+          "denyoom",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      del: {
+        arity: -2,
+        flags: [
+          "write"
+        ],
+        keyStart: 1,
+        keyStop: -1,
+        requestPolicy: "multi_shard",
+        responsePolicy: "agg_sum",
+        step: 1
+      },
+      delex: {
+        arity: -2,
+        flags: [
+          "write",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      digest: {
+        arity: 2,
+        flags: [
+          "readonly",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      discard: {
+        arity: 1,
+        flags: [
+          "noscript",
+          "loading",
+          "stale",
+          "fast",
+          "allow_busy"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0
+      },
+      dump: {
+        arity: 2,
+        flags: [
+          "readonly"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      echo: {
+        arity: 2,
+        flags: [
+          "loading",
+          "stale",
+          "fast"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0
+      },
+      eval: {
+        arity: -3,
+        flags: [
+          "noscript",
+          "stale",
+          "skip_monitor",
+          "no_mandatory_keys",
+          "movablekeys",
+          "script_runner"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0
+      },
+      eval_ro: {
+        arity: -3,
+        flags: [
+          "readonly",
+          "noscript",
+          "stale",
+          "skip_monitor",
+          "no_mandatory_keys",
+          "movablekeys",
+          "script_runner"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0
+      },
+      evalsha: {
+        arity: -3,
+        flags: [
+          "noscript",
+          "stale",
+          "skip_monitor",
+          "no_mandatory_keys",
+          "movablekeys",
+          "script_runner"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0
+      },
+      evalsha_ro: {
+        arity: -3,
+        flags: [
+          "readonly",
+          "noscript",
+          "stale",
+          "skip_monitor",
+          "no_mandatory_keys",
+          "movablekeys",
+          "script_runner"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0
+      },
+      exec: {
+        arity: 1,
+        flags: [
+          "noscript",
+          "loading",
+          "stale",
+          "skip_slowlog"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0
+      },
+      exists: {
+        arity: -2,
+        flags: [
+          "readonly",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: -1,
+        requestPolicy: "multi_shard",
+        responsePolicy: "agg_sum",
+        step: 1
+      },
+      expire: {
+        arity: -3,
+        flags: [
+          "write",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      expireat: {
+        arity: -3,
+        flags: [
+          "write",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      expiretime: {
+        arity: 2,
+        flags: [
+          "readonly",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      failover: {
+        arity: -1,
+        flags: [
+          "admin",
+          "noscript",
+          "stale"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0
+      },
+      fcall: {
+        arity: -3,
+        flags: [
+          "noscript",
+          "stale",
+          "skip_monitor",
+          "no_mandatory_keys",
+          "movablekeys",
+          "script_runner"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0
+      },
+      fcall_ro: {
+        arity: -3,
+        flags: [
+          "readonly",
+          "noscript",
+          "stale",
+          "skip_monitor",
+          "no_mandatory_keys",
+          "movablekeys",
+          "script_runner"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0
+      },
+      flushall: {
+        arity: -1,
+        flags: [
+          "write"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        requestPolicy: "all_shards",
+        responsePolicy: "all_succeeded",
+        step: 0
+      },
+      flushdb: {
+        arity: -1,
+        flags: [
+          "write"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        requestPolicy: "all_shards",
+        responsePolicy: "all_succeeded",
+        step: 0
+      },
+      function: {
+        arity: -2,
+        flags: [],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0,
+        subcommands: {
+          delete: {
+            arity: 3,
+            flags: [
+              "write",
+              "noscript"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            requestPolicy: "all_shards",
+            responsePolicy: "all_succeeded",
+            step: 0
+          },
+          dump: {
+            arity: 2,
+            flags: [
+              "noscript"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          flush: {
+            arity: -2,
+            flags: [
+              "write",
+              "noscript"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            requestPolicy: "all_shards",
+            responsePolicy: "all_succeeded",
+            step: 0
+          },
+          help: {
+            arity: 2,
+            flags: [
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          kill: {
+            arity: 2,
+            flags: [
+              "noscript",
+              "allow_busy"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            requestPolicy: "all_shards",
+            responsePolicy: "one_succeeded",
+            step: 0
+          },
+          list: {
+            arity: -2,
+            flags: [
+              "noscript"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          load: {
+            arity: -3,
+            flags: [
+              "write",
+              "denyoom",
+              "noscript"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            requestPolicy: "all_shards",
+            responsePolicy: "all_succeeded",
+            step: 0
+          },
+          restore: {
+            arity: -3,
+            flags: [
+              "write",
+              "denyoom",
+              "noscript"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            requestPolicy: "all_shards",
+            responsePolicy: "all_succeeded",
+            step: 0
+          },
+          stats: {
+            arity: 2,
+            flags: [
+              "noscript",
+              "allow_busy"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            requestPolicy: "all_shards",
+            responsePolicy: "special",
+            step: 0
+          }
+        }
+      },
+      geoadd: {
+        arity: -5,
+        flags: [
+          "write",
+          "denyoom"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      geodist: {
+        arity: -4,
+        flags: [
+          "readonly"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      geohash: {
+        arity: -2,
+        flags: [
+          "readonly"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      geopos: {
+        arity: -2,
+        flags: [
+          "readonly"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      georadius: {
+        arity: -6,
+        flags: [
+          "write",
+          "denyoom",
+          "movablekeys"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      georadius_ro: {
+        arity: -6,
+        flags: [
+          "readonly"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      georadiusbymember: {
+        arity: -5,
+        flags: [
+          "write",
+          "denyoom",
+          "movablekeys"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      georadiusbymember_ro: {
+        arity: -5,
+        flags: [
+          "readonly"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      geosearch: {
+        arity: -7,
+        flags: [
+          "readonly"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      geosearchstore: {
+        arity: -8,
+        flags: [
+          "write",
+          "denyoom"
+        ],
+        keyStart: 1,
+        keyStop: 2,
+        step: 1
+      },
+      get: {
+        arity: 2,
+        flags: [
+          "readonly",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      getbit: {
+        arity: 3,
+        flags: [
+          "readonly",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      getdel: {
+        arity: 2,
+        flags: [
+          "write",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      getex: {
+        arity: -2,
+        flags: [
+          "write",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      getrange: {
+        arity: 4,
+        flags: [
+          "readonly"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      getset: {
+        arity: 3,
+        flags: [
+          "write",
+          "denyoom",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      hdel: {
+        arity: -3,
+        flags: [
+          "write",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      hello: {
+        arity: -1,
+        flags: [
+          "noscript",
+          "loading",
+          "stale",
+          "fast",
+          "no_auth",
+          "allow_busy"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0
+      },
+      hexists: {
+        arity: 3,
+        flags: [
+          "readonly",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      hexpire: {
+        arity: -6,
+        flags: [
+          "write",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      hexpireat: {
+        arity: -6,
+        flags: [
+          "write",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      hexpiretime: {
+        arity: -5,
+        flags: [
+          "readonly",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      hget: {
+        arity: 3,
+        flags: [
+          "readonly",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      hgetall: {
+        arity: 2,
+        flags: [
+          "readonly"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      hgetdel: {
+        arity: -5,
+        flags: [
+          "write",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      hgetex: {
+        arity: -5,
+        flags: [
+          "write",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      himport: {
+        arity: -2,
+        flags: [],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0,
+        subcommands: {
+          discard: {
+            arity: 3,
+            flags: [],
+            keyStart: 0,
+            keyStop: 0,
+            requestPolicy: "all_shards",
+            step: 0
+          },
+          discardall: {
+            arity: 2,
+            flags: [],
+            keyStart: 0,
+            keyStop: 0,
+            requestPolicy: "all_shards",
+            step: 0
+          },
+          prepare: {
+            arity: -4,
+            flags: [
+              "denyoom"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            requestPolicy: "all_shards",
+            step: 0
+          },
+          set: {
+            arity: -5,
+            flags: [
+              "write",
+              "denyoom"
+            ],
+            keyStart: 2,
+            keyStop: 2,
+            step: 1
+          }
+        }
+      },
+      hincrby: {
+        arity: 4,
+        flags: [
+          "write",
+          "denyoom",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      hincrbyfloat: {
+        arity: 4,
+        flags: [
+          "write",
+          "denyoom",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      hkeys: {
+        arity: 2,
+        flags: [
+          "readonly"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      hlen: {
+        arity: 2,
+        flags: [
+          "readonly",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      hmget: {
+        arity: -3,
+        flags: [
+          "readonly",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      hmset: {
+        arity: -4,
+        flags: [
+          "write",
+          "denyoom",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      hotkeys: {
+        arity: -2,
+        flags: [],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0,
+        subcommands: {
+          get: {
+            arity: 2,
+            flags: [
+              "admin",
+              "noscript"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            requestPolicy: "special",
+            responsePolicy: "special",
+            step: 0
+          },
+          help: {
+            arity: 2,
+            flags: [
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          reset: {
+            arity: 2,
+            flags: [
+              "admin",
+              "noscript"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            requestPolicy: "special",
+            step: 0
+          },
+          start: {
+            arity: -2,
+            flags: [
+              "admin",
+              "noscript"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            requestPolicy: "special",
+            step: 0
+          },
+          stop: {
+            arity: 2,
+            flags: [
+              "admin",
+              "noscript"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            requestPolicy: "special",
+            step: 0
+          }
+        }
+      },
+      hpersist: {
+        arity: -5,
+        flags: [
+          "write",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      hpexpire: {
+        arity: -6,
+        flags: [
+          "write",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      hpexpireat: {
+        arity: -6,
+        flags: [
+          "write",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      hpexpiretime: {
+        arity: -5,
+        flags: [
+          "readonly",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      hpttl: {
+        arity: -5,
+        flags: [
+          "readonly",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      hrandfield: {
+        arity: -2,
+        flags: [
+          "readonly"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      hscan: {
+        arity: -3,
+        flags: [
+          "readonly"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      hset: {
+        arity: -4,
+        flags: [
+          "write",
+          "denyoom",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      hsetex: {
+        arity: -6,
+        flags: [
+          "write",
+          "denyoom",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      hsetnx: {
+        arity: 4,
+        flags: [
+          "write",
+          "denyoom",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      hstrlen: {
+        arity: 3,
+        flags: [
+          "readonly",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      httl: {
+        arity: -5,
+        flags: [
+          "readonly",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      hvals: {
+        arity: 2,
+        flags: [
+          "readonly"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      incr: {
+        arity: 2,
+        flags: [
+          "write",
+          "denyoom",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      incrby: {
+        arity: 3,
+        flags: [
+          "write",
+          "denyoom",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      incrbyfloat: {
+        arity: 3,
+        flags: [
+          "write",
+          "denyoom",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      increx: {
+        arity: -2,
+        flags: [
+          "write",
+          "denyoom",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      info: {
+        arity: -1,
+        flags: [
+          "loading",
+          "stale"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        requestPolicy: "all_shards",
+        responsePolicy: "special",
+        step: 0
+      },
+      keys: {
+        arity: 2,
+        flags: [
+          "readonly"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        requestPolicy: "all_shards",
+        step: 0
+      },
+      lastsave: {
+        arity: 1,
+        flags: [
+          "loading",
+          "stale",
+          "fast"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0
+      },
+      latency: {
+        arity: -2,
+        flags: [],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0,
+        subcommands: {
+          doctor: {
+            arity: 2,
+            flags: [
+              "admin",
+              "noscript",
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            requestPolicy: "all_nodes",
+            responsePolicy: "special",
+            step: 0
+          },
+          graph: {
+            arity: 3,
+            flags: [
+              "admin",
+              "noscript",
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            requestPolicy: "all_nodes",
+            responsePolicy: "special",
+            step: 0
+          },
+          help: {
+            arity: 2,
+            flags: [
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          histogram: {
+            arity: -2,
+            flags: [
+              "admin",
+              "noscript",
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            requestPolicy: "all_nodes",
+            responsePolicy: "special",
+            step: 0
+          },
+          history: {
+            arity: 3,
+            flags: [
+              "admin",
+              "noscript",
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            requestPolicy: "all_nodes",
+            responsePolicy: "special",
+            step: 0
+          },
+          latest: {
+            arity: 2,
+            flags: [
+              "admin",
+              "noscript",
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            requestPolicy: "all_nodes",
+            responsePolicy: "special",
+            step: 0
+          },
+          reset: {
+            arity: -2,
+            flags: [
+              "admin",
+              "noscript",
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            requestPolicy: "all_nodes",
+            responsePolicy: "agg_sum",
+            step: 0
+          }
+        }
+      },
+      lcs: {
+        arity: -3,
+        flags: [
+          "readonly"
+        ],
+        keyStart: 1,
+        keyStop: 2,
+        step: 1
+      },
+      lindex: {
+        arity: 3,
+        flags: [
+          "readonly"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      linsert: {
+        arity: 5,
+        flags: [
+          "write",
+          "denyoom"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      llen: {
+        arity: 2,
+        flags: [
+          "readonly",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      lmove: {
+        arity: 5,
+        flags: [
+          "write",
+          "denyoom"
+        ],
+        keyStart: 1,
+        keyStop: 2,
+        step: 1
+      },
+      lmovem: {
+        arity: -5,
+        flags: [
+          "write",
+          "denyoom"
+        ],
+        keyStart: 1,
+        keyStop: 2,
+        step: 1
+      },
+      lmpop: {
+        arity: -4,
+        flags: [
+          "write",
+          "movablekeys"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0
+      },
+      lolwut: {
+        arity: -1,
+        flags: [
+          "readonly",
+          "fast"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0
+      },
+      lpop: {
+        arity: -2,
+        flags: [
+          "write",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      lpos: {
+        arity: -3,
+        flags: [
+          "readonly"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      lpush: {
+        arity: -3,
+        flags: [
+          "write",
+          "denyoom",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      lpushx: {
+        arity: -3,
+        flags: [
+          "write",
+          "denyoom",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      lrange: {
+        arity: 4,
+        flags: [
+          "readonly"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      lrem: {
+        arity: 4,
+        flags: [
+          "write"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      lset: {
+        arity: 4,
+        flags: [
+          "write",
+          "denyoom"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      ltrim: {
+        arity: 4,
+        flags: [
+          "write"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      memory: {
+        arity: -2,
+        flags: [],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0,
+        subcommands: {
+          doctor: {
+            arity: 2,
+            flags: [],
+            keyStart: 0,
+            keyStop: 0,
+            requestPolicy: "all_shards",
+            responsePolicy: "special",
+            step: 0
+          },
+          help: {
+            arity: 2,
+            flags: [
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          "malloc-stats": {
+            arity: 2,
+            flags: [],
+            keyStart: 0,
+            keyStop: 0,
+            requestPolicy: "all_shards",
+            responsePolicy: "special",
+            step: 0
+          },
+          purge: {
+            arity: 2,
+            flags: [],
+            keyStart: 0,
+            keyStop: 0,
+            requestPolicy: "all_shards",
+            responsePolicy: "all_succeeded",
+            step: 0
+          },
+          stats: {
+            arity: 2,
+            flags: [],
+            keyStart: 0,
+            keyStop: 0,
+            requestPolicy: "all_shards",
+            responsePolicy: "special",
+            step: 0
+          },
+          usage: {
+            arity: -3,
+            flags: [
+              "readonly"
+            ],
+            keyStart: 2,
+            keyStop: 2,
+            step: 1
+          }
+        }
+      },
+      mget: {
+        arity: -2,
+        flags: [
+          "readonly",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: -1,
+        requestPolicy: "multi_shard",
+        step: 1
+      },
+      migrate: {
+        arity: -6,
+        flags: [
+          "write",
+          "movablekeys"
+        ],
+        keyStart: 3,
+        keyStop: 3,
+        step: 1
+      },
+      module: {
+        arity: -2,
+        flags: [],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0,
+        subcommands: {
+          help: {
+            arity: 2,
+            flags: [
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          list: {
+            arity: 2,
+            flags: [
+              "admin",
+              "noscript"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          load: {
+            arity: -3,
+            flags: [
+              "admin",
+              "noscript",
+              "no_async_loading"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          loadex: {
+            arity: -3,
+            flags: [
+              "admin",
+              "noscript",
+              "no_async_loading"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          unload: {
+            arity: 3,
+            flags: [
+              "admin",
+              "noscript",
+              "no_async_loading"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          }
+        }
+      },
+      monitor: {
+        arity: 1,
+        flags: [
+          "admin",
+          "noscript",
+          "loading",
+          "stale"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0
+      },
+      move: {
+        arity: 3,
+        flags: [
+          "write",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      mset: {
+        arity: -3,
+        flags: [
+          "write",
+          "denyoom"
+        ],
+        keyStart: 1,
+        keyStop: -1,
+        requestPolicy: "multi_shard",
+        responsePolicy: "all_succeeded",
+        step: 2
+      },
+      msetex: {
+        arity: -4,
+        flags: [
+          "write",
+          "denyoom",
+          "movablekeys"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        requestPolicy: "multi_shard",
+        responsePolicy: "all_succeeded",
+        step: 0
+      },
+      msetnx: {
+        arity: -3,
+        flags: [
+          "write",
+          "denyoom"
+        ],
+        keyStart: 1,
+        keyStop: -1,
+        step: 2
+      },
+      multi: {
+        arity: 1,
+        flags: [
+          "noscript",
+          "loading",
+          "stale",
+          "fast",
+          "allow_busy"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0
+      },
+      object: {
+        arity: -2,
+        flags: [],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0,
+        subcommands: {
+          encoding: {
+            arity: 3,
+            flags: [
+              "readonly"
+            ],
+            keyStart: 2,
+            keyStop: 2,
+            step: 1
+          },
+          freq: {
+            arity: 3,
+            flags: [
+              "readonly"
+            ],
+            keyStart: 2,
+            keyStop: 2,
+            step: 1
+          },
+          help: {
+            arity: 2,
+            flags: [
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          idletime: {
+            arity: 3,
+            flags: [
+              "readonly"
+            ],
+            keyStart: 2,
+            keyStop: 2,
+            step: 1
+          },
+          refcount: {
+            arity: 3,
+            flags: [
+              "readonly"
+            ],
+            keyStart: 2,
+            keyStop: 2,
+            step: 1
+          }
+        }
+      },
+      persist: {
+        arity: 2,
+        flags: [
+          "write",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      pexpire: {
+        arity: -3,
+        flags: [
+          "write",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      pexpireat: {
+        arity: -3,
+        flags: [
+          "write",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      pexpiretime: {
+        arity: 2,
+        flags: [
+          "readonly",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      pfadd: {
+        arity: -2,
+        flags: [
+          "write",
+          "denyoom",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      pfcount: {
+        arity: -2,
+        flags: [
+          "readonly"
+        ],
+        keyStart: 1,
+        keyStop: -1,
+        step: 1
+      },
+      pfdebug: {
+        arity: 3,
+        flags: [
+          "write",
+          "denyoom",
+          "admin"
+        ],
+        keyStart: 2,
+        keyStop: 2,
+        step: 1
+      },
+      pfmerge: {
+        arity: -2,
+        flags: [
+          "write",
+          "denyoom"
+        ],
+        keyStart: 1,
+        keyStop: -1,
+        step: 1
+      },
+      pfselftest: {
+        arity: 1,
+        flags: [
+          "admin"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0
+      },
+      ping: {
+        arity: -1,
+        flags: [
+          "fast"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        requestPolicy: "all_shards",
+        responsePolicy: "all_succeeded",
+        step: 0
+      },
+      psetex: {
+        arity: 4,
+        flags: [
+          "write",
+          "denyoom"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      psubscribe: {
+        arity: -2,
+        flags: [
+          "denyoom",
+          "pubsub",
+          "noscript",
+          "loading",
+          "stale"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0
+      },
+      psync: {
+        arity: -3,
+        flags: [
+          "admin",
+          "noscript",
+          "no_async_loading",
+          "no_multi"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0
+      },
+      pttl: {
+        arity: 2,
+        flags: [
+          "readonly",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      publish: {
+        arity: 3,
+        flags: [
+          "pubsub",
+          "loading",
+          "stale",
+          "fast"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0
+      },
+      pubsub: {
+        arity: -2,
+        flags: [],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0,
+        subcommands: {
+          channels: {
+            arity: -2,
+            flags: [
+              "pubsub",
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          help: {
+            arity: 2,
+            flags: [
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          numpat: {
+            arity: 2,
+            flags: [
+              "pubsub",
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          numsub: {
+            arity: -2,
+            flags: [
+              "pubsub",
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          shardchannels: {
+            arity: -2,
+            flags: [
+              "pubsub",
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          shardnumsub: {
+            arity: -2,
+            flags: [
+              "pubsub",
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          }
+        }
+      },
+      punsubscribe: {
+        arity: -1,
+        flags: [
+          "pubsub",
+          "noscript",
+          "loading",
+          "stale"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0
+      },
+      quit: {
+        arity: -1,
+        flags: [
+          "noscript",
+          "loading",
+          "stale",
+          "fast",
+          "no_auth",
+          "allow_busy"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0
+      },
+      randomkey: {
+        arity: 1,
+        flags: [
+          "readonly"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        requestPolicy: "all_shards",
+        responsePolicy: "special",
+        step: 0
+      },
+      readonly: {
+        arity: 1,
+        flags: [
+          "loading",
+          "stale",
+          "fast"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0
+      },
+      readwrite: {
+        arity: 1,
+        flags: [
+          "loading",
+          "stale",
+          "fast"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0
+      },
+      rename: {
+        arity: 3,
+        flags: [
+          "write"
+        ],
+        keyStart: 1,
+        keyStop: 2,
+        step: 1
+      },
+      renamenx: {
+        arity: 3,
+        flags: [
+          "write",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 2,
+        step: 1
+      },
+      replconf: {
+        arity: -1,
+        flags: [
+          "admin",
+          "noscript",
+          "loading",
+          "stale",
+          "allow_busy"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0
+      },
+      replicaof: {
+        arity: 3,
+        flags: [
+          "admin",
+          "noscript",
+          "stale",
+          "no_async_loading"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0
+      },
+      reset: {
+        arity: 1,
+        flags: [
+          "noscript",
+          "loading",
+          "stale",
+          "fast",
+          "no_auth",
+          "allow_busy"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0
+      },
+      restore: {
+        arity: -4,
+        flags: [
+          "write",
+          "denyoom"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      "restore-asking": {
+        arity: -4,
+        flags: [
+          "write",
+          "denyoom",
+          "asking"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      role: {
+        arity: 1,
+        flags: [
+          "noscript",
+          "loading",
+          "stale",
+          "fast"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0
+      },
+      rpop: {
+        arity: -2,
+        flags: [
+          "write",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      rpoplpush: {
+        arity: 3,
+        flags: [
+          "write",
+          "denyoom"
+        ],
+        keyStart: 1,
+        keyStop: 2,
+        step: 1
+      },
+      rpush: {
+        arity: -3,
+        flags: [
+          "write",
+          "denyoom",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      rpushx: {
+        arity: -3,
+        flags: [
+          "write",
+          "denyoom",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      sadd: {
+        arity: -3,
+        flags: [
+          "write",
+          "denyoom",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      save: {
+        arity: 1,
+        flags: [
+          "admin",
+          "noscript",
+          "no_async_loading",
+          "no_multi"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0
+      },
+      scan: {
+        arity: -2,
+        flags: [
+          "readonly"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        requestPolicy: "special",
+        responsePolicy: "special",
+        step: 0
+      },
+      scard: {
+        arity: 2,
+        flags: [
+          "readonly",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      script: {
+        arity: -2,
+        flags: [],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0,
+        subcommands: {
+          debug: {
+            arity: 3,
+            flags: [
+              "noscript"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          exists: {
+            arity: -3,
+            flags: [
+              "noscript"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            requestPolicy: "all_shards",
+            responsePolicy: "agg_logical_and",
+            step: 0
+          },
+          flush: {
+            arity: -2,
+            flags: [
+              "noscript"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            requestPolicy: "all_nodes",
+            responsePolicy: "all_succeeded",
+            step: 0
+          },
+          help: {
+            arity: 2,
+            flags: [
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          kill: {
+            arity: 2,
+            flags: [
+              "noscript",
+              "allow_busy"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            requestPolicy: "all_shards",
+            responsePolicy: "one_succeeded",
+            step: 0
+          },
+          load: {
+            arity: 3,
+            flags: [
+              "noscript",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            requestPolicy: "all_nodes",
+            responsePolicy: "all_succeeded",
+            step: 0
+          }
+        }
+      },
+      sdiff: {
+        arity: -2,
+        flags: [
+          "readonly"
+        ],
+        keyStart: 1,
+        keyStop: -1,
+        step: 1
+      },
+      sdiffcard: {
+        arity: -3,
+        flags: [
+          "readonly",
+          "movablekeys"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0
+      },
+      sdiffstore: {
+        arity: -3,
+        flags: [
+          "write",
+          "denyoom"
+        ],
+        keyStart: 1,
+        keyStop: -1,
+        step: 1
+      },
+      select: {
+        arity: 2,
+        flags: [
+          "loading",
+          "stale",
+          "fast"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0
+      },
+      set: {
+        arity: -3,
+        flags: [
+          "write",
+          "denyoom"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      setbit: {
+        arity: 4,
+        flags: [
+          "write",
+          "denyoom"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      setex: {
+        arity: 4,
+        flags: [
+          "write",
+          "denyoom"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      setnx: {
+        arity: 3,
+        flags: [
+          "write",
+          "denyoom",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      setrange: {
+        arity: 4,
+        flags: [
+          "write",
+          "denyoom"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      shutdown: {
+        arity: -1,
+        flags: [
+          "admin",
+          "noscript",
+          "loading",
+          "stale",
+          "no_multi",
+          "allow_busy"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0
+      },
+      sinter: {
+        arity: -2,
+        flags: [
+          "readonly"
+        ],
+        keyStart: 1,
+        keyStop: -1,
+        step: 1
+      },
+      sintercard: {
+        arity: -3,
+        flags: [
+          "readonly",
+          "movablekeys"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0
+      },
+      sinterstore: {
+        arity: -3,
+        flags: [
+          "write",
+          "denyoom"
+        ],
+        keyStart: 1,
+        keyStop: -1,
+        step: 1
+      },
+      sismember: {
+        arity: 3,
+        flags: [
+          "readonly",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      slaveof: {
+        arity: 3,
+        flags: [
+          "admin",
+          "noscript",
+          "stale",
+          "no_async_loading"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0
+      },
+      slowlog: {
+        arity: -2,
+        flags: [],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0,
+        subcommands: {
+          get: {
+            arity: -2,
+            flags: [
+              "admin",
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            requestPolicy: "all_nodes",
+            step: 0
+          },
+          help: {
+            arity: 2,
+            flags: [
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          len: {
+            arity: 2,
+            flags: [
+              "admin",
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            requestPolicy: "all_nodes",
+            responsePolicy: "agg_sum",
+            step: 0
+          },
+          reset: {
+            arity: 2,
+            flags: [
+              "admin",
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            requestPolicy: "all_nodes",
+            responsePolicy: "all_succeeded",
+            step: 0
+          }
+        }
+      },
+      smembers: {
+        arity: 2,
+        flags: [
+          "readonly"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      smismember: {
+        arity: -3,
+        flags: [
+          "readonly",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      smove: {
+        arity: 4,
+        flags: [
+          "write",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 2,
+        step: 1
+      },
+      sort: {
+        arity: -2,
+        flags: [
+          "write",
+          "denyoom",
+          "movablekeys"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      sort_ro: {
+        arity: -2,
+        flags: [
+          "readonly",
+          "movablekeys"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      spop: {
+        arity: -2,
+        flags: [
+          "write",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      spublish: {
+        arity: 3,
+        flags: [
+          "pubsub",
+          "loading",
+          "stale",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      srandmember: {
+        arity: -2,
+        flags: [
+          "readonly"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      srem: {
+        arity: -3,
+        flags: [
+          "write",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      sscan: {
+        arity: -3,
+        flags: [
+          "readonly"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      ssubscribe: {
+        arity: -2,
+        flags: [
+          "denyoom",
+          "pubsub",
+          "noscript",
+          "loading",
+          "stale"
+        ],
+        keyStart: 1,
+        keyStop: -1,
+        step: 1
+      },
+      strlen: {
+        arity: 2,
+        flags: [
+          "readonly",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      subscribe: {
+        arity: -2,
+        flags: [
+          "denyoom",
+          "pubsub",
+          "noscript",
+          "loading",
+          "stale"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0
+      },
+      substr: {
+        arity: 4,
+        flags: [
+          "readonly"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      sunion: {
+        arity: -2,
+        flags: [
+          "readonly"
+        ],
+        keyStart: 1,
+        keyStop: -1,
+        step: 1
+      },
+      sunioncard: {
+        arity: -3,
+        flags: [
+          "readonly",
+          "movablekeys"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0
+      },
+      sunionstore: {
+        arity: -3,
+        flags: [
+          "write",
+          "denyoom"
+        ],
+        keyStart: 1,
+        keyStop: -1,
+        step: 1
+      },
+      sunsubscribe: {
+        arity: -1,
+        flags: [
+          "pubsub",
+          "noscript",
+          "loading",
+          "stale"
+        ],
+        keyStart: 1,
+        keyStop: -1,
+        step: 1
+      },
+      swapdb: {
+        arity: 3,
+        flags: [
+          "write",
+          "fast"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0
+      },
+      sync: {
+        arity: 1,
+        flags: [
+          "admin",
+          "noscript",
+          "no_async_loading",
+          "no_multi"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0
+      },
+      time: {
+        arity: 1,
+        flags: [
+          "loading",
+          "stale",
+          "fast"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0
+      },
+      touch: {
+        arity: -2,
+        flags: [
+          "readonly",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: -1,
+        requestPolicy: "multi_shard",
+        responsePolicy: "agg_sum",
+        step: 1
+      },
+      trimslots: {
+        arity: -5,
+        flags: [
+          "write"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0
+      },
+      ttl: {
+        arity: 2,
+        flags: [
+          "readonly",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      type: {
+        arity: 2,
+        flags: [
+          "readonly",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      unlink: {
+        arity: -2,
+        flags: [
+          "write",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: -1,
+        requestPolicy: "multi_shard",
+        responsePolicy: "agg_sum",
+        step: 1
+      },
+      unsubscribe: {
+        arity: -1,
+        flags: [
+          "pubsub",
+          "noscript",
+          "loading",
+          "stale"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0
+      },
+      unwatch: {
+        arity: 1,
+        flags: [
+          "noscript",
+          "loading",
+          "stale",
+          "fast",
+          "allow_busy"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0
+      },
+      vadd: {
+        arity: -5,
+        flags: [
+          "write",
+          "denyoom",
+          "module"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      vcard: {
+        arity: 2,
+        flags: [
+          "readonly",
+          "module",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      vdim: {
+        arity: 2,
+        flags: [
+          "readonly",
+          "module",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      vemb: {
+        arity: -3,
+        flags: [
+          "readonly",
+          "module",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      vgetattr: {
+        arity: 3,
+        flags: [
+          "readonly",
+          "module",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      vinfo: {
+        arity: 2,
+        flags: [
+          "readonly",
+          "module",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      vismember: {
+        arity: 3,
+        flags: [
+          "readonly",
+          "module"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      vlinks: {
+        arity: -3,
+        flags: [
+          "readonly",
+          "module",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      vrandmember: {
+        arity: -2,
+        flags: [
+          "readonly",
+          "module"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      vrange: {
+        arity: -4,
+        flags: [
+          "readonly",
+          "module"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      vrem: {
+        arity: 3,
+        flags: [
+          "write",
+          "module"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      vsetattr: {
+        arity: 4,
+        flags: [
+          "write",
+          "module",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      vsim: {
+        arity: -4,
+        flags: [
+          "readonly",
+          "module"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      wait: {
+        arity: 3,
+        flags: [
+          "blocking"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        requestPolicy: "all_shards",
+        responsePolicy: "agg_min",
+        step: 0
+      },
+      waitaof: {
+        arity: 4,
+        flags: [
+          "blocking"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        requestPolicy: "all_shards",
+        responsePolicy: "agg_min",
+        step: 0
+      },
+      watch: {
+        arity: -2,
+        flags: [
+          "noscript",
+          "loading",
+          "stale",
+          "fast",
+          "allow_busy"
+        ],
+        keyStart: 1,
+        keyStop: -1,
+        step: 1
+      },
+      xack: {
+        arity: -4,
+        flags: [
+          "write",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      xackdel: {
+        arity: -6,
+        flags: [
+          "write",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      xadd: {
+        arity: -5,
+        flags: [
+          "write",
+          "denyoom",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      xautoclaim: {
+        arity: -6,
+        flags: [
+          "write",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      xcfgset: {
+        arity: -2,
+        flags: [
+          "write",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      xclaim: {
+        arity: -6,
+        flags: [
+          "write",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      xdel: {
+        arity: -3,
+        flags: [
+          "write",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      xdelex: {
+        arity: -5,
+        flags: [
+          "write",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      xgroup: {
+        arity: -2,
+        flags: [],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0,
+        subcommands: {
+          create: {
+            arity: -5,
+            flags: [
+              "write",
+              "denyoom"
+            ],
+            keyStart: 2,
+            keyStop: 2,
+            step: 1
+          },
+          createconsumer: {
+            arity: 5,
+            flags: [
+              "write",
+              "denyoom"
+            ],
+            keyStart: 2,
+            keyStop: 2,
+            step: 1
+          },
+          delconsumer: {
+            arity: 5,
+            flags: [
+              "write"
+            ],
+            keyStart: 2,
+            keyStop: 2,
+            step: 1
+          },
+          destroy: {
+            arity: 4,
+            flags: [
+              "write"
+            ],
+            keyStart: 2,
+            keyStop: 2,
+            step: 1
+          },
+          help: {
+            arity: 2,
+            flags: [
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          setid: {
+            arity: -5,
+            flags: [
+              "write"
+            ],
+            keyStart: 2,
+            keyStop: 2,
+            step: 1
+          }
+        }
+      },
+      xidmprecord: {
+        arity: 5,
+        flags: [
+          "write",
+          "denyoom",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      xinfo: {
+        arity: -2,
+        flags: [],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0,
+        subcommands: {
+          consumers: {
+            arity: 4,
+            flags: [
+              "readonly"
+            ],
+            keyStart: 2,
+            keyStop: 2,
+            step: 1
+          },
+          groups: {
+            arity: 3,
+            flags: [
+              "readonly"
+            ],
+            keyStart: 2,
+            keyStop: 2,
+            step: 1
+          },
+          help: {
+            arity: 2,
+            flags: [
+              "loading",
+              "stale"
+            ],
+            keyStart: 0,
+            keyStop: 0,
+            step: 0
+          },
+          stream: {
+            arity: -3,
+            flags: [
+              "readonly"
+            ],
+            keyStart: 2,
+            keyStop: 2,
+            step: 1
+          }
+        }
+      },
+      xlen: {
+        arity: 2,
+        flags: [
+          "readonly",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      xnack: {
+        arity: -7,
+        flags: [
+          "write",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      xpending: {
+        arity: -3,
+        flags: [
+          "readonly"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      xrange: {
+        arity: -4,
+        flags: [
+          "readonly"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      xread: {
+        arity: -4,
+        flags: [
+          "readonly",
+          "blocking",
+          "movablekeys"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0
+      },
+      xreadgroup: {
+        arity: -7,
+        flags: [
+          "write",
+          "blocking",
+          "movablekeys"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0
+      },
+      xrevrange: {
+        arity: -4,
+        flags: [
+          "readonly"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      xsetid: {
+        arity: -3,
+        flags: [
+          "write",
+          "denyoom",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      xtrim: {
+        arity: -4,
+        flags: [
+          "write"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      zadd: {
+        arity: -4,
+        flags: [
+          "write",
+          "denyoom",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      zcard: {
+        arity: 2,
+        flags: [
+          "readonly",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      zcount: {
+        arity: 4,
+        flags: [
+          "readonly",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      zdiff: {
+        arity: -3,
+        flags: [
+          "readonly",
+          "movablekeys"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0
+      },
+      zdiffstore: {
+        arity: -4,
+        flags: [
+          "write",
+          "denyoom",
+          "movablekeys"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      zincrby: {
+        arity: 4,
+        flags: [
+          "write",
+          "denyoom",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      zinter: {
+        arity: -3,
+        flags: [
+          "readonly",
+          "movablekeys"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0
+      },
+      zintercard: {
+        arity: -3,
+        flags: [
+          "readonly",
+          "movablekeys"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0
+      },
+      zinterstore: {
+        arity: -4,
+        flags: [
+          "write",
+          "denyoom",
+          "movablekeys"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      zlexcount: {
+        arity: 4,
+        flags: [
+          "readonly",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      zmpop: {
+        arity: -4,
+        flags: [
+          "write",
+          "movablekeys"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0
+      },
+      zmscore: {
+        arity: -3,
+        flags: [
+          "readonly",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      zpopmax: {
+        arity: -2,
+        flags: [
+          "write",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      zpopmin: {
+        arity: -2,
+        flags: [
+          "write",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      zrandmember: {
+        arity: -2,
+        flags: [
+          "readonly"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      zrange: {
+        arity: -4,
+        flags: [
+          "readonly"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      zrangebylex: {
+        arity: -4,
+        flags: [
+          "readonly"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      zrangebyscore: {
+        arity: -4,
+        flags: [
+          "readonly"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      zrangestore: {
+        arity: -5,
+        flags: [
+          "write",
+          "denyoom"
+        ],
+        keyStart: 1,
+        keyStop: 2,
+        step: 1
+      },
+      zrank: {
+        arity: -3,
+        flags: [
+          "readonly",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      zrem: {
+        arity: -3,
+        flags: [
+          "write",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      zremrangebylex: {
+        arity: 4,
+        flags: [
+          "write"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      zremrangebyrank: {
+        arity: 4,
+        flags: [
+          "write"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      zremrangebyscore: {
+        arity: 4,
+        flags: [
+          "write"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      zrevrange: {
+        arity: -4,
+        flags: [
+          "readonly"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      zrevrangebylex: {
+        arity: -4,
+        flags: [
+          "readonly"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      zrevrangebyscore: {
+        arity: -4,
+        flags: [
+          "readonly"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      zrevrank: {
+        arity: -3,
+        flags: [
+          "readonly",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      zscan: {
+        arity: -3,
+        flags: [
+          "readonly"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      zscore: {
+        arity: 3,
+        flags: [
+          "readonly",
+          "fast"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      },
+      zunion: {
+        arity: -3,
+        flags: [
+          "readonly",
+          "movablekeys"
+        ],
+        keyStart: 0,
+        keyStop: 0,
+        step: 0
+      },
+      zunionstore: {
+        arity: -4,
+        flags: [
+          "write",
+          "denyoom",
+          "movablekeys"
+        ],
+        keyStart: 1,
+        keyStop: 1,
+        step: 1
+      }
+    };
+  }
+});
+
+// ../../main/node_modules/@ioredis/commands/built/index.js
+var require_built = __commonJS({
+  "../../main/node_modules/@ioredis/commands/built/index.js"(exports2) {
+    "use strict";
+    var __importDefault = exports2 && exports2.__importDefault || function(mod) {
+      return mod && mod.__esModule ? mod : { "default": mod };
+    };
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.getKeyIndexes = exports2.hasFlag = exports2.exists = exports2.list = void 0;
+    var commands_json_1 = __importDefault(require_commands());
+    var commandMetadata = commands_json_1.default;
+    exports2.list = Object.keys(commandMetadata);
+    var flags = {};
+    exports2.list.forEach((commandName) => {
+      flags[commandName] = commandMetadata[commandName].flags.reduce(function(flags2, flag) {
+        flags2[flag] = true;
+        return flags2;
+      }, {});
+    });
+    function exists(commandName, options2) {
+      commandName = (options2 === null || options2 === void 0 ? void 0 : options2.caseInsensitive) ? String(commandName).toLowerCase() : commandName;
+      return Boolean(commandMetadata[commandName]);
+    }
+    exports2.exists = exists;
+    function hasFlag(commandName, flag, options2) {
+      commandName = (options2 === null || options2 === void 0 ? void 0 : options2.nameCaseInsensitive) ? String(commandName).toLowerCase() : commandName;
+      if (!flags[commandName]) {
+        throw new Error("Unknown command " + commandName);
+      }
+      return Boolean(flags[commandName][flag]);
+    }
+    exports2.hasFlag = hasFlag;
+    function getKeyIndexes(commandName, args, options2) {
+      commandName = (options2 === null || options2 === void 0 ? void 0 : options2.nameCaseInsensitive) ? String(commandName).toLowerCase() : commandName;
+      const command = commandMetadata[commandName];
+      if (!command) {
+        throw new Error("Unknown command " + commandName);
+      }
+      if (!Array.isArray(args)) {
+        throw new Error("Expect args to be an array");
+      }
+      let resolvedCommand = command;
+      for (let i = 0; i < args.length && resolvedCommand.subcommands; i++) {
+        const subcommand = resolvedCommand.subcommands[String(args[i]).toLowerCase()];
+        if (!subcommand) {
+          break;
+        }
+        resolvedCommand = subcommand;
+      }
+      const keys = [];
+      const parseExternalKey = Boolean(options2 && options2.parseExternalKey);
+      const takeDynamicKeys = (args2, startIndex) => {
+        const keys2 = [];
+        const keyStop = Number(args2[startIndex]);
+        for (let i = 0; i < keyStop; i++) {
+          keys2.push(i + startIndex + 1);
+        }
+        return keys2;
+      };
+      const takeKeyAfterToken = (args2, startIndex, token) => {
+        for (let i = startIndex; i < args2.length - 1; i += 1) {
+          if (String(args2[i]).toLowerCase() === token.toLowerCase()) {
+            return i + 1;
+          }
+        }
+        return null;
+      };
+      switch (commandName) {
+        case "zunionstore":
+        case "zinterstore":
+        case "zdiffstore":
+          keys.push(0, ...takeDynamicKeys(args, 1));
+          break;
+        case "eval":
+        case "evalsha":
+        case "eval_ro":
+        case "evalsha_ro":
+        case "fcall":
+        case "fcall_ro":
+        case "blmpop":
+        case "bzmpop":
+          keys.push(...takeDynamicKeys(args, 1));
+          break;
+        case "sdiffcard":
+        case "sintercard":
+        case "sunioncard":
+        case "lmpop":
+        case "zunion":
+        case "zinter":
+        case "zmpop":
+        case "zintercard":
+        case "zdiff": {
+          keys.push(...takeDynamicKeys(args, 0));
+          break;
+        }
+        case "msetex": {
+          const numKeys2 = Number(args[0]);
+          for (let i = 0; i < numKeys2; i++) {
+            keys.push(1 + i * 2);
+          }
+          break;
+        }
+        case "georadius": {
+          keys.push(0);
+          const storeKey = takeKeyAfterToken(args, 5, "STORE");
+          if (storeKey)
+            keys.push(storeKey);
+          const distKey = takeKeyAfterToken(args, 5, "STOREDIST");
+          if (distKey)
+            keys.push(distKey);
+          break;
+        }
+        case "georadiusbymember": {
+          keys.push(0);
+          const storeKey = takeKeyAfterToken(args, 4, "STORE");
+          if (storeKey)
+            keys.push(storeKey);
+          const distKey = takeKeyAfterToken(args, 4, "STOREDIST");
+          if (distKey)
+            keys.push(distKey);
+          break;
+        }
+        case "sort":
+        case "sort_ro":
+          keys.push(0);
+          for (let i = 1; i < args.length - 1; i++) {
+            let arg = args[i];
+            if (typeof arg !== "string") {
+              continue;
+            }
+            const directive = arg.toUpperCase();
+            if (directive === "GET") {
+              i += 1;
+              arg = args[i];
+              if (arg !== "#") {
+                if (parseExternalKey) {
+                  keys.push([i, getExternalKeyNameLength(arg)]);
+                } else {
+                  keys.push(i);
+                }
+              }
+            } else if (directive === "BY") {
+              i += 1;
+              if (parseExternalKey) {
+                keys.push([i, getExternalKeyNameLength(args[i])]);
+              } else {
+                keys.push(i);
+              }
+            } else if (directive === "STORE") {
+              i += 1;
+              keys.push(i);
+            }
+          }
+          break;
+        case "migrate":
+          if (args[2] === "") {
+            for (let i = 5; i < args.length - 1; i++) {
+              const arg = args[i];
+              if (typeof arg === "string" && arg.toUpperCase() === "KEYS") {
+                for (let j = i + 1; j < args.length; j++) {
+                  keys.push(j);
+                }
+                break;
+              }
+            }
+          } else {
+            keys.push(2);
+          }
+          break;
+        case "xreadgroup":
+        case "xread":
+          for (let i = commandName === "xread" ? 0 : 3; i < args.length - 1; i++) {
+            if (String(args[i]).toUpperCase() === "STREAMS") {
+              for (let j = i + 1; j <= i + (args.length - 1 - i) / 2; j++) {
+                keys.push(j);
+              }
+              break;
+            }
+          }
+          break;
+        default:
+          if (resolvedCommand.step > 0) {
+            const keyStart = resolvedCommand.keyStart - 1;
+            const keyStop = resolvedCommand.keyStop > 0 ? resolvedCommand.keyStop : args.length + resolvedCommand.keyStop + 1;
+            for (let i = keyStart; i < keyStop; i += resolvedCommand.step) {
+              keys.push(i);
+            }
+          }
+          break;
+      }
+      return keys;
+    }
+    exports2.getKeyIndexes = getKeyIndexes;
+    function getExternalKeyNameLength(key) {
+      if (typeof key !== "string") {
+        key = String(key);
+      }
+      const hashPos = key.indexOf("->");
+      return hashPos === -1 ? key.length : hashPos;
+    }
+  }
+});
+
+// ../../main/node_modules/standard-as-callback/built/utils.js
+var require_utils = __commonJS({
+  "../../main/node_modules/standard-as-callback/built/utils.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.tryCatch = exports2.errorObj = void 0;
+    exports2.errorObj = { e: {} };
+    var tryCatchTarget;
+    function tryCatcher(err, val) {
+      try {
+        const target = tryCatchTarget;
+        tryCatchTarget = null;
+        return target.apply(this, arguments);
+      } catch (e) {
+        exports2.errorObj.e = e;
+        return exports2.errorObj;
+      }
+    }
+    function tryCatch(fn) {
+      tryCatchTarget = fn;
+      return tryCatcher;
+    }
+    exports2.tryCatch = tryCatch;
+  }
+});
+
+// ../../main/node_modules/standard-as-callback/built/index.js
+var require_built2 = __commonJS({
+  "../../main/node_modules/standard-as-callback/built/index.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    var utils_1 = require_utils();
+    function throwLater(e) {
+      setTimeout(function() {
+        throw e;
+      }, 0);
+    }
+    function asCallback(promise2, nodeback, options2) {
+      if (typeof nodeback === "function") {
+        promise2.then((val) => {
+          let ret;
+          if (options2 !== void 0 && Object(options2).spread && Array.isArray(val)) {
+            ret = utils_1.tryCatch(nodeback).apply(void 0, [null].concat(val));
+          } else {
+            ret = val === void 0 ? utils_1.tryCatch(nodeback)(null) : utils_1.tryCatch(nodeback)(null, val);
+          }
+          if (ret === utils_1.errorObj) {
+            throwLater(ret.e);
+          }
+        }, (cause) => {
+          if (!cause) {
+            const newReason = new Error(cause + "");
+            Object.assign(newReason, { cause });
+            cause = newReason;
+          }
+          const ret = utils_1.tryCatch(nodeback)(cause);
+          if (ret === utils_1.errorObj) {
+            throwLater(ret.e);
+          }
+        });
+      }
+      return promise2;
+    }
+    exports2.default = asCallback;
+  }
+});
+
+// ../../main/node_modules/redis-errors/lib/old.js
+var require_old = __commonJS({
+  "../../main/node_modules/redis-errors/lib/old.js"(exports2, module2) {
+    "use strict";
+    var assert2 = __require("assert");
+    var util = __require("util");
+    function RedisError(message) {
+      Object.defineProperty(this, "message", {
+        value: message || "",
+        configurable: true,
+        writable: true
+      });
+      Error.captureStackTrace(this, this.constructor);
+    }
+    util.inherits(RedisError, Error);
+    Object.defineProperty(RedisError.prototype, "name", {
+      value: "RedisError",
+      configurable: true,
+      writable: true
+    });
+    function ParserError(message, buffer, offset) {
+      assert2(buffer);
+      assert2.strictEqual(typeof offset, "number");
+      Object.defineProperty(this, "message", {
+        value: message || "",
+        configurable: true,
+        writable: true
+      });
+      const tmp = Error.stackTraceLimit;
+      Error.stackTraceLimit = 2;
+      Error.captureStackTrace(this, this.constructor);
+      Error.stackTraceLimit = tmp;
+      this.offset = offset;
+      this.buffer = buffer;
+    }
+    util.inherits(ParserError, RedisError);
+    Object.defineProperty(ParserError.prototype, "name", {
+      value: "ParserError",
+      configurable: true,
+      writable: true
+    });
+    function ReplyError(message) {
+      Object.defineProperty(this, "message", {
+        value: message || "",
+        configurable: true,
+        writable: true
+      });
+      const tmp = Error.stackTraceLimit;
+      Error.stackTraceLimit = 2;
+      Error.captureStackTrace(this, this.constructor);
+      Error.stackTraceLimit = tmp;
+    }
+    util.inherits(ReplyError, RedisError);
+    Object.defineProperty(ReplyError.prototype, "name", {
+      value: "ReplyError",
+      configurable: true,
+      writable: true
+    });
+    function AbortError(message) {
+      Object.defineProperty(this, "message", {
+        value: message || "",
+        configurable: true,
+        writable: true
+      });
+      Error.captureStackTrace(this, this.constructor);
+    }
+    util.inherits(AbortError, RedisError);
+    Object.defineProperty(AbortError.prototype, "name", {
+      value: "AbortError",
+      configurable: true,
+      writable: true
+    });
+    function InterruptError(message) {
+      Object.defineProperty(this, "message", {
+        value: message || "",
+        configurable: true,
+        writable: true
+      });
+      Error.captureStackTrace(this, this.constructor);
+    }
+    util.inherits(InterruptError, AbortError);
+    Object.defineProperty(InterruptError.prototype, "name", {
+      value: "InterruptError",
+      configurable: true,
+      writable: true
+    });
+    module2.exports = {
+      RedisError,
+      ParserError,
+      ReplyError,
+      AbortError,
+      InterruptError
+    };
+  }
+});
+
+// ../../main/node_modules/redis-errors/lib/modern.js
+var require_modern = __commonJS({
+  "../../main/node_modules/redis-errors/lib/modern.js"(exports2, module2) {
+    "use strict";
+    var assert2 = __require("assert");
+    var RedisError = class extends Error {
+      get name() {
+        return this.constructor.name;
+      }
+    };
+    var ParserError = class extends RedisError {
+      constructor(message, buffer, offset) {
+        assert2(buffer);
+        assert2.strictEqual(typeof offset, "number");
+        const tmp = Error.stackTraceLimit;
+        Error.stackTraceLimit = 2;
+        super(message);
+        Error.stackTraceLimit = tmp;
+        this.offset = offset;
+        this.buffer = buffer;
+      }
+      get name() {
+        return this.constructor.name;
+      }
+    };
+    var ReplyError = class extends RedisError {
+      constructor(message) {
+        const tmp = Error.stackTraceLimit;
+        Error.stackTraceLimit = 2;
+        super(message);
+        Error.stackTraceLimit = tmp;
+      }
+      get name() {
+        return this.constructor.name;
+      }
+    };
+    var AbortError = class extends RedisError {
+      get name() {
+        return this.constructor.name;
+      }
+    };
+    var InterruptError = class extends AbortError {
+      get name() {
+        return this.constructor.name;
+      }
+    };
+    module2.exports = {
+      RedisError,
+      ParserError,
+      ReplyError,
+      AbortError,
+      InterruptError
+    };
+  }
+});
+
+// ../../main/node_modules/redis-errors/index.js
+var require_redis_errors = __commonJS({
+  "../../main/node_modules/redis-errors/index.js"(exports2, module2) {
+    "use strict";
+    var Errors = process.version.charCodeAt(1) < 55 && process.version.charCodeAt(2) === 46 ? require_old() : require_modern();
+    module2.exports = Errors;
+  }
+});
+
+// ../../main/node_modules/cluster-key-slot/lib/index.js
+var require_lib = __commonJS({
+  "../../main/node_modules/cluster-key-slot/lib/index.js"(exports2, module2) {
+    var lookup = [
+      0,
+      4129,
+      8258,
+      12387,
+      16516,
+      20645,
+      24774,
+      28903,
+      33032,
+      37161,
+      41290,
+      45419,
+      49548,
+      53677,
+      57806,
+      61935,
+      4657,
+      528,
+      12915,
+      8786,
+      21173,
+      17044,
+      29431,
+      25302,
+      37689,
+      33560,
+      45947,
+      41818,
+      54205,
+      50076,
+      62463,
+      58334,
+      9314,
+      13379,
+      1056,
+      5121,
+      25830,
+      29895,
+      17572,
+      21637,
+      42346,
+      46411,
+      34088,
+      38153,
+      58862,
+      62927,
+      50604,
+      54669,
+      13907,
+      9842,
+      5649,
+      1584,
+      30423,
+      26358,
+      22165,
+      18100,
+      46939,
+      42874,
+      38681,
+      34616,
+      63455,
+      59390,
+      55197,
+      51132,
+      18628,
+      22757,
+      26758,
+      30887,
+      2112,
+      6241,
+      10242,
+      14371,
+      51660,
+      55789,
+      59790,
+      63919,
+      35144,
+      39273,
+      43274,
+      47403,
+      23285,
+      19156,
+      31415,
+      27286,
+      6769,
+      2640,
+      14899,
+      10770,
+      56317,
+      52188,
+      64447,
+      60318,
+      39801,
+      35672,
+      47931,
+      43802,
+      27814,
+      31879,
+      19684,
+      23749,
+      11298,
+      15363,
+      3168,
+      7233,
+      60846,
+      64911,
+      52716,
+      56781,
+      44330,
+      48395,
+      36200,
+      40265,
+      32407,
+      28342,
+      24277,
+      20212,
+      15891,
+      11826,
+      7761,
+      3696,
+      65439,
+      61374,
+      57309,
+      53244,
+      48923,
+      44858,
+      40793,
+      36728,
+      37256,
+      33193,
+      45514,
+      41451,
+      53516,
+      49453,
+      61774,
+      57711,
+      4224,
+      161,
+      12482,
+      8419,
+      20484,
+      16421,
+      28742,
+      24679,
+      33721,
+      37784,
+      41979,
+      46042,
+      49981,
+      54044,
+      58239,
+      62302,
+      689,
+      4752,
+      8947,
+      13010,
+      16949,
+      21012,
+      25207,
+      29270,
+      46570,
+      42443,
+      38312,
+      34185,
+      62830,
+      58703,
+      54572,
+      50445,
+      13538,
+      9411,
+      5280,
+      1153,
+      29798,
+      25671,
+      21540,
+      17413,
+      42971,
+      47098,
+      34713,
+      38840,
+      59231,
+      63358,
+      50973,
+      55100,
+      9939,
+      14066,
+      1681,
+      5808,
+      26199,
+      30326,
+      17941,
+      22068,
+      55628,
+      51565,
+      63758,
+      59695,
+      39368,
+      35305,
+      47498,
+      43435,
+      22596,
+      18533,
+      30726,
+      26663,
+      6336,
+      2273,
+      14466,
+      10403,
+      52093,
+      56156,
+      60223,
+      64286,
+      35833,
+      39896,
+      43963,
+      48026,
+      19061,
+      23124,
+      27191,
+      31254,
+      2801,
+      6864,
+      10931,
+      14994,
+      64814,
+      60687,
+      56684,
+      52557,
+      48554,
+      44427,
+      40424,
+      36297,
+      31782,
+      27655,
+      23652,
+      19525,
+      15522,
+      11395,
+      7392,
+      3265,
+      61215,
+      65342,
+      53085,
+      57212,
+      44955,
+      49082,
+      36825,
+      40952,
+      28183,
+      32310,
+      20053,
+      24180,
+      11923,
+      16050,
+      3793,
+      7920
+    ];
+    var toUTF8Array = function toUTF8Array2(str) {
+      var char;
+      var i = 0;
+      var p = 0;
+      var utf8 = [];
+      var len = str.length;
+      for (; i < len; i++) {
+        char = str.charCodeAt(i);
+        if (char < 128) {
+          utf8[p++] = char;
+        } else if (char < 2048) {
+          utf8[p++] = char >> 6 | 192;
+          utf8[p++] = char & 63 | 128;
+        } else if ((char & 64512) === 55296 && i + 1 < str.length && (str.charCodeAt(i + 1) & 64512) === 56320) {
+          char = 65536 + ((char & 1023) << 10) + (str.charCodeAt(++i) & 1023);
+          utf8[p++] = char >> 18 | 240;
+          utf8[p++] = char >> 12 & 63 | 128;
+          utf8[p++] = char >> 6 & 63 | 128;
+          utf8[p++] = char & 63 | 128;
+        } else {
+          utf8[p++] = char >> 12 | 224;
+          utf8[p++] = char >> 6 & 63 | 128;
+          utf8[p++] = char & 63 | 128;
+        }
+      }
+      return utf8;
+    };
+    var generate = module2.exports = function generate2(str) {
+      var char;
+      var i = 0;
+      var start = -1;
+      var result = 0;
+      var resultHash = 0;
+      var utf8 = typeof str === "string" ? toUTF8Array(str) : str;
+      var len = utf8.length;
+      while (i < len) {
+        char = utf8[i++];
+        if (start === -1) {
+          if (char === 123) {
+            start = i;
+          }
+        } else if (char !== 125) {
+          resultHash = lookup[(char ^ resultHash >> 8) & 255] ^ resultHash << 8;
+        } else if (i - 1 !== start) {
+          return resultHash & 16383;
+        }
+        result = lookup[(char ^ result >> 8) & 255] ^ result << 8;
+      }
+      return result & 16383;
+    };
+    module2.exports.generateMulti = function generateMulti(keys) {
+      var i = 1;
+      var len = keys.length;
+      var base = generate(keys[0]);
+      while (i < len) {
+        if (generate(keys[i++]) !== base) return -1;
+      }
+      return base;
+    };
+  }
+});
+
+// ../../main/node_modules/ioredis/built/utils/defaults.js
+var require_defaults = __commonJS({
+  "../../main/node_modules/ioredis/built/utils/defaults.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.defaults = void 0;
+    var IS_UNSIGNED_INTEGER = /^(?:0|[1-9]\d*)$/;
+    function isNil(value) {
+      return value == null;
+    }
+    function eq(value, other) {
+      return value === other || Number.isNaN(value) && Number.isNaN(other);
+    }
+    function isLength(value) {
+      return Number.isSafeInteger(value) && value >= 0;
+    }
+    function isArrayLike(value) {
+      return value != null && typeof value !== "function" && isLength(value.length);
+    }
+    function isObject2(value) {
+      return value !== null && (typeof value === "object" || typeof value === "function");
+    }
+    function isIndex(value, length = Number.MAX_SAFE_INTEGER) {
+      switch (typeof value) {
+        case "number":
+          return Number.isInteger(value) && value >= 0 && value < length;
+        case "symbol":
+          return false;
+        case "string":
+          return IS_UNSIGNED_INTEGER.test(value);
+      }
+    }
+    function isIterateeCall(value, index, object2) {
+      if (!isObject2(object2)) {
+        return false;
+      }
+      if (typeof index === "number" && isArrayLike(object2) && isIndex(index) && index < object2.length || typeof index === "string" && index in object2) {
+        return eq(object2[index], value);
+      }
+      return false;
+    }
+    function defaults(object2, ...sources) {
+      object2 = Object(object2);
+      const objectProto = Object.prototype;
+      let length = sources.length;
+      const guard2 = length > 2 ? sources[2] : void 0;
+      if (guard2 && isIterateeCall(sources[0], sources[1], guard2)) {
+        length = 1;
+      }
+      for (let i = 0; i < length; i++) {
+        if (isNil(sources[i])) {
+          continue;
+        }
+        const source = sources[i];
+        for (const key in source) {
+          const value = object2[key];
+          if (value === void 0 || !objectProto.hasOwnProperty.call(object2, key) && eq(value, objectProto[key])) {
+            object2[key] = source[key];
+          }
+        }
+      }
+      return object2;
+    }
+    exports2.defaults = defaults;
+  }
+});
+
+// ../../main/node_modules/ioredis/built/utils/isArguments.js
+var require_isArguments = __commonJS({
+  "../../main/node_modules/ioredis/built/utils/isArguments.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.isArguments = void 0;
+    function getTag(value) {
+      if (value == null) {
+        return value === void 0 ? "[object Undefined]" : "[object Null]";
+      }
+      return Object.prototype.toString.call(value);
+    }
+    function isArguments(value) {
+      return value !== null && typeof value === "object" && getTag(value) === "[object Arguments]";
+    }
+    exports2.isArguments = isArguments;
+  }
+});
+
+// ../../main/node_modules/ioredis/built/utils/lodash.js
+var require_lodash = __commonJS({
+  "../../main/node_modules/ioredis/built/utils/lodash.js"(exports2) {
+    "use strict";
+    var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o, m, k, k2) {
+      if (k2 === void 0) k2 = k;
+      var desc = Object.getOwnPropertyDescriptor(m, k);
+      if (!desc || ("get" in desc ? !m.__esModule : desc.writable || desc.configurable)) {
+        desc = { enumerable: true, get: function() {
+          return m[k];
+        } };
+      }
+      Object.defineProperty(o, k2, desc);
+    }) : (function(o, m, k, k2) {
+      if (k2 === void 0) k2 = k;
+      o[k2] = m[k];
+    }));
+    var __exportStar = exports2 && exports2.__exportStar || function(m, exports3) {
+      for (var p in m) if (p !== "default" && !Object.prototype.hasOwnProperty.call(exports3, p)) __createBinding(exports3, m, p);
+    };
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.noop = void 0;
+    function noop4() {
+    }
+    exports2.noop = noop4;
+    __exportStar(require_defaults(), exports2);
+    __exportStar(require_isArguments(), exports2);
+  }
+});
+
+// ../../main/node_modules/ms/index.js
+var require_ms = __commonJS({
+  "../../main/node_modules/ms/index.js"(exports2, module2) {
+    var s = 1e3;
+    var m = s * 60;
+    var h = m * 60;
+    var d = h * 24;
+    var w = d * 7;
+    var y = d * 365.25;
+    module2.exports = function(val, options2) {
+      options2 = options2 || {};
+      var type = typeof val;
+      if (type === "string" && val.length > 0) {
+        return parse5(val);
+      } else if (type === "number" && isFinite(val)) {
+        return options2.long ? fmtLong(val) : fmtShort(val);
+      }
+      throw new Error(
+        "val is not a non-empty string or a valid number. val=" + JSON.stringify(val)
+      );
+    };
+    function parse5(str) {
+      str = String(str);
+      if (str.length > 100) {
+        return;
+      }
+      var match = /^(-?(?:\d+)?\.?\d+) *(milliseconds?|msecs?|ms|seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h|days?|d|weeks?|w|years?|yrs?|y)?$/i.exec(
+        str
+      );
+      if (!match) {
+        return;
+      }
+      var n = parseFloat(match[1]);
+      var type = (match[2] || "ms").toLowerCase();
+      switch (type) {
+        case "years":
+        case "year":
+        case "yrs":
+        case "yr":
+        case "y":
+          return n * y;
+        case "weeks":
+        case "week":
+        case "w":
+          return n * w;
+        case "days":
+        case "day":
+        case "d":
+          return n * d;
+        case "hours":
+        case "hour":
+        case "hrs":
+        case "hr":
+        case "h":
+          return n * h;
+        case "minutes":
+        case "minute":
+        case "mins":
+        case "min":
+        case "m":
+          return n * m;
+        case "seconds":
+        case "second":
+        case "secs":
+        case "sec":
+        case "s":
+          return n * s;
+        case "milliseconds":
+        case "millisecond":
+        case "msecs":
+        case "msec":
+        case "ms":
+          return n;
+        default:
+          return void 0;
+      }
+    }
+    function fmtShort(ms) {
+      var msAbs = Math.abs(ms);
+      if (msAbs >= d) {
+        return Math.round(ms / d) + "d";
+      }
+      if (msAbs >= h) {
+        return Math.round(ms / h) + "h";
+      }
+      if (msAbs >= m) {
+        return Math.round(ms / m) + "m";
+      }
+      if (msAbs >= s) {
+        return Math.round(ms / s) + "s";
+      }
+      return ms + "ms";
+    }
+    function fmtLong(ms) {
+      var msAbs = Math.abs(ms);
+      if (msAbs >= d) {
+        return plural2(ms, msAbs, d, "day");
+      }
+      if (msAbs >= h) {
+        return plural2(ms, msAbs, h, "hour");
+      }
+      if (msAbs >= m) {
+        return plural2(ms, msAbs, m, "minute");
+      }
+      if (msAbs >= s) {
+        return plural2(ms, msAbs, s, "second");
+      }
+      return ms + " ms";
+    }
+    function plural2(ms, msAbs, n, name) {
+      var isPlural = msAbs >= n * 1.5;
+      return Math.round(ms / n) + " " + name + (isPlural ? "s" : "");
+    }
+  }
+});
+
+// ../../main/node_modules/debug/src/common.js
+var require_common = __commonJS({
+  "../../main/node_modules/debug/src/common.js"(exports2, module2) {
+    function setup(env) {
+      createDebug.debug = createDebug;
+      createDebug.default = createDebug;
+      createDebug.coerce = coerce;
+      createDebug.disable = disable;
+      createDebug.enable = enable;
+      createDebug.enabled = enabled;
+      createDebug.humanize = require_ms();
+      createDebug.destroy = destroy;
+      Object.keys(env).forEach((key) => {
+        createDebug[key] = env[key];
+      });
+      createDebug.names = [];
+      createDebug.skips = [];
+      createDebug.formatters = {};
+      function selectColor(namespace) {
+        let hash2 = 0;
+        for (let i = 0; i < namespace.length; i++) {
+          hash2 = (hash2 << 5) - hash2 + namespace.charCodeAt(i);
+          hash2 |= 0;
+        }
+        return createDebug.colors[Math.abs(hash2) % createDebug.colors.length];
+      }
+      createDebug.selectColor = selectColor;
+      function createDebug(namespace) {
+        let prevTime;
+        let enableOverride = null;
+        let namespacesCache;
+        let enabledCache;
+        function debug(...args) {
+          if (!debug.enabled) {
+            return;
+          }
+          const self2 = debug;
+          const curr = Number(/* @__PURE__ */ new Date());
+          const ms = curr - (prevTime || curr);
+          self2.diff = ms;
+          self2.prev = prevTime;
+          self2.curr = curr;
+          prevTime = curr;
+          args[0] = createDebug.coerce(args[0]);
+          if (typeof args[0] !== "string") {
+            args.unshift("%O");
+          }
+          let index = 0;
+          args[0] = args[0].replace(/%([a-zA-Z%])/g, (match, format) => {
+            if (match === "%%") {
+              return "%";
+            }
+            index++;
+            const formatter = createDebug.formatters[format];
+            if (typeof formatter === "function") {
+              const val = args[index];
+              match = formatter.call(self2, val);
+              args.splice(index, 1);
+              index--;
+            }
+            return match;
+          });
+          createDebug.formatArgs.call(self2, args);
+          const logFn = self2.log || createDebug.log;
+          logFn.apply(self2, args);
+        }
+        debug.namespace = namespace;
+        debug.useColors = createDebug.useColors();
+        debug.color = createDebug.selectColor(namespace);
+        debug.extend = extend2;
+        debug.destroy = createDebug.destroy;
+        Object.defineProperty(debug, "enabled", {
+          enumerable: true,
+          configurable: false,
+          get: () => {
+            if (enableOverride !== null) {
+              return enableOverride;
+            }
+            if (namespacesCache !== createDebug.namespaces) {
+              namespacesCache = createDebug.namespaces;
+              enabledCache = createDebug.enabled(namespace);
+            }
+            return enabledCache;
+          },
+          set: (v) => {
+            enableOverride = v;
+          }
+        });
+        if (typeof createDebug.init === "function") {
+          createDebug.init(debug);
+        }
+        return debug;
+      }
+      function extend2(namespace, delimiter) {
+        const newDebug = createDebug(this.namespace + (typeof delimiter === "undefined" ? ":" : delimiter) + namespace);
+        newDebug.log = this.log;
+        return newDebug;
+      }
+      function enable(namespaces) {
+        createDebug.save(namespaces);
+        createDebug.namespaces = namespaces;
+        createDebug.names = [];
+        createDebug.skips = [];
+        const split = (typeof namespaces === "string" ? namespaces : "").trim().replace(/\s+/g, ",").split(",").filter(Boolean);
+        for (const ns of split) {
+          if (ns[0] === "-") {
+            createDebug.skips.push(ns.slice(1));
+          } else {
+            createDebug.names.push(ns);
+          }
+        }
+      }
+      function matchesTemplate(search, template) {
+        let searchIndex = 0;
+        let templateIndex = 0;
+        let starIndex = -1;
+        let matchIndex = 0;
+        while (searchIndex < search.length) {
+          if (templateIndex < template.length && (template[templateIndex] === search[searchIndex] || template[templateIndex] === "*")) {
+            if (template[templateIndex] === "*") {
+              starIndex = templateIndex;
+              matchIndex = searchIndex;
+              templateIndex++;
+            } else {
+              searchIndex++;
+              templateIndex++;
+            }
+          } else if (starIndex !== -1) {
+            templateIndex = starIndex + 1;
+            matchIndex++;
+            searchIndex = matchIndex;
+          } else {
+            return false;
+          }
+        }
+        while (templateIndex < template.length && template[templateIndex] === "*") {
+          templateIndex++;
+        }
+        return templateIndex === template.length;
+      }
+      function disable() {
+        const namespaces = [
+          ...createDebug.names,
+          ...createDebug.skips.map((namespace) => "-" + namespace)
+        ].join(",");
+        createDebug.enable("");
+        return namespaces;
+      }
+      function enabled(name) {
+        for (const skip of createDebug.skips) {
+          if (matchesTemplate(name, skip)) {
+            return false;
+          }
+        }
+        for (const ns of createDebug.names) {
+          if (matchesTemplate(name, ns)) {
+            return true;
+          }
+        }
+        return false;
+      }
+      function coerce(val) {
+        if (val instanceof Error) {
+          return val.stack || val.message;
+        }
+        return val;
+      }
+      function destroy() {
+        console.warn("Instance method `debug.destroy()` is deprecated and no longer does anything. It will be removed in the next major version of `debug`.");
+      }
+      createDebug.enable(createDebug.load());
+      return createDebug;
+    }
+    module2.exports = setup;
+  }
+});
+
+// ../../main/node_modules/debug/src/browser.js
+var require_browser = __commonJS({
+  "../../main/node_modules/debug/src/browser.js"(exports2, module2) {
+    exports2.formatArgs = formatArgs;
+    exports2.save = save;
+    exports2.load = load;
+    exports2.useColors = useColors;
+    exports2.storage = localstorage();
+    exports2.destroy = /* @__PURE__ */ (() => {
+      let warned = false;
+      return () => {
+        if (!warned) {
+          warned = true;
+          console.warn("Instance method `debug.destroy()` is deprecated and no longer does anything. It will be removed in the next major version of `debug`.");
+        }
+      };
+    })();
+    exports2.colors = [
+      "#0000CC",
+      "#0000FF",
+      "#0033CC",
+      "#0033FF",
+      "#0066CC",
+      "#0066FF",
+      "#0099CC",
+      "#0099FF",
+      "#00CC00",
+      "#00CC33",
+      "#00CC66",
+      "#00CC99",
+      "#00CCCC",
+      "#00CCFF",
+      "#3300CC",
+      "#3300FF",
+      "#3333CC",
+      "#3333FF",
+      "#3366CC",
+      "#3366FF",
+      "#3399CC",
+      "#3399FF",
+      "#33CC00",
+      "#33CC33",
+      "#33CC66",
+      "#33CC99",
+      "#33CCCC",
+      "#33CCFF",
+      "#6600CC",
+      "#6600FF",
+      "#6633CC",
+      "#6633FF",
+      "#66CC00",
+      "#66CC33",
+      "#9900CC",
+      "#9900FF",
+      "#9933CC",
+      "#9933FF",
+      "#99CC00",
+      "#99CC33",
+      "#CC0000",
+      "#CC0033",
+      "#CC0066",
+      "#CC0099",
+      "#CC00CC",
+      "#CC00FF",
+      "#CC3300",
+      "#CC3333",
+      "#CC3366",
+      "#CC3399",
+      "#CC33CC",
+      "#CC33FF",
+      "#CC6600",
+      "#CC6633",
+      "#CC9900",
+      "#CC9933",
+      "#CCCC00",
+      "#CCCC33",
+      "#FF0000",
+      "#FF0033",
+      "#FF0066",
+      "#FF0099",
+      "#FF00CC",
+      "#FF00FF",
+      "#FF3300",
+      "#FF3333",
+      "#FF3366",
+      "#FF3399",
+      "#FF33CC",
+      "#FF33FF",
+      "#FF6600",
+      "#FF6633",
+      "#FF9900",
+      "#FF9933",
+      "#FFCC00",
+      "#FFCC33"
+    ];
+    function useColors() {
+      if (typeof window !== "undefined" && window.process && (window.process.type === "renderer" || window.process.__nwjs)) {
+        return true;
+      }
+      if (typeof navigator !== "undefined" && navigator.userAgent && navigator.userAgent.toLowerCase().match(/(edge|trident)\/(\d+)/)) {
+        return false;
+      }
+      let m;
+      return typeof document !== "undefined" && document.documentElement && document.documentElement.style && document.documentElement.style.WebkitAppearance || // Is firebug? http://stackoverflow.com/a/398120/376773
+      typeof window !== "undefined" && window.console && (window.console.firebug || window.console.exception && window.console.table) || // Is firefox >= v31?
+      // https://developer.mozilla.org/en-US/docs/Tools/Web_Console#Styling_messages
+      typeof navigator !== "undefined" && navigator.userAgent && (m = navigator.userAgent.toLowerCase().match(/firefox\/(\d+)/)) && parseInt(m[1], 10) >= 31 || // Double check webkit in userAgent just in case we are in a worker
+      typeof navigator !== "undefined" && navigator.userAgent && navigator.userAgent.toLowerCase().match(/applewebkit\/(\d+)/);
+    }
+    function formatArgs(args) {
+      args[0] = (this.useColors ? "%c" : "") + this.namespace + (this.useColors ? " %c" : " ") + args[0] + (this.useColors ? "%c " : " ") + "+" + module2.exports.humanize(this.diff);
+      if (!this.useColors) {
+        return;
+      }
+      const c = "color: " + this.color;
+      args.splice(1, 0, c, "color: inherit");
+      let index = 0;
+      let lastC = 0;
+      args[0].replace(/%[a-zA-Z%]/g, (match) => {
+        if (match === "%%") {
+          return;
+        }
+        index++;
+        if (match === "%c") {
+          lastC = index;
+        }
+      });
+      args.splice(lastC, 0, c);
+    }
+    exports2.log = console.debug || console.log || (() => {
+    });
+    function save(namespaces) {
+      try {
+        if (namespaces) {
+          exports2.storage.setItem("debug", namespaces);
+        } else {
+          exports2.storage.removeItem("debug");
+        }
+      } catch (error62) {
+      }
+    }
+    function load() {
+      let r;
+      try {
+        r = exports2.storage.getItem("debug") || exports2.storage.getItem("DEBUG");
+      } catch (error62) {
+      }
+      if (!r && typeof process !== "undefined" && "env" in process) {
+        r = process.env.DEBUG;
+      }
+      return r;
+    }
+    function localstorage() {
+      try {
+        return localStorage;
+      } catch (error62) {
+      }
+    }
+    module2.exports = require_common()(exports2);
+    var { formatters } = module2.exports;
+    formatters.j = function(v) {
+      try {
+        return JSON.stringify(v);
+      } catch (error62) {
+        return "[UnexpectedJSONParseError]: " + error62.message;
+      }
+    };
+  }
+});
+
+// ../../main/node_modules/has-flag/index.js
+var require_has_flag = __commonJS({
+  "../../main/node_modules/has-flag/index.js"(exports2, module2) {
+    "use strict";
+    module2.exports = (flag, argv = process.argv) => {
+      const prefix = flag.startsWith("-") ? "" : flag.length === 1 ? "-" : "--";
+      const position = argv.indexOf(prefix + flag);
+      const terminatorPosition = argv.indexOf("--");
+      return position !== -1 && (terminatorPosition === -1 || position < terminatorPosition);
+    };
+  }
+});
+
+// ../../main/node_modules/supports-color/index.js
+var require_supports_color = __commonJS({
+  "../../main/node_modules/supports-color/index.js"(exports2, module2) {
+    "use strict";
+    var os = __require("os");
+    var tty = __require("tty");
+    var hasFlag = require_has_flag();
+    var { env } = process;
+    var forceColor;
+    if (hasFlag("no-color") || hasFlag("no-colors") || hasFlag("color=false") || hasFlag("color=never")) {
+      forceColor = 0;
+    } else if (hasFlag("color") || hasFlag("colors") || hasFlag("color=true") || hasFlag("color=always")) {
+      forceColor = 1;
+    }
+    if ("FORCE_COLOR" in env) {
+      if (env.FORCE_COLOR === "true") {
+        forceColor = 1;
+      } else if (env.FORCE_COLOR === "false") {
+        forceColor = 0;
+      } else {
+        forceColor = env.FORCE_COLOR.length === 0 ? 1 : Math.min(parseInt(env.FORCE_COLOR, 10), 3);
+      }
+    }
+    function translateLevel(level) {
+      if (level === 0) {
+        return false;
+      }
+      return {
+        level,
+        hasBasic: true,
+        has256: level >= 2,
+        has16m: level >= 3
+      };
+    }
+    function supportsColor(haveStream, streamIsTTY) {
+      if (forceColor === 0) {
+        return 0;
+      }
+      if (hasFlag("color=16m") || hasFlag("color=full") || hasFlag("color=truecolor")) {
+        return 3;
+      }
+      if (hasFlag("color=256")) {
+        return 2;
+      }
+      if (haveStream && !streamIsTTY && forceColor === void 0) {
+        return 0;
+      }
+      const min = forceColor || 0;
+      if (env.TERM === "dumb") {
+        return min;
+      }
+      if (process.platform === "win32") {
+        const osRelease = os.release().split(".");
+        if (Number(osRelease[0]) >= 10 && Number(osRelease[2]) >= 10586) {
+          return Number(osRelease[2]) >= 14931 ? 3 : 2;
+        }
+        return 1;
+      }
+      if ("CI" in env) {
+        if (["TRAVIS", "CIRCLECI", "APPVEYOR", "GITLAB_CI", "GITHUB_ACTIONS", "BUILDKITE"].some((sign) => sign in env) || env.CI_NAME === "codeship") {
+          return 1;
+        }
+        return min;
+      }
+      if ("TEAMCITY_VERSION" in env) {
+        return /^(9\.(0*[1-9]\d*)\.|\d{2,}\.)/.test(env.TEAMCITY_VERSION) ? 1 : 0;
+      }
+      if (env.COLORTERM === "truecolor") {
+        return 3;
+      }
+      if ("TERM_PROGRAM" in env) {
+        const version2 = parseInt((env.TERM_PROGRAM_VERSION || "").split(".")[0], 10);
+        switch (env.TERM_PROGRAM) {
+          case "iTerm.app":
+            return version2 >= 3 ? 3 : 2;
+          case "Apple_Terminal":
+            return 2;
+        }
+      }
+      if (/-256(color)?$/i.test(env.TERM)) {
+        return 2;
+      }
+      if (/^screen|^xterm|^vt100|^vt220|^rxvt|color|ansi|cygwin|linux/i.test(env.TERM)) {
+        return 1;
+      }
+      if ("COLORTERM" in env) {
+        return 1;
+      }
+      return min;
+    }
+    function getSupportLevel(stream) {
+      const level = supportsColor(stream, stream && stream.isTTY);
+      return translateLevel(level);
+    }
+    module2.exports = {
+      supportsColor: getSupportLevel,
+      stdout: translateLevel(supportsColor(true, tty.isatty(1))),
+      stderr: translateLevel(supportsColor(true, tty.isatty(2)))
+    };
+  }
+});
+
+// ../../main/node_modules/debug/src/node.js
+var require_node = __commonJS({
+  "../../main/node_modules/debug/src/node.js"(exports2, module2) {
+    var tty = __require("tty");
+    var util = __require("util");
+    exports2.init = init;
+    exports2.log = log;
+    exports2.formatArgs = formatArgs;
+    exports2.save = save;
+    exports2.load = load;
+    exports2.useColors = useColors;
+    exports2.destroy = util.deprecate(
+      () => {
+      },
+      "Instance method `debug.destroy()` is deprecated and no longer does anything. It will be removed in the next major version of `debug`."
+    );
+    exports2.colors = [6, 2, 3, 4, 5, 1];
+    try {
+      const supportsColor = require_supports_color();
+      if (supportsColor && (supportsColor.stderr || supportsColor).level >= 2) {
+        exports2.colors = [
+          20,
+          21,
+          26,
+          27,
+          32,
+          33,
+          38,
+          39,
+          40,
+          41,
+          42,
+          43,
+          44,
+          45,
+          56,
+          57,
+          62,
+          63,
+          68,
+          69,
+          74,
+          75,
+          76,
+          77,
+          78,
+          79,
+          80,
+          81,
+          92,
+          93,
+          98,
+          99,
+          112,
+          113,
+          128,
+          129,
+          134,
+          135,
+          148,
+          149,
+          160,
+          161,
+          162,
+          163,
+          164,
+          165,
+          166,
+          167,
+          168,
+          169,
+          170,
+          171,
+          172,
+          173,
+          178,
+          179,
+          184,
+          185,
+          196,
+          197,
+          198,
+          199,
+          200,
+          201,
+          202,
+          203,
+          204,
+          205,
+          206,
+          207,
+          208,
+          209,
+          214,
+          215,
+          220,
+          221
+        ];
+      }
+    } catch (error62) {
+    }
+    exports2.inspectOpts = Object.keys(process.env).filter((key) => {
+      return /^debug_/i.test(key);
+    }).reduce((obj, key) => {
+      const prop = key.substring(6).toLowerCase().replace(/_([a-z])/g, (_, k) => {
+        return k.toUpperCase();
+      });
+      let val = process.env[key];
+      if (/^(yes|on|true|enabled)$/i.test(val)) {
+        val = true;
+      } else if (/^(no|off|false|disabled)$/i.test(val)) {
+        val = false;
+      } else if (val === "null") {
+        val = null;
+      } else {
+        val = Number(val);
+      }
+      obj[prop] = val;
+      return obj;
+    }, {});
+    function useColors() {
+      return "colors" in exports2.inspectOpts ? Boolean(exports2.inspectOpts.colors) : tty.isatty(process.stderr.fd);
+    }
+    function formatArgs(args) {
+      const { namespace: name, useColors: useColors2 } = this;
+      if (useColors2) {
+        const c = this.color;
+        const colorCode = "\x1B[3" + (c < 8 ? c : "8;5;" + c);
+        const prefix = `  ${colorCode};1m${name} \x1B[0m`;
+        args[0] = prefix + args[0].split("\n").join("\n" + prefix);
+        args.push(colorCode + "m+" + module2.exports.humanize(this.diff) + "\x1B[0m");
+      } else {
+        args[0] = getDate() + name + " " + args[0];
+      }
+    }
+    function getDate() {
+      if (exports2.inspectOpts.hideDate) {
+        return "";
+      }
+      return (/* @__PURE__ */ new Date()).toISOString() + " ";
+    }
+    function log(...args) {
+      return process.stderr.write(util.formatWithOptions(exports2.inspectOpts, ...args) + "\n");
+    }
+    function save(namespaces) {
+      if (namespaces) {
+        process.env.DEBUG = namespaces;
+      } else {
+        delete process.env.DEBUG;
+      }
+    }
+    function load() {
+      return process.env.DEBUG;
+    }
+    function init(debug) {
+      debug.inspectOpts = {};
+      const keys = Object.keys(exports2.inspectOpts);
+      for (let i = 0; i < keys.length; i++) {
+        debug.inspectOpts[keys[i]] = exports2.inspectOpts[keys[i]];
+      }
+    }
+    module2.exports = require_common()(exports2);
+    var { formatters } = module2.exports;
+    formatters.o = function(v) {
+      this.inspectOpts.colors = this.useColors;
+      return util.inspect(v, this.inspectOpts).split("\n").map((str) => str.trim()).join(" ");
+    };
+    formatters.O = function(v) {
+      this.inspectOpts.colors = this.useColors;
+      return util.inspect(v, this.inspectOpts);
+    };
+  }
+});
+
+// ../../main/node_modules/debug/src/index.js
+var require_src = __commonJS({
+  "../../main/node_modules/debug/src/index.js"(exports2, module2) {
+    if (typeof process === "undefined" || process.type === "renderer" || process.browser === true || process.__nwjs) {
+      module2.exports = require_browser();
+    } else {
+      module2.exports = require_node();
+    }
+  }
+});
+
+// ../../main/node_modules/ioredis/built/utils/debug.js
+var require_debug = __commonJS({
+  "../../main/node_modules/ioredis/built/utils/debug.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.genRedactedString = exports2.getStringValue = exports2.MAX_ARGUMENT_LENGTH = void 0;
+    var debug_1 = require_src();
+    var MAX_ARGUMENT_LENGTH = 200;
+    exports2.MAX_ARGUMENT_LENGTH = MAX_ARGUMENT_LENGTH;
+    var NAMESPACE_PREFIX = "ioredis";
+    function getStringValue(v) {
+      if (v === null) {
+        return;
+      }
+      switch (typeof v) {
+        case "boolean":
+          return;
+        case "number":
+          return;
+        case "object":
+          if (Buffer.isBuffer(v)) {
+            return v.toString("hex");
+          }
+          if (Array.isArray(v)) {
+            return v.join(",");
+          }
+          try {
+            return JSON.stringify(v);
+          } catch (e) {
+            return;
+          }
+        case "string":
+          return v;
+      }
+    }
+    exports2.getStringValue = getStringValue;
+    function genRedactedString(str, maxLen) {
+      const { length } = str;
+      return length <= maxLen ? str : str.slice(0, maxLen) + ' ... <REDACTED full-length="' + length + '">';
+    }
+    exports2.genRedactedString = genRedactedString;
+    function genDebugFunction(namespace) {
+      const fn = (0, debug_1.default)(`${NAMESPACE_PREFIX}:${namespace}`);
+      function wrappedDebug(...args) {
+        if (!fn.enabled) {
+          return;
+        }
+        for (let i = 1; i < args.length; i++) {
+          const str = getStringValue(args[i]);
+          if (typeof str === "string" && str.length > MAX_ARGUMENT_LENGTH) {
+            args[i] = genRedactedString(str, MAX_ARGUMENT_LENGTH);
+          }
+        }
+        return fn.apply(null, args);
+      }
+      Object.defineProperties(wrappedDebug, {
+        namespace: {
+          get() {
+            return fn.namespace;
+          }
+        },
+        enabled: {
+          get() {
+            return fn.enabled;
+          }
+        },
+        destroy: {
+          get() {
+            return fn.destroy;
+          }
+        },
+        log: {
+          get() {
+            return fn.log;
+          },
+          set(l) {
+            fn.log = l;
+          }
+        }
+      });
+      return wrappedDebug;
+    }
+    exports2.default = genDebugFunction;
+  }
+});
+
+// ../../main/node_modules/ioredis/built/constants/TLSProfiles.js
+var require_TLSProfiles = __commonJS({
+  "../../main/node_modules/ioredis/built/constants/TLSProfiles.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    var RedisCloudCA = `-----BEGIN CERTIFICATE-----
+MIIDTzCCAjegAwIBAgIJAKSVpiDswLcwMA0GCSqGSIb3DQEBBQUAMD4xFjAUBgNV
+BAoMDUdhcmFudGlhIERhdGExJDAiBgNVBAMMG1NTTCBDZXJ0aWZpY2F0aW9uIEF1
+dGhvcml0eTAeFw0xMzEwMDExMjE0NTVaFw0yMzA5MjkxMjE0NTVaMD4xFjAUBgNV
+BAoMDUdhcmFudGlhIERhdGExJDAiBgNVBAMMG1NTTCBDZXJ0aWZpY2F0aW9uIEF1
+dGhvcml0eTCCASIwDQYJKoZIhvcNAQEBBQADggEPADCCAQoCggEBALZqkh/DczWP
+JnxnHLQ7QL0T4B4CDKWBKCcisriGbA6ZePWVNo4hfKQC6JrzfR+081NeD6VcWUiz
+rmd+jtPhIY4c+WVQYm5PKaN6DT1imYdxQw7aqO5j2KUCEh/cznpLxeSHoTxlR34E
+QwF28Wl3eg2vc5ct8LjU3eozWVk3gb7alx9mSA2SgmuX5lEQawl++rSjsBStemY2
+BDwOpAMXIrdEyP/cVn8mkvi/BDs5M5G+09j0gfhyCzRWMQ7Hn71u1eolRxwVxgi3
+TMn+/vTaFSqxKjgck6zuAYjBRPaHe7qLxHNr1So/Mc9nPy+3wHebFwbIcnUojwbp
+4nctkWbjb2cCAwEAAaNQME4wHQYDVR0OBBYEFP1whtcrydmW3ZJeuSoKZIKjze3w
+MB8GA1UdIwQYMBaAFP1whtcrydmW3ZJeuSoKZIKjze3wMAwGA1UdEwQFMAMBAf8w
+DQYJKoZIhvcNAQEFBQADggEBAG2erXhwRAa7+ZOBs0B6X57Hwyd1R4kfmXcs0rta
+lbPpvgULSiB+TCbf3EbhJnHGyvdCY1tvlffLjdA7HJ0PCOn+YYLBA0pTU/dyvrN6
+Su8NuS5yubnt9mb13nDGYo1rnt0YRfxN+8DM3fXIVr038A30UlPX2Ou1ExFJT0MZ
+uFKY6ZvLdI6/1cbgmguMlAhM+DhKyV6Sr5699LM3zqeI816pZmlREETYkGr91q7k
+BpXJu/dtHaGxg1ZGu6w/PCsYGUcECWENYD4VQPd8N32JjOfu6vEgoEAwfPP+3oGp
+Z4m3ewACcWOAenqflb+cQYC4PsF7qbXDmRaWrbKntOlZ3n0=
+-----END CERTIFICATE-----
+-----BEGIN CERTIFICATE-----
+MIIGMTCCBBmgAwIBAgICEAAwDQYJKoZIhvcNAQELBQAwajELMAkGA1UEBhMCVVMx
+CzAJBgNVBAgMAkNBMQswCQYDVQQHDAJDQTESMBAGA1UECgwJUmVkaXNMYWJzMS0w
+KwYDVQQDDCRSZWRpc0xhYnMgUm9vdCBDZXJ0aWZpY2F0ZSBBdXRob3JpdHkwHhcN
+MTgwMjI1MTUzNzM3WhcNMjgwMjIzMTUzNzM3WjBfMQswCQYDVQQGEwJVUzELMAkG
+A1UECAwCQ0ExEjAQBgNVBAoMCVJlZGlzTGFiczEvMC0GA1UEAwwmUkNQIEludGVy
+bWVkaWF0ZSBDZXJ0aWZpY2F0ZSBBdXRob3JpdHkwggIiMA0GCSqGSIb3DQEBAQUA
+A4ICDwAwggIKAoICAQDf9dqbxc8Bq7Ctq9rWcxrGNKKHivqLAFpPq02yLPx6fsOv
+Tq7GsDChAYBBc4v7Y2Ap9RD5Vs3dIhEANcnolf27QwrG9RMnnvzk8pCvp1o6zSU4
+VuOE1W66/O1/7e2rVxyrnTcP7UgK43zNIXu7+tiAqWsO92uSnuMoGPGpeaUm1jym
+hjWKtkAwDFSqvHY+XL5qDVBEjeUe+WHkYUg40cAXjusAqgm2hZt29c2wnVrxW25W
+P0meNlzHGFdA2AC5z54iRiqj57dTfBTkHoBczQxcyw6hhzxZQ4e5I5zOKjXXEhZN
+r0tA3YC14CTabKRus/JmZieyZzRgEy2oti64tmLYTqSlAD78pRL40VNoaSYetXLw
+hhNsXCHgWaY6d5bLOc/aIQMAV5oLvZQKvuXAF1IDmhPA+bZbpWipp0zagf1P1H3s
+UzsMdn2KM0ejzgotbtNlj5TcrVwpmvE3ktvUAuA+hi3FkVx1US+2Gsp5x4YOzJ7u
+P1WPk6ShF0JgnJH2ILdj6kttTWwFzH17keSFICWDfH/+kM+k7Y1v3EXMQXE7y0T9
+MjvJskz6d/nv+sQhY04xt64xFMGTnZjlJMzfQNi7zWFLTZnDD0lPowq7l3YiPoTT
+t5Xky83lu0KZsZBo0WlWaDG00gLVdtRgVbcuSWxpi5BdLb1kRab66JptWjxwXQID
+AQABo4HrMIHoMDoGA1UdHwQzMDEwL6AtoCuGKWh0dHBzOi8vcmwtY2Etc2VydmVy
+LnJlZGlzbGFicy5jb20vdjEvY3JsMEYGCCsGAQUFBwEBBDowODA2BggrBgEFBQcw
+AYYqaHR0cHM6Ly9ybC1jYS1zZXJ2ZXIucmVkaXNsYWJzLmNvbS92MS9vY3NwMB0G
+A1UdDgQWBBQHar5OKvQUpP2qWt6mckzToeCOHDAfBgNVHSMEGDAWgBQi42wH6hM4
+L2sujEvLM0/u8lRXTzASBgNVHRMBAf8ECDAGAQH/AgEAMA4GA1UdDwEB/wQEAwIB
+hjANBgkqhkiG9w0BAQsFAAOCAgEAirEn/iTsAKyhd+pu2W3Z5NjCko4NPU0EYUbr
+AP7+POK2rzjIrJO3nFYQ/LLuC7KCXG+2qwan2SAOGmqWst13Y+WHp44Kae0kaChW
+vcYLXXSoGQGC8QuFSNUdaeg3RbMDYFT04dOkqufeWVccoHVxyTSg9eD8LZuHn5jw
+7QDLiEECBmIJHk5Eeo2TAZrx4Yx6ufSUX5HeVjlAzqwtAqdt99uCJ/EL8bgpWbe+
+XoSpvUv0SEC1I1dCAhCKAvRlIOA6VBcmzg5Am12KzkqTul12/VEFIgzqu0Zy2Jbc
+AUPrYVu/+tOGXQaijy7YgwH8P8n3s7ZeUa1VABJHcxrxYduDDJBLZi+MjheUDaZ1
+jQRHYevI2tlqeSBqdPKG4zBY5lS0GiAlmuze5oENt0P3XboHoZPHiqcK3VECgTVh
+/BkJcuudETSJcZDmQ8YfoKfBzRQNg2sv/hwvUv73Ss51Sco8GEt2lD8uEdib1Q6z
+zDT5lXJowSzOD5ZA9OGDjnSRL+2riNtKWKEqvtEG3VBJoBzu9GoxbAc7wIZLxmli
+iF5a/Zf5X+UXD3s4TMmy6C4QZJpAA2egsSQCnraWO2ULhh7iXMysSkF/nzVfZn43
+iqpaB8++9a37hWq14ZmOv0TJIDz//b2+KC4VFXWQ5W5QC6whsjT+OlG4p5ZYG0jo
+616pxqo=
+-----END CERTIFICATE-----
+-----BEGIN CERTIFICATE-----
+MIIFujCCA6KgAwIBAgIJAJ1aTT1lu2ScMA0GCSqGSIb3DQEBCwUAMGoxCzAJBgNV
+BAYTAlVTMQswCQYDVQQIDAJDQTELMAkGA1UEBwwCQ0ExEjAQBgNVBAoMCVJlZGlz
+TGFiczEtMCsGA1UEAwwkUmVkaXNMYWJzIFJvb3QgQ2VydGlmaWNhdGUgQXV0aG9y
+aXR5MB4XDTE4MDIyNTE1MjA0MloXDTM4MDIyMDE1MjA0MlowajELMAkGA1UEBhMC
+VVMxCzAJBgNVBAgMAkNBMQswCQYDVQQHDAJDQTESMBAGA1UECgwJUmVkaXNMYWJz
+MS0wKwYDVQQDDCRSZWRpc0xhYnMgUm9vdCBDZXJ0aWZpY2F0ZSBBdXRob3JpdHkw
+ggIiMA0GCSqGSIb3DQEBAQUAA4ICDwAwggIKAoICAQDLEjXy7YrbN5Waau5cd6g1
+G5C2tMmeTpZ0duFAPxNU4oE3RHS5gGiok346fUXuUxbZ6QkuzeN2/2Z+RmRcJhQY
+Dm0ZgdG4x59An1TJfnzKKoWj8ISmoHS/TGNBdFzXV7FYNLBuqZouqePI6ReC6Qhl
+pp45huV32Q3a6IDrrvx7Wo5ZczEQeFNbCeCOQYNDdTmCyEkHqc2AGo8eoIlSTutT
+ULOC7R5gzJVTS0e1hesQ7jmqHjbO+VQS1NAL4/5K6cuTEqUl+XhVhPdLWBXJQ5ag
+54qhX4v+ojLzeU1R/Vc6NjMvVtptWY6JihpgplprN0Yh2556ewcXMeturcKgXfGJ
+xeYzsjzXerEjrVocX5V8BNrg64NlifzTMKNOOv4fVZszq1SIHR8F9ROrqiOdh8iC
+JpUbLpXH9hWCSEO6VRMB2xJoKu3cgl63kF30s77x7wLFMEHiwsQRKxooE1UhgS9K
+2sO4TlQ1eWUvFvHSTVDQDlGQ6zu4qjbOpb3Q8bQwoK+ai2alkXVR4Ltxe9QlgYK3
+StsnPhruzZGA0wbXdpw0bnM+YdlEm5ffSTpNIfgHeaa7Dtb801FtA71ZlH7A6TaI
+SIQuUST9EKmv7xrJyx0W1pGoPOLw5T029aTjnICSLdtV9bLwysrLhIYG5bnPq78B
+cS+jZHFGzD7PUVGQD01nOQIDAQABo2MwYTAdBgNVHQ4EFgQUIuNsB+oTOC9rLoxL
+yzNP7vJUV08wHwYDVR0jBBgwFoAUIuNsB+oTOC9rLoxLyzNP7vJUV08wDwYDVR0T
+AQH/BAUwAwEB/zAOBgNVHQ8BAf8EBAMCAYYwDQYJKoZIhvcNAQELBQADggIBAHfg
+z5pMNUAKdMzK1aS1EDdK9yKz4qicILz5czSLj1mC7HKDRy8cVADUxEICis++CsCu
+rYOvyCVergHQLREcxPq4rc5Nq1uj6J6649NEeh4WazOOjL4ZfQ1jVznMbGy+fJm3
+3Hoelv6jWRG9iqeJZja7/1s6YC6bWymI/OY1e4wUKeNHAo+Vger7MlHV+RuabaX+
+hSJ8bJAM59NCM7AgMTQpJCncrcdLeceYniGy5Q/qt2b5mJkQVkIdy4TPGGB+AXDJ
+D0q3I/JDRkDUFNFdeW0js7fHdsvCR7O3tJy5zIgEV/o/BCkmJVtuwPYOrw/yOlKj
+TY/U7ATAx9VFF6/vYEOMYSmrZlFX+98L6nJtwDqfLB5VTltqZ4H/KBxGE3IRSt9l
+FXy40U+LnXzhhW+7VBAvyYX8GEXhHkKU8Gqk1xitrqfBXY74xKgyUSTolFSfFVgj
+mcM/X4K45bka+qpkj7Kfv/8D4j6aZekwhN2ly6hhC1SmQ8qjMjpG/mrWOSSHZFmf
+ybu9iD2AYHeIOkshIl6xYIa++Q/00/vs46IzAbQyriOi0XxlSMMVtPx0Q3isp+ji
+n8Mq9eOuxYOEQ4of8twUkUDd528iwGtEdwf0Q01UyT84S62N8AySl1ZBKXJz6W4F
+UhWfa/HQYOAPDdEjNgnVwLI23b8t0TozyCWw7q8h
+-----END CERTIFICATE-----
+
+-----BEGIN CERTIFICATE-----
+MIIEjzCCA3egAwIBAgIQe55B/ALCKJDZtdNT8kD6hTANBgkqhkiG9w0BAQsFADBM
+MSAwHgYDVQQLExdHbG9iYWxTaWduIFJvb3QgQ0EgLSBSMzETMBEGA1UEChMKR2xv
+YmFsU2lnbjETMBEGA1UEAxMKR2xvYmFsU2lnbjAeFw0yMjAxMjYxMjAwMDBaFw0y
+NTAxMjYwMDAwMDBaMFgxCzAJBgNVBAYTAkJFMRkwFwYDVQQKExBHbG9iYWxTaWdu
+IG52LXNhMS4wLAYDVQQDEyVHbG9iYWxTaWduIEF0bGFzIFIzIE9WIFRMUyBDQSAy
+MDIyIFEyMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAmGmg1LW9b7Lf
+8zDD83yBDTEkt+FOxKJZqF4veWc5KZsQj9HfnUS2e5nj/E+JImlGPsQuoiosLuXD
+BVBNAMcUFa11buFMGMeEMwiTmCXoXRrXQmH0qjpOfKgYc5gHG3BsRGaRrf7VR4eg
+ofNMG9wUBw4/g/TT7+bQJdA4NfE7Y4d5gEryZiBGB/swaX6Jp/8MF4TgUmOWmalK
+dZCKyb4sPGQFRTtElk67F7vU+wdGcrcOx1tDcIB0ncjLPMnaFicagl+daWGsKqTh
+counQb6QJtYHa91KvCfKWocMxQ7OIbB5UARLPmC4CJ1/f8YFm35ebfzAeULYdGXu
+jE9CLor0OwIDAQABo4IBXzCCAVswDgYDVR0PAQH/BAQDAgGGMB0GA1UdJQQWMBQG
+CCsGAQUFBwMBBggrBgEFBQcDAjASBgNVHRMBAf8ECDAGAQH/AgEAMB0GA1UdDgQW
+BBSH5Zq7a7B/t95GfJWkDBpA8HHqdjAfBgNVHSMEGDAWgBSP8Et/qC5FJK5NUPpj
+move4t0bvDB7BggrBgEFBQcBAQRvMG0wLgYIKwYBBQUHMAGGImh0dHA6Ly9vY3Nw
+Mi5nbG9iYWxzaWduLmNvbS9yb290cjMwOwYIKwYBBQUHMAKGL2h0dHA6Ly9zZWN1
+cmUuZ2xvYmFsc2lnbi5jb20vY2FjZXJ0L3Jvb3QtcjMuY3J0MDYGA1UdHwQvMC0w
+K6ApoCeGJWh0dHA6Ly9jcmwuZ2xvYmFsc2lnbi5jb20vcm9vdC1yMy5jcmwwIQYD
+VR0gBBowGDAIBgZngQwBAgIwDAYKKwYBBAGgMgoBAjANBgkqhkiG9w0BAQsFAAOC
+AQEAKRic9/f+nmhQU/wz04APZLjgG5OgsuUOyUEZjKVhNGDwxGTvKhyXGGAMW2B/
+3bRi+aElpXwoxu3pL6fkElbX3B0BeS5LoDtxkyiVEBMZ8m+sXbocwlPyxrPbX6mY
+0rVIvnuUeBH8X0L5IwfpNVvKnBIilTbcebfHyXkPezGwz7E1yhUULjJFm2bt0SdX
+y+4X/WeiiYIv+fTVgZZgl+/2MKIsu/qdBJc3f3TvJ8nz+Eax1zgZmww+RSQWeOj3
+15Iw6Z5FX+NwzY/Ab+9PosR5UosSeq+9HhtaxZttXG1nVh+avYPGYddWmiMT90J5
+ZgKnO/Fx2hBgTxhOTMYaD312kg==
+-----END CERTIFICATE-----
+
+-----BEGIN CERTIFICATE-----
+MIIDXzCCAkegAwIBAgILBAAAAAABIVhTCKIwDQYJKoZIhvcNAQELBQAwTDEgMB4G
+A1UECxMXR2xvYmFsU2lnbiBSb290IENBIC0gUjMxEzARBgNVBAoTCkdsb2JhbFNp
+Z24xEzARBgNVBAMTCkdsb2JhbFNpZ24wHhcNMDkwMzE4MTAwMDAwWhcNMjkwMzE4
+MTAwMDAwWjBMMSAwHgYDVQQLExdHbG9iYWxTaWduIFJvb3QgQ0EgLSBSMzETMBEG
+A1UEChMKR2xvYmFsU2lnbjETMBEGA1UEAxMKR2xvYmFsU2lnbjCCASIwDQYJKoZI
+hvcNAQEBBQADggEPADCCAQoCggEBAMwldpB5BngiFvXAg7aEyiie/QV2EcWtiHL8
+RgJDx7KKnQRfJMsuS+FggkbhUqsMgUdwbN1k0ev1LKMPgj0MK66X17YUhhB5uzsT
+gHeMCOFJ0mpiLx9e+pZo34knlTifBtc+ycsmWQ1z3rDI6SYOgxXG71uL0gRgykmm
+KPZpO/bLyCiR5Z2KYVc3rHQU3HTgOu5yLy6c+9C7v/U9AOEGM+iCK65TpjoWc4zd
+QQ4gOsC0p6Hpsk+QLjJg6VfLuQSSaGjlOCZgdbKfd/+RFO+uIEn8rUAVSNECMWEZ
+XriX7613t2Saer9fwRPvm2L7DWzgVGkWqQPabumDk3F2xmmFghcCAwEAAaNCMEAw
+DgYDVR0PAQH/BAQDAgEGMA8GA1UdEwEB/wQFMAMBAf8wHQYDVR0OBBYEFI/wS3+o
+LkUkrk1Q+mOai97i3Ru8MA0GCSqGSIb3DQEBCwUAA4IBAQBLQNvAUKr+yAzv95ZU
+RUm7lgAJQayzE4aGKAczymvmdLm6AC2upArT9fHxD4q/c2dKg8dEe3jgr25sbwMp
+jjM5RcOO5LlXbKr8EpbsU8Yt5CRsuZRj+9xTaGdWPoO4zzUhw8lo/s7awlOqzJCK
+6fBdRoyV3XpYKBovHd7NADdBj+1EbddTKJd+82cEHhXXipa0095MJ6RMG3NzdvQX
+mcIfeg7jLQitChws/zyrVQ4PkX4268NXSb7hLi18YIvDQVETI53O9zJrlAGomecs
+Mx86OyXShkDOOyyGeMlhLxS67ttVb9+E7gUJTb0o2HLO02JQZR7rkpeDMdmztcpH
+WD9f
+-----END CERTIFICATE-----`;
+    var TLSProfiles = {
+      RedisCloudFixed: { ca: RedisCloudCA },
+      RedisCloudFlexible: { ca: RedisCloudCA }
+    };
+    exports2.default = TLSProfiles;
+  }
+});
+
+// ../../main/node_modules/ioredis/built/utils/index.js
+var require_utils2 = __commonJS({
+  "../../main/node_modules/ioredis/built/utils/index.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.noop = exports2.isArguments = exports2.defaults = exports2.Debug = exports2.zipMap = exports2.isResp2SubscriberMode = exports2.CONNECTION_CLOSED_ERROR_MSG = exports2.shuffle = exports2.sample = exports2.resolveTLSProfile = exports2.parseURL = exports2.optimizeErrorStack = exports2.toArg = exports2.convertMapToArray = exports2.convertObjectToArray = exports2.timeout = exports2.packObject = exports2.isInt = exports2.wrapMultiResult = exports2.convertBufferToString = void 0;
+    var lodash_1 = require_lodash();
+    Object.defineProperty(exports2, "defaults", { enumerable: true, get: function() {
+      return lodash_1.defaults;
+    } });
+    Object.defineProperty(exports2, "isArguments", { enumerable: true, get: function() {
+      return lodash_1.isArguments;
+    } });
+    Object.defineProperty(exports2, "noop", { enumerable: true, get: function() {
+      return lodash_1.noop;
+    } });
+    var debug_1 = require_debug();
+    exports2.Debug = debug_1.default;
+    var TLSProfiles_1 = require_TLSProfiles();
+    function convertBufferToString(value, encoding) {
+      if (value instanceof Buffer) {
+        return value.toString(encoding);
+      }
+      if (Array.isArray(value)) {
+        const length = value.length;
+        const res = Array(length);
+        for (let i = 0; i < length; ++i) {
+          res[i] = value[i] instanceof Buffer && encoding === "utf8" ? value[i].toString() : convertBufferToString(value[i], encoding);
+        }
+        return res;
+      }
+      if (isPlainObject4(value)) {
+        const keys = Object.keys(value);
+        const res = {};
+        for (const element of keys) {
+          const item = value[element];
+          const converted = item instanceof Buffer && encoding === "utf8" ? item.toString() : convertBufferToString(item, encoding);
+          if (element === "__proto__" || element === "constructor") {
+            Object.defineProperty(res, element, {
+              value: converted,
+              configurable: true,
+              enumerable: true,
+              writable: true
+            });
+          } else {
+            res[element] = converted;
+          }
+        }
+        return res;
+      }
+      return value;
+    }
+    exports2.convertBufferToString = convertBufferToString;
+    function isPlainObject4(value) {
+      if (value === null || typeof value !== "object") {
+        return false;
+      }
+      const proto = Object.getPrototypeOf(value);
+      return proto === Object.prototype || proto === null;
+    }
+    function wrapMultiResult(arr) {
+      if (!arr) {
+        return null;
+      }
+      const result = [];
+      const length = arr.length;
+      for (let i = 0; i < length; ++i) {
+        const item = arr[i];
+        if (item instanceof Error) {
+          result.push([item]);
+        } else {
+          result.push([null, item]);
+        }
+      }
+      return result;
+    }
+    exports2.wrapMultiResult = wrapMultiResult;
+    function isInt(value) {
+      const x = parseFloat(value);
+      return !isNaN(value) && (x | 0) === x;
+    }
+    exports2.isInt = isInt;
+    function packObject(array2) {
+      const result = {};
+      const length = array2.length;
+      for (let i = 1; i < length; i += 2) {
+        result[array2[i - 1]] = array2[i];
+      }
+      return result;
+    }
+    exports2.packObject = packObject;
+    function timeout(callback, timeout2) {
+      let timer = null;
+      const run3 = function() {
+        if (timer) {
+          clearTimeout(timer);
+          timer = null;
+          callback.apply(this, arguments);
+        }
+      };
+      timer = setTimeout(run3, timeout2, new Error("timeout"));
+      return run3;
+    }
+    exports2.timeout = timeout;
+    function convertObjectToArray(obj) {
+      const result = [];
+      const keys = Object.keys(obj);
+      for (let i = 0, l = keys.length; i < l; i++) {
+        result.push(keys[i], obj[keys[i]]);
+      }
+      return result;
+    }
+    exports2.convertObjectToArray = convertObjectToArray;
+    function convertMapToArray(map2) {
+      const result = [];
+      let pos = 0;
+      map2.forEach(function(value, key) {
+        result[pos] = key;
+        result[pos + 1] = value;
+        pos += 2;
+      });
+      return result;
+    }
+    exports2.convertMapToArray = convertMapToArray;
+    function toArg(arg) {
+      if (arg === null || typeof arg === "undefined") {
+        return "";
+      }
+      if (typeof arg === "number" && Number.isInteger(arg) && !Number.isSafeInteger(arg)) {
+        return BigInt(arg).toString();
+      }
+      return String(arg);
+    }
+    exports2.toArg = toArg;
+    function optimizeErrorStack(error62, friendlyStack, filterPath) {
+      const stacks = friendlyStack.split("\n");
+      let lines = "";
+      let i;
+      for (i = 1; i < stacks.length; ++i) {
+        if (stacks[i].indexOf(filterPath) === -1) {
+          break;
+        }
+      }
+      for (let j = i; j < stacks.length; ++j) {
+        lines += "\n" + stacks[j];
+      }
+      if (error62.stack) {
+        const pos = error62.stack.indexOf("\n");
+        error62.stack = error62.stack.slice(0, pos) + lines;
+      }
+      return error62;
+    }
+    exports2.optimizeErrorStack = optimizeErrorStack;
+    function parseURL(url2) {
+      if (isInt(url2)) {
+        return { port: url2 };
+      }
+      const rawUrl = url2;
+      const hasProtocol = /^rediss?:\/\//i.test(rawUrl);
+      const isProtocolRelative = rawUrl.startsWith("//");
+      if (rawUrl[0] === "/" && !isProtocolRelative) {
+        const qIdx = rawUrl.indexOf("?");
+        const result2 = {
+          path: qIdx === -1 ? rawUrl : rawUrl.slice(0, qIdx)
+        };
+        if (qIdx !== -1) {
+          const options3 = {};
+          const params = new URLSearchParams(rawUrl.slice(qIdx + 1));
+          params.forEach((value, key) => {
+            options3[key] = parseURLQueryItem(key, value);
+          });
+          (0, lodash_1.defaults)(result2, options3);
+        }
+        return result2;
+      }
+      let parsed;
+      if (hasProtocol) {
+        parsed = new URL(rawUrl);
+      } else if (isProtocolRelative) {
+        parsed = new URL("redis:" + rawUrl);
+      } else {
+        parsed = new URL("redis://" + rawUrl);
+      }
+      const options2 = {};
+      parsed.searchParams.forEach((value, key) => {
+        options2[key] = parseURLQueryItem(key, value);
+      });
+      const result = {};
+      if (parsed.username || parsed.password) {
+        result.username = decodeURIComponent(parsed.username);
+        result.password = decodeURIComponent(parsed.password);
+      }
+      if (parsed.pathname && parsed.pathname !== "/") {
+        if (hasProtocol || isProtocolRelative) {
+          if (parsed.pathname.length > 1) {
+            result.db = parsed.pathname.slice(1);
+          }
+        } else {
+          result.path = parsed.pathname;
+        }
+      }
+      if (parsed.hostname) {
+        result.host = parsed.hostname.replace(/^\[|\]$/g, "");
+      }
+      if (parsed.port) {
+        result.port = parsed.port;
+      }
+      (0, lodash_1.defaults)(result, options2);
+      return result;
+    }
+    exports2.parseURL = parseURL;
+    function parseURLQueryItem(key, value) {
+      if (key === "family") {
+        const intFamily = Number.parseInt(value, 10);
+        if (!Number.isNaN(intFamily)) {
+          return intFamily;
+        }
+      }
+      return value;
+    }
+    function resolveTLSProfile(options2) {
+      let tls = options2?.tls;
+      if (typeof tls === "string")
+        tls = { profile: tls };
+      const profile = TLSProfiles_1.default[tls?.profile];
+      if (profile) {
+        tls = Object.assign({}, profile, tls);
+        delete tls.profile;
+        options2 = Object.assign({}, options2, { tls });
+      }
+      return options2;
+    }
+    exports2.resolveTLSProfile = resolveTLSProfile;
+    function sample(array2, from = 0) {
+      const length = array2.length;
+      if (from >= length) {
+        return null;
+      }
+      return array2[from + Math.floor(Math.random() * (length - from))];
+    }
+    exports2.sample = sample;
+    function shuffle(array2) {
+      let counter = array2.length;
+      while (counter > 0) {
+        const index = Math.floor(Math.random() * counter);
+        counter--;
+        [array2[counter], array2[index]] = [array2[index], array2[counter]];
+      }
+      return array2;
+    }
+    exports2.shuffle = shuffle;
+    exports2.CONNECTION_CLOSED_ERROR_MSG = "Connection is closed.";
+    function isResp2SubscriberMode(condition) {
+      return Boolean(condition?.subscriber) && condition?.protocol !== 3;
+    }
+    exports2.isResp2SubscriberMode = isResp2SubscriberMode;
+    function zipMap(keys, values) {
+      const map2 = /* @__PURE__ */ new Map();
+      keys.forEach((key, index) => {
+        map2.set(key, values[index]);
+      });
+      return map2;
+    }
+    exports2.zipMap = zipMap;
+  }
+});
+
+// ../../main/node_modules/ioredis/built/utils/argumentParsers.js
+var require_argumentParsers = __commonJS({
+  "../../main/node_modules/ioredis/built/utils/argumentParsers.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.parseBlockOption = exports2.parseSecondsArgument = void 0;
+    var parseNumberArgument = (arg) => {
+      if (typeof arg === "number") {
+        return arg;
+      }
+      if (Buffer.isBuffer(arg)) {
+        return parseNumberArgument(arg.toString());
+      }
+      if (typeof arg === "string") {
+        const value = Number(arg);
+        return Number.isFinite(value) ? value : void 0;
+      }
+      return void 0;
+    };
+    var parseStringArgument = (arg) => {
+      if (typeof arg === "string") {
+        return arg;
+      }
+      if (Buffer.isBuffer(arg)) {
+        return arg.toString();
+      }
+      return void 0;
+    };
+    var parseSecondsArgument = (arg) => {
+      const value = parseNumberArgument(arg);
+      if (value === void 0) {
+        return void 0;
+      }
+      if (value <= 0) {
+        return 0;
+      }
+      return value * 1e3;
+    };
+    exports2.parseSecondsArgument = parseSecondsArgument;
+    var parseBlockOption = (args) => {
+      for (let i = 0; i < args.length; i++) {
+        const token = parseStringArgument(args[i]);
+        if (token && token.toLowerCase() === "block") {
+          const duration3 = parseNumberArgument(args[i + 1]);
+          if (duration3 === void 0) {
+            return void 0;
+          }
+          if (duration3 <= 0) {
+            return 0;
+          }
+          return duration3;
+        }
+      }
+      return null;
+    };
+    exports2.parseBlockOption = parseBlockOption;
+  }
+});
+
+// ../../main/node_modules/ioredis/built/replyTransformers.js
+var require_replyTransformers = __commonJS({
+  "../../main/node_modules/ioredis/built/replyTransformers.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.sortedSetWithScorePairCommands = exports2.transformStreamReadReply = exports2.transformPairReply = exports2.transformVsimReply = exports2.wrapStreamMapPairs = exports2.flattenNestedArrayItems = exports2.passthroughReplyTransformer = void 0;
+    var passthroughReplyTransformer = function(result) {
+      return result;
+    };
+    exports2.passthroughReplyTransformer = passthroughReplyTransformer;
+    var flattenNestedArrayItems = function(result) {
+      if (!Array.isArray(result)) {
+        return result;
+      }
+      let flat = null;
+      for (let i = 0; i < result.length; i++) {
+        const item = result[i];
+        if (Array.isArray(item)) {
+          if (!flat) {
+            flat = result.slice(0, i);
+          }
+          flat.push(...item);
+        } else if (flat) {
+          flat.push(item);
+        }
+      }
+      return flat ?? result;
+    };
+    exports2.flattenNestedArrayItems = flattenNestedArrayItems;
+    var flattenPairTransformers = {
+      2: {
+        legacy: exports2.passthroughReplyTransformer,
+        resp3: exports2.passthroughReplyTransformer
+      },
+      3: {
+        legacy: exports2.flattenNestedArrayItems,
+        resp3: exports2.passthroughReplyTransformer
+      }
+    };
+    var vsimTransformers = {
+      2: {
+        legacy: exports2.flattenNestedArrayItems,
+        resp3: exports2.passthroughReplyTransformer
+      },
+      3: {
+        legacy: exports2.flattenNestedArrayItems,
+        resp3: exports2.passthroughReplyTransformer
+      }
+    };
+    var wrapStreamMapPairs = function(result) {
+      if (!Array.isArray(result)) {
+        return result;
+      }
+      const wrapped = [];
+      for (let i = 0; i < result.length; i += 2) {
+        wrapped.push([result[i], result[i + 1]]);
+      }
+      return wrapped;
+    };
+    exports2.wrapStreamMapPairs = wrapStreamMapPairs;
+    var streamReadTransformers = {
+      2: {
+        legacy: exports2.passthroughReplyTransformer,
+        resp3: exports2.passthroughReplyTransformer
+      },
+      3: {
+        legacy: exports2.wrapStreamMapPairs,
+        resp3: exports2.passthroughReplyTransformer
+      }
+    };
+    var transformVsimReply = function(result, context) {
+      return vsimTransformers[context.protocol][context.replyMapping](result, context);
+    };
+    exports2.transformVsimReply = transformVsimReply;
+    var transformPairReply = function(result, context) {
+      return flattenPairTransformers[context.protocol][context.replyMapping](result, context);
+    };
+    exports2.transformPairReply = transformPairReply;
+    var transformStreamReadReply = function(result, context) {
+      return streamReadTransformers[context.protocol][context.replyMapping](result, context);
+    };
+    exports2.transformStreamReadReply = transformStreamReadReply;
+    exports2.sortedSetWithScorePairCommands = [
+      "zdiff",
+      "zinter",
+      "zpopmax",
+      "zpopmin",
+      "zunion",
+      "zrandmember",
+      "zrange",
+      "zrangebyscore",
+      "zrevrange",
+      "zrevrangebyscore"
+    ];
+  }
+});
+
+// ../../main/node_modules/ioredis/built/Command.js
+var require_Command = __commonJS({
+  "../../main/node_modules/ioredis/built/Command.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    var commands_1 = require_built();
+    var calculateSlot = require_lib();
+    var standard_as_callback_1 = require_built2();
+    var utils_1 = require_utils2();
+    var argumentParsers_1 = require_argumentParsers();
+    var replyTransformers_1 = require_replyTransformers();
+    var Command = class _Command {
+      /**
+       * Check whether the command has the flag
+       */
+      static checkFlag(flagName, commandName) {
+        commandName = commandName.toLowerCase();
+        return !!this.getFlagMap()[flagName][commandName];
+      }
+      static setArgumentTransformer(name, func) {
+        this._transformer.argument[name] = func;
+      }
+      static setReplyTransformer(name, func) {
+        this._transformer.reply[name] = func;
+      }
+      static getFlagMap() {
+        if (!this.flagMap) {
+          this.flagMap = Object.keys(_Command.FLAGS).reduce((map2, flagName) => {
+            map2[flagName] = {};
+            _Command.FLAGS[flagName].forEach((commandName) => {
+              map2[flagName][commandName] = true;
+            });
+            return map2;
+          }, {});
+        }
+        return this.flagMap;
+      }
+      /**
+       * Creates an instance of Command.
+       * @param name Command name
+       * @param args An array of command arguments
+       * @param options
+       * @param callback The callback that handles the response.
+       * If omit, the response will be handled via Promise
+       */
+      constructor(name, args = [], options2 = {}, callback) {
+        this.name = name;
+        this.inTransaction = false;
+        this.isTraced = false;
+        this.isResolved = false;
+        this.isSettled = false;
+        this.transformed = false;
+        this.replyEncoding = options2.replyEncoding;
+        this.protocol = 2;
+        this.replyMapping = "legacy";
+        this.errorStack = options2.errorStack;
+        this.args = args.flat();
+        this.callback = callback;
+        this.initPromise();
+        if (options2.keyPrefix) {
+          const isBufferKeyPrefix = options2.keyPrefix instanceof Buffer;
+          let keyPrefixBuffer = isBufferKeyPrefix ? options2.keyPrefix : null;
+          this._iterateKeys((key) => {
+            if (key instanceof Buffer) {
+              if (keyPrefixBuffer === null) {
+                keyPrefixBuffer = Buffer.from(options2.keyPrefix);
+              }
+              return Buffer.concat([keyPrefixBuffer, key]);
+            } else if (isBufferKeyPrefix) {
+              return Buffer.concat([options2.keyPrefix, Buffer.from(String(key))]);
+            }
+            return options2.keyPrefix + key;
+          });
+        }
+        if (options2.readOnly) {
+          this.isReadOnly = true;
+        }
+      }
+      getSlot() {
+        if (typeof this.slot === "undefined") {
+          const key = this.getKeys()[0];
+          this.slot = key == null ? null : calculateSlot(key);
+        }
+        return this.slot;
+      }
+      getKeys() {
+        return this._iterateKeys();
+      }
+      setReplyContext(context) {
+        this.protocol = context?.protocol ?? 2;
+        this.replyMapping = context?.replyMapping ?? "legacy";
+      }
+      /**
+       * Convert command to writable buffer or string
+       */
+      toWritable(_socket) {
+        let result;
+        const commandStr = "*" + (this.args.length + 1) + "\r\n$" + Buffer.byteLength(this.name) + "\r\n" + this.name + "\r\n";
+        if (this.bufferMode) {
+          const buffers = new MixedBuffers();
+          buffers.push(commandStr);
+          for (let i = 0; i < this.args.length; ++i) {
+            const arg = this.args[i];
+            if (arg instanceof Buffer) {
+              if (arg.length === 0) {
+                buffers.push("$0\r\n\r\n");
+              } else {
+                buffers.push("$" + arg.length + "\r\n");
+                buffers.push(arg);
+                buffers.push("\r\n");
+              }
+            } else {
+              buffers.push("$" + Buffer.byteLength(arg) + "\r\n" + arg + "\r\n");
+            }
+          }
+          result = buffers.toBuffer();
+        } else {
+          result = commandStr;
+          for (let i = 0; i < this.args.length; ++i) {
+            const arg = this.args[i];
+            result += "$" + Buffer.byteLength(arg) + "\r\n" + arg + "\r\n";
+          }
+        }
+        return result;
+      }
+      stringifyArguments() {
+        for (let i = 0; i < this.args.length; ++i) {
+          const arg = this.args[i];
+          if (typeof arg === "string") {
+          } else if (arg instanceof Buffer) {
+            this.bufferMode = true;
+          } else {
+            this.args[i] = (0, utils_1.toArg)(arg);
+          }
+        }
+      }
+      /**
+       * Convert buffer/buffer[] to string/string[],
+       * and apply reply transformer.
+       */
+      transformReply(result) {
+        if (this.replyEncoding) {
+          result = (0, utils_1.convertBufferToString)(result, this.replyEncoding);
+        }
+        const transformer = _Command._transformer.reply[this.name];
+        if (transformer) {
+          result = transformer(result, {
+            commandName: this.name,
+            protocol: this.protocol,
+            replyMapping: this.replyMapping
+          });
+        }
+        return result;
+      }
+      /**
+       * Set the wait time before terminating the attempt to execute a command
+       * and generating an error.
+       */
+      setTimeout(ms) {
+        if (!this._commandTimeoutTimer) {
+          this._commandTimeoutTimer = setTimeout(() => {
+            if (!this.isSettled) {
+              this.reject(new Error("Command timed out"));
+            }
+          }, ms);
+        }
+      }
+      /**
+       * Set a timeout for blocking commands.
+       * When the timeout expires, the command resolves with null (matching Redis behavior).
+       * This handles the case of undetectable network failures (e.g., docker network disconnect)
+       * where the TCP connection becomes a zombie and no close event fires.
+       */
+      setBlockingTimeout(ms) {
+        if (ms <= 0) {
+          return;
+        }
+        if (this._blockingTimeoutTimer) {
+          clearTimeout(this._blockingTimeoutTimer);
+          this._blockingTimeoutTimer = void 0;
+        }
+        const now = Date.now();
+        if (this._blockingDeadline === void 0) {
+          this._blockingDeadline = now + ms;
+        }
+        const remaining = this._blockingDeadline - now;
+        if (remaining <= 0) {
+          this.resolve(null);
+          return;
+        }
+        this._blockingTimeoutTimer = setTimeout(() => {
+          if (this.isSettled) {
+            this._blockingTimeoutTimer = void 0;
+            return;
+          }
+          this._blockingTimeoutTimer = void 0;
+          this.resolve(null);
+        }, remaining);
+      }
+      /**
+       * Extract the blocking timeout from the command arguments.
+       *
+       * @returns The timeout in seconds, null for indefinite blocking (timeout of 0),
+       *          or undefined if this is not a blocking command
+       */
+      extractBlockingTimeout() {
+        const args = this.args;
+        if (!args || args.length === 0) {
+          return void 0;
+        }
+        const name = this.name.toLowerCase();
+        if (name === "blmovem") {
+          return (0, argumentParsers_1.parseSecondsArgument)(args[4]);
+        }
+        if (_Command.checkFlag("LAST_ARG_TIMEOUT_COMMANDS", name)) {
+          return (0, argumentParsers_1.parseSecondsArgument)(args[args.length - 1]);
+        }
+        if (_Command.checkFlag("FIRST_ARG_TIMEOUT_COMMANDS", name)) {
+          return (0, argumentParsers_1.parseSecondsArgument)(args[0]);
+        }
+        if (_Command.checkFlag("BLOCK_OPTION_COMMANDS", name)) {
+          return (0, argumentParsers_1.parseBlockOption)(args);
+        }
+        return void 0;
+      }
+      /**
+       * Clear the command and blocking timers
+       */
+      _clearTimers() {
+        const existingTimer = this._commandTimeoutTimer;
+        if (existingTimer) {
+          clearTimeout(existingTimer);
+          delete this._commandTimeoutTimer;
+        }
+        const blockingTimer = this._blockingTimeoutTimer;
+        if (blockingTimer) {
+          clearTimeout(blockingTimer);
+          delete this._blockingTimeoutTimer;
+        }
+      }
+      initPromise() {
+        this.isResolved = false;
+        this.isSettled = false;
+        const promise2 = new Promise((resolve, reject) => {
+          if (!this.transformed) {
+            this.transformed = true;
+            const transformer = _Command._transformer.argument[this.name];
+            if (transformer) {
+              this.args = transformer(this.args);
+            }
+            this.stringifyArguments();
+          }
+          this.resolve = this._convertValue(resolve);
+          this.reject = (err) => {
+            this._clearTimers();
+            this.isSettled = true;
+            if (this.errorStack) {
+              reject((0, utils_1.optimizeErrorStack)(err, this.errorStack.stack, __dirname));
+            } else {
+              reject(err);
+            }
+          };
+        });
+        this.promise = (0, standard_as_callback_1.default)(promise2, this.callback);
+      }
+      /**
+       * Iterate through the command arguments that are considered keys.
+       */
+      _iterateKeys(transform2 = (key) => key) {
+        if (typeof this.keys === "undefined") {
+          this.keys = [];
+          if ((0, commands_1.exists)(this.name, { caseInsensitive: true })) {
+            const keyIndexes = (0, commands_1.getKeyIndexes)(this.name, this.args, {
+              nameCaseInsensitive: true
+            });
+            for (const index of keyIndexes) {
+              this.args[index] = transform2(this.args[index]);
+              this.keys.push(this.args[index]);
+            }
+          }
+        }
+        return this.keys;
+      }
+      /**
+       * Convert the value from buffer to the target encoding.
+       */
+      _convertValue(resolve) {
+        return (value) => {
+          try {
+            this._clearTimers();
+            resolve(this.transformReply(value));
+            this.isResolved = true;
+            this.isSettled = true;
+          } catch (err) {
+            this.reject(err);
+          }
+          return this.promise;
+        };
+      }
+    };
+    Command.FLAGS = {
+      VALID_IN_SUBSCRIBER_MODE: [
+        "subscribe",
+        "psubscribe",
+        "unsubscribe",
+        "punsubscribe",
+        "ssubscribe",
+        "sunsubscribe",
+        "ping",
+        "quit"
+      ],
+      VALID_IN_MONITOR_MODE: ["monitor", "auth"],
+      ENTER_SUBSCRIBER_MODE: ["subscribe", "psubscribe", "ssubscribe"],
+      EXIT_SUBSCRIBER_MODE: ["unsubscribe", "punsubscribe", "sunsubscribe"],
+      WILL_DISCONNECT: ["quit"],
+      HANDSHAKE_COMMANDS: [
+        "auth",
+        "hello",
+        "select",
+        "client",
+        "readonly",
+        "info"
+      ],
+      IGNORE_RECONNECT_ON_ERROR: ["client"],
+      BLOCKING_COMMANDS: [
+        "blpop",
+        "brpop",
+        "brpoplpush",
+        "blmove",
+        "blmovem",
+        "bzpopmin",
+        "bzpopmax",
+        "bzmpop",
+        "blmpop",
+        "xread",
+        "xreadgroup"
+      ],
+      LAST_ARG_TIMEOUT_COMMANDS: [
+        "blpop",
+        "brpop",
+        "brpoplpush",
+        "blmove",
+        "bzpopmin",
+        "bzpopmax"
+      ],
+      FIRST_ARG_TIMEOUT_COMMANDS: ["bzmpop", "blmpop"],
+      BLOCK_OPTION_COMMANDS: ["xread", "xreadgroup"]
+    };
+    Command._transformer = {
+      argument: {},
+      reply: {}
+    };
+    exports2.default = Command;
+    var msetArgumentTransformer = function(args) {
+      if (args.length === 1) {
+        if (args[0] instanceof Map) {
+          return (0, utils_1.convertMapToArray)(args[0]);
+        }
+        if (typeof args[0] === "object" && args[0] !== null) {
+          return (0, utils_1.convertObjectToArray)(args[0]);
+        }
+      }
+      return args;
+    };
+    var hsetArgumentTransformer = function(args) {
+      if (args.length === 2) {
+        if (args[1] instanceof Map) {
+          return [args[0]].concat((0, utils_1.convertMapToArray)(args[1]));
+        }
+        if (typeof args[1] === "object" && args[1] !== null) {
+          return [args[0]].concat((0, utils_1.convertObjectToArray)(args[1]));
+        }
+      }
+      return args;
+    };
+    Command.setArgumentTransformer("mset", msetArgumentTransformer);
+    Command.setArgumentTransformer("msetnx", msetArgumentTransformer);
+    Command.setArgumentTransformer("hset", hsetArgumentTransformer);
+    Command.setArgumentTransformer("hmset", hsetArgumentTransformer);
+    Command.setReplyTransformer("hgetall", function(result) {
+      if (Array.isArray(result)) {
+        const obj = {};
+        for (let i = 0; i < result.length; i += 2) {
+          const key = result[i];
+          const value = result[i + 1];
+          if (key in obj) {
+            Object.defineProperty(obj, key, {
+              value,
+              configurable: true,
+              enumerable: true,
+              writable: true
+            });
+          } else {
+            obj[key] = value;
+          }
+        }
+        return obj;
+      }
+      return result;
+    });
+    Command.setReplyTransformer("vsim", replyTransformers_1.transformVsimReply);
+    Command.setReplyTransformer("hrandfield", replyTransformers_1.transformPairReply);
+    Command.setReplyTransformer("xread", replyTransformers_1.transformStreamReadReply);
+    Command.setReplyTransformer("xreadgroup", replyTransformers_1.transformStreamReadReply);
+    for (const command of replyTransformers_1.sortedSetWithScorePairCommands) {
+      Command.setReplyTransformer(command, replyTransformers_1.transformPairReply);
+    }
+    var MixedBuffers = class {
+      constructor() {
+        this.length = 0;
+        this.items = [];
+      }
+      push(x) {
+        this.length += Buffer.byteLength(x);
+        this.items.push(x);
+      }
+      toBuffer() {
+        const result = Buffer.allocUnsafe(this.length);
+        let offset = 0;
+        for (const item of this.items) {
+          const length = Buffer.byteLength(item);
+          Buffer.isBuffer(item) ? item.copy(result, offset) : result.write(item, offset, length);
+          offset += length;
+        }
+        return result;
+      }
+    };
+  }
+});
+
+// ../../main/node_modules/ioredis/built/errors/ClusterAllFailedError.js
+var require_ClusterAllFailedError = __commonJS({
+  "../../main/node_modules/ioredis/built/errors/ClusterAllFailedError.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    var redis_errors_1 = require_redis_errors();
+    var ClusterAllFailedError = class extends redis_errors_1.RedisError {
+      constructor(message, lastNodeError) {
+        super(message);
+        this.lastNodeError = lastNodeError;
+        Error.captureStackTrace(this, this.constructor);
+      }
+      get name() {
+        return this.constructor.name;
+      }
+    };
+    ClusterAllFailedError.defaultMessage = "Failed to refresh slots cache.";
+    exports2.default = ClusterAllFailedError;
+  }
+});
+
+// ../../main/node_modules/ioredis/built/ScanStream.js
+var require_ScanStream = __commonJS({
+  "../../main/node_modules/ioredis/built/ScanStream.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    var stream_1 = __require("stream");
+    var ScanStream = class extends stream_1.Readable {
+      constructor(opt) {
+        super(opt);
+        this.opt = opt;
+        this._redisCursor = "0";
+        this._redisDrained = false;
+      }
+      _read() {
+        if (this._redisDrained) {
+          this.push(null);
+          return;
+        }
+        const args = [this._redisCursor];
+        if (this.opt.key) {
+          args.unshift(this.opt.key);
+        }
+        if (this.opt.match) {
+          args.push("MATCH", this.opt.match);
+        }
+        if (this.opt.type) {
+          args.push("TYPE", this.opt.type);
+        }
+        if (this.opt.count) {
+          args.push("COUNT", String(this.opt.count));
+        }
+        if (this.opt.noValues) {
+          args.push("NOVALUES");
+        }
+        this.opt.redis[this.opt.command](args, (err, res) => {
+          if (err) {
+            this.emit("error", err);
+            return;
+          }
+          this._redisCursor = res[0] instanceof Buffer ? res[0].toString() : res[0];
+          if (this._redisCursor === "0") {
+            this._redisDrained = true;
+          }
+          this.push(res[1]);
+        });
+      }
+      close() {
+        this._redisDrained = true;
+      }
+    };
+    exports2.default = ScanStream;
+  }
+});
+
+// ../../main/node_modules/ioredis/built/autoPipelining.js
+var require_autoPipelining = __commonJS({
+  "../../main/node_modules/ioredis/built/autoPipelining.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.executeWithAutoPipelining = exports2.getFirstValueInFlattenedArray = exports2.shouldUseAutoPipelining = exports2.notAllowedAutoPipelineCommands = exports2.kCallbacks = exports2.kExec = void 0;
+    var lodash_1 = require_lodash();
+    var calculateSlot = require_lib();
+    var standard_as_callback_1 = require_built2();
+    var commands_1 = require_built();
+    exports2.kExec = /* @__PURE__ */ Symbol("exec");
+    exports2.kCallbacks = /* @__PURE__ */ Symbol("callbacks");
+    exports2.notAllowedAutoPipelineCommands = [
+      "auth",
+      "info",
+      "script",
+      "quit",
+      "cluster",
+      "pipeline",
+      "multi",
+      "subscribe",
+      "psubscribe",
+      "unsubscribe",
+      "unpsubscribe",
+      "select",
+      "client",
+      "hello",
+      "readonly",
+      "himport"
+    ];
+    function executeAutoPipeline(client, slotKey) {
+      if (client._runningAutoPipelines.has(slotKey)) {
+        return;
+      }
+      if (!client._autoPipelines.has(slotKey)) {
+        return;
+      }
+      client._runningAutoPipelines.add(slotKey);
+      const pipeline = client._autoPipelines.get(slotKey);
+      client._autoPipelines.delete(slotKey);
+      const callbacks = pipeline[exports2.kCallbacks];
+      pipeline[exports2.kCallbacks] = null;
+      pipeline.exec(function(err, results) {
+        client._runningAutoPipelines.delete(slotKey);
+        if (err) {
+          for (let i = 0; i < callbacks.length; i++) {
+            process.nextTick(callbacks[i], err);
+          }
+        } else {
+          for (let i = 0; i < callbacks.length; i++) {
+            process.nextTick(callbacks[i], ...results[i]);
+          }
+        }
+        if (client._autoPipelines.has(slotKey)) {
+          executeAutoPipeline(client, slotKey);
+        }
+      });
+    }
+    function shouldUseAutoPipelining(client, functionName, commandName) {
+      return functionName && client.options.enableAutoPipelining && !client.isPipeline && !exports2.notAllowedAutoPipelineCommands.includes(commandName) && !client.options.autoPipeliningIgnoredCommands.includes(commandName);
+    }
+    exports2.shouldUseAutoPipelining = shouldUseAutoPipelining;
+    function getFirstValueInFlattenedArray(args) {
+      for (let i = 0; i < args.length; i++) {
+        const arg = args[i];
+        if (typeof arg === "string") {
+          return arg;
+        } else if (Array.isArray(arg) || (0, lodash_1.isArguments)(arg)) {
+          if (arg.length === 0) {
+            continue;
+          }
+          return arg[0];
+        }
+        const flattened = [arg].flat();
+        if (flattened.length > 0) {
+          return flattened[0];
+        }
+      }
+      return void 0;
+    }
+    exports2.getFirstValueInFlattenedArray = getFirstValueInFlattenedArray;
+    function getFirstKeyForCommand(commandName, args) {
+      if ((0, commands_1.exists)(commandName, { caseInsensitive: true })) {
+        const flattenedArgs = args.flat();
+        const keyIndexes = (0, commands_1.getKeyIndexes)(commandName, flattenedArgs, {
+          nameCaseInsensitive: true
+        });
+        if (keyIndexes.length) {
+          return flattenedArgs[keyIndexes[0]];
+        }
+      }
+      return getFirstValueInFlattenedArray(args);
+    }
+    function executeWithAutoPipelining(client, functionName, commandName, args, callback) {
+      if (client.isCluster && !client.slots.length) {
+        if (client.status === "wait")
+          client.connect().catch(lodash_1.noop);
+        return (0, standard_as_callback_1.default)(new Promise(function(resolve, reject) {
+          client.delayUntilReady((err) => {
+            if (err) {
+              reject(err);
+              return;
+            }
+            executeWithAutoPipelining(client, functionName, commandName, args, null).then(resolve, reject);
+          });
+        }), callback);
+      }
+      const prefix = client.options.keyPrefix || "";
+      let slotKey = client.isCluster ? client.slots[calculateSlot(`${prefix}${getFirstKeyForCommand(commandName, args)}`)].join(",") : "main";
+      if (client.isCluster && client.options.scaleReads !== "master") {
+        const isReadOnly = (0, commands_1.exists)(commandName) && (0, commands_1.hasFlag)(commandName, "readonly");
+        slotKey += isReadOnly ? ":read" : ":write";
+      }
+      if (!client._autoPipelines.has(slotKey)) {
+        const pipeline2 = client.pipeline();
+        pipeline2[exports2.kExec] = false;
+        pipeline2[exports2.kCallbacks] = [];
+        client._autoPipelines.set(slotKey, pipeline2);
+      }
+      const pipeline = client._autoPipelines.get(slotKey);
+      if (!pipeline[exports2.kExec]) {
+        pipeline[exports2.kExec] = true;
+        setImmediate(executeAutoPipeline, client, slotKey);
+      }
+      const autoPipelinePromise = new Promise(function(resolve, reject) {
+        pipeline[exports2.kCallbacks].push(function(err, value) {
+          if (err) {
+            reject(err);
+            return;
+          }
+          resolve(value);
+        });
+        if (functionName === "call") {
+          args.unshift(commandName);
+        }
+        pipeline[functionName](...args);
+      });
+      return (0, standard_as_callback_1.default)(autoPipelinePromise, callback);
+    }
+    exports2.executeWithAutoPipelining = executeWithAutoPipelining;
+  }
+});
+
+// ../../main/node_modules/ioredis/built/Script.js
+var require_Script = __commonJS({
+  "../../main/node_modules/ioredis/built/Script.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    var crypto_1 = __require("crypto");
+    var Command_1 = require_Command();
+    var standard_as_callback_1 = require_built2();
+    var Script = class {
+      constructor(lua, numberOfKeys = null, keyPrefix = "", readOnly = false) {
+        this.lua = lua;
+        this.numberOfKeys = numberOfKeys;
+        this.keyPrefix = keyPrefix;
+        this.readOnly = readOnly;
+        this.sha = (0, crypto_1.createHash)("sha1").update(lua).digest("hex");
+        const sha = this.sha;
+        const socketHasScriptLoaded = /* @__PURE__ */ new WeakSet();
+        this.Command = class CustomScriptCommand extends Command_1.default {
+          toWritable(socket) {
+            const origReject = this.reject;
+            this.reject = (err) => {
+              if (err.message.indexOf("NOSCRIPT") !== -1) {
+                socketHasScriptLoaded.delete(socket);
+              }
+              origReject.call(this, err);
+            };
+            if (!socketHasScriptLoaded.has(socket)) {
+              socketHasScriptLoaded.add(socket);
+              this.name = "eval";
+              this.args[0] = lua;
+            } else if (this.name === "eval") {
+              this.name = "evalsha";
+              this.args[0] = sha;
+            }
+            return super.toWritable(socket);
+          }
+        };
+      }
+      execute(container, args, options2, callback) {
+        if (typeof this.numberOfKeys === "number") {
+          args.unshift(this.numberOfKeys);
+        }
+        if (this.keyPrefix) {
+          options2.keyPrefix = this.keyPrefix;
+        }
+        if (this.readOnly) {
+          options2.readOnly = true;
+        }
+        const evalsha = new this.Command("evalsha", [this.sha, ...args], options2);
+        evalsha.promise = evalsha.promise.catch((err) => {
+          if (err.message.indexOf("NOSCRIPT") === -1) {
+            throw err;
+          }
+          const resend = new this.Command("evalsha", [this.sha, ...args], options2);
+          const client = container.isPipeline ? container.redis : container;
+          return client.sendCommand(resend);
+        });
+        (0, standard_as_callback_1.default)(evalsha.promise, callback);
+        return container.sendCommand(evalsha);
+      }
+    };
+    exports2.default = Script;
+  }
+});
+
+// ../../main/node_modules/ioredis/built/utils/Commander.js
+var require_Commander = __commonJS({
+  "../../main/node_modules/ioredis/built/utils/Commander.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    var commands_1 = require_built();
+    var autoPipelining_1 = require_autoPipelining();
+    var Command_1 = require_Command();
+    var Script_1 = require_Script();
+    var Commander = class {
+      constructor() {
+        this.options = {};
+        this.scriptsSet = {};
+        this.addedBuiltinSet = /* @__PURE__ */ new Set();
+      }
+      /**
+       * Return supported builtin commands
+       */
+      getBuiltinCommands() {
+        return commands.slice(0);
+      }
+      /**
+       * Create a builtin command
+       */
+      createBuiltinCommand(commandName) {
+        return {
+          string: generateFunction(null, commandName, "utf8"),
+          buffer: generateFunction(null, commandName, null)
+        };
+      }
+      /**
+       * Create add builtin command
+       */
+      addBuiltinCommand(commandName) {
+        this.addedBuiltinSet.add(commandName);
+        this[commandName] = generateFunction(commandName, commandName, "utf8");
+        this[commandName + "Buffer"] = generateFunction(commandName + "Buffer", commandName, null);
+      }
+      /**
+       * Define a custom command using lua script
+       */
+      defineCommand(name, definition) {
+        const script = new Script_1.default(definition.lua, definition.numberOfKeys, this.options.keyPrefix, definition.readOnly);
+        this.scriptsSet[name] = script;
+        this[name] = generateScriptingFunction(name, name, script, "utf8");
+        this[name + "Buffer"] = generateScriptingFunction(name + "Buffer", name, script, null);
+      }
+      /**
+       * @ignore
+       */
+      sendCommand(command, stream, node2) {
+        throw new Error('"sendCommand" is not implemented');
+      }
+    };
+    var commands = commands_1.list.filter((command) => command !== "monitor");
+    commands.push("sentinel");
+    commands.forEach(function(commandName) {
+      Commander.prototype[commandName] = generateFunction(commandName, commandName, "utf8");
+      Commander.prototype[commandName + "Buffer"] = generateFunction(commandName + "Buffer", commandName, null);
+    });
+    Commander.prototype.call = generateFunction("call", "utf8");
+    Commander.prototype.callBuffer = generateFunction("callBuffer", null);
+    Commander.prototype.send_command = Commander.prototype.call;
+    function generateFunction(functionName, _commandName, _encoding) {
+      if (typeof _encoding === "undefined") {
+        _encoding = _commandName;
+        _commandName = null;
+      }
+      return function(...args) {
+        const commandName = _commandName || args.shift();
+        let callback = args[args.length - 1];
+        if (typeof callback === "function") {
+          args.pop();
+        } else {
+          callback = void 0;
+        }
+        const options2 = {
+          errorStack: this.options.showFriendlyErrorStack ? new Error() : void 0,
+          keyPrefix: this.options.keyPrefix,
+          replyEncoding: _encoding
+        };
+        if (!(0, autoPipelining_1.shouldUseAutoPipelining)(this, functionName, commandName)) {
+          return this.sendCommand(
+            // @ts-expect-error
+            new Command_1.default(commandName, args, options2, callback)
+          );
+        }
+        return (0, autoPipelining_1.executeWithAutoPipelining)(
+          this,
+          functionName,
+          commandName,
+          // @ts-expect-error
+          args,
+          callback
+        );
+      };
+    }
+    function generateScriptingFunction(functionName, commandName, script, encoding) {
+      return function(...args) {
+        const callback = typeof args[args.length - 1] === "function" ? args.pop() : void 0;
+        const options2 = {
+          replyEncoding: encoding
+        };
+        if (this.options.showFriendlyErrorStack) {
+          options2.errorStack = new Error();
+        }
+        if (!(0, autoPipelining_1.shouldUseAutoPipelining)(this, functionName, commandName)) {
+          return script.execute(this, args, options2, callback);
+        }
+        return (0, autoPipelining_1.executeWithAutoPipelining)(this, functionName, commandName, args, callback);
+      };
+    }
+    exports2.default = Commander;
+  }
+});
+
+// ../../main/node_modules/ioredis/built/himport/HimportCoordinator.js
+var require_HimportCoordinator = __commonJS({
+  "../../main/node_modules/ioredis/built/himport/HimportCoordinator.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.interceptHimportControlCommand = exports2.isHimportControlCommand = exports2.isInternalHimportCommand = exports2.unbindHimportCoordinator = exports2.setHimportRole = exports2.interceptHimportPipeline = exports2.interceptHimportCommand = exports2.getHimportBinding = exports2.bindHimportCoordinator = exports2.cloneHimportFieldsets = exports2.hasHimportCoordinator = void 0;
+    var Command_1 = require_Command();
+    var utils_1 = require_utils2();
+    exports2.hasHimportCoordinator = /* @__PURE__ */ Symbol("hasHimportCoordinator");
+    var bindings = /* @__PURE__ */ new WeakMap();
+    var internalCommands = /* @__PURE__ */ new WeakSet();
+    var debug = (0, utils_1.Debug)("himport");
+    function copyValue(value) {
+      return value instanceof Buffer ? Buffer.from(value) : value;
+    }
+    function canonicalize(value) {
+      return Buffer.from(value).toString("base64");
+    }
+    function commandToken(value) {
+      if (value === void 0) {
+        return "";
+      }
+      return Buffer.isBuffer(value) ? value.toString("utf8").toUpperCase() : String(value).toUpperCase();
+    }
+    function cloneHimportFieldsets(fieldsets) {
+      if (fieldsets === void 0) {
+        return void 0;
+      }
+      if (!Array.isArray(fieldsets)) {
+        throw new TypeError("himportFieldsets must be an array");
+      }
+      const names = /* @__PURE__ */ new Set();
+      const copied = fieldsets.map((fieldset) => {
+        if (!fieldset || typeof fieldset !== "object") {
+          throw new TypeError("Each HIMPORT fieldset must be an object");
+        }
+        if (typeof fieldset.name !== "string" && !Buffer.isBuffer(fieldset.name)) {
+          throw new TypeError("Each HIMPORT fieldset name must be a string or Buffer");
+        }
+        if (!Array.isArray(fieldset.fields)) {
+          throw new TypeError("Each HIMPORT fieldset fields value must be an array");
+        }
+        const name = copyValue(fieldset.name);
+        const canonicalName = canonicalize(name);
+        if (names.has(canonicalName)) {
+          throw new TypeError("Duplicate HIMPORT fieldset name");
+        }
+        names.add(canonicalName);
+        const fields = fieldset.fields.map((field) => {
+          if (typeof field !== "string" && !Buffer.isBuffer(field)) {
+            throw new TypeError("Each HIMPORT field must be a string or Buffer");
+          }
+          return copyValue(field);
+        });
+        return Object.freeze({
+          name,
+          fields: Object.freeze(fields)
+        });
+      });
+      return Object.freeze(copied);
+    }
+    exports2.cloneHimportFieldsets = cloneHimportFieldsets;
+    var HimportCoordinator = class {
+      constructor(fieldsets) {
+        this.definitionsByName = /* @__PURE__ */ new Map();
+        this.sessions = /* @__PURE__ */ new WeakMap();
+        this.managedSets = /* @__PURE__ */ new WeakMap();
+        this.definitions = fieldsets.map((fieldset) => {
+          const definition = {
+            canonicalName: canonicalize(fieldset.name),
+            name: fieldset.name,
+            fields: fieldset.fields
+          };
+          this.definitionsByName.set(definition.canonicalName, definition);
+          return definition;
+        });
+      }
+      get size() {
+        return this.definitions.length;
+      }
+      beginSession(connection) {
+        this.sessions.set(connection, {
+          fieldsets: /* @__PURE__ */ new Map()
+        });
+      }
+      detach(connection) {
+        this.sessions.delete(connection);
+      }
+      invalidate(connection) {
+        const session = this.sessions.get(connection);
+        if (session) {
+          session.fieldsets.clear();
+        }
+      }
+      getDefinitions() {
+        return this.definitions;
+      }
+      classify(command) {
+        const existing = this.managedSets.get(command);
+        if (existing) {
+          return existing;
+        }
+        if (command.name.toLowerCase() !== "himport" || commandToken(command.args[0]) !== "SET") {
+          return void 0;
+        }
+        const fieldsetName = command.args[2];
+        if (typeof fieldsetName !== "string" && !Buffer.isBuffer(fieldsetName)) {
+          return void 0;
+        }
+        const definition = this.definitionsByName.get(canonicalize(fieldsetName));
+        if (!definition) {
+          return void 0;
+        }
+        const context = {
+          definition,
+          recoveryAttempts: 0,
+          recoveryInstalled: false
+        };
+        this.managedSets.set(command, context);
+        return context;
+      }
+      prepareCommand(connection, command) {
+        const context = this.classify(command);
+        if (!context) {
+          return void 0;
+        }
+        return this.ensurePrepared(connection, context.definition);
+      }
+      hasManagedSet(commands) {
+        return commands.some((command) => this.classify(command) !== void 0);
+      }
+      prepareCommands(connection, commands) {
+        const preparations = /* @__PURE__ */ new Set();
+        for (const command of commands) {
+          const preparation = this.prepareCommand(connection, command);
+          if (preparation) {
+            preparations.add(preparation);
+          }
+        }
+        if (preparations.size === 0) {
+          return void 0;
+        }
+        return Promise.all(preparations).then(() => void 0);
+      }
+      interceptCommand(connection, command, ready, resumeSend) {
+        if (command.isSettled) {
+          return true;
+        }
+        if (command.name.toLowerCase() === "reset") {
+          this.invalidate(connection);
+        }
+        const managedSet = this.classify(command);
+        if (!managedSet) {
+          return false;
+        }
+        this.installRecovery(connection, command, resumeSend);
+        const maySend = this.consumeAllowedSend(connection, command);
+        if (!ready || maySend) {
+          return false;
+        }
+        const preparation = this.prepareCommand(connection, command);
+        if (!preparation) {
+          return false;
+        }
+        preparation.then(() => {
+          if (command.isSettled) {
+            return;
+          }
+          try {
+            this.allowNextSend(connection, command);
+            resumeSend();
+          } catch (error62) {
+            command.reject(error62);
+          }
+        }, (error62) => {
+          if (!command.isSettled) {
+            command.reject(error62);
+          }
+        });
+        return true;
+      }
+      allowNextSend(connection, command) {
+        const context = this.classify(command);
+        if (context) {
+          context.sendWithoutPreparationOn = connection;
+        }
+      }
+      consumeAllowedSend(connection, command) {
+        const context = this.managedSets.get(command);
+        if (context?.sendWithoutPreparationOn !== connection) {
+          return false;
+        }
+        context.sendWithoutPreparationOn = void 0;
+        return true;
+      }
+      installRecovery(connection, command, resumeSend) {
+        const context = this.classify(command);
+        if (!context) {
+          return;
+        }
+        context.lastConnection = connection;
+        context.resumeSend = resumeSend;
+        if (context.recoveryInstalled) {
+          return;
+        }
+        context.recoveryInstalled = true;
+        const reject = command.reject;
+        command.reject = (error62) => {
+          if (command.isSettled) {
+            return;
+          }
+          const recoveryConnection = context.lastConnection;
+          const recoverySend = context.resumeSend;
+          if (context.recoveryAttempts > 0 || !recoveryConnection || !recoverySend || !isMissingFieldsetError(error62)) {
+            reject.call(command, error62);
+            return;
+          }
+          context.recoveryAttempts += 1;
+          this.markUnprepared(recoveryConnection, context.definition);
+          const preparation = this.ensurePrepared(recoveryConnection, context.definition);
+          Promise.resolve(preparation).then(() => {
+            if (command.isSettled) {
+              return;
+            }
+            try {
+              this.allowNextSend(recoveryConnection, command);
+              recoverySend();
+            } catch (sendError) {
+              reject.call(command, sendError);
+            }
+          }, (preparationError) => {
+            if (!command.isSettled) {
+              reject.call(command, preparationError);
+            }
+          });
+        };
+      }
+      ensurePrepared(connection, definition) {
+        const session = this.getSession(connection);
+        const current = session.fieldsets.get(definition.canonicalName);
+        if (current?.status === "prepared") {
+          return void 0;
+        }
+        if (current?.status === "preparing") {
+          return current.promise;
+        }
+        const command = new Command_1.default("himport", [
+          "PREPARE",
+          definition.name,
+          ...definition.fields
+        ]);
+        internalCommands.add(command);
+        const promise2 = Promise.resolve(connection.sendCommand(command)).then(() => {
+          if (this.sessions.get(connection) !== session) {
+            return this.ensurePrepared(connection, definition) ?? Promise.resolve();
+          }
+          const latest = session.fieldsets.get(definition.canonicalName);
+          if (latest?.status === "preparing" && latest.promise === promise2) {
+            session.fieldsets.set(definition.canonicalName, {
+              status: "prepared"
+            });
+          }
+        }, (error62) => {
+          if (this.sessions.get(connection) !== session) {
+            return this.ensurePrepared(connection, definition) ?? Promise.resolve();
+          }
+          const latest = session.fieldsets.get(definition.canonicalName);
+          if (latest?.status === "preparing" && latest.promise === promise2) {
+            session.fieldsets.delete(definition.canonicalName);
+          }
+          throw error62;
+        });
+        session.fieldsets.set(definition.canonicalName, {
+          status: "preparing",
+          promise: promise2
+        });
+        return promise2;
+      }
+      getSession(connection) {
+        let session = this.sessions.get(connection);
+        if (!session) {
+          session = {
+            fieldsets: /* @__PURE__ */ new Map()
+          };
+          this.sessions.set(connection, session);
+        }
+        return session;
+      }
+      markUnprepared(connection, definition) {
+        const fieldsets = this.getSession(connection).fieldsets;
+        if (fieldsets.get(definition.canonicalName)?.status === "prepared") {
+          fieldsets.delete(definition.canonicalName);
+        }
+      }
+    };
+    exports2.default = HimportCoordinator;
+    function bindHimportCoordinator(owner, coordinator, role) {
+      bindings.set(owner, { coordinator, role });
+      owner[exports2.hasHimportCoordinator] = true;
+    }
+    exports2.bindHimportCoordinator = bindHimportCoordinator;
+    function getHimportBinding(owner) {
+      return bindings.get(owner);
+    }
+    exports2.getHimportBinding = getHimportBinding;
+    function interceptHimportCommand(connection, command, ready, resumeSend) {
+      const binding = bindings.get(connection);
+      if (!binding || binding.role === "replica" || isInternalHimportCommand(command)) {
+        return false;
+      }
+      return binding.coordinator.interceptCommand(connection, command, ready, resumeSend);
+    }
+    exports2.interceptHimportCommand = interceptHimportCommand;
+    function interceptHimportPipeline({ owner, commands, slot, preferredNodeKey, setDestination, resume, reject }) {
+      const binding = bindings.get(owner);
+      if (!binding || !binding.coordinator.hasManagedSet(commands)) {
+        return false;
+      }
+      let connection = owner;
+      if (binding.role === "cluster") {
+        const nodeKey = preferredNodeKey ?? owner.slots?.[slot]?.[0];
+        const connectionPool = owner.connectionPool;
+        const clusterConnection = nodeKey && connectionPool?.getInstanceByKey(nodeKey) || connectionPool?.getSampleInstance("master");
+        if (!clusterConnection) {
+          reject(new Error("No master node is available for the pipeline"));
+          return true;
+        }
+        connection = clusterConnection;
+        setDestination(connection);
+      }
+      const preparation = binding.coordinator.prepareCommands(connection, commands);
+      if (!preparation) {
+        return false;
+      }
+      preparation.then(() => {
+        try {
+          resume();
+        } catch (error62) {
+          reject(error62);
+        }
+      }, (error62) => {
+        reject(error62);
+      });
+      return true;
+    }
+    exports2.interceptHimportPipeline = interceptHimportPipeline;
+    function setHimportRole(owner, role) {
+      const binding = bindings.get(owner);
+      if (binding) {
+        binding.role = role;
+      }
+    }
+    exports2.setHimportRole = setHimportRole;
+    function unbindHimportCoordinator(owner) {
+      const binding = bindings.get(owner);
+      if (binding) {
+        binding.coordinator.detach(owner);
+        bindings.delete(owner);
+      }
+      owner[exports2.hasHimportCoordinator] = false;
+    }
+    exports2.unbindHimportCoordinator = unbindHimportCoordinator;
+    function isInternalHimportCommand(command) {
+      return internalCommands.has(command);
+    }
+    exports2.isInternalHimportCommand = isInternalHimportCommand;
+    function isHimportControlCommand(command) {
+      if (command.name.toLowerCase() !== "himport") {
+        return false;
+      }
+      return ["PREPARE", "DISCARD", "DISCARDALL"].includes(commandToken(command.args[0]));
+    }
+    exports2.isHimportControlCommand = isHimportControlCommand;
+    function interceptHimportControlCommand(connections, command) {
+      if (!isHimportControlCommand(command) || connections.length === 0) {
+        return false;
+      }
+      const replies = connections.map((connection) => {
+        const clone2 = new Command_1.default(command.name, command.args);
+        connection.sendCommand(clone2);
+        return clone2.promise;
+      });
+      Promise.allSettled(replies).then((results) => {
+        let firstReply;
+        let hasFirstReply = false;
+        for (const result of results) {
+          if (result.status === "rejected") {
+            command.reject(result.reason);
+            return;
+          }
+          if (!hasFirstReply) {
+            firstReply = result.value;
+            hasFirstReply = true;
+          } else if (String(result.value) !== String(firstReply)) {
+            debug("divergent HIMPORT reply across masters (%s != %s)", result.value, firstReply);
+          }
+        }
+        command.resolve(firstReply);
+      });
+      return true;
+    }
+    exports2.interceptHimportControlCommand = interceptHimportControlCommand;
+    function isMissingFieldsetError(error62) {
+      return error62.message.toLowerCase().includes("no such fieldset");
+    }
+  }
+});
+
+// ../../main/node_modules/ioredis/built/Pipeline.js
+var require_Pipeline = __commonJS({
+  "../../main/node_modules/ioredis/built/Pipeline.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    var calculateSlot = require_lib();
+    var commands_1 = require_built();
+    var standard_as_callback_1 = require_built2();
+    var util_1 = __require("util");
+    var Command_1 = require_Command();
+    var buffer_1 = __require("buffer");
+    var utils_1 = require_utils2();
+    var Commander_1 = require_Commander();
+    var HimportCoordinator_1 = require_HimportCoordinator();
+    function generateMultiWithNodes(redis, keys) {
+      const slot = calculateSlot(keys[0]);
+      const target = redis._groupsBySlot[slot];
+      for (let i = 1; i < keys.length; i++) {
+        if (redis._groupsBySlot[calculateSlot(keys[i])] !== target) {
+          return -1;
+        }
+      }
+      return slot;
+    }
+    var Pipeline = class extends Commander_1.default {
+      constructor(redis) {
+        super();
+        this.redis = redis;
+        this.isPipeline = true;
+        this.replyPending = 0;
+        this._queue = [];
+        this._result = [];
+        this._transactions = 0;
+        this._shaToScript = {};
+        this.isCluster = this.redis.constructor.name === "Cluster" || this.redis.isCluster;
+        this.options = redis.options;
+        Object.keys(redis.scriptsSet).forEach((name) => {
+          const script = redis.scriptsSet[name];
+          this._shaToScript[script.sha] = script;
+          this[name] = redis[name];
+          this[name + "Buffer"] = redis[name + "Buffer"];
+        });
+        redis.addedBuiltinSet.forEach((name) => {
+          this[name] = redis[name];
+          this[name + "Buffer"] = redis[name + "Buffer"];
+        });
+        this.promise = new Promise((resolve, reject) => {
+          this.resolve = resolve;
+          this.reject = reject;
+        });
+        const _this = this;
+        Object.defineProperty(this, "length", {
+          get: function() {
+            return _this._queue.length;
+          }
+        });
+      }
+      fillResult(value, position) {
+        if (this._queue[position].name === "exec" && Array.isArray(value[1])) {
+          const execLength = value[1].length;
+          for (let i = 0; i < execLength; i++) {
+            if (value[1][i] instanceof Error) {
+              continue;
+            }
+            const cmd = this._queue[position - (execLength - i)];
+            try {
+              value[1][i] = cmd.transformReply(value[1][i]);
+            } catch (err) {
+              value[1][i] = err;
+            }
+          }
+        }
+        this._result[position] = value;
+        if (--this.replyPending) {
+          return;
+        }
+        if (this.isCluster) {
+          let retriable = true;
+          let commonError;
+          for (let i = 0; i < this._result.length; ++i) {
+            const error62 = this._result[i][0];
+            const command = this._queue[i];
+            if (error62) {
+              if (command.name === "exec" && error62.message === "EXECABORT Transaction discarded because of previous errors.") {
+                continue;
+              }
+              if (!commonError) {
+                commonError = {
+                  name: error62.name,
+                  message: error62.message
+                };
+              } else if (commonError.name !== error62.name || commonError.message !== error62.message) {
+                retriable = false;
+                break;
+              }
+            } else if (!command.inTransaction) {
+              const isReadOnly = (0, commands_1.exists)(command.name, { caseInsensitive: true }) && (0, commands_1.hasFlag)(command.name, "readonly", { nameCaseInsensitive: true });
+              if (!isReadOnly) {
+                retriable = false;
+                break;
+              }
+            }
+          }
+          if (commonError && retriable) {
+            const _this = this;
+            const errv = commonError.message.split(" ");
+            const queue = this._queue;
+            let inTransaction = false;
+            this._queue = [];
+            for (let i = 0; i < queue.length; ++i) {
+              if (errv[0] === "ASK" && !inTransaction && queue[i].name !== "asking" && (!queue[i - 1] || queue[i - 1].name !== "asking")) {
+                const asking = new Command_1.default("asking");
+                asking.ignore = true;
+                this.sendCommand(asking);
+              }
+              queue[i].initPromise();
+              this.sendCommand(queue[i]);
+              inTransaction = queue[i].inTransaction;
+            }
+            let matched = true;
+            if (typeof this.leftRedirections === "undefined") {
+              this.leftRedirections = {};
+            }
+            const exec = function() {
+              _this.exec();
+            };
+            const cluster = this.redis;
+            cluster.handleError(commonError, this.leftRedirections, {
+              moved: function(slot, key) {
+                _this.preferKey = key;
+                if (cluster.slots[slot]) {
+                  if (cluster.slots[slot][0] !== key) {
+                    cluster.slots[slot] = [key];
+                  }
+                } else {
+                  cluster.slots[slot] = [key];
+                }
+                cluster._groupsBySlot[slot] = cluster._groupsIds[cluster.slots[slot].join(";")];
+                cluster.refreshSlotsCache();
+                _this.exec();
+              },
+              ask: function(_slot, key) {
+                _this.preferKey = key;
+                _this.exec();
+              },
+              tryagain: exec,
+              clusterDown: exec,
+              connectionClosed: exec,
+              maxRedirections: () => {
+                matched = false;
+              },
+              defaults: () => {
+                matched = false;
+              }
+            });
+            if (matched) {
+              return;
+            }
+          }
+        }
+        let ignoredCount = 0;
+        for (let i = 0; i < this._queue.length - ignoredCount; ++i) {
+          if (this._queue[i + ignoredCount].ignore) {
+            ignoredCount += 1;
+          }
+          this._result[i] = this._result[i + ignoredCount];
+        }
+        this.resolve(this._result.slice(0, this._result.length - ignoredCount));
+      }
+      sendCommand(command) {
+        if (this._transactions > 0) {
+          command.inTransaction = true;
+        }
+        const position = this._queue.length;
+        command.pipelineIndex = position;
+        command.promise.then((result) => {
+          this.fillResult([null, result], position);
+        }).catch((error62) => {
+          this.fillResult([error62], position);
+        });
+        this._queue.push(command);
+        return this;
+      }
+      addBatch(commands) {
+        let command, commandName, args;
+        for (let i = 0; i < commands.length; ++i) {
+          command = commands[i];
+          commandName = command[0];
+          args = command.slice(1);
+          this[commandName].apply(this, args);
+        }
+        return this;
+      }
+    };
+    exports2.default = Pipeline;
+    var multi = Pipeline.prototype.multi;
+    Pipeline.prototype.multi = function() {
+      this._transactions += 1;
+      return multi.apply(this, arguments);
+    };
+    var execBuffer = Pipeline.prototype.execBuffer;
+    Pipeline.prototype.execBuffer = (0, util_1.deprecate)(function() {
+      if (this._transactions > 0) {
+        this._transactions -= 1;
+      }
+      return execBuffer.apply(this, arguments);
+    }, "Pipeline#execBuffer: Use Pipeline#exec instead");
+    Pipeline.prototype.exec = function(callback) {
+      if (this.isCluster && !this.redis.slots.length) {
+        if (this.redis.status === "wait")
+          this.redis.connect().catch(utils_1.noop);
+        if (callback && !this.nodeifiedPromise) {
+          this.nodeifiedPromise = true;
+          (0, standard_as_callback_1.default)(this.promise, callback);
+        }
+        this.redis.delayUntilReady((err) => {
+          if (err) {
+            this.reject(err);
+            return;
+          }
+          this.exec(callback);
+        });
+        return this.promise;
+      }
+      if (this._transactions > 0) {
+        this._transactions -= 1;
+        return execBuffer.apply(this, arguments);
+      }
+      if (!this.nodeifiedPromise) {
+        this.nodeifiedPromise = true;
+        (0, standard_as_callback_1.default)(this.promise, callback);
+      }
+      if (!this._queue.length) {
+        this.resolve([]);
+      }
+      let pipelineSlot;
+      if (this.isCluster) {
+        const sampleKeys = [];
+        for (let i = 0; i < this._queue.length; i++) {
+          const keys = this._queue[i].getKeys();
+          if (keys.length) {
+            sampleKeys.push(keys[0]);
+          }
+          if (keys.length && calculateSlot.generateMulti(keys) < 0) {
+            this.reject(new Error("All the keys in a pipeline command should belong to the same slot"));
+            return this.promise;
+          }
+        }
+        if (sampleKeys.length) {
+          pipelineSlot = generateMultiWithNodes(this.redis, sampleKeys);
+          if (pipelineSlot < 0) {
+            this.reject(new Error("All keys in the pipeline should belong to the same slots allocation group"));
+            return this.promise;
+          }
+        } else {
+          pipelineSlot = Math.random() * 16384 | 0;
+        }
+      }
+      const _this = this;
+      let node2;
+      const himportIntercepted = (0, HimportCoordinator_1.interceptHimportPipeline)({
+        owner: _this.redis,
+        commands: _this._queue,
+        slot: pipelineSlot,
+        preferredNodeKey: _this.preferKey,
+        setDestination(connection) {
+          node2 = {
+            slot: pipelineSlot,
+            redis: connection
+          };
+        },
+        resume: execPipeline,
+        reject(error62) {
+          _this.reject(error62);
+        }
+      });
+      if (!himportIntercepted) {
+        execPipeline();
+      }
+      return this.promise;
+      function execPipeline() {
+        let writePending = _this.replyPending = _this._queue.length;
+        if (_this.isCluster && !node2) {
+          node2 = {
+            slot: pipelineSlot,
+            redis: _this.redis.connectionPool.nodes.all[_this.preferKey]
+          };
+        }
+        let data = "";
+        let buffers;
+        const stream = {
+          isPipeline: true,
+          destination: _this.isCluster ? node2 : { redis: _this.redis },
+          write(writable) {
+            if (typeof writable !== "string") {
+              if (!buffers) {
+                buffers = [];
+              }
+              if (data) {
+                buffers.push(Buffer.from(data, "utf8"));
+                data = "";
+              }
+              buffers.push(writable);
+            } else {
+              if (data.length + writable.length >= buffer_1.constants.MAX_STRING_LENGTH) {
+                if (!buffers) {
+                  buffers = [];
+                }
+                if (data) {
+                  buffers.push(Buffer.from(data, "utf8"));
+                  data = "";
+                }
+              }
+              data += writable;
+            }
+            if (!--writePending) {
+              if (buffers) {
+                if (data) {
+                  buffers.push(Buffer.from(data, "utf8"));
+                }
+                stream.destination.redis.stream.write(Buffer.concat(buffers));
+              } else {
+                stream.destination.redis.stream.write(data);
+              }
+              writePending = _this._queue.length;
+              data = "";
+              buffers = void 0;
+            }
+          }
+        };
+        for (let i = 0; i < _this._queue.length; ++i) {
+          _this.redis.sendCommand(_this._queue[i], stream, node2);
+        }
+        return _this.promise;
+      }
+    };
+  }
+});
+
+// ../../main/node_modules/ioredis/built/tracing.js
+var require_tracing = __commonJS({
+  "../../main/node_modules/ioredis/built/tracing.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.traceConnect = exports2.traceBatch = exports2.traceCommand = exports2.sanitizeArgs = void 0;
+    var SERIALIZATION_SUBSETS = [
+      { regex: /^ECHO/i, args: 0 },
+      {
+        regex: /^(GETSET|LPUSH|MSET|PFA|PSETEX|PUBLISH|RPUSH|SADD|SET|SPUBLISH|XADD|ZADD)/i,
+        args: 1
+      },
+      { regex: /^(HSET|HMSET|LSET|LINSERT)/i, args: 2 },
+      {
+        regex: /^(ACL|BIT|B[LRZ]|CLIENT|CLUSTER|CONFIG|COMMAND|DECR|DEL|EVAL|EX|FUNCTION|GEO|GET|HINCR|HMGET|HSCAN|INCR|L[TRLM]|MEMORY|P[EFISTU]|RPOP|S[CDIMORSU]|XACK|X[CDGILPRT]|Z[CDILMPRS])/i,
+        args: -1
+      }
+    ];
+    function sanitizeArgs(commandName, args) {
+      let allowedArgCount = 0;
+      for (const subset of SERIALIZATION_SUBSETS) {
+        if (subset.regex.test(commandName)) {
+          allowedArgCount = subset.args;
+          break;
+        }
+      }
+      if (allowedArgCount === -1) {
+        return args.map((a) => String(a));
+      }
+      const result = [];
+      for (let i = 0; i < args.length; i++) {
+        if (i < allowedArgCount) {
+          result.push(String(args[i]));
+        } else {
+          result.push("?");
+        }
+      }
+      return result;
+    }
+    exports2.sanitizeArgs = sanitizeArgs;
+    var dc = (() => {
+      try {
+        return "getBuiltinModule" in process ? process.getBuiltinModule("node:diagnostics_channel") : __require("node:diagnostics_channel");
+      } catch {
+        return void 0;
+      }
+    })();
+    var hasTracingChannel = dc && typeof dc.tracingChannel === "function";
+    var commandChannel = hasTracingChannel ? dc.tracingChannel("ioredis:command") : void 0;
+    var batchChannel = hasTracingChannel ? dc.tracingChannel("ioredis:batch") : void 0;
+    var connectChannel = hasTracingChannel ? dc.tracingChannel("ioredis:connect") : void 0;
+    function shouldTrace(channel) {
+      return !!channel && channel.hasSubscribers !== false;
+    }
+    var noop4 = () => {
+    };
+    function traceCommand(fn, contextFactory) {
+      if (!shouldTrace(commandChannel))
+        return fn();
+      const traced = commandChannel.tracePromise(fn, contextFactory());
+      traced.catch(noop4);
+      return traced;
+    }
+    exports2.traceCommand = traceCommand;
+    function traceBatch(fn, contextFactory) {
+      if (!shouldTrace(batchChannel))
+        return fn();
+      const traced = batchChannel.tracePromise(fn, contextFactory());
+      traced.catch(noop4);
+      return traced;
+    }
+    exports2.traceBatch = traceBatch;
+    function traceConnect(fn, contextFactory) {
+      if (!shouldTrace(connectChannel))
+        return fn();
+      return connectChannel.tracePromise(fn, contextFactory());
+    }
+    exports2.traceConnect = traceConnect;
+  }
+});
+
+// ../../main/node_modules/ioredis/built/transaction.js
+var require_transaction = __commonJS({
+  "../../main/node_modules/ioredis/built/transaction.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.addTransactionSupport = void 0;
+    var utils_1 = require_utils2();
+    var standard_as_callback_1 = require_built2();
+    var Pipeline_1 = require_Pipeline();
+    var tracing_1 = require_tracing();
+    function addTransactionSupport(redis) {
+      redis.pipeline = function(commands) {
+        const pipeline = new Pipeline_1.default(this);
+        if (Array.isArray(commands)) {
+          pipeline.addBatch(commands);
+        }
+        return pipeline;
+      };
+      const { multi } = redis;
+      redis.multi = function(commands, options2) {
+        if (typeof options2 === "undefined" && !Array.isArray(commands)) {
+          options2 = commands;
+          commands = null;
+        }
+        if (options2 && options2.pipeline === false) {
+          return multi.call(this);
+        }
+        const pipeline = new Pipeline_1.default(this);
+        pipeline.multi();
+        if (Array.isArray(commands)) {
+          pipeline.addBatch(commands);
+        }
+        const exec2 = pipeline.exec;
+        pipeline.exec = function(callback) {
+          if (this.isCluster && !this.redis.slots.length) {
+            if (this.redis.status === "wait")
+              this.redis.connect().catch(utils_1.noop);
+            return (0, standard_as_callback_1.default)(new Promise((resolve, reject) => {
+              this.redis.delayUntilReady((err) => {
+                if (err) {
+                  reject(err);
+                  return;
+                }
+                this.exec(pipeline).then(resolve, reject);
+              });
+            }), callback);
+          }
+          if (this._transactions > 0) {
+            exec2.call(pipeline);
+          }
+          if (this.nodeifiedPromise) {
+            return exec2.call(pipeline);
+          }
+          const batchSize = Math.max(pipeline.length - 2, 0);
+          const execAndUnwrap = () => exec2.call(pipeline).then(function(result) {
+            const execResult = result[result.length - 1];
+            if (typeof execResult === "undefined") {
+              throw new Error("Pipeline cannot be used to send any commands when the `exec()` has been called on it.");
+            }
+            if (execResult[0]) {
+              execResult[0].previousErrors = [];
+              for (let i = 0; i < result.length - 1; ++i) {
+                if (result[i][0]) {
+                  execResult[0].previousErrors.push(result[i][0]);
+                }
+              }
+              throw execResult[0];
+            }
+            return (0, utils_1.wrapMultiResult)(execResult[1]);
+          });
+          const promise2 = "_buildBatchContext" in this.redis ? (0, tracing_1.traceBatch)(execAndUnwrap, () => this.redis._buildBatchContext(batchSize)) : execAndUnwrap();
+          return (0, standard_as_callback_1.default)(promise2, callback);
+        };
+        const { execBuffer } = pipeline;
+        pipeline.execBuffer = function(callback) {
+          if (this._transactions > 0) {
+            execBuffer.call(pipeline);
+          }
+          return pipeline.exec(callback);
+        };
+        return pipeline;
+      };
+      const { exec } = redis;
+      redis.exec = function(callback) {
+        return (0, standard_as_callback_1.default)(exec.call(this).then(function(results) {
+          if (Array.isArray(results)) {
+            results = (0, utils_1.wrapMultiResult)(results);
+          }
+          return results;
+        }), callback);
+      };
+    }
+    exports2.addTransactionSupport = addTransactionSupport;
+  }
+});
+
+// ../../main/node_modules/ioredis/built/utils/applyMixin.js
+var require_applyMixin = __commonJS({
+  "../../main/node_modules/ioredis/built/utils/applyMixin.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    function applyMixin(derivedConstructor, mixinConstructor) {
+      Object.getOwnPropertyNames(mixinConstructor.prototype).forEach((name) => {
+        Object.defineProperty(derivedConstructor.prototype, name, Object.getOwnPropertyDescriptor(mixinConstructor.prototype, name));
+      });
+    }
+    exports2.default = applyMixin;
+  }
+});
+
+// ../../main/node_modules/ioredis/built/cluster/ClusterOptions.js
+var require_ClusterOptions = __commonJS({
+  "../../main/node_modules/ioredis/built/cluster/ClusterOptions.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.DEFAULT_CLUSTER_OPTIONS = void 0;
+    var dns_1 = __require("dns");
+    exports2.DEFAULT_CLUSTER_OPTIONS = {
+      clusterRetryStrategy: (times2) => Math.min(100 + times2 * 2, 2e3),
+      clusterNodeRetryStrategy: null,
+      enableOfflineQueue: true,
+      enableReadyCheck: true,
+      scaleReads: "master",
+      maxRedirections: 16,
+      retryDelayOnMoved: 0,
+      retryDelayOnFailover: 100,
+      retryDelayOnClusterDown: 100,
+      retryDelayOnTryAgain: 100,
+      slotsRefreshTimeout: 1e3,
+      useSRVRecords: false,
+      resolveSrv: dns_1.resolveSrv,
+      dnsLookup: dns_1.lookup,
+      enableAutoPipelining: false,
+      autoPipeliningIgnoredCommands: [],
+      shardedSubscribers: false
+    };
+  }
+});
+
+// ../../main/node_modules/ioredis/built/cluster/util.js
+var require_util = __commonJS({
+  "../../main/node_modules/ioredis/built/cluster/util.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.getConnectionName = exports2.weightSrvRecords = exports2.groupSrvRecords = exports2.getUniqueHostnamesFromOptions = exports2.normalizeNodeOptions = exports2.nodeKeyToRedisOptions = exports2.getNodeKey = exports2.waitForRedisReady = void 0;
+    var utils_1 = require_utils2();
+    var net_1 = __require("net");
+    function waitForRedisReady(redis) {
+      if (redis.status === "ready") {
+        return Promise.resolve();
+      }
+      if (redis.status === "wait") {
+        return redis.connect();
+      }
+      if (redis.status === "end") {
+        return Promise.reject(new Error(utils_1.CONNECTION_CLOSED_ERROR_MSG));
+      }
+      return new Promise((resolve, reject) => {
+        const onReady = () => {
+          redis.removeListener("end", onEnd);
+          resolve();
+        };
+        const onEnd = () => {
+          redis.removeListener("ready", onReady);
+          reject(new Error(utils_1.CONNECTION_CLOSED_ERROR_MSG));
+        };
+        redis.once("ready", onReady);
+        redis.once("end", onEnd);
+      });
+    }
+    exports2.waitForRedisReady = waitForRedisReady;
+    function getNodeKey(node2) {
+      node2.port = node2.port || 6379;
+      node2.host = node2.host || "127.0.0.1";
+      return node2.host + ":" + node2.port;
+    }
+    exports2.getNodeKey = getNodeKey;
+    function nodeKeyToRedisOptions(nodeKey) {
+      const portIndex = nodeKey.lastIndexOf(":");
+      if (portIndex === -1) {
+        throw new Error(`Invalid node key ${nodeKey}`);
+      }
+      return {
+        host: nodeKey.slice(0, portIndex),
+        port: Number(nodeKey.slice(portIndex + 1))
+      };
+    }
+    exports2.nodeKeyToRedisOptions = nodeKeyToRedisOptions;
+    function normalizeNodeOptions(nodes) {
+      return nodes.map((node2) => {
+        const options2 = {};
+        if (typeof node2 === "object") {
+          Object.assign(options2, node2);
+        } else if (typeof node2 === "string") {
+          Object.assign(options2, (0, utils_1.parseURL)(node2));
+        } else if (typeof node2 === "number") {
+          options2.port = node2;
+        } else {
+          throw new Error("Invalid argument " + node2);
+        }
+        if (typeof options2.port === "string") {
+          options2.port = parseInt(options2.port, 10);
+        }
+        delete options2.db;
+        if (!options2.port) {
+          options2.port = 6379;
+        }
+        if (!options2.host) {
+          options2.host = "127.0.0.1";
+        }
+        return (0, utils_1.resolveTLSProfile)(options2);
+      });
+    }
+    exports2.normalizeNodeOptions = normalizeNodeOptions;
+    function getUniqueHostnamesFromOptions(nodes) {
+      const uniqueHostsMap = {};
+      nodes.forEach((node2) => {
+        uniqueHostsMap[node2.host] = true;
+      });
+      return Object.keys(uniqueHostsMap).filter((host) => !(0, net_1.isIP)(host));
+    }
+    exports2.getUniqueHostnamesFromOptions = getUniqueHostnamesFromOptions;
+    function groupSrvRecords(records) {
+      const recordsByPriority = {};
+      for (const record2 of records) {
+        if (!recordsByPriority.hasOwnProperty(record2.priority)) {
+          recordsByPriority[record2.priority] = {
+            totalWeight: record2.weight,
+            records: [record2]
+          };
+        } else {
+          recordsByPriority[record2.priority].totalWeight += record2.weight;
+          recordsByPriority[record2.priority].records.push(record2);
+        }
+      }
+      return recordsByPriority;
+    }
+    exports2.groupSrvRecords = groupSrvRecords;
+    function weightSrvRecords(recordsGroup) {
+      if (recordsGroup.records.length === 1) {
+        recordsGroup.totalWeight = 0;
+        return recordsGroup.records.shift();
+      }
+      const random = Math.floor(Math.random() * (recordsGroup.totalWeight + recordsGroup.records.length));
+      let total = 0;
+      for (const [i, record2] of recordsGroup.records.entries()) {
+        total += 1 + record2.weight;
+        if (total > random) {
+          recordsGroup.totalWeight -= record2.weight;
+          recordsGroup.records.splice(i, 1);
+          return record2;
+        }
+      }
+    }
+    exports2.weightSrvRecords = weightSrvRecords;
+    function getConnectionName(component, nodeConnectionName) {
+      const prefix = `ioredis-cluster(${component})`;
+      return nodeConnectionName ? `${prefix}:${nodeConnectionName}` : prefix;
+    }
+    exports2.getConnectionName = getConnectionName;
+  }
+});
+
+// ../../main/node_modules/ioredis/built/cluster/ClusterSubscriber.js
+var require_ClusterSubscriber = __commonJS({
+  "../../main/node_modules/ioredis/built/cluster/ClusterSubscriber.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    var util_1 = require_util();
+    var utils_1 = require_utils2();
+    var Redis_1 = require_Redis();
+    var debug = (0, utils_1.Debug)("cluster:subscriber");
+    var ClusterSubscriber = class {
+      constructor(connectionPool, emitter, isSharded = false) {
+        this.connectionPool = connectionPool;
+        this.emitter = emitter;
+        this.isSharded = isSharded;
+        this.started = false;
+        this.subscriber = null;
+        this.slotRange = [];
+        this.onSubscriberEnd = () => {
+          if (!this.started) {
+            debug("subscriber has disconnected, but ClusterSubscriber is not started, so not reconnecting.");
+            return;
+          }
+          debug("subscriber has disconnected, selecting a new one...");
+          this.selectSubscriber();
+        };
+        this.connectionPool.on("-node", (_, key) => {
+          if (!this.started || !this.subscriber) {
+            return;
+          }
+          if ((0, util_1.getNodeKey)(this.subscriber.options) === key) {
+            debug("subscriber has left, selecting a new one...");
+            this.selectSubscriber();
+          }
+        });
+        this.connectionPool.on("+node", () => {
+          if (!this.started || this.subscriber) {
+            return;
+          }
+          debug("a new node is discovered and there is no subscriber, selecting a new one...");
+          this.selectSubscriber();
+        });
+      }
+      getInstance() {
+        return this.subscriber;
+      }
+      /**
+       * Associate this subscriber to a specific slot range.
+       *
+       * Returns the range or an empty array if the slot range couldn't be associated.
+       *
+       * BTW: This is more for debugging and testing purposes.
+       *
+       * @param range
+       */
+      associateSlotRange(range) {
+        if (this.isSharded) {
+          this.slotRange = range;
+        }
+        return this.slotRange;
+      }
+      start() {
+        this.started = true;
+        this.selectSubscriber();
+        debug("started");
+      }
+      stop() {
+        this.started = false;
+        if (this.subscriber) {
+          this.subscriber.disconnect();
+          this.subscriber = null;
+        }
+      }
+      isStarted() {
+        return this.started;
+      }
+      selectSubscriber() {
+        const lastActiveSubscriber = this.lastActiveSubscriber;
+        if (lastActiveSubscriber) {
+          lastActiveSubscriber.off("end", this.onSubscriberEnd);
+          lastActiveSubscriber.disconnect();
+        }
+        if (this.subscriber) {
+          this.subscriber.off("end", this.onSubscriberEnd);
+          this.subscriber.disconnect();
+        }
+        const sampleNode = (0, utils_1.sample)(this.connectionPool.getNodes());
+        if (!sampleNode) {
+          debug("selecting subscriber failed since there is no node discovered in the cluster yet");
+          this.subscriber = null;
+          return;
+        }
+        const { options: options2 } = sampleNode;
+        debug("selected a subscriber %s:%s", options2.host, options2.port);
+        let connectionPrefix = "subscriber";
+        if (this.isSharded)
+          connectionPrefix = "ssubscriber";
+        this.subscriber = new Redis_1.default({
+          port: options2.port,
+          host: options2.host,
+          username: options2.username,
+          password: options2.password,
+          enableReadyCheck: true,
+          connectionName: (0, util_1.getConnectionName)(connectionPrefix, options2.connectionName),
+          lazyConnect: true,
+          tls: options2.tls,
+          protocol: options2.protocol,
+          replyMapping: options2.replyMapping,
+          // Don't try to reconnect the subscriber connection. If the connection fails
+          // we will get an end event (handled below), at which point we'll pick a new
+          // node from the pool and try to connect to that as the subscriber connection.
+          retryStrategy: null
+        });
+        this.subscriber.on("error", utils_1.noop);
+        this.subscriber.on("moved", () => {
+          this.emitter.emit("forceRefresh");
+        });
+        this.subscriber.once("end", this.onSubscriberEnd);
+        const previousChannels = { subscribe: [], psubscribe: [], ssubscribe: [] };
+        if (lastActiveSubscriber) {
+          const condition = lastActiveSubscriber.condition || lastActiveSubscriber.prevCondition;
+          if (condition && condition.subscriber) {
+            previousChannels.subscribe = condition.subscriber.channels("subscribe");
+            previousChannels.psubscribe = condition.subscriber.channels("psubscribe");
+            previousChannels.ssubscribe = condition.subscriber.channels("ssubscribe");
+          }
+        }
+        if (previousChannels.subscribe.length || previousChannels.psubscribe.length || previousChannels.ssubscribe.length) {
+          let pending = 0;
+          for (const type of ["subscribe", "psubscribe", "ssubscribe"]) {
+            const channels = previousChannels[type];
+            if (channels.length == 0) {
+              continue;
+            }
+            debug("%s %d channels", type, channels.length);
+            if (type === "ssubscribe") {
+              for (const channel of channels) {
+                pending += 1;
+                this.subscriber[type](channel).then(() => {
+                  if (!--pending) {
+                    this.lastActiveSubscriber = this.subscriber;
+                  }
+                }).catch(() => {
+                  debug("failed to ssubscribe to channel: %s", channel);
+                });
+              }
+            } else {
+              pending += 1;
+              this.subscriber[type](channels).then(() => {
+                if (!--pending) {
+                  this.lastActiveSubscriber = this.subscriber;
+                }
+              }).catch(() => {
+                debug("failed to %s %d channels", type, channels.length);
+              });
+            }
+          }
+        } else {
+          this.lastActiveSubscriber = this.subscriber;
+        }
+        for (const event2 of [
+          "message",
+          "messageBuffer"
+        ]) {
+          this.subscriber.on(event2, (arg1, arg2) => {
+            this.emitter.emit(event2, arg1, arg2);
+          });
+        }
+        for (const event2 of ["pmessage", "pmessageBuffer"]) {
+          this.subscriber.on(event2, (arg1, arg2, arg3) => {
+            this.emitter.emit(event2, arg1, arg2, arg3);
+          });
+        }
+        if (this.isSharded == true) {
+          for (const event2 of [
+            "smessage",
+            "smessageBuffer"
+          ]) {
+            this.subscriber.on(event2, (arg1, arg2) => {
+              this.emitter.emit(event2, arg1, arg2);
+            });
+          }
+        }
+      }
+    };
+    exports2.default = ClusterSubscriber;
+  }
+});
+
+// ../../main/node_modules/ioredis/built/cluster/ConnectionPool.js
+var require_ConnectionPool = __commonJS({
+  "../../main/node_modules/ioredis/built/cluster/ConnectionPool.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    var events_1 = __require("events");
+    var utils_1 = require_utils2();
+    var util_1 = require_util();
+    var Redis_1 = require_Redis();
+    var debug = (0, utils_1.Debug)("cluster:connectionPool");
+    var ConnectionPool = class extends events_1.EventEmitter {
+      constructor(redisOptions, clusterNodeRetryStrategy = null, hooks = {}) {
+        super();
+        this.redisOptions = redisOptions;
+        this.clusterNodeRetryStrategy = clusterNodeRetryStrategy;
+        this.hooks = hooks;
+        this.nodes = {
+          all: {},
+          master: {},
+          slave: {}
+        };
+        this.specifiedOptions = {};
+      }
+      getNodes(role = "all") {
+        const nodes = this.nodes[role];
+        return Object.keys(nodes).map((key) => nodes[key]);
+      }
+      getInstanceByKey(key) {
+        return this.nodes.all[key];
+      }
+      getSampleInstance(role) {
+        const keys = Object.keys(this.nodes[role]);
+        const sampleKey = (0, utils_1.sample)(keys);
+        return this.nodes[role][sampleKey];
+      }
+      /**
+       * Add a master node to the pool
+       * @param node
+       */
+      addMasterNode(node2) {
+        const key = (0, util_1.getNodeKey)(node2.options);
+        const redis = this.createRedisFromOptions(node2, node2.options.readOnly);
+        if (!node2.options.readOnly) {
+          this.nodes.all[key] = redis;
+          this.nodes.master[key] = redis;
+          return true;
+        }
+        return false;
+      }
+      /**
+       * Creates a Redis connection instance from the node options
+       * @param node
+       * @param readOnly
+       */
+      createRedisFromOptions(node2, readOnly) {
+        const redis = new Redis_1.default((0, utils_1.defaults)({
+          // By default, never try to reconnect when a node is lost,
+          // instead, waiting for a `MOVED` error and fetching slots again.
+          // When `clusterNodeRetryStrategy` is set, use it to allow
+          // reconnection (e.g. for replica nodes that restart without
+          // any slot changes).
+          retryStrategy: typeof this.clusterNodeRetryStrategy === "function" ? this.clusterNodeRetryStrategy : null,
+          // Offline queue should be enabled so that
+          // we don't need to wait for the `ready` event
+          // before sending commands to the node.
+          enableOfflineQueue: true,
+          readOnly
+        }, node2, this.redisOptions, { lazyConnect: true }));
+        this.hooks.onCreate?.(redis, readOnly);
+        return redis;
+      }
+      /**
+       * Find or create a connection to the node
+       */
+      findOrCreate(node2, readOnly = false) {
+        const key = (0, util_1.getNodeKey)(node2);
+        readOnly = Boolean(readOnly);
+        if (this.specifiedOptions[key]) {
+          Object.assign(node2, this.specifiedOptions[key]);
+        } else {
+          this.specifiedOptions[key] = node2;
+        }
+        let redis;
+        if (this.nodes.all[key]) {
+          redis = this.nodes.all[key];
+          if (redis.options.readOnly !== readOnly) {
+            redis.options.readOnly = readOnly;
+            debug("Change role of %s to %s", key, readOnly ? "slave" : "master");
+            redis[readOnly ? "readonly" : "readwrite"]().catch(utils_1.noop);
+            if (readOnly) {
+              delete this.nodes.master[key];
+              this.nodes.slave[key] = redis;
+            } else {
+              delete this.nodes.slave[key];
+              this.nodes.master[key] = redis;
+            }
+            this.hooks.onRoleChange?.(redis, key, readOnly);
+          }
+        } else {
+          debug("Connecting to %s as %s", key, readOnly ? "slave" : "master");
+          redis = this.createRedisFromOptions(node2, readOnly);
+          this.nodes.all[key] = redis;
+          this.nodes[readOnly ? "slave" : "master"][key] = redis;
+          redis.once("end", () => {
+            if (this.nodes.all[key] && this.nodes.all[key] !== redis) {
+              return;
+            }
+            this.removeNode(key);
+            this.emit("-node", redis, key);
+            if (!Object.keys(this.nodes.all).length) {
+              this.emit("drain");
+            }
+          });
+          this.emit("+node", redis, key);
+          redis.on("error", (error62) => {
+            this.emit("nodeError", error62, key);
+          });
+        }
+        return redis;
+      }
+      /**
+       * Replace the connection to the node with a fresh one. Used when the
+       * existing connection is known to be stale, e.g. after a MOVED redirect
+       * that points back at the node it came from.
+       */
+      recreate(node2, readOnly = false) {
+        const key = (0, util_1.getNodeKey)(node2);
+        const existing = this.nodes.all[key];
+        if (existing) {
+          debug("Recreating connection to %s", key);
+          this.removeNode(key);
+          existing.disconnect();
+        }
+        const redis = this.findOrCreate(node2, readOnly);
+        if (existing) {
+          this.emit("-node", existing, key);
+        }
+        return redis;
+      }
+      /**
+       * Reset the pool with a set of nodes.
+       * The old node will be removed.
+       */
+      reset(nodes) {
+        debug("Reset with %O", nodes);
+        const newNodes = {};
+        nodes.forEach((node2) => {
+          const key = (0, util_1.getNodeKey)(node2);
+          if (!(node2.readOnly && newNodes[key])) {
+            newNodes[key] = node2;
+          }
+        });
+        Object.keys(this.nodes.all).forEach((key) => {
+          if (!newNodes[key]) {
+            debug("Disconnect %s because the node does not hold any slot", key);
+            this.nodes.all[key].disconnect();
+            this.removeNode(key);
+          }
+        });
+        Object.keys(newNodes).forEach((key) => {
+          const node2 = newNodes[key];
+          this.findOrCreate(node2, node2.readOnly);
+        });
+      }
+      /**
+       * Remove a node from the pool.
+       */
+      removeNode(key) {
+        const { nodes } = this;
+        if (nodes.all[key]) {
+          debug("Remove %s from the pool", key);
+          this.hooks.onRemove?.(nodes.all[key]);
+          delete nodes.all[key];
+        }
+        delete nodes.master[key];
+        delete nodes.slave[key];
+      }
+    };
+    exports2.default = ConnectionPool;
+  }
+});
+
+// ../../main/node_modules/denque/index.js
+var require_denque = __commonJS({
+  "../../main/node_modules/denque/index.js"(exports2, module2) {
+    "use strict";
+    function Denque(array2, options2) {
+      var options2 = options2 || {};
+      this._capacity = options2.capacity;
+      this._head = 0;
+      this._tail = 0;
+      if (Array.isArray(array2)) {
+        this._fromArray(array2);
+      } else {
+        this._capacityMask = 3;
+        this._list = new Array(4);
+      }
+    }
+    Denque.prototype.peekAt = function peekAt(index) {
+      var i = index;
+      if (i !== (i | 0)) {
+        return void 0;
+      }
+      var len = this.size();
+      if (i >= len || i < -len) return void 0;
+      if (i < 0) i += len;
+      i = this._head + i & this._capacityMask;
+      return this._list[i];
+    };
+    Denque.prototype.get = function get2(i) {
+      return this.peekAt(i);
+    };
+    Denque.prototype.peek = function peek() {
+      if (this._head === this._tail) return void 0;
+      return this._list[this._head];
+    };
+    Denque.prototype.peekFront = function peekFront() {
+      return this.peek();
+    };
+    Denque.prototype.peekBack = function peekBack() {
+      return this.peekAt(-1);
+    };
+    Object.defineProperty(Denque.prototype, "length", {
+      get: function length() {
+        return this.size();
+      }
+    });
+    Denque.prototype.size = function size() {
+      if (this._head === this._tail) return 0;
+      if (this._head < this._tail) return this._tail - this._head;
+      else return this._capacityMask + 1 - (this._head - this._tail);
+    };
+    Denque.prototype.unshift = function unshift(item) {
+      if (arguments.length === 0) return this.size();
+      var len = this._list.length;
+      this._head = this._head - 1 + len & this._capacityMask;
+      this._list[this._head] = item;
+      if (this._tail === this._head) this._growArray();
+      if (this._capacity && this.size() > this._capacity) this.pop();
+      if (this._head < this._tail) return this._tail - this._head;
+      else return this._capacityMask + 1 - (this._head - this._tail);
+    };
+    Denque.prototype.shift = function shift() {
+      var head = this._head;
+      if (head === this._tail) return void 0;
+      var item = this._list[head];
+      this._list[head] = void 0;
+      this._head = head + 1 & this._capacityMask;
+      if (head < 2 && this._tail > 1e4 && this._tail <= this._list.length >>> 2) this._shrinkArray();
+      return item;
+    };
+    Denque.prototype.push = function push(item) {
+      if (arguments.length === 0) return this.size();
+      var tail2 = this._tail;
+      this._list[tail2] = item;
+      this._tail = tail2 + 1 & this._capacityMask;
+      if (this._tail === this._head) {
+        this._growArray();
+      }
+      if (this._capacity && this.size() > this._capacity) {
+        this.shift();
+      }
+      if (this._head < this._tail) return this._tail - this._head;
+      else return this._capacityMask + 1 - (this._head - this._tail);
+    };
+    Denque.prototype.pop = function pop() {
+      var tail2 = this._tail;
+      if (tail2 === this._head) return void 0;
+      var len = this._list.length;
+      this._tail = tail2 - 1 + len & this._capacityMask;
+      var item = this._list[this._tail];
+      this._list[this._tail] = void 0;
+      if (this._head < 2 && tail2 > 1e4 && tail2 <= len >>> 2) this._shrinkArray();
+      return item;
+    };
+    Denque.prototype.removeOne = function removeOne(index) {
+      var i = index;
+      if (i !== (i | 0)) {
+        return void 0;
+      }
+      if (this._head === this._tail) return void 0;
+      var size = this.size();
+      var len = this._list.length;
+      if (i >= size || i < -size) return void 0;
+      if (i < 0) i += size;
+      i = this._head + i & this._capacityMask;
+      var item = this._list[i];
+      var k;
+      if (index < size / 2) {
+        for (k = index; k > 0; k--) {
+          this._list[i] = this._list[i = i - 1 + len & this._capacityMask];
+        }
+        this._list[i] = void 0;
+        this._head = this._head + 1 + len & this._capacityMask;
+      } else {
+        for (k = size - 1 - index; k > 0; k--) {
+          this._list[i] = this._list[i = i + 1 + len & this._capacityMask];
+        }
+        this._list[i] = void 0;
+        this._tail = this._tail - 1 + len & this._capacityMask;
+      }
+      return item;
+    };
+    Denque.prototype.remove = function remove(index, count) {
+      var i = index;
+      var removed;
+      var del_count = count;
+      if (i !== (i | 0)) {
+        return void 0;
+      }
+      if (this._head === this._tail) return void 0;
+      var size = this.size();
+      var len = this._list.length;
+      if (i >= size || i < -size || count < 1) return void 0;
+      if (i < 0) i += size;
+      if (count === 1 || !count) {
+        removed = new Array(1);
+        removed[0] = this.removeOne(i);
+        return removed;
+      }
+      if (i === 0 && i + count >= size) {
+        removed = this.toArray();
+        this.clear();
+        return removed;
+      }
+      if (i + count > size) count = size - i;
+      var k;
+      removed = new Array(count);
+      for (k = 0; k < count; k++) {
+        removed[k] = this._list[this._head + i + k & this._capacityMask];
+      }
+      i = this._head + i & this._capacityMask;
+      if (index + count === size) {
+        this._tail = this._tail - count + len & this._capacityMask;
+        for (k = count; k > 0; k--) {
+          this._list[i = i + 1 + len & this._capacityMask] = void 0;
+        }
+        return removed;
+      }
+      if (index === 0) {
+        this._head = this._head + count + len & this._capacityMask;
+        for (k = count - 1; k > 0; k--) {
+          this._list[i = i + 1 + len & this._capacityMask] = void 0;
+        }
+        return removed;
+      }
+      if (i < size / 2) {
+        this._head = this._head + index + count + len & this._capacityMask;
+        for (k = index; k > 0; k--) {
+          this.unshift(this._list[i = i - 1 + len & this._capacityMask]);
+        }
+        i = this._head - 1 + len & this._capacityMask;
+        while (del_count > 0) {
+          this._list[i = i - 1 + len & this._capacityMask] = void 0;
+          del_count--;
+        }
+        if (index < 0) this._tail = i;
+      } else {
+        this._tail = i;
+        i = i + count + len & this._capacityMask;
+        for (k = size - (count + index); k > 0; k--) {
+          this.push(this._list[i++]);
+        }
+        i = this._tail;
+        while (del_count > 0) {
+          this._list[i = i + 1 + len & this._capacityMask] = void 0;
+          del_count--;
+        }
+      }
+      if (this._head < 2 && this._tail > 1e4 && this._tail <= len >>> 2) this._shrinkArray();
+      return removed;
+    };
+    Denque.prototype.splice = function splice(index, count) {
+      var i = index;
+      if (i !== (i | 0)) {
+        return void 0;
+      }
+      var size = this.size();
+      if (i < 0) i += size;
+      if (i > size) return void 0;
+      if (arguments.length > 2) {
+        var k;
+        var temp;
+        var removed;
+        var arg_len = arguments.length;
+        var len = this._list.length;
+        var arguments_index = 2;
+        if (!size || i < size / 2) {
+          temp = new Array(i);
+          for (k = 0; k < i; k++) {
+            temp[k] = this._list[this._head + k & this._capacityMask];
+          }
+          if (count === 0) {
+            removed = [];
+            if (i > 0) {
+              this._head = this._head + i + len & this._capacityMask;
+            }
+          } else {
+            removed = this.remove(i, count);
+            this._head = this._head + i + len & this._capacityMask;
+          }
+          while (arg_len > arguments_index) {
+            this.unshift(arguments[--arg_len]);
+          }
+          for (k = i; k > 0; k--) {
+            this.unshift(temp[k - 1]);
+          }
+        } else {
+          temp = new Array(size - (i + count));
+          var leng = temp.length;
+          for (k = 0; k < leng; k++) {
+            temp[k] = this._list[this._head + i + count + k & this._capacityMask];
+          }
+          if (count === 0) {
+            removed = [];
+            if (i != size) {
+              this._tail = this._head + i + len & this._capacityMask;
+            }
+          } else {
+            removed = this.remove(i, count);
+            this._tail = this._tail - leng + len & this._capacityMask;
+          }
+          while (arguments_index < arg_len) {
+            this.push(arguments[arguments_index++]);
+          }
+          for (k = 0; k < leng; k++) {
+            this.push(temp[k]);
+          }
+        }
+        return removed;
+      } else {
+        return this.remove(i, count);
+      }
+    };
+    Denque.prototype.clear = function clear() {
+      this._list = new Array(this._list.length);
+      this._head = 0;
+      this._tail = 0;
+    };
+    Denque.prototype.isEmpty = function isEmpty() {
+      return this._head === this._tail;
+    };
+    Denque.prototype.toArray = function toArray() {
+      return this._copyArray(false);
+    };
+    Denque.prototype._fromArray = function _fromArray(array2) {
+      var length = array2.length;
+      var capacity = this._nextPowerOf2(length);
+      this._list = new Array(capacity);
+      this._capacityMask = capacity - 1;
+      this._tail = length;
+      for (var i = 0; i < length; i++) this._list[i] = array2[i];
+    };
+    Denque.prototype._copyArray = function _copyArray(fullCopy, size) {
+      var src = this._list;
+      var capacity = src.length;
+      var length = this.length;
+      size = size | length;
+      if (size == length && this._head < this._tail) {
+        return this._list.slice(this._head, this._tail);
+      }
+      var dest = new Array(size);
+      var k = 0;
+      var i;
+      if (fullCopy || this._head > this._tail) {
+        for (i = this._head; i < capacity; i++) dest[k++] = src[i];
+        for (i = 0; i < this._tail; i++) dest[k++] = src[i];
+      } else {
+        for (i = this._head; i < this._tail; i++) dest[k++] = src[i];
+      }
+      return dest;
+    };
+    Denque.prototype._growArray = function _growArray() {
+      if (this._head != 0) {
+        var newList = this._copyArray(true, this._list.length << 1);
+        this._tail = this._list.length;
+        this._head = 0;
+        this._list = newList;
+      } else {
+        this._tail = this._list.length;
+        this._list.length <<= 1;
+      }
+      this._capacityMask = this._capacityMask << 1 | 1;
+    };
+    Denque.prototype._shrinkArray = function _shrinkArray() {
+      this._list.length >>>= 1;
+      this._capacityMask >>>= 1;
+    };
+    Denque.prototype._nextPowerOf2 = function _nextPowerOf2(num) {
+      var log2 = Math.log(num) / Math.log(2);
+      var nextPow2 = 1 << log2 + 1;
+      return Math.max(nextPow2, 4);
+    };
+    module2.exports = Denque;
+  }
+});
+
+// ../../main/node_modules/ioredis/built/cluster/DelayQueue.js
+var require_DelayQueue = __commonJS({
+  "../../main/node_modules/ioredis/built/cluster/DelayQueue.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    var utils_1 = require_utils2();
+    var Deque = require_denque();
+    var debug = (0, utils_1.Debug)("delayqueue");
+    var DelayQueue = class {
+      constructor() {
+        this.queues = {};
+        this.timeouts = {};
+      }
+      /**
+       * Add a new item to the queue
+       *
+       * @param bucket bucket name
+       * @param item function that will run later
+       * @param options
+       */
+      push(bucket, item, options2) {
+        const callback = options2.callback || process.nextTick;
+        if (!this.queues[bucket]) {
+          this.queues[bucket] = new Deque();
+        }
+        const queue = this.queues[bucket];
+        queue.push(item);
+        if (!this.timeouts[bucket]) {
+          this.timeouts[bucket] = setTimeout(() => {
+            callback(() => {
+              this.timeouts[bucket] = null;
+              this.execute(bucket);
+            });
+          }, options2.timeout);
+        }
+      }
+      execute(bucket) {
+        const queue = this.queues[bucket];
+        if (!queue) {
+          return;
+        }
+        const { length } = queue;
+        if (!length) {
+          return;
+        }
+        debug("send %d commands in %s queue", length, bucket);
+        this.queues[bucket] = null;
+        while (queue.length > 0) {
+          queue.shift()();
+        }
+      }
+    };
+    exports2.default = DelayQueue;
+  }
+});
+
+// ../../main/node_modules/ioredis/built/cluster/ShardedSubscriber.js
+var require_ShardedSubscriber = __commonJS({
+  "../../main/node_modules/ioredis/built/cluster/ShardedSubscriber.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    var util_1 = require_util();
+    var utils_1 = require_utils2();
+    var Redis_1 = require_Redis();
+    var debug = (0, utils_1.Debug)("cluster:subscriberGroup:shardedSubscriber");
+    var SubscriberStatus = {
+      IDLE: "idle",
+      STARTING: "starting",
+      CONNECTED: "connected",
+      STOPPING: "stopping",
+      ENDED: "ended"
+    };
+    var ALLOWED_STATUS_UPDATES = {
+      [SubscriberStatus.IDLE]: [
+        SubscriberStatus.STARTING,
+        SubscriberStatus.STOPPING,
+        SubscriberStatus.ENDED
+      ],
+      [SubscriberStatus.STARTING]: [
+        SubscriberStatus.CONNECTED,
+        SubscriberStatus.STOPPING,
+        SubscriberStatus.ENDED
+      ],
+      [SubscriberStatus.CONNECTED]: [
+        SubscriberStatus.STOPPING,
+        SubscriberStatus.ENDED
+      ],
+      [SubscriberStatus.STOPPING]: [SubscriberStatus.ENDED],
+      [SubscriberStatus.ENDED]: []
+    };
+    var ShardedSubscriber = class {
+      constructor(emitter, options2, redisOptions) {
+        this.emitter = emitter;
+        this.status = SubscriberStatus.IDLE;
+        this.instance = null;
+        this.connectPromise = null;
+        this.messageListeners = /* @__PURE__ */ new Map();
+        this.onEnd = () => {
+          this.updateStatus(SubscriberStatus.ENDED);
+          this.emitter.emit("-node", this.instance, this.nodeKey);
+        };
+        this.onError = (error62) => {
+          this.emitter.emit("nodeError", error62, this.nodeKey);
+        };
+        this.onMoved = () => {
+          this.emitter.emit("moved");
+        };
+        this.instance = new Redis_1.default((0, utils_1.defaults)({
+          enableReadyCheck: false,
+          enableOfflineQueue: true,
+          connectionName: (0, util_1.getConnectionName)("ssubscriber", options2.connectionName),
+          /**
+           * Disable auto reconnection for subscribers.
+           * The ClusterSubscriberGroup will handle the reconnection.
+           */
+          retryStrategy: null,
+          lazyConnect: true
+        }, options2, redisOptions));
+        this.lazyConnect = redisOptions?.lazyConnect ?? true;
+        this.nodeKey = (0, util_1.getNodeKey)(options2);
+        this.instance.on("end", this.onEnd);
+        this.instance.on("error", this.onError);
+        this.instance.on("moved", this.onMoved);
+        for (const event2 of ["smessage", "smessageBuffer"]) {
+          const listener = (...args) => {
+            this.emitter.emit(event2, ...args);
+          };
+          this.messageListeners.set(event2, listener);
+          this.instance.on(event2, listener);
+        }
+      }
+      async start() {
+        if (this.connectPromise) {
+          return this.connectPromise;
+        }
+        if (this.status === SubscriberStatus.STARTING || this.status === SubscriberStatus.CONNECTED) {
+          return;
+        }
+        if (this.status === SubscriberStatus.ENDED || !this.instance) {
+          throw new Error(`Sharded subscriber ${this.nodeKey} cannot be restarted once ended.`);
+        }
+        this.updateStatus(SubscriberStatus.STARTING);
+        this.connectPromise = this.instance.connect();
+        try {
+          await this.connectPromise;
+          this.updateStatus(SubscriberStatus.CONNECTED);
+        } catch (err) {
+          this.updateStatus(SubscriberStatus.ENDED);
+          throw err;
+        } finally {
+          this.connectPromise = null;
+        }
+      }
+      stop() {
+        this.updateStatus(SubscriberStatus.STOPPING);
+        if (this.instance) {
+          this.instance.disconnect();
+          this.instance.removeAllListeners();
+          this.messageListeners.clear();
+          this.instance = null;
+        }
+        this.updateStatus(SubscriberStatus.ENDED);
+        debug("stopped %s", this.nodeKey);
+      }
+      isStarted() {
+        return [
+          SubscriberStatus.CONNECTED,
+          SubscriberStatus.STARTING
+        ].includes(this.status);
+      }
+      get subscriberStatus() {
+        return this.status;
+      }
+      isHealthy() {
+        return (this.status === SubscriberStatus.IDLE || this.status === SubscriberStatus.CONNECTED || this.status === SubscriberStatus.STARTING) && this.instance !== null;
+      }
+      getInstance() {
+        return this.instance;
+      }
+      getNodeKey() {
+        return this.nodeKey;
+      }
+      isLazyConnect() {
+        return this.lazyConnect;
+      }
+      updateStatus(nextStatus) {
+        if (this.status === nextStatus) {
+          return;
+        }
+        if (!ALLOWED_STATUS_UPDATES[this.status].includes(nextStatus)) {
+          debug("Invalid status transition for %s: %s -> %s", this.nodeKey, this.status, nextStatus);
+          return;
+        }
+        this.status = nextStatus;
+      }
+    };
+    exports2.default = ShardedSubscriber;
+  }
+});
+
+// ../../main/node_modules/ioredis/built/cluster/ClusterSubscriberGroup.js
+var require_ClusterSubscriberGroup = __commonJS({
+  "../../main/node_modules/ioredis/built/cluster/ClusterSubscriberGroup.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    var utils_1 = require_utils2();
+    var util_1 = require_util();
+    var calculateSlot = require_lib();
+    var ShardedSubscriber_1 = require_ShardedSubscriber();
+    var debug = (0, utils_1.Debug)("cluster:subscriberGroup");
+    var ClusterSubscriberGroup = class _ClusterSubscriberGroup {
+      /**
+       * Register callbacks
+       *
+       * @param cluster
+       */
+      constructor(subscriberGroupEmitter, options2) {
+        this.subscriberGroupEmitter = subscriberGroupEmitter;
+        this.options = options2;
+        this.shardedSubscribers = /* @__PURE__ */ new Map();
+        this.clusterSlots = [];
+        this.subscriberToSlotsIndex = /* @__PURE__ */ new Map();
+        this.channels = /* @__PURE__ */ new Map();
+        this.failedAttemptsByNode = /* @__PURE__ */ new Map();
+        this.isResetting = false;
+        this.pendingReset = null;
+        this.handleSubscriberConnectFailed = (error62, nodeKey) => {
+          const currentAttempts = this.failedAttemptsByNode.get(nodeKey) || 0;
+          const failedAttempts = currentAttempts + 1;
+          this.failedAttemptsByNode.set(nodeKey, failedAttempts);
+          const attempts = Math.min(failedAttempts, _ClusterSubscriberGroup.MAX_RETRY_ATTEMPTS);
+          const backoff = Math.min(_ClusterSubscriberGroup.BASE_BACKOFF_MS * 2 ** attempts, _ClusterSubscriberGroup.MAX_BACKOFF_MS);
+          const jitter = Math.floor((Math.random() - 0.5) * (backoff * 0.5));
+          const delay = Math.max(0, backoff + jitter);
+          debug("Failed to connect subscriber for %s. Refreshing slots in %dms", nodeKey, delay);
+          this.subscriberGroupEmitter.emit("subscriberConnectFailed", {
+            delay,
+            error: error62
+          });
+        };
+        this.handleSubscriberConnectSucceeded = (nodeKey) => {
+          this.failedAttemptsByNode.delete(nodeKey);
+        };
+      }
+      /**
+       * Get the responsible subscriber.
+       *
+       * @param slot
+       */
+      getResponsibleSubscriber(slot) {
+        const nodeKey = this.clusterSlots[slot][0];
+        const sub = this.shardedSubscribers.get(nodeKey);
+        if (sub && sub.subscriberStatus === "idle") {
+          sub.start().then(() => {
+            this.handleSubscriberConnectSucceeded(sub.getNodeKey());
+          }).catch((err) => {
+            this.handleSubscriberConnectFailed(err, sub.getNodeKey());
+          });
+        }
+        return sub;
+      }
+      /**
+       * Adds a channel for which this subscriber group is responsible
+       *
+       * @param channels
+       */
+      addChannels(channels) {
+        const slot = calculateSlot(channels[0]);
+        for (const c of channels) {
+          if (calculateSlot(c) !== slot) {
+            return -1;
+          }
+        }
+        const currChannels = this.channels.get(slot);
+        if (!currChannels) {
+          this.channels.set(slot, channels);
+        } else {
+          this.channels.set(slot, currChannels.concat(channels));
+        }
+        return Array.from(this.channels.values()).reduce((sum, array2) => sum + array2.length, 0);
+      }
+      /**
+       * Removes channels for which the subscriber group is responsible by optionally unsubscribing
+       * @param channels
+       */
+      removeChannels(channels) {
+        const slot = calculateSlot(channels[0]);
+        for (const c of channels) {
+          if (calculateSlot(c) !== slot) {
+            return -1;
+          }
+        }
+        const slotChannels = this.channels.get(slot);
+        if (slotChannels) {
+          const updatedChannels = slotChannels.filter((c) => !channels.includes(c));
+          this.channels.set(slot, updatedChannels);
+        }
+        return Array.from(this.channels.values()).reduce((sum, array2) => sum + array2.length, 0);
+      }
+      /**
+       * Disconnect all subscribers and clear some of the internal state.
+       */
+      stop() {
+        for (const s of this.shardedSubscribers.values()) {
+          s.stop();
+        }
+        this.pendingReset = null;
+        this.shardedSubscribers.clear();
+        this.subscriberToSlotsIndex.clear();
+      }
+      /**
+       * Start all not yet started subscribers
+       */
+      start() {
+        const startPromises = [];
+        for (const s of this.shardedSubscribers.values()) {
+          if (this.shouldStartSubscriber(s)) {
+            startPromises.push(s.start().then(() => {
+              this.handleSubscriberConnectSucceeded(s.getNodeKey());
+            }).catch((err) => {
+              this.handleSubscriberConnectFailed(err, s.getNodeKey());
+            }));
+            this.subscriberGroupEmitter.emit("+subscriber");
+          }
+        }
+        return Promise.all(startPromises);
+      }
+      /**
+       * Resets the subscriber group by disconnecting all subscribers that are no longer needed and connecting new ones.
+       */
+      async reset(clusterSlots, clusterNodes) {
+        if (this.isResetting) {
+          this.pendingReset = { slots: clusterSlots, nodes: clusterNodes };
+          return;
+        }
+        this.isResetting = true;
+        try {
+          const hasTopologyChanged = this._refreshSlots(clusterSlots);
+          const hasFailedSubscribers = this.hasUnhealthySubscribers();
+          if (!hasTopologyChanged && !hasFailedSubscribers) {
+            debug("No topology change detected or failed subscribers. Skipping reset.");
+            return;
+          }
+          for (const [nodeKey, shardedSubscriber] of this.shardedSubscribers) {
+            if (
+              // If the subscriber is still responsible for a slot range and is healthy then keep it
+              this.subscriberToSlotsIndex.has(nodeKey) && shardedSubscriber.isHealthy()
+            ) {
+              debug("Skipping deleting subscriber for %s", nodeKey);
+              continue;
+            }
+            debug("Removing subscriber for %s", nodeKey);
+            shardedSubscriber.stop();
+            this.shardedSubscribers.delete(nodeKey);
+            this.subscriberGroupEmitter.emit("-subscriber");
+          }
+          const startPromises = [];
+          for (const [nodeKey, _] of this.subscriberToSlotsIndex) {
+            const existingSubscriber = this.shardedSubscribers.get(nodeKey);
+            if (existingSubscriber && existingSubscriber.isHealthy()) {
+              debug("Skipping creating new subscriber for %s", nodeKey);
+              if (!existingSubscriber.isStarted() && this.shouldStartSubscriber(existingSubscriber)) {
+                startPromises.push(existingSubscriber.start().then(() => {
+                  this.handleSubscriberConnectSucceeded(nodeKey);
+                }).catch((error62) => {
+                  this.handleSubscriberConnectFailed(error62, nodeKey);
+                }));
+              }
+              continue;
+            }
+            if (existingSubscriber && !existingSubscriber.isHealthy()) {
+              debug("Replacing subscriber for %s", nodeKey);
+              existingSubscriber.stop();
+              this.shardedSubscribers.delete(nodeKey);
+              this.subscriberGroupEmitter.emit("-subscriber");
+            }
+            debug("Creating new subscriber for %s", nodeKey);
+            const redis = clusterNodes.find((node2) => {
+              return (0, util_1.getNodeKey)(node2.options) === nodeKey;
+            });
+            if (!redis) {
+              debug("Failed to find node for key %s", nodeKey);
+              continue;
+            }
+            const sub = new ShardedSubscriber_1.default(this.subscriberGroupEmitter, redis.options, this.options.redisOptions);
+            this.shardedSubscribers.set(nodeKey, sub);
+            if (this.shouldStartSubscriber(sub)) {
+              startPromises.push(sub.start().then(() => {
+                this.handleSubscriberConnectSucceeded(nodeKey);
+              }).catch((error62) => {
+                this.handleSubscriberConnectFailed(error62, nodeKey);
+              }));
+            }
+            this.subscriberGroupEmitter.emit("+subscriber");
+          }
+          await Promise.all(startPromises);
+          this._resubscribe();
+          this.subscriberGroupEmitter.emit("subscribersReady");
+        } finally {
+          this.isResetting = false;
+          if (this.pendingReset) {
+            const { slots, nodes } = this.pendingReset;
+            this.pendingReset = null;
+            await this.reset(slots, nodes);
+          }
+        }
+      }
+      /**
+       * Refreshes the subscriber-related slot ranges
+       *
+       * Returns false if no refresh was needed
+       *
+       * @param targetSlots
+       */
+      _refreshSlots(targetSlots) {
+        if (this._slotsAreEqual(targetSlots) && this.subscriberToSlotsIndex.size > 0) {
+          debug("Nothing to refresh because the new cluster map is equal to the previous one.");
+          return false;
+        }
+        debug("Refreshing the slots of the subscriber group.");
+        this.subscriberToSlotsIndex = /* @__PURE__ */ new Map();
+        for (let slot = 0; slot < targetSlots.length; slot++) {
+          const node2 = targetSlots[slot][0];
+          if (!this.subscriberToSlotsIndex.has(node2)) {
+            this.subscriberToSlotsIndex.set(node2, []);
+          }
+          this.subscriberToSlotsIndex.get(node2).push(Number(slot));
+        }
+        this.clusterSlots = JSON.parse(JSON.stringify(targetSlots));
+        return true;
+      }
+      /**
+       * Resubscribes to the previous channels
+       *
+       * @private
+       */
+      _resubscribe() {
+        if (this.shardedSubscribers) {
+          this.shardedSubscribers.forEach((s, nodeKey) => {
+            const subscriberSlots = this.subscriberToSlotsIndex.get(nodeKey);
+            if (subscriberSlots) {
+              subscriberSlots.forEach((ss) => {
+                const redis = s.getInstance();
+                const channels = this.channels.get(ss);
+                if (channels && channels.length > 0) {
+                  if (!redis || redis.status === "end") {
+                    return;
+                  }
+                  if (redis.status === "ready") {
+                    redis.ssubscribe(...channels).catch((err) => {
+                      debug("Failed to ssubscribe on node %s: %s", nodeKey, err);
+                    });
+                  } else {
+                    redis.once("ready", () => {
+                      redis.ssubscribe(...channels).catch((err) => {
+                        debug("Failed to ssubscribe on node %s: %s", nodeKey, err);
+                      });
+                    });
+                  }
+                }
+              });
+            }
+          });
+        }
+      }
+      /**
+       * Deep equality of the cluster slots objects
+       *
+       * @param other
+       * @private
+       */
+      _slotsAreEqual(other) {
+        if (this.clusterSlots === void 0) {
+          return false;
+        } else {
+          return JSON.stringify(this.clusterSlots) === JSON.stringify(other);
+        }
+      }
+      /**
+       * Checks if any subscribers are in an unhealthy state.
+       *
+       * A subscriber is considered unhealthy if:
+       * - It exists but is not started (failed/disconnected)
+       * - It's missing entirely for a node that should have one
+       *
+       * @returns true if any subscribers need to be recreated
+       */
+      hasUnhealthySubscribers() {
+        const hasFailedSubscribers = Array.from(this.shardedSubscribers.values()).some((sub) => !sub.isHealthy());
+        const hasMissingSubscribers = Array.from(this.subscriberToSlotsIndex.keys()).some((nodeKey) => !this.shardedSubscribers.has(nodeKey));
+        return hasFailedSubscribers || hasMissingSubscribers;
+      }
+      shouldStartSubscriber(sub) {
+        if (sub.isStarted()) {
+          return false;
+        }
+        if (!sub.isLazyConnect()) {
+          return true;
+        }
+        const subscriberSlots = this.subscriberToSlotsIndex.get(sub.getNodeKey());
+        if (!subscriberSlots) {
+          return false;
+        }
+        return subscriberSlots.some((slot) => {
+          const channels = this.channels.get(slot);
+          return Boolean(channels && channels.length > 0);
+        });
+      }
+    };
+    ClusterSubscriberGroup.MAX_RETRY_ATTEMPTS = 10;
+    ClusterSubscriberGroup.MAX_BACKOFF_MS = 2e3;
+    ClusterSubscriberGroup.BASE_BACKOFF_MS = 100;
+    exports2.default = ClusterSubscriberGroup;
+  }
+});
+
+// ../../main/node_modules/ioredis/built/cluster/index.js
+var require_cluster = __commonJS({
+  "../../main/node_modules/ioredis/built/cluster/index.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    var commands_1 = require_built();
+    var events_1 = __require("events");
+    var redis_errors_1 = require_redis_errors();
+    var standard_as_callback_1 = require_built2();
+    var Command_1 = require_Command();
+    var ClusterAllFailedError_1 = require_ClusterAllFailedError();
+    var Redis_1 = require_Redis();
+    var ScanStream_1 = require_ScanStream();
+    var transaction_1 = require_transaction();
+    var utils_1 = require_utils2();
+    var applyMixin_1 = require_applyMixin();
+    var Commander_1 = require_Commander();
+    var ClusterOptions_1 = require_ClusterOptions();
+    var ClusterSubscriber_1 = require_ClusterSubscriber();
+    var ConnectionPool_1 = require_ConnectionPool();
+    var DelayQueue_1 = require_DelayQueue();
+    var util_1 = require_util();
+    var Deque = require_denque();
+    var ClusterSubscriberGroup_1 = require_ClusterSubscriberGroup();
+    var HimportCoordinator_1 = require_HimportCoordinator();
+    var debug = (0, utils_1.Debug)("cluster");
+    var REJECT_OVERWRITTEN_COMMANDS = /* @__PURE__ */ new WeakSet();
+    var Cluster2 = class _Cluster extends Commander_1.default {
+      /**
+       * Creates an instance of Cluster.
+       */
+      //TODO: Add an option that enables or disables sharded PubSub
+      // `redisOptions.replyMapping` carries the `ReplyMapping` class type parameter
+      // so RESP3 return shapes are inferred from the options literal at construction,
+      // mirroring the single-node `Redis` constructor.
+      constructor(startupNodes, options2 = {}) {
+        super();
+        this.slots = [];
+        this._groupsIds = {};
+        this._groupsBySlot = Array(16384);
+        this.isCluster = true;
+        this.retryAttempts = 0;
+        this.delayQueue = new DelayQueue_1.default();
+        this.offlineQueue = new Deque();
+        this.isRefreshing = false;
+        this._refreshSlotsCacheCallbacks = [];
+        this._autoPipelines = /* @__PURE__ */ new Map();
+        this._runningAutoPipelines = /* @__PURE__ */ new Set();
+        this._readyDelayedCallbacks = [];
+        this.connectionEpoch = 0;
+        events_1.EventEmitter.call(this);
+        this.startupNodes = startupNodes;
+        this.options = (0, utils_1.defaults)({}, options2, ClusterOptions_1.DEFAULT_CLUSTER_OPTIONS, this.options);
+        this.options.himportFieldsets = (0, HimportCoordinator_1.cloneHimportFieldsets)(this.options.himportFieldsets);
+        const himportCoordinator = this.options.himportFieldsets?.length ? new HimportCoordinator_1.default(this.options.himportFieldsets) : void 0;
+        if (himportCoordinator) {
+          (0, HimportCoordinator_1.bindHimportCoordinator)(this, himportCoordinator, "cluster");
+        }
+        if (this.options.shardedSubscribers) {
+          this.createShardedSubscriberGroup();
+        }
+        if (this.options.redisOptions && this.options.redisOptions.keyPrefix && !this.options.keyPrefix) {
+          this.options.keyPrefix = this.options.redisOptions.keyPrefix;
+        }
+        if (typeof this.options.scaleReads !== "function" && ["all", "master", "slave"].indexOf(this.options.scaleReads) === -1) {
+          throw new Error('Invalid option scaleReads "' + this.options.scaleReads + '". Expected "all", "master", "slave" or a custom function');
+        }
+        const redisOptions = { ...this.options.redisOptions ?? {} };
+        delete redisOptions.himportFieldsets;
+        this.connectionPool = new ConnectionPool_1.default(redisOptions, this.options.clusterNodeRetryStrategy, himportCoordinator ? {
+          onCreate: (redis, readOnly) => {
+            (0, HimportCoordinator_1.bindHimportCoordinator)(redis, himportCoordinator, readOnly ? "replica" : "master");
+          },
+          onRoleChange: (redis, key, readOnly) => {
+            (0, HimportCoordinator_1.setHimportRole)(redis, readOnly ? "replica" : "master");
+            himportCoordinator.invalidate(redis);
+            if (!readOnly) {
+              (0, util_1.waitForRedisReady)(redis).then(() => {
+                for (const definition of himportCoordinator.getDefinitions()) {
+                  const preparation = himportCoordinator.ensurePrepared(redis, definition);
+                  preparation?.catch((error62) => {
+                    this.emit("node error", error62, key);
+                  });
+                }
+              }, (error62) => {
+                this.emit("node error", error62, key);
+              });
+            }
+          },
+          onRemove: (redis) => {
+            (0, HimportCoordinator_1.unbindHimportCoordinator)(redis);
+          }
+        } : void 0);
+        this.connectionPool.on("-node", (redis, key) => {
+          this.emit("-node", redis);
+        });
+        this.connectionPool.on("+node", (redis) => {
+          this.emit("+node", redis);
+        });
+        this.connectionPool.on("drain", () => {
+          this.setStatus("close");
+        });
+        this.connectionPool.on("nodeError", (error62, key) => {
+          this.emit("node error", error62, key);
+        });
+        this.subscriber = new ClusterSubscriber_1.default(this.connectionPool, this);
+        if (this.options.scripts) {
+          Object.entries(this.options.scripts).forEach(([name, definition]) => {
+            this.defineCommand(name, definition);
+          });
+        }
+        if (this.options.lazyConnect) {
+          this.setStatus("wait");
+        } else {
+          this.connect().catch((err) => {
+            debug("connecting failed: %s", err);
+          });
+        }
+      }
+      /**
+       * Connect to a cluster
+       */
+      connect() {
+        return new Promise((resolve, reject) => {
+          if (this.status === "connecting" || this.status === "connect" || this.status === "ready") {
+            reject(new Error("Redis is already connecting/connected"));
+            return;
+          }
+          const epoch = ++this.connectionEpoch;
+          this.setStatus("connecting");
+          this.resolveStartupNodeHostnames().then((nodes) => {
+            if (this.connectionEpoch !== epoch) {
+              debug("discard connecting after resolving startup nodes because epoch not match: %d != %d", epoch, this.connectionEpoch);
+              reject(new redis_errors_1.RedisError("Connection is discarded because a new connection is made"));
+              return;
+            }
+            if (this.status !== "connecting") {
+              debug("discard connecting after resolving startup nodes because the status changed to %s", this.status);
+              reject(new redis_errors_1.RedisError("Connection is aborted"));
+              return;
+            }
+            this.connectionPool.reset(nodes);
+            if (this.options.shardedSubscribers) {
+              this.shardedSubscribers.reset(this.slots, this.connectionPool.getNodes("all")).catch((err) => {
+                debug("Error while starting subscribers: %s", err);
+              });
+            }
+            const readyHandler = () => {
+              this.setStatus("ready");
+              this.retryAttempts = 0;
+              this.executeOfflineCommands();
+              this.resetNodesRefreshInterval();
+              resolve();
+            };
+            let closeListener = void 0;
+            const refreshListener = () => {
+              this.invokeReadyDelayedCallbacks(void 0);
+              this.removeListener("close", closeListener);
+              this.manuallyClosing = false;
+              this.setStatus("connect");
+              if (this.options.enableReadyCheck) {
+                this.readyCheck((err, fail) => {
+                  if (err || fail) {
+                    debug("Ready check failed (%s). Reconnecting...", err || fail);
+                    if (this.status === "connect") {
+                      this.disconnect(true);
+                    }
+                  } else {
+                    readyHandler();
+                  }
+                });
+              } else {
+                readyHandler();
+              }
+            };
+            closeListener = () => {
+              const error62 = new Error("None of startup nodes is available");
+              this.removeListener("refresh", refreshListener);
+              this.invokeReadyDelayedCallbacks(error62);
+              reject(error62);
+            };
+            this.once("refresh", refreshListener);
+            this.once("close", closeListener);
+            this.once("close", this.handleCloseEvent.bind(this));
+            this.refreshSlotsCache((err) => {
+              if (err && err.message === ClusterAllFailedError_1.default.defaultMessage) {
+                Redis_1.default.prototype.silentEmit.call(this, "error", err);
+                this.connectionPool.reset([]);
+              }
+            });
+            this.subscriber.start();
+            if (this.options.shardedSubscribers) {
+              this.shardedSubscribers.start().catch((err) => {
+                debug("Error while starting subscribers: %s", err);
+              });
+            }
+          }).catch((err) => {
+            this.setStatus("close");
+            this.handleCloseEvent(err);
+            this.invokeReadyDelayedCallbacks(err);
+            reject(err);
+          });
+        });
+      }
+      /**
+       * Disconnect from every node in the cluster.
+       */
+      disconnect(reconnect = false) {
+        const status = this.status;
+        this.setStatus("disconnecting");
+        if (!reconnect) {
+          this.manuallyClosing = true;
+        }
+        if (this.reconnectTimeout && !reconnect) {
+          clearTimeout(this.reconnectTimeout);
+          this.reconnectTimeout = null;
+          debug("Canceled reconnecting attempts");
+        }
+        this.clearNodesRefreshInterval();
+        this.subscriber.stop();
+        if (this.options.shardedSubscribers) {
+          this.shardedSubscribers.stop();
+        }
+        if (status === "wait") {
+          this.setStatus("close");
+          this.handleCloseEvent();
+        } else {
+          this.connectionPool.reset([]);
+        }
+      }
+      /**
+       * Quit the cluster gracefully.
+       */
+      quit(callback) {
+        const status = this.status;
+        this.setStatus("disconnecting");
+        this.manuallyClosing = true;
+        if (this.reconnectTimeout) {
+          clearTimeout(this.reconnectTimeout);
+          this.reconnectTimeout = null;
+        }
+        this.clearNodesRefreshInterval();
+        this.subscriber.stop();
+        if (this.options.shardedSubscribers) {
+          this.shardedSubscribers.stop();
+        }
+        if (status === "wait") {
+          const ret = (0, standard_as_callback_1.default)(Promise.resolve("OK"), callback);
+          setImmediate(function() {
+            this.setStatus("close");
+            this.handleCloseEvent();
+          }.bind(this));
+          return ret;
+        }
+        return (0, standard_as_callback_1.default)(Promise.all(this.nodes().map((node2) => node2.quit().catch((err) => {
+          if (err.message === utils_1.CONNECTION_CLOSED_ERROR_MSG) {
+            return "OK";
+          }
+          throw err;
+        }))).then(() => "OK"), callback);
+      }
+      /**
+       * Create a new instance with the same startup nodes and options as the current one.
+       *
+       * @example
+       * ```js
+       * var cluster = new Redis.Cluster([{ host: "127.0.0.1", port: "30001" }]);
+       * var anotherCluster = cluster.duplicate();
+       * ```
+       */
+      duplicate(overrideStartupNodes = [], overrideOptions) {
+        const startupNodes = overrideStartupNodes.length > 0 ? overrideStartupNodes : this.startupNodes.slice(0);
+        const options2 = Object.assign({}, this.options, overrideOptions);
+        if (this.options.redisOptions && overrideOptions?.redisOptions) {
+          options2.redisOptions = Object.assign({}, this.options.redisOptions, overrideOptions.redisOptions);
+        }
+        return new _Cluster(startupNodes, options2);
+      }
+      /**
+       * Get nodes with the specified role
+       */
+      nodes(role = "all") {
+        if (role !== "all" && role !== "master" && role !== "slave") {
+          throw new Error('Invalid role "' + role + '". Expected "all", "master" or "slave"');
+        }
+        return this.connectionPool.getNodes(role);
+      }
+      /**
+       * This is needed in order not to install a listener for each auto pipeline
+       *
+       * @ignore
+       */
+      delayUntilReady(callback) {
+        this._readyDelayedCallbacks.push(callback);
+      }
+      /**
+       * Get the number of commands queued in automatic pipelines.
+       *
+       * This is not available (and returns 0) until the cluster is connected and slots information have been received.
+       */
+      get autoPipelineQueueSize() {
+        let queued = 0;
+        for (const pipeline of this._autoPipelines.values()) {
+          queued += pipeline.length;
+        }
+        return queued;
+      }
+      /**
+       * Refresh the slot cache
+       *
+       * @ignore
+       */
+      refreshSlotsCache(callback) {
+        if (callback) {
+          this._refreshSlotsCacheCallbacks.push(callback);
+        }
+        if (this.isRefreshing) {
+          return;
+        }
+        this.isRefreshing = true;
+        const _this = this;
+        const wrapper = (error62) => {
+          this.isRefreshing = false;
+          for (const callback2 of this._refreshSlotsCacheCallbacks) {
+            callback2(error62);
+          }
+          this._refreshSlotsCacheCallbacks = [];
+        };
+        const nodes = (0, utils_1.shuffle)(this.connectionPool.getNodes());
+        let lastNodeError = null;
+        function tryNode(index) {
+          if (index === nodes.length) {
+            const error62 = new ClusterAllFailedError_1.default(ClusterAllFailedError_1.default.defaultMessage, lastNodeError);
+            return wrapper(error62);
+          }
+          const node2 = nodes[index];
+          const key = `${node2.options.host}:${node2.options.port}`;
+          debug("getting slot cache from %s", key);
+          _this.getInfoFromNode(node2, function(err) {
+            switch (_this.status) {
+              case "close":
+              case "end":
+                return wrapper(new Error("Cluster is disconnected."));
+              case "disconnecting":
+                return wrapper(new Error("Cluster is disconnecting."));
+            }
+            if (err) {
+              _this.emit("node error", err, key);
+              lastNodeError = err;
+              tryNode(index + 1);
+            } else {
+              _this.emit("refresh");
+              wrapper();
+            }
+          });
+        }
+        tryNode(0);
+      }
+      /**
+       * @ignore
+       */
+      sendCommand(command, stream, node2) {
+        if (this.status === "wait") {
+          this.connect().catch(utils_1.noop);
+        }
+        if (this.status === "end") {
+          command.reject(new Error(utils_1.CONNECTION_CLOSED_ERROR_MSG));
+          return command.promise;
+        }
+        if (!stream && !node2 && this.status === "ready" && (0, HimportCoordinator_1.isHimportControlCommand)(command) && (0, HimportCoordinator_1.interceptHimportControlCommand)(this.connectionPool.getNodes("master"), command)) {
+          return command.promise;
+        }
+        let to = this.options.scaleReads;
+        if (to !== "master") {
+          const isCommandReadOnly = command.isReadOnly || (0, commands_1.exists)(command.name) && (0, commands_1.hasFlag)(command.name, "readonly");
+          if (!isCommandReadOnly) {
+            to = "master";
+          }
+        }
+        let targetSlot = node2 ? node2.slot : command.getSlot();
+        const ttl = {};
+        const _this = this;
+        let lastRedis = null;
+        if (!node2 && !REJECT_OVERWRITTEN_COMMANDS.has(command)) {
+          REJECT_OVERWRITTEN_COMMANDS.add(command);
+          const reject = command.reject;
+          command.reject = function(err) {
+            const partialTry = tryConnection.bind(null, true);
+            _this.handleError(err, ttl, {
+              moved: function(slot, key) {
+                debug("command %s is moved to %s", command.name, key);
+                targetSlot = Number(slot);
+                if (_this.slots[slot]) {
+                  _this.slots[slot][0] = key;
+                } else {
+                  _this.slots[slot] = [key];
+                }
+                _this._groupsBySlot[slot] = _this._groupsIds[_this.slots[slot].join(";")];
+                const mapped = _this.natMapper(key);
+                const mappedKey = (0, util_1.getNodeKey)(mapped);
+                if (lastRedis && (0, util_1.getNodeKey)(lastRedis.options) === mappedKey && _this.connectionPool.getInstanceByKey(mappedKey) === lastRedis) {
+                  debug("MOVED redirect points back at %s; recreating its connection", mappedKey);
+                  _this.connectionPool.recreate(mapped);
+                } else {
+                  _this.connectionPool.findOrCreate(mapped);
+                }
+                tryConnection();
+                debug("refreshing slot caches... (triggered by MOVED error)");
+                _this.refreshSlotsCache();
+              },
+              ask: function(slot, key) {
+                debug("command %s is required to ask %s:%s", command.name, key);
+                const mapped = _this.natMapper(key);
+                _this.connectionPool.findOrCreate(mapped);
+                tryConnection(false, `${mapped.host}:${mapped.port}`);
+              },
+              tryagain: partialTry,
+              clusterDown: partialTry,
+              connectionClosed: partialTry,
+              maxRedirections: function(redirectionError) {
+                reject.call(command, redirectionError);
+              },
+              defaults: function() {
+                reject.call(command, err);
+              }
+            });
+          };
+        }
+        tryConnection();
+        function tryConnection(random, asking) {
+          if (_this.status === "end") {
+            command.reject(new redis_errors_1.AbortError("Cluster is ended."));
+            return;
+          }
+          let redis;
+          if (_this.status === "ready" || command.name === "cluster") {
+            if (node2 && node2.redis) {
+              redis = node2.redis;
+            } else if (Command_1.default.checkFlag("ENTER_SUBSCRIBER_MODE", command.name) || Command_1.default.checkFlag("EXIT_SUBSCRIBER_MODE", command.name)) {
+              if (_this.options.shardedSubscribers && (command.name == "ssubscribe" || command.name == "sunsubscribe")) {
+                const sub = _this.shardedSubscribers.getResponsibleSubscriber(targetSlot);
+                if (!sub) {
+                  command.reject(new redis_errors_1.AbortError(`No sharded subscriber for slot: ${targetSlot}`));
+                  return;
+                }
+                let status = -1;
+                if (command.name == "ssubscribe") {
+                  status = _this.shardedSubscribers.addChannels(command.getKeys());
+                }
+                if (command.name == "sunsubscribe") {
+                  status = _this.shardedSubscribers.removeChannels(command.getKeys());
+                }
+                if (status !== -1) {
+                  redis = sub.getInstance();
+                } else {
+                  command.reject(new redis_errors_1.AbortError("Possible CROSSSLOT error: All channels must hash to the same slot"));
+                }
+              } else {
+                redis = _this.subscriber.getInstance();
+              }
+              if (!redis) {
+                command.reject(new redis_errors_1.AbortError("No subscriber for the cluster"));
+                return;
+              }
+            } else {
+              if (!random) {
+                if (typeof targetSlot === "number" && _this.slots[targetSlot]) {
+                  const nodeKeys = _this.slots[targetSlot];
+                  if (typeof to === "function") {
+                    const nodes = nodeKeys.map(function(key) {
+                      return _this.connectionPool.getInstanceByKey(key);
+                    });
+                    redis = to(nodes, command);
+                    if (Array.isArray(redis)) {
+                      redis = (0, utils_1.sample)(redis);
+                    }
+                    if (!redis) {
+                      redis = nodes[0];
+                    }
+                  } else {
+                    let key;
+                    if (to === "all") {
+                      key = (0, utils_1.sample)(nodeKeys);
+                    } else if (to === "slave" && nodeKeys.length > 1) {
+                      key = (0, utils_1.sample)(nodeKeys, 1);
+                    } else {
+                      key = nodeKeys[0];
+                    }
+                    redis = _this.connectionPool.getInstanceByKey(key);
+                  }
+                }
+                if (asking) {
+                  redis = _this.connectionPool.getInstanceByKey(asking);
+                }
+              }
+              if (!redis) {
+                redis = (typeof to === "function" ? null : _this.connectionPool.getSampleInstance(to)) || _this.connectionPool.getSampleInstance("all");
+              }
+              if (redis && !_this.options.enableOfflineQueue && redis.status !== "ready" && redis.status !== "wait") {
+                command.reject(new Error(utils_1.CONNECTION_CLOSED_ERROR_MSG));
+                return;
+              }
+            }
+            if (node2 && !node2.redis) {
+              node2.redis = redis;
+            }
+          }
+          if (!redis && _this.options.enableOfflineQueue) {
+            _this.offlineQueue.push({
+              command,
+              stream,
+              node: node2
+            });
+            return;
+          }
+          if (!redis) {
+            command.reject(new Error("Cluster isn't ready and enableOfflineQueue options is false"));
+            return;
+          }
+          lastRedis = redis;
+          if (asking) {
+            const himportBinding = (0, HimportCoordinator_1.getHimportBinding)(redis);
+            const managedSet = !stream && himportBinding?.role === "master" ? himportBinding.coordinator.classify(command) : void 0;
+            if (managedSet) {
+              (0, util_1.waitForRedisReady)(redis).then(() => {
+                if (command.isSettled) {
+                  return;
+                }
+                const preparation = himportBinding.coordinator.prepareCommand(redis, command);
+                return preparation ?? Promise.resolve();
+              }).then(() => {
+                if (command.isSettled) {
+                  return;
+                }
+                himportBinding.coordinator.allowNextSend(redis, command);
+                redis.asking();
+                redis.sendCommand(command, stream);
+              }, (error62) => {
+                if (!command.isSettled) {
+                  command.reject(error62);
+                }
+              });
+              return;
+            }
+            redis.asking();
+          }
+          redis.sendCommand(command, stream);
+        }
+        return command.promise;
+      }
+      sscanStream(key, options2) {
+        return this.createScanStream("sscan", { key, options: options2 });
+      }
+      sscanBufferStream(key, options2) {
+        return this.createScanStream("sscanBuffer", { key, options: options2 });
+      }
+      hscanStream(key, options2) {
+        return this.createScanStream("hscan", { key, options: options2 });
+      }
+      hscanBufferStream(key, options2) {
+        return this.createScanStream("hscanBuffer", { key, options: options2 });
+      }
+      zscanStream(key, options2) {
+        return this.createScanStream("zscan", { key, options: options2 });
+      }
+      zscanBufferStream(key, options2) {
+        return this.createScanStream("zscanBuffer", { key, options: options2 });
+      }
+      /**
+       * @ignore
+       */
+      handleError(error62, ttl, handlers) {
+        if (typeof ttl.value === "undefined") {
+          ttl.value = this.options.maxRedirections;
+        } else {
+          ttl.value -= 1;
+        }
+        if (ttl.value <= 0) {
+          handlers.maxRedirections(new Error("Too many Cluster redirections. Last error: " + error62));
+          return;
+        }
+        const errv = error62.message.split(" ");
+        if (errv[0] === "MOVED") {
+          const slot = Number(errv[1]);
+          if (!Number.isInteger(slot) || slot < 0 || slot >= 16384) {
+            handlers.defaults();
+            return;
+          }
+          const timeout = this.options.retryDelayOnMoved;
+          if (timeout && typeof timeout === "number") {
+            this.delayQueue.push("moved", handlers.moved.bind(null, slot, errv[2]), { timeout });
+          } else {
+            handlers.moved(slot, errv[2]);
+          }
+        } else if (errv[0] === "ASK") {
+          handlers.ask(errv[1], errv[2]);
+        } else if (errv[0] === "TRYAGAIN") {
+          this.delayQueue.push("tryagain", handlers.tryagain, {
+            timeout: this.options.retryDelayOnTryAgain
+          });
+        } else if (errv[0] === "CLUSTERDOWN" && this.options.retryDelayOnClusterDown > 0) {
+          this.delayQueue.push("clusterdown", handlers.connectionClosed, {
+            timeout: this.options.retryDelayOnClusterDown,
+            callback: this.refreshSlotsCache.bind(this)
+          });
+        } else if (error62.message === utils_1.CONNECTION_CLOSED_ERROR_MSG && this.options.retryDelayOnFailover > 0 && this.status === "ready") {
+          this.delayQueue.push("failover", handlers.connectionClosed, {
+            timeout: this.options.retryDelayOnFailover,
+            callback: this.refreshSlotsCache.bind(this)
+          });
+        } else {
+          handlers.defaults();
+        }
+      }
+      resetOfflineQueue() {
+        this.offlineQueue = new Deque();
+      }
+      clearNodesRefreshInterval() {
+        if (this.slotsTimer) {
+          clearTimeout(this.slotsTimer);
+          this.slotsTimer = null;
+        }
+      }
+      resetNodesRefreshInterval() {
+        if (this.slotsTimer || !this.options.slotsRefreshInterval) {
+          return;
+        }
+        const nextRound = () => {
+          this.slotsTimer = setTimeout(() => {
+            debug('refreshing slot caches... (triggered by "slotsRefreshInterval" option)');
+            this.refreshSlotsCache(() => {
+              nextRound();
+            });
+          }, this.options.slotsRefreshInterval);
+        };
+        nextRound();
+      }
+      /**
+       * Change cluster instance's status
+       */
+      setStatus(status) {
+        debug("status: %s -> %s", this.status || "[empty]", status);
+        this.status = status;
+        process.nextTick(() => {
+          this.emit(status);
+        });
+      }
+      /**
+       * Called when closed to check whether a reconnection should be made
+       */
+      handleCloseEvent(reason2) {
+        if (reason2) {
+          debug("closed because %s", reason2);
+        }
+        let retryDelay;
+        if (!this.manuallyClosing && typeof this.options.clusterRetryStrategy === "function") {
+          retryDelay = this.options.clusterRetryStrategy.call(this, ++this.retryAttempts, reason2);
+        }
+        if (typeof retryDelay === "number") {
+          this.setStatus("reconnecting");
+          this.reconnectTimeout = setTimeout(() => {
+            this.reconnectTimeout = null;
+            debug("Cluster is disconnected. Retrying after %dms", retryDelay);
+            this.connect().catch(function(err) {
+              debug("Got error %s when reconnecting. Ignoring...", err);
+            });
+          }, retryDelay);
+        } else {
+          if (this.options.shardedSubscribers) {
+            this.subscriberGroupEmitter?.removeAllListeners();
+          }
+          this.setStatus("end");
+          this.flushQueue(new Error("None of startup nodes is available"));
+        }
+      }
+      /**
+       * Flush offline queue with error.
+       */
+      flushQueue(error62) {
+        let item;
+        while (item = this.offlineQueue.shift()) {
+          item.command.reject(error62);
+        }
+      }
+      executeOfflineCommands() {
+        if (this.offlineQueue.length) {
+          debug("send %d commands in offline queue", this.offlineQueue.length);
+          const offlineQueue = this.offlineQueue;
+          this.resetOfflineQueue();
+          let item;
+          while (item = offlineQueue.shift()) {
+            this.sendCommand(item.command, item.stream, item.node);
+          }
+        }
+      }
+      natMapper(nodeKey) {
+        const key = typeof nodeKey === "string" ? nodeKey : `${nodeKey.host}:${nodeKey.port}`;
+        let mapped = null;
+        if (this.options.natMap && typeof this.options.natMap === "function") {
+          mapped = this.options.natMap(key);
+        } else if (this.options.natMap && typeof this.options.natMap === "object") {
+          mapped = this.options.natMap[key];
+        }
+        if (mapped) {
+          debug("NAT mapping %s -> %O", key, mapped);
+          return Object.assign({}, mapped);
+        }
+        return typeof nodeKey === "string" ? (0, util_1.nodeKeyToRedisOptions)(nodeKey) : nodeKey;
+      }
+      getInfoFromNode(redis, callback) {
+        if (!redis) {
+          return callback(new Error("Node is disconnected"));
+        }
+        const duplicatedConnection = redis.duplicate({
+          enableOfflineQueue: true,
+          enableReadyCheck: false,
+          retryStrategy: null,
+          protocol: 2,
+          replyMapping: "legacy",
+          connectionName: (0, util_1.getConnectionName)("refresher", this.options.redisOptions && this.options.redisOptions.connectionName)
+        });
+        duplicatedConnection.on("error", utils_1.noop);
+        duplicatedConnection.cluster("SLOTS", (0, utils_1.timeout)((err, result) => {
+          duplicatedConnection.disconnect();
+          if (err) {
+            debug("error encountered running CLUSTER.SLOTS: %s", err);
+            return callback(err);
+          }
+          if (this.status === "disconnecting" || this.status === "close" || this.status === "end") {
+            debug("ignore CLUSTER.SLOTS results (count: %d) since cluster status is %s", result.length, this.status);
+            callback();
+            return;
+          }
+          const nodes = [];
+          debug("cluster slots result count: %d", result.length);
+          for (let i = 0; i < result.length; ++i) {
+            const items = result[i];
+            const slotRangeStart = items[0];
+            const slotRangeEnd = items[1];
+            const keys = [];
+            for (let j2 = 2; j2 < items.length; j2++) {
+              if (!items[j2][0]) {
+                continue;
+              }
+              const node2 = this.natMapper({
+                host: items[j2][0],
+                port: items[j2][1]
+              });
+              node2.readOnly = j2 !== 2;
+              nodes.push(node2);
+              keys.push(node2.host + ":" + node2.port);
+            }
+            debug("cluster slots result [%d]: slots %d~%d served by %s", i, slotRangeStart, slotRangeEnd, keys);
+            for (let slot = slotRangeStart; slot <= slotRangeEnd; slot++) {
+              this.slots[slot] = keys;
+            }
+          }
+          this._groupsIds = /* @__PURE__ */ Object.create(null);
+          let j = 0;
+          for (let i = 0; i < 16384; i++) {
+            const target = (this.slots[i] || []).join(";");
+            if (!target.length) {
+              this._groupsBySlot[i] = void 0;
+              continue;
+            }
+            if (!this._groupsIds[target]) {
+              this._groupsIds[target] = ++j;
+            }
+            this._groupsBySlot[i] = this._groupsIds[target];
+          }
+          this.connectionPool.reset(nodes);
+          if (this.options.shardedSubscribers) {
+            this.shardedSubscribers.reset(this.slots, this.connectionPool.getNodes("all")).catch((err2) => {
+              debug("Error while starting subscribers: %s", err2);
+            });
+          }
+          callback();
+        }, this.options.slotsRefreshTimeout));
+      }
+      invokeReadyDelayedCallbacks(err) {
+        for (const c of this._readyDelayedCallbacks) {
+          process.nextTick(c, err);
+        }
+        this._readyDelayedCallbacks = [];
+      }
+      /**
+       * Check whether Cluster is able to process commands
+       */
+      readyCheck(callback) {
+        this.cluster("INFO", (err, res) => {
+          if (err) {
+            return callback(err);
+          }
+          if (typeof res !== "string") {
+            return callback();
+          }
+          let state;
+          const lines = res.split("\r\n");
+          for (let i = 0; i < lines.length; ++i) {
+            const parts = lines[i].split(":");
+            if (parts[0] === "cluster_state") {
+              state = parts[1];
+              break;
+            }
+          }
+          if (state === "fail") {
+            debug("cluster state not ok (%s)", state);
+            callback(null, state);
+          } else {
+            callback();
+          }
+        });
+      }
+      resolveSrv(hostname3) {
+        return new Promise((resolve, reject) => {
+          this.options.resolveSrv(hostname3, (err, records) => {
+            if (err) {
+              return reject(err);
+            }
+            const self2 = this, groupedRecords = (0, util_1.groupSrvRecords)(records), sortedKeys = Object.keys(groupedRecords).sort((a, b) => parseInt(a) - parseInt(b));
+            function tryFirstOne(err2) {
+              if (!sortedKeys.length) {
+                return reject(err2);
+              }
+              const key = sortedKeys[0], group = groupedRecords[key], record2 = (0, util_1.weightSrvRecords)(group);
+              if (!group.records.length) {
+                sortedKeys.shift();
+              }
+              self2.dnsLookup(record2.name).then((host) => resolve({
+                host,
+                port: record2.port
+              }), tryFirstOne);
+            }
+            tryFirstOne();
+          });
+        });
+      }
+      dnsLookup(hostname3) {
+        return new Promise((resolve, reject) => {
+          this.options.dnsLookup(hostname3, (err, address) => {
+            if (err) {
+              debug("failed to resolve hostname %s to IP: %s", hostname3, err.message);
+              reject(err);
+            } else {
+              debug("resolved hostname %s to IP %s", hostname3, address);
+              resolve(address);
+            }
+          });
+        });
+      }
+      /**
+       * Normalize startup nodes, and resolving hostnames to IPs.
+       *
+       * This process happens every time when #connect() is called since
+       * #startupNodes and DNS records may chanage.
+       */
+      async resolveStartupNodeHostnames() {
+        if (!Array.isArray(this.startupNodes) || this.startupNodes.length === 0) {
+          throw new Error("`startupNodes` should contain at least one node.");
+        }
+        const startupNodes = (0, util_1.normalizeNodeOptions)(this.startupNodes);
+        const hostnames = (0, util_1.getUniqueHostnamesFromOptions)(startupNodes);
+        if (hostnames.length === 0) {
+          return startupNodes;
+        }
+        const configs = await Promise.all(hostnames.map((this.options.useSRVRecords ? this.resolveSrv : this.dnsLookup).bind(this)));
+        const hostnameToConfig = (0, utils_1.zipMap)(hostnames, configs);
+        return startupNodes.map((node2) => {
+          const config3 = hostnameToConfig.get(node2.host);
+          if (!config3) {
+            return node2;
+          }
+          if (this.options.useSRVRecords) {
+            return Object.assign({}, node2, config3);
+          }
+          return Object.assign({}, node2, { host: config3 });
+        });
+      }
+      createScanStream(command, { key, options: options2 = {} }) {
+        return new ScanStream_1.default({
+          objectMode: true,
+          key,
+          redis: this,
+          command,
+          ...options2
+        });
+      }
+      createShardedSubscriberGroup() {
+        this.subscriberGroupEmitter = new events_1.EventEmitter();
+        this.shardedSubscribers = new ClusterSubscriberGroup_1.default(this.subscriberGroupEmitter, this.options);
+        const refreshSlotsCacheCallback = (err) => {
+          if (err instanceof ClusterAllFailedError_1.default) {
+            this.disconnect(true);
+          }
+        };
+        this.subscriberGroupEmitter.on("-node", (redis, nodeKey) => {
+          this.emit("-node", redis, nodeKey);
+          this.refreshSlotsCache(refreshSlotsCacheCallback);
+        });
+        this.subscriberGroupEmitter.on("subscriberConnectFailed", ({ delay, error: error62 }) => {
+          this.emit("error", error62);
+          setTimeout(() => {
+            this.refreshSlotsCache(refreshSlotsCacheCallback);
+          }, delay);
+        });
+        this.subscriberGroupEmitter.on("moved", () => {
+          this.refreshSlotsCache(refreshSlotsCacheCallback);
+        });
+        this.subscriberGroupEmitter.on("-subscriber", () => {
+          this.emit("-subscriber");
+        });
+        this.subscriberGroupEmitter.on("+subscriber", () => {
+          this.emit("+subscriber");
+        });
+        this.subscriberGroupEmitter.on("nodeError", (error62, nodeKey) => {
+          this.emit("nodeError", error62, nodeKey);
+        });
+        this.subscriberGroupEmitter.on("subscribersReady", () => {
+          this.emit("subscribersReady");
+        });
+        for (const event2 of ["smessage", "smessageBuffer"]) {
+          this.subscriberGroupEmitter.on(event2, (arg1, arg2, arg3) => {
+            this.emit(event2, arg1, arg2, arg3);
+          });
+        }
+      }
+    };
+    (0, applyMixin_1.default)(Cluster2, events_1.EventEmitter);
+    (0, transaction_1.addTransactionSupport)(Cluster2.prototype);
+    exports2.default = Cluster2;
+  }
+});
+
+// ../../main/node_modules/ioredis/built/connectors/AbstractConnector.js
+var require_AbstractConnector = __commonJS({
+  "../../main/node_modules/ioredis/built/connectors/AbstractConnector.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    var utils_1 = require_utils2();
+    var debug = (0, utils_1.Debug)("AbstractConnector");
+    var AbstractConnector = class {
+      constructor(disconnectTimeout) {
+        this.connecting = false;
+        this.disconnectTimeout = disconnectTimeout;
+      }
+      check(info) {
+        return true;
+      }
+      disconnect() {
+        this.connecting = false;
+        if (this.stream) {
+          const stream = this.stream;
+          const timeout = setTimeout(() => {
+            debug("stream %s:%s still open, destroying it", stream.remoteAddress, stream.remotePort);
+            stream.destroy();
+          }, this.disconnectTimeout);
+          stream.on("close", () => clearTimeout(timeout));
+          stream.end();
+        }
+      }
+    };
+    exports2.default = AbstractConnector;
+  }
+});
+
+// ../../main/node_modules/ioredis/built/connectors/StandaloneConnector.js
+var require_StandaloneConnector = __commonJS({
+  "../../main/node_modules/ioredis/built/connectors/StandaloneConnector.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    var net_1 = __require("net");
+    var tls_1 = __require("tls");
+    var utils_1 = require_utils2();
+    var AbstractConnector_1 = require_AbstractConnector();
+    var StandaloneConnector = class extends AbstractConnector_1.default {
+      constructor(options2) {
+        super(options2.disconnectTimeout);
+        this.options = options2;
+      }
+      connect(_) {
+        const { options: options2 } = this;
+        this.connecting = true;
+        let connectionOptions;
+        if ("path" in options2 && options2.path) {
+          connectionOptions = {
+            path: options2.path
+          };
+        } else {
+          connectionOptions = {};
+          if ("port" in options2 && options2.port != null) {
+            connectionOptions.port = options2.port;
+          }
+          if ("host" in options2 && options2.host != null) {
+            connectionOptions.host = options2.host;
+          }
+          if ("family" in options2 && options2.family != null) {
+            connectionOptions.family = options2.family;
+          }
+        }
+        if (options2.tls) {
+          Object.assign(connectionOptions, options2.tls);
+        }
+        return new Promise((resolve, reject) => {
+          process.nextTick(() => {
+            if (!this.connecting) {
+              reject(new Error(utils_1.CONNECTION_CLOSED_ERROR_MSG));
+              return;
+            }
+            try {
+              if (options2.tls) {
+                this.stream = (0, tls_1.connect)(connectionOptions);
+              } else {
+                this.stream = (0, net_1.createConnection)(connectionOptions);
+              }
+            } catch (err) {
+              reject(err);
+              return;
+            }
+            this.stream.once("error", (err) => {
+              this.firstError = err;
+            });
+            resolve(this.stream);
+          });
+        });
+      }
+    };
+    exports2.default = StandaloneConnector;
+  }
+});
+
+// ../../main/node_modules/ioredis/built/connectors/SentinelConnector/SentinelIterator.js
+var require_SentinelIterator = __commonJS({
+  "../../main/node_modules/ioredis/built/connectors/SentinelConnector/SentinelIterator.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    function isSentinelEql(a, b) {
+      return (a.host || "127.0.0.1") === (b.host || "127.0.0.1") && (a.port || 26379) === (b.port || 26379);
+    }
+    var SentinelIterator = class {
+      constructor(sentinels) {
+        this.cursor = 0;
+        this.sentinels = sentinels.slice(0);
+      }
+      next() {
+        const done = this.cursor >= this.sentinels.length;
+        return { done, value: done ? void 0 : this.sentinels[this.cursor++] };
+      }
+      reset(moveCurrentEndpointToFirst) {
+        if (moveCurrentEndpointToFirst && this.sentinels.length > 1 && this.cursor !== 1) {
+          this.sentinels.unshift(...this.sentinels.splice(this.cursor - 1));
+        }
+        this.cursor = 0;
+      }
+      add(sentinel) {
+        for (let i = 0; i < this.sentinels.length; i++) {
+          if (isSentinelEql(sentinel, this.sentinels[i])) {
+            return false;
+          }
+        }
+        this.sentinels.push(sentinel);
+        return true;
+      }
+      toString() {
+        return `${JSON.stringify(this.sentinels)} @${this.cursor}`;
+      }
+    };
+    exports2.default = SentinelIterator;
+  }
+});
+
+// ../../main/node_modules/ioredis/built/connectors/SentinelConnector/FailoverDetector.js
+var require_FailoverDetector = __commonJS({
+  "../../main/node_modules/ioredis/built/connectors/SentinelConnector/FailoverDetector.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.FailoverDetector = void 0;
+    var utils_1 = require_utils2();
+    var debug = (0, utils_1.Debug)("FailoverDetector");
+    var CHANNEL_NAME = "+switch-master";
+    var FailoverDetector = class {
+      // sentinels can't be used for regular commands after this
+      constructor(connector, sentinels) {
+        this.isDisconnected = false;
+        this.connector = connector;
+        this.sentinels = sentinels;
+      }
+      cleanup() {
+        this.isDisconnected = true;
+        for (const sentinel of this.sentinels) {
+          sentinel.client.disconnect();
+        }
+      }
+      async subscribe() {
+        debug("Starting FailoverDetector");
+        const promises = [];
+        for (const sentinel of this.sentinels) {
+          const promise2 = sentinel.client.subscribe(CHANNEL_NAME).catch((err) => {
+            debug("Failed to subscribe to failover messages on sentinel %s:%s (%s)", sentinel.address.host || "127.0.0.1", sentinel.address.port || 26739, err.message);
+          });
+          promises.push(promise2);
+          sentinel.client.on("message", (channel) => {
+            if (!this.isDisconnected && channel === CHANNEL_NAME) {
+              this.disconnect();
+            }
+          });
+        }
+        await Promise.all(promises);
+      }
+      disconnect() {
+        this.isDisconnected = true;
+        debug("Failover detected, disconnecting");
+        this.connector.disconnect();
+      }
+    };
+    exports2.FailoverDetector = FailoverDetector;
+  }
+});
+
+// ../../main/node_modules/ioredis/built/connectors/SentinelConnector/index.js
+var require_SentinelConnector = __commonJS({
+  "../../main/node_modules/ioredis/built/connectors/SentinelConnector/index.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.SentinelIterator = void 0;
+    var net_1 = __require("net");
+    var utils_1 = require_utils2();
+    var tls_1 = __require("tls");
+    var SentinelIterator_1 = require_SentinelIterator();
+    exports2.SentinelIterator = SentinelIterator_1.default;
+    var AbstractConnector_1 = require_AbstractConnector();
+    var Redis_1 = require_Redis();
+    var FailoverDetector_1 = require_FailoverDetector();
+    var debug = (0, utils_1.Debug)("SentinelConnector");
+    var SentinelConnector = class extends AbstractConnector_1.default {
+      constructor(options2) {
+        super(options2.disconnectTimeout);
+        this.options = options2;
+        this.emitter = null;
+        this.failoverDetector = null;
+        if (!this.options.sentinels.length) {
+          throw new Error("Requires at least one sentinel to connect to.");
+        }
+        if (!this.options.name) {
+          throw new Error("Requires the name of master.");
+        }
+        this.sentinelIterator = new SentinelIterator_1.default(this.options.sentinels);
+      }
+      check(info) {
+        const roleMatches = !info.role || this.options.role === info.role;
+        if (!roleMatches) {
+          debug("role invalid, expected %s, but got %s", this.options.role, info.role);
+          this.sentinelIterator.next();
+          this.sentinelIterator.next();
+          this.sentinelIterator.reset(true);
+        }
+        return roleMatches;
+      }
+      disconnect() {
+        super.disconnect();
+        if (this.failoverDetector) {
+          this.failoverDetector.cleanup();
+        }
+      }
+      connect(eventEmitter) {
+        this.connecting = true;
+        this.retryAttempts = 0;
+        let lastError;
+        const connectToNext = async () => {
+          const endpoint2 = this.sentinelIterator.next();
+          if (endpoint2.done) {
+            this.sentinelIterator.reset(false);
+            const retryDelay = typeof this.options.sentinelRetryStrategy === "function" ? this.options.sentinelRetryStrategy(++this.retryAttempts) : null;
+            let errorMsg = typeof retryDelay !== "number" ? "All sentinels are unreachable and retry is disabled." : `All sentinels are unreachable. Retrying from scratch after ${retryDelay}ms.`;
+            if (lastError) {
+              errorMsg += ` Last error: ${lastError.message}`;
+            }
+            debug(errorMsg);
+            const error62 = new Error(errorMsg);
+            if (typeof retryDelay === "number") {
+              eventEmitter("error", error62);
+              await new Promise((resolve) => setTimeout(resolve, retryDelay));
+              return connectToNext();
+            } else {
+              throw error62;
+            }
+          }
+          let resolved = null;
+          let err = null;
+          try {
+            resolved = await this.resolve(endpoint2.value);
+          } catch (error62) {
+            err = error62;
+          }
+          if (!this.connecting) {
+            throw new Error(utils_1.CONNECTION_CLOSED_ERROR_MSG);
+          }
+          const endpointAddress = endpoint2.value.host + ":" + endpoint2.value.port;
+          if (resolved) {
+            debug("resolved: %s:%s from sentinel %s", resolved.host, resolved.port, endpointAddress);
+            if (this.options.enableTLSForSentinelMode && this.options.tls) {
+              Object.assign(resolved, this.options.tls);
+              this.stream = (0, tls_1.connect)(resolved);
+              this.stream.once("secureConnect", this.initFailoverDetector.bind(this));
+            } else {
+              this.stream = (0, net_1.createConnection)(resolved);
+              this.stream.once("connect", this.initFailoverDetector.bind(this));
+            }
+            this.stream.once("error", (err2) => {
+              this.firstError = err2;
+            });
+            return this.stream;
+          } else {
+            const errorMsg = err ? "failed to connect to sentinel " + endpointAddress + " because " + err.message : "connected to sentinel " + endpointAddress + " successfully, but got an invalid reply: " + resolved;
+            debug(errorMsg);
+            eventEmitter("sentinelError", new Error(errorMsg));
+            if (err) {
+              lastError = err;
+            }
+            return connectToNext();
+          }
+        };
+        return connectToNext();
+      }
+      async updateSentinels(client) {
+        if (!this.options.updateSentinels) {
+          return;
+        }
+        const result = await client.sentinel("sentinels", this.options.name);
+        if (!Array.isArray(result)) {
+          return;
+        }
+        result.map(utils_1.packObject).forEach((sentinel) => {
+          const flags = sentinel.flags ? sentinel.flags.split(",") : [];
+          if (flags.indexOf("disconnected") === -1 && sentinel.ip && sentinel.port) {
+            const endpoint2 = this.sentinelNatResolve(addressResponseToAddress(sentinel));
+            if (this.sentinelIterator.add(endpoint2)) {
+              debug("adding sentinel %s:%s", endpoint2.host, endpoint2.port);
+            }
+          }
+        });
+        debug("Updated internal sentinels: %s", this.sentinelIterator);
+      }
+      async resolveMaster(client) {
+        const result = await client.sentinel("get-master-addr-by-name", this.options.name);
+        await this.updateSentinels(client);
+        return this.sentinelNatResolve(Array.isArray(result) ? { host: result[0], port: Number(result[1]) } : null);
+      }
+      async resolveSlave(client) {
+        const result = await client.sentinel("slaves", this.options.name);
+        if (!Array.isArray(result)) {
+          return null;
+        }
+        const availableSlaves = result.map(utils_1.packObject).filter((slave) => slave.flags && !slave.flags.match(/(disconnected|s_down|o_down)/));
+        return this.sentinelNatResolve(selectPreferredSentinel(availableSlaves, this.options.preferredSlaves));
+      }
+      sentinelNatResolve(item) {
+        if (!item || !this.options.natMap)
+          return item;
+        const key = `${item.host}:${item.port}`;
+        let result = item;
+        if (typeof this.options.natMap === "function") {
+          result = this.options.natMap(key) || item;
+        } else if (typeof this.options.natMap === "object") {
+          result = this.options.natMap[key] || item;
+        }
+        return result;
+      }
+      connectToSentinel(endpoint2, options2) {
+        const redis = new Redis_1.default({
+          port: endpoint2.port || 26379,
+          host: endpoint2.host,
+          username: this.options.sentinelUsername || null,
+          password: this.options.sentinelPassword || null,
+          family: endpoint2.family || ("path" in this.options && this.options.path ? void 0 : this.options.family),
+          tls: this.options.sentinelTLS,
+          retryStrategy: null,
+          enableReadyCheck: false,
+          protocol: this.options.protocol,
+          replyMapping: "legacy",
+          connectTimeout: this.options.connectTimeout,
+          commandTimeout: this.options.sentinelCommandTimeout,
+          ...options2
+        });
+        return redis;
+      }
+      async resolve(endpoint2) {
+        const client = this.connectToSentinel(endpoint2);
+        client.on("error", noop4);
+        try {
+          if (this.options.role === "slave") {
+            return await this.resolveSlave(client);
+          } else {
+            return await this.resolveMaster(client);
+          }
+        } finally {
+          client.disconnect();
+        }
+      }
+      async initFailoverDetector() {
+        if (!this.options.failoverDetector) {
+          return;
+        }
+        this.sentinelIterator.reset(true);
+        const sentinels = [];
+        while (sentinels.length < this.options.sentinelMaxConnections) {
+          const { done, value } = this.sentinelIterator.next();
+          if (done) {
+            break;
+          }
+          const client = this.connectToSentinel(value, {
+            lazyConnect: true,
+            retryStrategy: this.options.sentinelReconnectStrategy,
+            protocol: this.options.protocol,
+            replyMapping: "legacy"
+          });
+          client.on("reconnecting", () => {
+            this.emitter?.emit("sentinelReconnecting");
+          });
+          sentinels.push({ address: value, client });
+        }
+        this.sentinelIterator.reset(false);
+        if (this.failoverDetector) {
+          this.failoverDetector.cleanup();
+        }
+        this.failoverDetector = new FailoverDetector_1.FailoverDetector(this, sentinels);
+        await this.failoverDetector.subscribe();
+        this.emitter?.emit("failoverSubscribed");
+      }
+    };
+    exports2.default = SentinelConnector;
+    function selectPreferredSentinel(availableSlaves, preferredSlaves) {
+      if (availableSlaves.length === 0) {
+        return null;
+      }
+      let selectedSlave;
+      if (typeof preferredSlaves === "function") {
+        selectedSlave = preferredSlaves(availableSlaves);
+      } else if (preferredSlaves !== null && typeof preferredSlaves === "object") {
+        const preferredSlavesArray = Array.isArray(preferredSlaves) ? [...preferredSlaves] : [preferredSlaves];
+        preferredSlavesArray.sort((a, b) => {
+          const aPrio = a.prio ?? 1;
+          const bPrio = b.prio ?? 1;
+          if (aPrio < bPrio) {
+            return -1;
+          }
+          if (aPrio > bPrio) {
+            return 1;
+          }
+          return 0;
+        });
+        for (let p = 0; p < preferredSlavesArray.length; p++) {
+          for (let a = 0; a < availableSlaves.length; a++) {
+            const slave = availableSlaves[a];
+            if (slave.ip === preferredSlavesArray[p].ip) {
+              if (slave.port === preferredSlavesArray[p].port) {
+                selectedSlave = slave;
+                break;
+              }
+            }
+          }
+          if (selectedSlave) {
+            break;
+          }
+        }
+      }
+      if (!selectedSlave) {
+        selectedSlave = (0, utils_1.sample)(availableSlaves);
+      }
+      return addressResponseToAddress(selectedSlave);
+    }
+    function addressResponseToAddress(input2) {
+      return { host: input2.ip, port: Number(input2.port) };
+    }
+    function noop4() {
+    }
+  }
+});
+
+// ../../main/node_modules/ioredis/built/connectors/index.js
+var require_connectors = __commonJS({
+  "../../main/node_modules/ioredis/built/connectors/index.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.SentinelConnector = exports2.StandaloneConnector = void 0;
+    var StandaloneConnector_1 = require_StandaloneConnector();
+    exports2.StandaloneConnector = StandaloneConnector_1.default;
+    var SentinelConnector_1 = require_SentinelConnector();
+    exports2.SentinelConnector = SentinelConnector_1.default;
+  }
+});
+
+// ../../main/node_modules/ioredis/built/errors/MaxRetriesPerRequestError.js
+var require_MaxRetriesPerRequestError = __commonJS({
+  "../../main/node_modules/ioredis/built/errors/MaxRetriesPerRequestError.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    var redis_errors_1 = require_redis_errors();
+    var MaxRetriesPerRequestError = class extends redis_errors_1.AbortError {
+      constructor(maxRetriesPerRequest) {
+        const message = `Reached the max retries per request limit (which is ${maxRetriesPerRequest}). Refer to "maxRetriesPerRequest" option for details.`;
+        super(message);
+        Error.captureStackTrace(this, this.constructor);
+      }
+      get name() {
+        return this.constructor.name;
+      }
+    };
+    exports2.default = MaxRetriesPerRequestError;
+  }
+});
+
+// ../../main/node_modules/ioredis/built/errors/index.js
+var require_errors = __commonJS({
+  "../../main/node_modules/ioredis/built/errors/index.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.MaxRetriesPerRequestError = void 0;
+    var MaxRetriesPerRequestError_1 = require_MaxRetriesPerRequestError();
+    exports2.MaxRetriesPerRequestError = MaxRetriesPerRequestError_1.default;
+  }
+});
+
+// ../../main/node_modules/ioredis/built/utils/version.js
+var require_version = __commonJS({
+  "../../main/node_modules/ioredis/built/utils/version.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.PACKAGE_VERSION = void 0;
+    exports2.PACKAGE_VERSION = "6.0.0";
+  }
+});
+
+// ../../main/node_modules/ioredis/built/SubscriptionSet.js
+var require_SubscriptionSet = __commonJS({
+  "../../main/node_modules/ioredis/built/SubscriptionSet.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    var SubscriptionSet = class {
+      constructor() {
+        this.set = {
+          subscribe: {},
+          psubscribe: {},
+          ssubscribe: {}
+        };
+      }
+      add(set3, channel) {
+        this.set[mapSet(set3)][channel] = true;
+      }
+      del(set3, channel) {
+        delete this.set[mapSet(set3)][channel];
+      }
+      channels(set3) {
+        return Object.keys(this.set[mapSet(set3)]);
+      }
+      isEmpty() {
+        return this.channels("subscribe").length === 0 && this.channels("psubscribe").length === 0 && this.channels("ssubscribe").length === 0;
+      }
+    };
+    exports2.default = SubscriptionSet;
+    function mapSet(set3) {
+      if (set3 === "unsubscribe") {
+        return "subscribe";
+      }
+      if (set3 === "punsubscribe") {
+        return "psubscribe";
+      }
+      if (set3 === "sunsubscribe") {
+        return "ssubscribe";
+      }
+      return set3;
+    }
+  }
+});
+
+// ../../main/node_modules/ioredis/built/resp/verbatim-string.js
+var require_verbatim_string = __commonJS({
+  "../../main/node_modules/ioredis/built/resp/verbatim-string.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.VerbatimString = void 0;
+    var VerbatimString = class extends String {
+      constructor(format, value) {
+        super(value);
+        this.format = format;
+      }
+    };
+    exports2.VerbatimString = VerbatimString;
+  }
+});
+
+// ../../main/node_modules/ioredis/built/resp/errors.js
+var require_errors2 = __commonJS({
+  "../../main/node_modules/ioredis/built/resp/errors.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.BlobError = exports2.SimpleError = void 0;
+    var redis_errors_1 = require_redis_errors();
+    var SimpleError = class extends redis_errors_1.ReplyError {
+      get name() {
+        return "ReplyError";
+      }
+    };
+    exports2.SimpleError = SimpleError;
+    var BlobError = class extends redis_errors_1.ReplyError {
+      get name() {
+        return "ReplyError";
+      }
+    };
+    exports2.BlobError = BlobError;
+  }
+});
+
+// ../../main/node_modules/ioredis/built/resp/decoder.js
+var require_decoder = __commonJS({
+  "../../main/node_modules/ioredis/built/resp/decoder.js"(exports2) {
+    "use strict";
+    var __classPrivateFieldSet = exports2 && exports2.__classPrivateFieldSet || function(receiver, state, value, kind, f) {
+      if (kind === "m") throw new TypeError("Private method is not writable");
+      if (kind === "a" && !f) throw new TypeError("Private accessor was defined without a setter");
+      if (typeof state === "function" ? receiver !== state || !f : !state.has(receiver)) throw new TypeError("Cannot write private member to an object whose class did not declare it");
+      return kind === "a" ? f.call(receiver, value) : f ? f.value = value : state.set(receiver, value), value;
+    };
+    var __classPrivateFieldGet = exports2 && exports2.__classPrivateFieldGet || function(receiver, state, kind, f) {
+      if (kind === "a" && !f) throw new TypeError("Private accessor was defined without a getter");
+      if (typeof state === "function" ? receiver !== state || !f : !state.has(receiver)) throw new TypeError("Cannot read private member from an object whose class did not declare it");
+      return kind === "m" ? f : kind === "a" ? f.call(receiver) : f ? f.value : state.get(receiver);
+    };
+    var _Decoder_instances;
+    var _a3;
+    var _Decoder_cursor;
+    var _Decoder_next;
+    var _Decoder_pushTypeMapping;
+    var _Decoder_continueDecodeTypeValue;
+    var _Decoder_decodeTypeValue;
+    var _Decoder_handleDecodedValue;
+    var _Decoder_continueDecodeValue;
+    var _Decoder_decodeNull;
+    var _Decoder_decodeBoolean;
+    var _Decoder_decodeNumber;
+    var _Decoder_maybeDecodeNumberValue;
+    var _Decoder_decodeNumberValue;
+    var _Decoder_decodeUnsingedNumber;
+    var _Decoder_decodeBigNumber;
+    var _Decoder_maybeDecodeBigNumberValue;
+    var _Decoder_decodeBigNumberValue;
+    var _Decoder_decodeUnsingedBigNumber;
+    var _Decoder_decodeDouble;
+    var _Decoder_maybeDecodeDoubleInteger;
+    var _Decoder_decodeDoubleInteger;
+    var _Decoder_continueDecodeDoubleInteger;
+    var _Decoder_DOUBLE_DECIMAL_MULTIPLIERS;
+    var _Decoder_decodeDoubleDecimal;
+    var _Decoder_decodeDoubleExponent;
+    var _Decoder_continueDecodeDoubleExponent;
+    var _Decoder_findCRLF;
+    var _Decoder_decodeSimpleString;
+    var _Decoder_continueDecodeSimpleString;
+    var _Decoder_decodeBlobString;
+    var _Decoder_continueDecodeBlobStringLength;
+    var _Decoder_decodeStringWithLength;
+    var _Decoder_continueDecodeStringWithLength;
+    var _Decoder_decodeBlobStringWithLength;
+    var _Decoder_decodeVerbatimString;
+    var _Decoder_continueDecodeVerbatimStringLength;
+    var _Decoder_decodeVerbatimStringWithLength;
+    var _Decoder_decodeVerbatimStringFormat;
+    var _Decoder_continueDecodeVerbatimStringFormat;
+    var _Decoder_decodeVerbatimStringWithFormat;
+    var _Decoder_continueDecodeVerbatimStringWithFormat;
+    var _Decoder_decodeSimpleError;
+    var _Decoder_continueDecodeSimpleError;
+    var _Decoder_decodeBlobError;
+    var _Decoder_continueDecodeBlobError;
+    var _Decoder_decodeNestedType;
+    var _Decoder_decodeNestedTypeValue;
+    var _Decoder_decodeArray;
+    var _Decoder_decodeArrayWithLength;
+    var _Decoder_continueDecodeArrayLength;
+    var _Decoder_decodeArrayItems;
+    var _Decoder_continueDecodeArrayItems;
+    var _Decoder_decodeSet;
+    var _Decoder_continueDecodeSetLength;
+    var _Decoder_decodeSetItems;
+    var _Decoder_decodeSetAsSet;
+    var _Decoder_continueDecodeSetAsSet;
+    var _Decoder_decodeMap;
+    var _Decoder_continueDecodeMapLength;
+    var _Decoder_decodeMapItems;
+    var _Decoder_decodeMapAsMap;
+    var _Decoder_decodeMapKey;
+    var _Decoder_decodeMapKeyValue;
+    var _Decoder_continueDecodeMapKey;
+    var _Decoder_continueDecodeMapValue;
+    var _Decoder_decodeMapAsObject;
+    var _Decoder_continueDecodeMapAsObjectKey;
+    var _Decoder_continueDecodeMapAsObjectValue;
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.Decoder = exports2.PUSH_TYPE_MAPPING = exports2.RESP_TYPES = void 0;
+    var verbatim_string_1 = require_verbatim_string();
+    var errors_1 = require_errors2();
+    exports2.RESP_TYPES = {
+      NULL: 95,
+      // _
+      BOOLEAN: 35,
+      // #
+      NUMBER: 58,
+      // :
+      BIG_NUMBER: 40,
+      // (
+      DOUBLE: 44,
+      // ,
+      SIMPLE_STRING: 43,
+      // +
+      BLOB_STRING: 36,
+      // $
+      VERBATIM_STRING: 61,
+      // =
+      SIMPLE_ERROR: 45,
+      // -
+      BLOB_ERROR: 33,
+      // !
+      ARRAY: 42,
+      // *
+      SET: 126,
+      // ~
+      MAP: 37,
+      // %
+      PUSH: 62
+      // >
+    };
+    var ASCII = {
+      "\r": 13,
+      t: 116,
+      "+": 43,
+      "-": 45,
+      "0": 48,
+      ".": 46,
+      i: 105,
+      n: 110,
+      E: 69,
+      e: 101
+    };
+    exports2.PUSH_TYPE_MAPPING = {
+      [exports2.RESP_TYPES.BLOB_STRING]: Buffer
+    };
+    var Decoder = class {
+      constructor(config3) {
+        _Decoder_instances.add(this);
+        _Decoder_cursor.set(this, 0);
+        _Decoder_next.set(this, void 0);
+        _Decoder_pushTypeMapping.set(this, void 0);
+        this.onReply = config3.onReply;
+        this.onErrorReply = config3.onErrorReply;
+        this.onPush = config3.onPush;
+        this.getTypeMapping = config3.getTypeMapping;
+        __classPrivateFieldSet(this, _Decoder_pushTypeMapping, {
+          ...config3.getTypeMapping(),
+          ...exports2.PUSH_TYPE_MAPPING
+        }, "f");
+      }
+      reset() {
+        __classPrivateFieldSet(this, _Decoder_cursor, 0, "f");
+        __classPrivateFieldSet(this, _Decoder_next, void 0, "f");
+      }
+      write(chunk) {
+        var _b;
+        if (__classPrivateFieldGet(this, _Decoder_cursor, "f") >= chunk.length) {
+          __classPrivateFieldSet(this, _Decoder_cursor, __classPrivateFieldGet(this, _Decoder_cursor, "f") - chunk.length, "f");
+          return;
+        }
+        if (__classPrivateFieldGet(this, _Decoder_next, "f")) {
+          if (__classPrivateFieldGet(this, _Decoder_next, "f").call(this, chunk) || __classPrivateFieldGet(this, _Decoder_cursor, "f") >= chunk.length) {
+            __classPrivateFieldSet(this, _Decoder_cursor, __classPrivateFieldGet(this, _Decoder_cursor, "f") - chunk.length, "f");
+            return;
+          }
+        }
+        do {
+          const type = chunk[__classPrivateFieldGet(this, _Decoder_cursor, "f")];
+          if (__classPrivateFieldSet(this, _Decoder_cursor, (_b = __classPrivateFieldGet(this, _Decoder_cursor, "f"), ++_b), "f") === chunk.length) {
+            __classPrivateFieldSet(this, _Decoder_next, __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_continueDecodeTypeValue).bind(this, type), "f");
+            break;
+          }
+          if (__classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeTypeValue).call(this, type, chunk)) {
+            break;
+          }
+        } while (__classPrivateFieldGet(this, _Decoder_cursor, "f") < chunk.length);
+        __classPrivateFieldSet(this, _Decoder_cursor, __classPrivateFieldGet(this, _Decoder_cursor, "f") - chunk.length, "f");
+      }
+    };
+    exports2.Decoder = Decoder;
+    _a3 = Decoder, _Decoder_cursor = /* @__PURE__ */ new WeakMap(), _Decoder_next = /* @__PURE__ */ new WeakMap(), _Decoder_pushTypeMapping = /* @__PURE__ */ new WeakMap(), _Decoder_instances = /* @__PURE__ */ new WeakSet(), _Decoder_continueDecodeTypeValue = function _Decoder_continueDecodeTypeValue2(type, chunk) {
+      __classPrivateFieldSet(this, _Decoder_next, void 0, "f");
+      return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeTypeValue).call(this, type, chunk);
+    }, _Decoder_decodeTypeValue = function _Decoder_decodeTypeValue2(type, chunk) {
+      switch (type) {
+        case exports2.RESP_TYPES.NULL:
+          this.onReply(__classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeNull).call(this));
+          return false;
+        case exports2.RESP_TYPES.BOOLEAN:
+          return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_handleDecodedValue).call(this, this.onReply, __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeBoolean).call(this, this.getTypeMapping()[exports2.RESP_TYPES.BOOLEAN], chunk));
+        case exports2.RESP_TYPES.NUMBER:
+          return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_handleDecodedValue).call(this, this.onReply, __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeNumber).call(this, this.getTypeMapping()[exports2.RESP_TYPES.NUMBER], chunk));
+        case exports2.RESP_TYPES.BIG_NUMBER:
+          return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_handleDecodedValue).call(this, this.onReply, __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeBigNumber).call(this, this.getTypeMapping()[exports2.RESP_TYPES.BIG_NUMBER], chunk));
+        case exports2.RESP_TYPES.DOUBLE:
+          return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_handleDecodedValue).call(this, this.onReply, __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeDouble).call(this, this.getTypeMapping()[exports2.RESP_TYPES.DOUBLE], chunk));
+        case exports2.RESP_TYPES.SIMPLE_STRING:
+          return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_handleDecodedValue).call(this, this.onReply, __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeSimpleString).call(this, this.getTypeMapping()[exports2.RESP_TYPES.SIMPLE_STRING], chunk));
+        case exports2.RESP_TYPES.BLOB_STRING:
+          return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_handleDecodedValue).call(this, this.onReply, __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeBlobString).call(this, this.getTypeMapping()[exports2.RESP_TYPES.BLOB_STRING], chunk));
+        case exports2.RESP_TYPES.VERBATIM_STRING:
+          return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_handleDecodedValue).call(this, this.onReply, __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeVerbatimString).call(this, this.getTypeMapping()[exports2.RESP_TYPES.VERBATIM_STRING], chunk));
+        case exports2.RESP_TYPES.SIMPLE_ERROR:
+          return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_handleDecodedValue).call(this, this.onErrorReply, __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeSimpleError).call(this, chunk));
+        case exports2.RESP_TYPES.BLOB_ERROR:
+          return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_handleDecodedValue).call(this, this.onErrorReply, __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeBlobError).call(this, chunk));
+        case exports2.RESP_TYPES.ARRAY:
+          return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_handleDecodedValue).call(this, this.onReply, __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeArray).call(this, this.getTypeMapping(), chunk));
+        case exports2.RESP_TYPES.SET:
+          return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_handleDecodedValue).call(this, this.onReply, __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeSet).call(this, this.getTypeMapping(), chunk));
+        case exports2.RESP_TYPES.MAP:
+          return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_handleDecodedValue).call(this, this.onReply, __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeMap).call(this, this.getTypeMapping(), chunk));
+        case exports2.RESP_TYPES.PUSH:
+          return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_handleDecodedValue).call(this, this.onPush, __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeArray).call(this, __classPrivateFieldGet(this, _Decoder_pushTypeMapping, "f"), chunk));
+        default:
+          throw new Error(`Unknown RESP type ${type} "${String.fromCharCode(type)}"`);
+      }
+    }, _Decoder_handleDecodedValue = function _Decoder_handleDecodedValue2(cb, value) {
+      if (typeof value === "function") {
+        __classPrivateFieldSet(this, _Decoder_next, __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_continueDecodeValue).bind(this, cb, value), "f");
+        return true;
+      }
+      cb(value);
+      return false;
+    }, _Decoder_continueDecodeValue = function _Decoder_continueDecodeValue2(cb, next, chunk) {
+      __classPrivateFieldSet(this, _Decoder_next, void 0, "f");
+      return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_handleDecodedValue).call(this, cb, next(chunk));
+    }, _Decoder_decodeNull = function _Decoder_decodeNull2() {
+      __classPrivateFieldSet(this, _Decoder_cursor, __classPrivateFieldGet(this, _Decoder_cursor, "f") + 2, "f");
+      return null;
+    }, _Decoder_decodeBoolean = function _Decoder_decodeBoolean2(type, chunk) {
+      const boolean4 = chunk[__classPrivateFieldGet(this, _Decoder_cursor, "f")] === ASCII.t;
+      __classPrivateFieldSet(this, _Decoder_cursor, __classPrivateFieldGet(this, _Decoder_cursor, "f") + 3, "f");
+      return type === Number ? boolean4 ? 1 : 0 : boolean4;
+    }, _Decoder_decodeNumber = function _Decoder_decodeNumber2(type, chunk) {
+      if (type === String) {
+        return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeSimpleString).call(this, String, chunk);
+      }
+      switch (chunk[__classPrivateFieldGet(this, _Decoder_cursor, "f")]) {
+        case ASCII["+"]:
+          return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_maybeDecodeNumberValue).call(this, false, chunk);
+        case ASCII["-"]:
+          return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_maybeDecodeNumberValue).call(this, true, chunk);
+        default:
+          return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeNumberValue).call(this, false, __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeUnsingedNumber).bind(this, 0), chunk);
+      }
+    }, _Decoder_maybeDecodeNumberValue = function _Decoder_maybeDecodeNumberValue2(isNegative, chunk) {
+      var _b;
+      const cb = __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeUnsingedNumber).bind(this, 0);
+      return __classPrivateFieldSet(this, _Decoder_cursor, (_b = __classPrivateFieldGet(this, _Decoder_cursor, "f"), ++_b), "f") === chunk.length ? __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeNumberValue).bind(this, isNegative, cb) : __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeNumberValue).call(this, isNegative, cb, chunk);
+    }, _Decoder_decodeNumberValue = function _Decoder_decodeNumberValue2(isNegative, numberCb, chunk) {
+      const number4 = numberCb(chunk);
+      return typeof number4 === "function" ? __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeNumberValue2).bind(this, isNegative, number4) : isNegative ? -number4 : number4;
+    }, _Decoder_decodeUnsingedNumber = function _Decoder_decodeUnsingedNumber2(number4, chunk) {
+      let cursor = __classPrivateFieldGet(this, _Decoder_cursor, "f");
+      do {
+        const byte = chunk[cursor];
+        if (byte === ASCII["\r"]) {
+          __classPrivateFieldSet(this, _Decoder_cursor, cursor + 2, "f");
+          return number4;
+        }
+        number4 = number4 * 10 + byte - ASCII["0"];
+      } while (++cursor < chunk.length);
+      __classPrivateFieldSet(this, _Decoder_cursor, cursor, "f");
+      return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeUnsingedNumber2).bind(this, number4);
+    }, _Decoder_decodeBigNumber = function _Decoder_decodeBigNumber2(type, chunk) {
+      if (type === String) {
+        return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeSimpleString).call(this, String, chunk);
+      }
+      switch (chunk[__classPrivateFieldGet(this, _Decoder_cursor, "f")]) {
+        case ASCII["+"]:
+          return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_maybeDecodeBigNumberValue).call(this, false, chunk);
+        case ASCII["-"]:
+          return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_maybeDecodeBigNumberValue).call(this, true, chunk);
+        default:
+          return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeBigNumberValue).call(this, false, __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeUnsingedBigNumber).bind(this, 0n), chunk);
+      }
+    }, _Decoder_maybeDecodeBigNumberValue = function _Decoder_maybeDecodeBigNumberValue2(isNegative, chunk) {
+      var _b;
+      const cb = __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeUnsingedBigNumber).bind(this, 0n);
+      return __classPrivateFieldSet(this, _Decoder_cursor, (_b = __classPrivateFieldGet(this, _Decoder_cursor, "f"), ++_b), "f") === chunk.length ? __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeBigNumberValue).bind(this, isNegative, cb) : __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeBigNumberValue).call(this, isNegative, cb, chunk);
+    }, _Decoder_decodeBigNumberValue = function _Decoder_decodeBigNumberValue2(isNegative, bigNumberCb, chunk) {
+      const bigNumber = bigNumberCb(chunk);
+      return typeof bigNumber === "function" ? __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeBigNumberValue2).bind(this, isNegative, bigNumber) : isNegative ? -bigNumber : bigNumber;
+    }, _Decoder_decodeUnsingedBigNumber = function _Decoder_decodeUnsingedBigNumber2(bigNumber, chunk) {
+      let cursor = __classPrivateFieldGet(this, _Decoder_cursor, "f");
+      do {
+        const byte = chunk[cursor];
+        if (byte === ASCII["\r"]) {
+          __classPrivateFieldSet(this, _Decoder_cursor, cursor + 2, "f");
+          return bigNumber;
+        }
+        bigNumber = bigNumber * 10n + BigInt(byte - ASCII["0"]);
+      } while (++cursor < chunk.length);
+      __classPrivateFieldSet(this, _Decoder_cursor, cursor, "f");
+      return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeUnsingedBigNumber2).bind(this, bigNumber);
+    }, _Decoder_decodeDouble = function _Decoder_decodeDouble2(type, chunk) {
+      if (type === String || type === Buffer) {
+        return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeSimpleString).call(this, type, chunk);
+      }
+      switch (chunk[__classPrivateFieldGet(this, _Decoder_cursor, "f")]) {
+        case ASCII.n:
+          __classPrivateFieldSet(this, _Decoder_cursor, __classPrivateFieldGet(this, _Decoder_cursor, "f") + 5, "f");
+          return NaN;
+        case ASCII["+"]:
+          return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_maybeDecodeDoubleInteger).call(this, false, chunk);
+        case ASCII["-"]:
+          return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_maybeDecodeDoubleInteger).call(this, true, chunk);
+        default:
+          return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeDoubleInteger).call(this, false, 0, chunk);
+      }
+    }, _Decoder_maybeDecodeDoubleInteger = function _Decoder_maybeDecodeDoubleInteger2(isNegative, chunk) {
+      var _b;
+      return __classPrivateFieldSet(this, _Decoder_cursor, (_b = __classPrivateFieldGet(this, _Decoder_cursor, "f"), ++_b), "f") === chunk.length ? __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeDoubleInteger).bind(this, isNegative, 0) : __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeDoubleInteger).call(this, isNegative, 0, chunk);
+    }, _Decoder_decodeDoubleInteger = function _Decoder_decodeDoubleInteger2(isNegative, integer2, chunk) {
+      if (chunk[__classPrivateFieldGet(this, _Decoder_cursor, "f")] === ASCII.i) {
+        __classPrivateFieldSet(this, _Decoder_cursor, __classPrivateFieldGet(this, _Decoder_cursor, "f") + 5, "f");
+        return isNegative ? -Infinity : Infinity;
+      }
+      return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_continueDecodeDoubleInteger).call(this, isNegative, integer2, chunk);
+    }, _Decoder_continueDecodeDoubleInteger = function _Decoder_continueDecodeDoubleInteger2(isNegative, integer2, chunk) {
+      let cursor = __classPrivateFieldGet(this, _Decoder_cursor, "f");
+      do {
+        const byte = chunk[cursor];
+        switch (byte) {
+          case ASCII["."]:
+            __classPrivateFieldSet(this, _Decoder_cursor, cursor + 1, "f");
+            return __classPrivateFieldGet(this, _Decoder_cursor, "f") < chunk.length ? __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeDoubleDecimal).call(this, isNegative, 0, integer2, chunk) : __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeDoubleDecimal).bind(this, isNegative, 0, integer2);
+          case ASCII.E:
+          case ASCII.e: {
+            __classPrivateFieldSet(this, _Decoder_cursor, cursor + 1, "f");
+            const i = isNegative ? -integer2 : integer2;
+            return __classPrivateFieldGet(this, _Decoder_cursor, "f") < chunk.length ? __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeDoubleExponent).call(this, i, chunk) : __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeDoubleExponent).bind(this, i);
+          }
+          case ASCII["\r"]:
+            __classPrivateFieldSet(this, _Decoder_cursor, cursor + 2, "f");
+            return isNegative ? -integer2 : integer2;
+          default:
+            integer2 = integer2 * 10 + byte - ASCII["0"];
+        }
+      } while (++cursor < chunk.length);
+      __classPrivateFieldSet(this, _Decoder_cursor, cursor, "f");
+      return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_continueDecodeDoubleInteger2).bind(this, isNegative, integer2);
+    }, _Decoder_decodeDoubleDecimal = function _Decoder_decodeDoubleDecimal2(isNegative, decimalIndex, double, chunk) {
+      let cursor = __classPrivateFieldGet(this, _Decoder_cursor, "f");
+      do {
+        const byte = chunk[cursor];
+        switch (byte) {
+          case ASCII.E:
+          case ASCII.e: {
+            __classPrivateFieldSet(this, _Decoder_cursor, cursor + 1, "f");
+            const d = isNegative ? -double : double;
+            return __classPrivateFieldGet(this, _Decoder_cursor, "f") === chunk.length ? __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeDoubleExponent).bind(this, d) : __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeDoubleExponent).call(this, d, chunk);
+          }
+          case ASCII["\r"]:
+            __classPrivateFieldSet(this, _Decoder_cursor, cursor + 2, "f");
+            return isNegative ? -double : double;
+        }
+        if (decimalIndex < __classPrivateFieldGet(_a3, _a3, "f", _Decoder_DOUBLE_DECIMAL_MULTIPLIERS).length) {
+          double += (byte - ASCII["0"]) * __classPrivateFieldGet(_a3, _a3, "f", _Decoder_DOUBLE_DECIMAL_MULTIPLIERS)[decimalIndex++];
+        }
+      } while (++cursor < chunk.length);
+      __classPrivateFieldSet(this, _Decoder_cursor, cursor, "f");
+      return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeDoubleDecimal2).bind(this, isNegative, decimalIndex, double);
+    }, _Decoder_decodeDoubleExponent = function _Decoder_decodeDoubleExponent2(double, chunk) {
+      var _b, _c;
+      switch (chunk[__classPrivateFieldGet(this, _Decoder_cursor, "f")]) {
+        case ASCII["+"]:
+          return __classPrivateFieldSet(this, _Decoder_cursor, (_b = __classPrivateFieldGet(this, _Decoder_cursor, "f"), ++_b), "f") === chunk.length ? __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_continueDecodeDoubleExponent).bind(this, false, double, 0) : __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_continueDecodeDoubleExponent).call(this, false, double, 0, chunk);
+        case ASCII["-"]:
+          return __classPrivateFieldSet(this, _Decoder_cursor, (_c = __classPrivateFieldGet(this, _Decoder_cursor, "f"), ++_c), "f") === chunk.length ? __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_continueDecodeDoubleExponent).bind(this, true, double, 0) : __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_continueDecodeDoubleExponent).call(this, true, double, 0, chunk);
+      }
+      return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_continueDecodeDoubleExponent).call(this, false, double, 0, chunk);
+    }, _Decoder_continueDecodeDoubleExponent = function _Decoder_continueDecodeDoubleExponent2(isNegative, double, exponent, chunk) {
+      let cursor = __classPrivateFieldGet(this, _Decoder_cursor, "f");
+      do {
+        const byte = chunk[cursor];
+        if (byte === ASCII["\r"]) {
+          __classPrivateFieldSet(this, _Decoder_cursor, cursor + 2, "f");
+          return double * 10 ** (isNegative ? -exponent : exponent);
+        }
+        exponent = exponent * 10 + byte - ASCII["0"];
+      } while (++cursor < chunk.length);
+      __classPrivateFieldSet(this, _Decoder_cursor, cursor, "f");
+      return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_continueDecodeDoubleExponent2).bind(this, isNegative, double, exponent);
+    }, _Decoder_findCRLF = function _Decoder_findCRLF2(chunk, cursor) {
+      while (chunk[cursor] !== ASCII["\r"]) {
+        if (++cursor === chunk.length) {
+          __classPrivateFieldSet(this, _Decoder_cursor, chunk.length, "f");
+          return -1;
+        }
+      }
+      __classPrivateFieldSet(this, _Decoder_cursor, cursor + 2, "f");
+      return cursor;
+    }, _Decoder_decodeSimpleString = function _Decoder_decodeSimpleString2(type, chunk) {
+      const start = __classPrivateFieldGet(this, _Decoder_cursor, "f"), crlfIndex = __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_findCRLF).call(this, chunk, start);
+      if (crlfIndex === -1) {
+        return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_continueDecodeSimpleString).bind(this, [chunk.subarray(start)], type);
+      }
+      const slice = chunk.subarray(start, crlfIndex);
+      return type === Buffer ? slice : slice.toString();
+    }, _Decoder_continueDecodeSimpleString = function _Decoder_continueDecodeSimpleString2(chunks, type, chunk) {
+      const start = __classPrivateFieldGet(this, _Decoder_cursor, "f"), crlfIndex = __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_findCRLF).call(this, chunk, start);
+      if (crlfIndex === -1) {
+        chunks.push(chunk.subarray(start));
+        return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_continueDecodeSimpleString2).bind(this, chunks, type);
+      }
+      chunks.push(chunk.subarray(start, crlfIndex));
+      const buffer = Buffer.concat(chunks);
+      return type === Buffer ? buffer : buffer.toString();
+    }, _Decoder_decodeBlobString = function _Decoder_decodeBlobString2(type, chunk) {
+      if (chunk[__classPrivateFieldGet(this, _Decoder_cursor, "f")] === ASCII["-"]) {
+        __classPrivateFieldSet(this, _Decoder_cursor, __classPrivateFieldGet(this, _Decoder_cursor, "f") + 4, "f");
+        return null;
+      }
+      const length = __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeUnsingedNumber).call(this, 0, chunk);
+      if (typeof length === "function") {
+        return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_continueDecodeBlobStringLength).bind(this, length, type);
+      } else if (__classPrivateFieldGet(this, _Decoder_cursor, "f") >= chunk.length) {
+        return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeBlobStringWithLength).bind(this, length, type);
+      }
+      return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeBlobStringWithLength).call(this, length, type, chunk);
+    }, _Decoder_continueDecodeBlobStringLength = function _Decoder_continueDecodeBlobStringLength2(lengthCb, type, chunk) {
+      const length = lengthCb(chunk);
+      if (typeof length === "function") {
+        return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_continueDecodeBlobStringLength2).bind(this, length, type);
+      } else if (__classPrivateFieldGet(this, _Decoder_cursor, "f") >= chunk.length) {
+        return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeBlobStringWithLength).bind(this, length, type);
+      }
+      return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeBlobStringWithLength).call(this, length, type, chunk);
+    }, _Decoder_decodeStringWithLength = function _Decoder_decodeStringWithLength2(length, skip, type, chunk) {
+      const end = __classPrivateFieldGet(this, _Decoder_cursor, "f") + length;
+      if (end >= chunk.length) {
+        const slice2 = chunk.subarray(__classPrivateFieldGet(this, _Decoder_cursor, "f"));
+        __classPrivateFieldSet(this, _Decoder_cursor, chunk.length, "f");
+        return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_continueDecodeStringWithLength).bind(this, length - slice2.length, [slice2], skip, type);
+      }
+      const slice = chunk.subarray(__classPrivateFieldGet(this, _Decoder_cursor, "f"), end);
+      __classPrivateFieldSet(this, _Decoder_cursor, end + skip, "f");
+      return type === Buffer ? slice : slice.toString();
+    }, _Decoder_continueDecodeStringWithLength = function _Decoder_continueDecodeStringWithLength2(length, chunks, skip, type, chunk) {
+      const end = __classPrivateFieldGet(this, _Decoder_cursor, "f") + length;
+      if (end >= chunk.length) {
+        const slice = chunk.subarray(__classPrivateFieldGet(this, _Decoder_cursor, "f"));
+        chunks.push(slice);
+        __classPrivateFieldSet(this, _Decoder_cursor, chunk.length, "f");
+        return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_continueDecodeStringWithLength2).bind(this, length - slice.length, chunks, skip, type);
+      }
+      chunks.push(chunk.subarray(__classPrivateFieldGet(this, _Decoder_cursor, "f"), end));
+      __classPrivateFieldSet(this, _Decoder_cursor, end + skip, "f");
+      const buffer = Buffer.concat(chunks);
+      return type === Buffer ? buffer : buffer.toString();
+    }, _Decoder_decodeBlobStringWithLength = function _Decoder_decodeBlobStringWithLength2(length, type, chunk) {
+      return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeStringWithLength).call(this, length, 2, type, chunk);
+    }, _Decoder_decodeVerbatimString = function _Decoder_decodeVerbatimString2(type, chunk) {
+      return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_continueDecodeVerbatimStringLength).call(this, __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeUnsingedNumber).bind(this, 0), type, chunk);
+    }, _Decoder_continueDecodeVerbatimStringLength = function _Decoder_continueDecodeVerbatimStringLength2(lengthCb, type, chunk) {
+      const length = lengthCb(chunk);
+      return typeof length === "function" ? __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_continueDecodeVerbatimStringLength2).bind(this, length, type) : __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeVerbatimStringWithLength).call(this, length, type, chunk);
+    }, _Decoder_decodeVerbatimStringWithLength = function _Decoder_decodeVerbatimStringWithLength2(length, type, chunk) {
+      const stringLength = length - 4;
+      if (type === verbatim_string_1.VerbatimString) {
+        return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeVerbatimStringFormat).call(this, stringLength, chunk);
+      }
+      __classPrivateFieldSet(this, _Decoder_cursor, __classPrivateFieldGet(this, _Decoder_cursor, "f") + 4, "f");
+      return __classPrivateFieldGet(this, _Decoder_cursor, "f") >= chunk.length ? __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeBlobStringWithLength).bind(this, stringLength, type) : __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeBlobStringWithLength).call(this, stringLength, type, chunk);
+    }, _Decoder_decodeVerbatimStringFormat = function _Decoder_decodeVerbatimStringFormat2(stringLength, chunk) {
+      const formatCb = __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeStringWithLength).bind(this, 3, 1, String);
+      return __classPrivateFieldGet(this, _Decoder_cursor, "f") >= chunk.length ? __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_continueDecodeVerbatimStringFormat).bind(this, stringLength, formatCb) : __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_continueDecodeVerbatimStringFormat).call(this, stringLength, formatCb, chunk);
+    }, _Decoder_continueDecodeVerbatimStringFormat = function _Decoder_continueDecodeVerbatimStringFormat2(stringLength, formatCb, chunk) {
+      const format = formatCb(chunk);
+      return typeof format === "function" ? __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_continueDecodeVerbatimStringFormat2).bind(this, stringLength, format) : __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeVerbatimStringWithFormat).call(this, stringLength, format, chunk);
+    }, _Decoder_decodeVerbatimStringWithFormat = function _Decoder_decodeVerbatimStringWithFormat2(stringLength, format, chunk) {
+      return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_continueDecodeVerbatimStringWithFormat).call(this, format, __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeBlobStringWithLength).bind(this, stringLength, String), chunk);
+    }, _Decoder_continueDecodeVerbatimStringWithFormat = function _Decoder_continueDecodeVerbatimStringWithFormat2(format, stringCb, chunk) {
+      const string4 = stringCb(chunk);
+      return typeof string4 === "function" ? __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_continueDecodeVerbatimStringWithFormat2).bind(this, format, string4) : new verbatim_string_1.VerbatimString(format, string4);
+    }, _Decoder_decodeSimpleError = function _Decoder_decodeSimpleError2(chunk) {
+      const string4 = __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeSimpleString).call(this, String, chunk);
+      return typeof string4 === "function" ? __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_continueDecodeSimpleError).bind(this, string4) : new errors_1.SimpleError(string4);
+    }, _Decoder_continueDecodeSimpleError = function _Decoder_continueDecodeSimpleError2(stringCb, chunk) {
+      const string4 = stringCb(chunk);
+      return typeof string4 === "function" ? __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_continueDecodeSimpleError2).bind(this, string4) : new errors_1.SimpleError(string4);
+    }, _Decoder_decodeBlobError = function _Decoder_decodeBlobError2(chunk) {
+      const string4 = __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeBlobString).call(this, String, chunk);
+      return typeof string4 === "function" ? __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_continueDecodeBlobError).bind(this, string4) : new errors_1.BlobError(string4);
+    }, _Decoder_continueDecodeBlobError = function _Decoder_continueDecodeBlobError2(stringCb, chunk) {
+      const string4 = stringCb(chunk);
+      return typeof string4 === "function" ? __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_continueDecodeBlobError2).bind(this, string4) : new errors_1.BlobError(string4);
+    }, _Decoder_decodeNestedType = function _Decoder_decodeNestedType2(typeMapping, chunk) {
+      var _b;
+      const type = chunk[__classPrivateFieldGet(this, _Decoder_cursor, "f")];
+      return __classPrivateFieldSet(this, _Decoder_cursor, (_b = __classPrivateFieldGet(this, _Decoder_cursor, "f"), ++_b), "f") === chunk.length ? __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeNestedTypeValue).bind(this, type, typeMapping) : __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeNestedTypeValue).call(this, type, typeMapping, chunk);
+    }, _Decoder_decodeNestedTypeValue = function _Decoder_decodeNestedTypeValue2(type, typeMapping, chunk) {
+      switch (type) {
+        case exports2.RESP_TYPES.NULL:
+          return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeNull).call(this);
+        case exports2.RESP_TYPES.BOOLEAN:
+          return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeBoolean).call(this, typeMapping[exports2.RESP_TYPES.BOOLEAN], chunk);
+        case exports2.RESP_TYPES.NUMBER:
+          return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeNumber).call(this, typeMapping[exports2.RESP_TYPES.NUMBER], chunk);
+        case exports2.RESP_TYPES.BIG_NUMBER:
+          return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeBigNumber).call(this, typeMapping[exports2.RESP_TYPES.BIG_NUMBER], chunk);
+        case exports2.RESP_TYPES.DOUBLE:
+          return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeDouble).call(this, typeMapping[exports2.RESP_TYPES.DOUBLE], chunk);
+        case exports2.RESP_TYPES.SIMPLE_STRING:
+          return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeSimpleString).call(this, typeMapping[exports2.RESP_TYPES.SIMPLE_STRING], chunk);
+        case exports2.RESP_TYPES.BLOB_STRING:
+          return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeBlobString).call(this, typeMapping[exports2.RESP_TYPES.BLOB_STRING], chunk);
+        case exports2.RESP_TYPES.VERBATIM_STRING:
+          return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeVerbatimString).call(this, typeMapping[exports2.RESP_TYPES.VERBATIM_STRING], chunk);
+        case exports2.RESP_TYPES.SIMPLE_ERROR:
+          return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeSimpleError).call(this, chunk);
+        case exports2.RESP_TYPES.BLOB_ERROR:
+          return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeBlobError).call(this, chunk);
+        case exports2.RESP_TYPES.ARRAY:
+          return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeArray).call(this, typeMapping, chunk);
+        case exports2.RESP_TYPES.SET:
+          return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeSet).call(this, typeMapping, chunk);
+        case exports2.RESP_TYPES.MAP:
+          return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeMap).call(this, typeMapping, chunk);
+        default:
+          throw new Error(`Unknown RESP type ${type} "${String.fromCharCode(type)}"`);
+      }
+    }, _Decoder_decodeArray = function _Decoder_decodeArray2(typeMapping, chunk) {
+      if (chunk[__classPrivateFieldGet(this, _Decoder_cursor, "f")] === ASCII["-"]) {
+        __classPrivateFieldSet(this, _Decoder_cursor, __classPrivateFieldGet(this, _Decoder_cursor, "f") + 4, "f");
+        return null;
+      }
+      return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeArrayWithLength).call(this, __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeUnsingedNumber).call(this, 0, chunk), typeMapping, chunk);
+    }, _Decoder_decodeArrayWithLength = function _Decoder_decodeArrayWithLength2(length, typeMapping, chunk) {
+      return typeof length === "function" ? __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_continueDecodeArrayLength).bind(this, length, typeMapping) : __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeArrayItems).call(this, new Array(length), 0, typeMapping, chunk);
+    }, _Decoder_continueDecodeArrayLength = function _Decoder_continueDecodeArrayLength2(lengthCb, typeMapping, chunk) {
+      return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeArrayWithLength).call(this, lengthCb(chunk), typeMapping, chunk);
+    }, _Decoder_decodeArrayItems = function _Decoder_decodeArrayItems2(array2, filled, typeMapping, chunk) {
+      for (let i = filled; i < array2.length; i++) {
+        if (__classPrivateFieldGet(this, _Decoder_cursor, "f") >= chunk.length) {
+          return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeArrayItems2).bind(this, array2, i, typeMapping);
+        }
+        const item = __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeNestedType).call(this, typeMapping, chunk);
+        if (typeof item === "function") {
+          return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_continueDecodeArrayItems).bind(this, array2, i, item, typeMapping);
+        }
+        array2[i] = item;
+      }
+      return array2;
+    }, _Decoder_continueDecodeArrayItems = function _Decoder_continueDecodeArrayItems2(array2, filled, itemCb, typeMapping, chunk) {
+      const item = itemCb(chunk);
+      if (typeof item === "function") {
+        return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_continueDecodeArrayItems2).bind(this, array2, filled, item, typeMapping);
+      }
+      array2[filled++] = item;
+      return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeArrayItems).call(this, array2, filled, typeMapping, chunk);
+    }, _Decoder_decodeSet = function _Decoder_decodeSet2(typeMapping, chunk) {
+      const length = __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeUnsingedNumber).call(this, 0, chunk);
+      if (typeof length === "function") {
+        return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_continueDecodeSetLength).bind(this, length, typeMapping);
+      }
+      return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeSetItems).call(this, length, typeMapping, chunk);
+    }, _Decoder_continueDecodeSetLength = function _Decoder_continueDecodeSetLength2(lengthCb, typeMapping, chunk) {
+      const length = lengthCb(chunk);
+      return typeof length === "function" ? __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_continueDecodeSetLength2).bind(this, length, typeMapping) : __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeSetItems).call(this, length, typeMapping, chunk);
+    }, _Decoder_decodeSetItems = function _Decoder_decodeSetItems2(length, typeMapping, chunk) {
+      return typeMapping[exports2.RESP_TYPES.SET] === Set ? __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeSetAsSet).call(this, /* @__PURE__ */ new Set(), length, typeMapping, chunk) : __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeArrayItems).call(this, new Array(length), 0, typeMapping, chunk);
+    }, _Decoder_decodeSetAsSet = function _Decoder_decodeSetAsSet2(set3, remaining, typeMapping, chunk) {
+      while (remaining > 0) {
+        if (__classPrivateFieldGet(this, _Decoder_cursor, "f") >= chunk.length) {
+          return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeSetAsSet2).bind(this, set3, remaining, typeMapping);
+        }
+        const item = __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeNestedType).call(this, typeMapping, chunk);
+        if (typeof item === "function") {
+          return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_continueDecodeSetAsSet).bind(this, set3, remaining, item, typeMapping);
+        }
+        set3.add(item);
+        --remaining;
+      }
+      return set3;
+    }, _Decoder_continueDecodeSetAsSet = function _Decoder_continueDecodeSetAsSet2(set3, remaining, itemCb, typeMapping, chunk) {
+      const item = itemCb(chunk);
+      if (typeof item === "function") {
+        return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_continueDecodeSetAsSet2).bind(this, set3, remaining, item, typeMapping);
+      }
+      set3.add(item);
+      return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeSetAsSet).call(this, set3, remaining - 1, typeMapping, chunk);
+    }, _Decoder_decodeMap = function _Decoder_decodeMap2(typeMapping, chunk) {
+      const length = __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeUnsingedNumber).call(this, 0, chunk);
+      if (typeof length === "function") {
+        return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_continueDecodeMapLength).bind(this, length, typeMapping);
+      }
+      return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeMapItems).call(this, length, typeMapping, chunk);
+    }, _Decoder_continueDecodeMapLength = function _Decoder_continueDecodeMapLength2(lengthCb, typeMapping, chunk) {
+      const length = lengthCb(chunk);
+      return typeof length === "function" ? __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_continueDecodeMapLength2).bind(this, length, typeMapping) : __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeMapItems).call(this, length, typeMapping, chunk);
+    }, _Decoder_decodeMapItems = function _Decoder_decodeMapItems2(length, typeMapping, chunk) {
+      switch (typeMapping[exports2.RESP_TYPES.MAP]) {
+        case Map:
+          return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeMapAsMap).call(this, /* @__PURE__ */ new Map(), length, typeMapping, chunk);
+        case Array:
+          return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeArrayItems).call(this, new Array(length * 2), 0, typeMapping, chunk);
+        default:
+          return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeMapAsObject).call(this, {}, length, typeMapping, chunk);
+      }
+    }, _Decoder_decodeMapAsMap = function _Decoder_decodeMapAsMap2(map2, remaining, typeMapping, chunk) {
+      while (remaining > 0) {
+        if (__classPrivateFieldGet(this, _Decoder_cursor, "f") >= chunk.length) {
+          return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeMapAsMap2).bind(this, map2, remaining, typeMapping);
+        }
+        const key = __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeMapKey).call(this, typeMapping, chunk);
+        if (typeof key === "function") {
+          return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_continueDecodeMapKey).bind(this, map2, remaining, key, typeMapping);
+        }
+        if (__classPrivateFieldGet(this, _Decoder_cursor, "f") >= chunk.length) {
+          return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_continueDecodeMapValue).bind(this, map2, remaining, key, __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeNestedType).bind(this, typeMapping), typeMapping);
+        }
+        const value = __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeNestedType).call(this, typeMapping, chunk);
+        if (typeof value === "function") {
+          return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_continueDecodeMapValue).bind(this, map2, remaining, key, value, typeMapping);
+        }
+        map2.set(key, value);
+        --remaining;
+      }
+      return map2;
+    }, _Decoder_decodeMapKey = function _Decoder_decodeMapKey2(typeMapping, chunk) {
+      var _b;
+      const type = chunk[__classPrivateFieldGet(this, _Decoder_cursor, "f")];
+      return __classPrivateFieldSet(this, _Decoder_cursor, (_b = __classPrivateFieldGet(this, _Decoder_cursor, "f"), ++_b), "f") === chunk.length ? __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeMapKeyValue).bind(this, type, typeMapping) : __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeMapKeyValue).call(this, type, typeMapping, chunk);
+    }, _Decoder_decodeMapKeyValue = function _Decoder_decodeMapKeyValue2(type, typeMapping, chunk) {
+      switch (type) {
+        // decode simple string map key as string (and not as buffer)
+        case exports2.RESP_TYPES.SIMPLE_STRING:
+          return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeSimpleString).call(this, String, chunk);
+        // decode blob string map key as string (and not as buffer)
+        case exports2.RESP_TYPES.BLOB_STRING:
+          return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeBlobString).call(this, String, chunk);
+        default:
+          return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeNestedTypeValue).call(this, type, typeMapping, chunk);
+      }
+    }, _Decoder_continueDecodeMapKey = function _Decoder_continueDecodeMapKey2(map2, remaining, keyCb, typeMapping, chunk) {
+      const key = keyCb(chunk);
+      if (typeof key === "function") {
+        return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_continueDecodeMapKey2).bind(this, map2, remaining, key, typeMapping);
+      }
+      if (__classPrivateFieldGet(this, _Decoder_cursor, "f") >= chunk.length) {
+        return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_continueDecodeMapValue).bind(this, map2, remaining, key, __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeNestedType).bind(this, typeMapping), typeMapping);
+      }
+      const value = __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeNestedType).call(this, typeMapping, chunk);
+      if (typeof value === "function") {
+        return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_continueDecodeMapValue).bind(this, map2, remaining, key, value, typeMapping);
+      }
+      map2.set(key, value);
+      return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeMapAsMap).call(this, map2, remaining - 1, typeMapping, chunk);
+    }, _Decoder_continueDecodeMapValue = function _Decoder_continueDecodeMapValue2(map2, remaining, key, valueCb, typeMapping, chunk) {
+      const value = valueCb(chunk);
+      if (typeof value === "function") {
+        return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_continueDecodeMapValue2).bind(this, map2, remaining, key, value, typeMapping);
+      }
+      map2.set(key, value);
+      return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeMapAsMap).call(this, map2, remaining - 1, typeMapping, chunk);
+    }, _Decoder_decodeMapAsObject = function _Decoder_decodeMapAsObject2(object2, remaining, typeMapping, chunk) {
+      while (remaining > 0) {
+        if (__classPrivateFieldGet(this, _Decoder_cursor, "f") >= chunk.length) {
+          return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeMapAsObject2).bind(this, object2, remaining, typeMapping);
+        }
+        const key = __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeMapKey).call(this, typeMapping, chunk);
+        if (typeof key === "function") {
+          return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_continueDecodeMapAsObjectKey).bind(this, object2, remaining, key, typeMapping);
+        }
+        if (__classPrivateFieldGet(this, _Decoder_cursor, "f") >= chunk.length) {
+          return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_continueDecodeMapAsObjectValue).bind(this, object2, remaining, key, __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeNestedType).bind(this, typeMapping), typeMapping);
+        }
+        const value = __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeNestedType).call(this, typeMapping, chunk);
+        if (typeof value === "function") {
+          return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_continueDecodeMapAsObjectValue).bind(this, object2, remaining, key, value, typeMapping);
+        }
+        if (key === "__proto__" || key === "constructor") {
+          Object.defineProperty(object2, key, {
+            value,
+            configurable: true,
+            enumerable: true,
+            writable: true
+          });
+        } else {
+          object2[key] = value;
+        }
+        --remaining;
+      }
+      return object2;
+    }, _Decoder_continueDecodeMapAsObjectKey = function _Decoder_continueDecodeMapAsObjectKey2(object2, remaining, keyCb, typeMapping, chunk) {
+      const key = keyCb(chunk);
+      if (typeof key === "function") {
+        return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_continueDecodeMapAsObjectKey2).bind(this, object2, remaining, key, typeMapping);
+      }
+      if (__classPrivateFieldGet(this, _Decoder_cursor, "f") >= chunk.length) {
+        return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_continueDecodeMapAsObjectValue).bind(this, object2, remaining, key, __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeNestedType).bind(this, typeMapping), typeMapping);
+      }
+      const value = __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeNestedType).call(this, typeMapping, chunk);
+      if (typeof value === "function") {
+        return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_continueDecodeMapAsObjectValue).bind(this, object2, remaining, key, value, typeMapping);
+      }
+      if (key === "__proto__" || key === "constructor") {
+        Object.defineProperty(object2, key, {
+          value,
+          configurable: true,
+          enumerable: true,
+          writable: true
+        });
+      } else {
+        object2[key] = value;
+      }
+      return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeMapAsObject).call(this, object2, remaining - 1, typeMapping, chunk);
+    }, _Decoder_continueDecodeMapAsObjectValue = function _Decoder_continueDecodeMapAsObjectValue2(object2, remaining, key, valueCb, typeMapping, chunk) {
+      const value = valueCb(chunk);
+      if (typeof value === "function") {
+        return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_continueDecodeMapAsObjectValue2).bind(this, object2, remaining, key, value, typeMapping);
+      }
+      if (key === "__proto__" || key === "constructor") {
+        Object.defineProperty(object2, key, {
+          value,
+          configurable: true,
+          enumerable: true,
+          writable: true
+        });
+      } else {
+        object2[key] = value;
+      }
+      return __classPrivateFieldGet(this, _Decoder_instances, "m", _Decoder_decodeMapAsObject).call(this, object2, remaining - 1, typeMapping, chunk);
+    };
+    _Decoder_DOUBLE_DECIMAL_MULTIPLIERS = { value: [
+      0.1,
+      0.01,
+      1e-3,
+      1e-4,
+      1e-5,
+      1e-6,
+      1e-7,
+      1e-8,
+      1e-9,
+      1e-10,
+      1e-11,
+      1e-12,
+      1e-13,
+      1e-14,
+      1e-15,
+      1e-16,
+      1e-17
+    ] };
+  }
+});
+
+// ../../main/node_modules/ioredis/built/DataHandler.js
+var require_DataHandler = __commonJS({
+  "../../main/node_modules/ioredis/built/DataHandler.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    var Command_1 = require_Command();
+    var utils_1 = require_utils2();
+    var SubscriptionSet_1 = require_SubscriptionSet();
+    var decoder_1 = require_decoder();
+    var debug = (0, utils_1.Debug)("dataHandler");
+    var DataHandler = class {
+      constructor(redis, parserOptions) {
+        this.redis = redis;
+        const typeMapping = getParserTypeMapping(parserOptions);
+        const decoder = new decoder_1.Decoder({
+          getTypeMapping: () => typeMapping,
+          onReply: (reply) => {
+            this.dispatch(() => this.returnReply(reply));
+          },
+          onErrorReply: (err) => {
+            this.dispatch(() => this.returnError(err));
+          },
+          onPush: (reply) => {
+            this.dispatch(() => this.returnPush(reply));
+          }
+        });
+        redis.stream.prependListener("data", (data) => {
+          try {
+            decoder.write(data);
+          } catch (err) {
+            this.returnFatalError(err);
+          }
+        });
+        redis.stream.resume();
+      }
+      // Rethrows user listener/transformer exceptions asynchronously so they
+      // surface as uncaught exceptions (as with redis-parser in v5) instead of
+      // unwinding the decoder mid-parse and tearing down the connection as a
+      // fatal protocol error.
+      dispatch(fn) {
+        try {
+          fn();
+        } catch (err) {
+          process.nextTick(() => {
+            throw err;
+          });
+        }
+      }
+      returnFatalError(err) {
+        err.message += ". Please report this.";
+        this.redis.recoverFromFatalError(err, err, { offlineQueue: false });
+      }
+      returnError(err) {
+        const item = this.shiftCommand(err);
+        if (!item) {
+          return;
+        }
+        err.command = {
+          name: item.command.name,
+          args: item.command.args
+        };
+        const isMovedSsubscribe = item.command.name === "ssubscribe" && err.message.startsWith("MOVED ");
+        if (isMovedSsubscribe) {
+          this.redis.emit("moved");
+        }
+        this.redis.handleReconnection(err, item);
+      }
+      returnReply(reply) {
+        if (this.handleMonitorReply(reply)) {
+          return;
+        }
+        if (this.redis.condition.protocol !== 3 && this.handleSubscriberReply(reply)) {
+          return;
+        }
+        const item = this.shiftCommand(reply);
+        if (!item) {
+          return;
+        }
+        if (Command_1.default.checkFlag("ENTER_SUBSCRIBER_MODE", item.command.name)) {
+          this.redis.condition.subscriber = new SubscriptionSet_1.default();
+          this.redis.condition.subscriber.add(item.command.name, reply[1].toString());
+          if (!fillSubCommand(item.command, reply[2])) {
+            this.redis.commandQueue.unshift(item);
+          }
+        } else if (Command_1.default.checkFlag("EXIT_SUBSCRIBER_MODE", item.command.name)) {
+          if (!fillUnsubCommand(item.command, reply[2])) {
+            this.redis.commandQueue.unshift(item);
+          }
+        } else {
+          item.command.resolve(reply);
+        }
+      }
+      returnPush(reply) {
+        if (!Array.isArray(reply) || reply.length === 0) {
+          return;
+        }
+        const replyType = reply[0].toString();
+        debug('receive push "%s"', replyType);
+        switch (replyType) {
+          case "message":
+          case "pmessage":
+          case "smessage":
+            this.handleSubscriberReply(reply);
+            break;
+          case "ssubscribe":
+          case "subscribe":
+          case "psubscribe": {
+            if (!this.redis.condition.subscriber) {
+              this.redis.condition.subscriber = new SubscriptionSet_1.default();
+            }
+            const channel = reply[1].toString();
+            this.redis.condition.subscriber.add(replyType, channel);
+            const item = this.shiftCommand(reply);
+            if (!item) {
+              return;
+            }
+            if (!fillSubCommand(item.command, reply[2])) {
+              this.redis.commandQueue.unshift(item);
+            }
+            break;
+          }
+          case "sunsubscribe":
+          case "unsubscribe":
+          case "punsubscribe": {
+            if (this.redis.condition.subscriber) {
+              const channel = reply[1] ? reply[1].toString() : null;
+              if (channel) {
+                this.redis.condition.subscriber.del(replyType, channel);
+              }
+            }
+            const count = reply[2];
+            if (Number(count) === 0) {
+              this.redis.condition.subscriber = false;
+            }
+            if (this.handleUnsolicitedUnsubscribe(replyType)) {
+              return;
+            }
+            const item = this.shiftCommand(reply);
+            if (!item) {
+              return;
+            }
+            if (!fillUnsubCommand(item.command, count)) {
+              this.redis.commandQueue.unshift(item);
+            }
+            break;
+          }
+        }
+      }
+      // Cluster sends unsolicited `sunsubscribe` pushes on slot migration; those
+      // answer no queued command, so shifting the queue head would resolve an
+      // unrelated in-flight command. Detected via a non-matching queue head, and
+      // `sunsubscribe` reuses the ssubscribe-MOVED recovery path.
+      handleUnsolicitedUnsubscribe(replyType) {
+        const head = this.redis.commandQueue.peekFront();
+        if (head && head.command.name.toLowerCase() === replyType) {
+          return false;
+        }
+        if (replyType === "sunsubscribe") {
+          this.redis.emit("moved");
+        }
+        return true;
+      }
+      handleSubscriberReply(reply) {
+        if (!this.redis.condition.subscriber) {
+          return false;
+        }
+        const replyType = Array.isArray(reply) ? reply[0].toString() : null;
+        debug('receive reply "%s" in subscriber mode', replyType);
+        switch (replyType) {
+          case "message":
+            if (this.redis.listeners("message").length > 0) {
+              this.redis.emit("message", reply[1].toString(), reply[2] ? reply[2].toString() : "");
+            }
+            this.redis.emit("messageBuffer", reply[1], reply[2]);
+            break;
+          case "pmessage": {
+            const pattern = reply[1].toString();
+            if (this.redis.listeners("pmessage").length > 0) {
+              this.redis.emit("pmessage", pattern, reply[2].toString(), reply[3].toString());
+            }
+            this.redis.emit("pmessageBuffer", pattern, reply[2], reply[3]);
+            break;
+          }
+          case "smessage": {
+            if (this.redis.listeners("smessage").length > 0) {
+              this.redis.emit("smessage", reply[1].toString(), reply[2] ? reply[2].toString() : "");
+            }
+            this.redis.emit("smessageBuffer", reply[1], reply[2]);
+            break;
+          }
+          case "ssubscribe":
+          case "subscribe":
+          case "psubscribe": {
+            const channel = reply[1].toString();
+            this.redis.condition.subscriber.add(replyType, channel);
+            const item = this.shiftCommand(reply);
+            if (!item) {
+              return;
+            }
+            if (!fillSubCommand(item.command, reply[2])) {
+              this.redis.commandQueue.unshift(item);
+            }
+            break;
+          }
+          case "sunsubscribe":
+          case "unsubscribe":
+          case "punsubscribe": {
+            const channel = reply[1] ? reply[1].toString() : null;
+            if (channel) {
+              this.redis.condition.subscriber.del(replyType, channel);
+            }
+            const count = reply[2];
+            if (Number(count) === 0) {
+              this.redis.condition.subscriber = false;
+            }
+            if (this.handleUnsolicitedUnsubscribe(replyType)) {
+              break;
+            }
+            const item = this.shiftCommand(reply);
+            if (!item) {
+              return;
+            }
+            if (!fillUnsubCommand(item.command, count)) {
+              this.redis.commandQueue.unshift(item);
+            }
+            break;
+          }
+          default: {
+            const item = this.shiftCommand(reply);
+            if (!item) {
+              return;
+            }
+            item.command.resolve(reply);
+          }
+        }
+        return true;
+      }
+      handleMonitorReply(reply) {
+        if (this.redis.status !== "monitoring") {
+          return false;
+        }
+        const replyStr = reply.toString();
+        if (replyStr === "OK") {
+          return false;
+        }
+        const len = replyStr.indexOf(" ");
+        const timestamp = replyStr.slice(0, len);
+        const argIndex = replyStr.indexOf('"');
+        const args = replyStr.slice(argIndex + 1, -1).split('" "').map((elem) => elem.replace(/\\"/g, '"'));
+        const dbAndSource = replyStr.slice(len + 2, argIndex - 2).split(" ");
+        this.redis.emit("monitor", timestamp, args, dbAndSource[1], dbAndSource[0]);
+        return true;
+      }
+      shiftCommand(reply) {
+        const item = this.redis.commandQueue.shift();
+        if (!item) {
+          const message = "Command queue state error. If you can reproduce this, please report it.";
+          const error62 = new Error(message + (reply instanceof Error ? ` Last error: ${reply.message}` : ` Last reply: ${reply.toString()}`));
+          this.redis.emit("error", error62);
+          return null;
+        }
+        return item;
+      }
+    };
+    exports2.default = DataHandler;
+    var legacyTypeMapping = {
+      [decoder_1.RESP_TYPES.SIMPLE_STRING]: Buffer,
+      [decoder_1.RESP_TYPES.BLOB_STRING]: Buffer,
+      [decoder_1.RESP_TYPES.VERBATIM_STRING]: Buffer,
+      [decoder_1.RESP_TYPES.BIG_NUMBER]: String,
+      // RESP2 represented doubles as bulk strings and booleans as `1`/`0`
+      // integers. Decode doubles to Buffer (like blob strings, so `replyEncoding`
+      // still chooses string-vs-buffer per command) and booleans to numbers, so
+      // RESP3 replies match the classic RESP2 shape.
+      [decoder_1.RESP_TYPES.DOUBLE]: Buffer,
+      [decoder_1.RESP_TYPES.BOOLEAN]: Number,
+      [decoder_1.RESP_TYPES.MAP]: Array,
+      [decoder_1.RESP_TYPES.SET]: Array
+    };
+    var resp3TypeMapping = {
+      [decoder_1.RESP_TYPES.SIMPLE_STRING]: Buffer,
+      [decoder_1.RESP_TYPES.BLOB_STRING]: Buffer,
+      [decoder_1.RESP_TYPES.VERBATIM_STRING]: Buffer,
+      [decoder_1.RESP_TYPES.BIG_NUMBER]: String,
+      [decoder_1.RESP_TYPES.SET]: Array
+    };
+    function getParserTypeMapping(parserOptions) {
+      const base = parserOptions.replyMapping === "resp3" ? resp3TypeMapping : legacyTypeMapping;
+      return parserOptions.stringNumbers ? { ...base, [decoder_1.RESP_TYPES.NUMBER]: String, [decoder_1.RESP_TYPES.DOUBLE]: String } : base;
+    }
+    var remainingRepliesMap = /* @__PURE__ */ new WeakMap();
+    function fillSubCommand(command, count) {
+      let remainingReplies = remainingRepliesMap.has(command) ? remainingRepliesMap.get(command) : command.args.length;
+      remainingReplies -= 1;
+      if (remainingReplies <= 0) {
+        command.resolve(count);
+        remainingRepliesMap.delete(command);
+        return true;
+      }
+      remainingRepliesMap.set(command, remainingReplies);
+      return false;
+    }
+    function fillUnsubCommand(command, count) {
+      let remainingReplies = remainingRepliesMap.has(command) ? remainingRepliesMap.get(command) : command.args.length;
+      if (remainingReplies === 0) {
+        if (Number(count) === 0) {
+          remainingRepliesMap.delete(command);
+          command.resolve(count);
+          return true;
+        }
+        return false;
+      }
+      remainingReplies -= 1;
+      if (remainingReplies <= 0) {
+        command.resolve(count);
+        return true;
+      }
+      remainingRepliesMap.set(command, remainingReplies);
+      return false;
+    }
+  }
+});
+
+// ../../main/node_modules/ioredis/built/redis/event_handler.js
+var require_event_handler = __commonJS({
+  "../../main/node_modules/ioredis/built/redis/event_handler.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.readyHandler = exports2.errorHandler = exports2.closeHandler = exports2.connectHandler = void 0;
+    var redis_errors_1 = require_redis_errors();
+    var Command_1 = require_Command();
+    var errors_1 = require_errors();
+    var utils_1 = require_utils2();
+    var version_1 = require_version();
+    var DataHandler_1 = require_DataHandler();
+    var HimportCoordinator_1 = require_HimportCoordinator();
+    var debug = (0, utils_1.Debug)("connection");
+    function getHandshakeCommands(self2) {
+      const commands = [];
+      if (self2.condition.protocol === 3) {
+        const helloCommandArgs = [self2.condition.protocol];
+        if (self2.condition.auth) {
+          helloCommandArgs.push("AUTH");
+          if (Array.isArray(self2.condition.auth)) {
+            helloCommandArgs.push(self2.condition.auth[0], self2.condition.auth[1]);
+          } else {
+            helloCommandArgs.push("default", self2.condition.auth);
+          }
+        }
+        commands.push({
+          kind: "hello",
+          send: () => self2.hello(helloCommandArgs),
+          errorHandler: handleAuthError
+        });
+      } else if (self2.condition.auth) {
+        commands.push({
+          kind: "auth",
+          send: () => self2.auth(self2.condition.auth),
+          errorHandler: handleAuthError
+        });
+      }
+      if (self2.condition.select) {
+        commands.push({
+          kind: "select",
+          send: () => self2.select(self2.condition.select),
+          errorHandler: (err) => self2.silentEmit("error", err)
+        });
+      }
+      if (self2.options.connectionName) {
+        debug("set the connection name [%s]", self2.options.connectionName);
+        commands.push({
+          kind: "client",
+          send: () => self2.client("setname", self2.options.connectionName),
+          errorHandler: utils_1.noop
+        });
+      }
+      if (self2.options.readOnly) {
+        debug("set the connection to readonly mode");
+        commands.push({
+          kind: "readonly",
+          send: () => self2.readonly(),
+          errorHandler: utils_1.noop
+        });
+      }
+      if (!self2.options.disableClientInfo) {
+        debug("set the client info");
+        commands.push({
+          kind: "client",
+          send: () => self2.client("SETINFO", "LIB-VER", version_1.PACKAGE_VERSION),
+          errorHandler: utils_1.noop
+        });
+        commands.push({
+          kind: "client",
+          send: () => self2.client("SETINFO", "LIB-NAME", self2.options?.clientInfoTag ? `ioredis(${self2.options.clientInfoTag})` : "ioredis"),
+          errorHandler: utils_1.noop
+        });
+      }
+      const himportBinding = (0, HimportCoordinator_1.getHimportBinding)(self2);
+      if (himportBinding && himportBinding.role !== "replica") {
+        for (const definition of himportBinding.coordinator.getDefinitions()) {
+          commands.push({
+            kind: "himport",
+            send: () => himportBinding.coordinator.ensurePrepared(self2, definition) ?? Promise.resolve(),
+            errorHandler: (err) => self2.silentEmit("error", err)
+          });
+        }
+      }
+      return commands;
+    }
+    async function sendHandshake(commands, protocol) {
+      if (protocol !== 3) {
+        await Promise.all(commands.map(({ send, errorHandler: errorHandler2 }) => errorHandler2 ? send().catch(errorHandler2) : send()));
+        return;
+      }
+      const results = await Promise.allSettled(commands.map(({ send }) => send()));
+      const helloIndex = commands.findIndex(({ kind }) => kind === "hello");
+      const helloResult = helloIndex === -1 ? void 0 : results[helloIndex];
+      if (helloResult?.status === "rejected" && isProtocolNegotiationError(helloResult.reason)) {
+        throw helloResult.reason;
+      }
+      for (let i = 0; i < results.length; i++) {
+        const result = results[i];
+        if (result.status === "rejected") {
+          const { errorHandler: errorHandler2 } = commands[i];
+          if (errorHandler2) {
+            errorHandler2(result.reason);
+            continue;
+          }
+          throw result.reason;
+        }
+      }
+    }
+    function connectHandler(self2) {
+      return async function() {
+        try {
+          self2.resetCommandQueue();
+          self2.condition.handshake = true;
+          self2.setStatus("connect");
+          new DataHandler_1.default(self2, {
+            stringNumbers: self2.options.stringNumbers,
+            replyMapping: self2.condition.replyMapping
+          });
+          const { connectionEpoch } = self2;
+          const himportBinding = (0, HimportCoordinator_1.getHimportBinding)(self2);
+          himportBinding?.coordinator.beginSession(self2);
+          const isActiveConnect = () => connectionEpoch === self2.connectionEpoch && self2.status === "connect";
+          const finishHandshake = () => {
+            if (!isActiveConnect()) {
+              return false;
+            }
+            self2.condition.handshake = false;
+            return true;
+          };
+          try {
+            await sendHandshake(getHandshakeCommands(self2), self2.condition.protocol);
+          } catch (err) {
+            if (!isActiveConnect()) {
+              return;
+            }
+            if (!isProtocolNegotiationError(err)) {
+              return self2.recoverFromFatalError(err, err);
+            }
+            if (self2.options.replyMapping === "resp3") {
+              console.warn('[WARN] replyMapping "resp3" was requested, but the server does not support RESP3. Replies will use RESP2-compatible shapes until connected to a server that supports RESP3.');
+            }
+            debug("server rejected RESP3, downgrading connection to RESP2");
+            self2.condition.protocol = 2;
+            self2.condition.replyMapping = "legacy";
+            try {
+              await sendHandshake(getHandshakeCommands(self2), self2.condition.protocol);
+            } catch (downgradeErr) {
+              if (!isActiveConnect()) {
+                return;
+              }
+              return self2.recoverFromFatalError(downgradeErr, downgradeErr);
+            }
+          }
+          if (!isActiveConnect()) {
+            return;
+          }
+          if (!self2.options.enableReadyCheck) {
+            if (!finishHandshake()) {
+              return;
+            }
+            return exports2.readyHandler(self2)();
+          }
+          self2._readyCheck(function(err, info) {
+            if (!isActiveConnect()) {
+              return;
+            }
+            if (err) {
+              self2.recoverFromFatalError(err, err);
+            } else if (self2.connector.check(info)) {
+              if (!finishHandshake()) {
+                return;
+              }
+              exports2.readyHandler(self2)();
+            } else {
+              self2.disconnect(true);
+            }
+          });
+        } catch (err) {
+          self2.recoverFromFatalError(err, err);
+        }
+      };
+    }
+    exports2.connectHandler = connectHandler;
+    function handleAuthError(err) {
+      const msg = err.message || "";
+      if (msg.indexOf("no password is set") !== -1) {
+        console.warn("[WARN] Redis server does not require a password, but a password was supplied.");
+        return;
+      }
+      if (msg.indexOf("without any password configured for the default user") !== -1) {
+        console.warn("[WARN] This Redis server's `default` user does not require a password, but a password was supplied");
+        return;
+      }
+      if (msg.indexOf("wrong number of arguments for 'auth' command") !== -1) {
+        console.warn(`[ERROR] The server returned "wrong number of arguments for 'auth' command". You are probably passing both username and password to Redis version 5 or below. You should only pass the 'password' option for Redis version 5 and under.`);
+        return;
+      }
+      throw err;
+    }
+    function isProtocolNegotiationError(err) {
+      const msg = (err.message || "").toUpperCase();
+      return msg.includes("NOPROTO") || msg.includes("UNKNOWN COMMAND") && msg.includes("HELLO");
+    }
+    function abortError(command) {
+      const err = new redis_errors_1.AbortError("Command aborted due to connection close");
+      err.command = {
+        name: command.name,
+        args: command.args
+      };
+      return err;
+    }
+    function abortIncompletePipelines(commandQueue) {
+      let expectedIndex = 0;
+      for (let i = 0; i < commandQueue.length; ) {
+        const command = commandQueue.peekAt(i)?.command;
+        const pipelineIndex = command.pipelineIndex;
+        if (pipelineIndex === void 0 || pipelineIndex === 0) {
+          expectedIndex = 0;
+        }
+        if (pipelineIndex !== void 0 && pipelineIndex !== expectedIndex++) {
+          commandQueue.remove(i, 1);
+          command.reject(abortError(command));
+          continue;
+        }
+        i++;
+      }
+    }
+    function abortTransactionFragments(commandQueue) {
+      for (let i = 0; i < commandQueue.length; ) {
+        const command = commandQueue.peekAt(i)?.command;
+        if (command.name === "multi") {
+          break;
+        }
+        if (command.name === "exec") {
+          commandQueue.remove(i, 1);
+          command.reject(abortError(command));
+          break;
+        }
+        if (command.inTransaction) {
+          commandQueue.remove(i, 1);
+          command.reject(abortError(command));
+        } else {
+          i++;
+        }
+      }
+    }
+    function closeHandler(self2) {
+      return function() {
+        const prevStatus = self2.status;
+        self2.setStatus("close");
+        if (self2.socketTimeoutTimer !== void 0) {
+          clearTimeout(self2.socketTimeoutTimer);
+          self2.socketTimeoutTimer = void 0;
+        }
+        if (self2.commandQueue.length) {
+          abortIncompletePipelines(self2.commandQueue);
+        }
+        if (self2.offlineQueue.length) {
+          abortTransactionFragments(self2.offlineQueue);
+        }
+        if (prevStatus === "ready") {
+          if (!self2.prevCondition) {
+            self2.prevCondition = self2.condition;
+          }
+          if (self2.commandQueue.length) {
+            self2.prevCommandQueue = self2.commandQueue;
+          }
+        }
+        if (self2.manuallyClosing) {
+          self2.manuallyClosing = false;
+          debug("skip reconnecting since the connection is manually closed.");
+          return close();
+        }
+        if (typeof self2.options.retryStrategy !== "function") {
+          debug("skip reconnecting because `retryStrategy` is not a function");
+          return close();
+        }
+        const retryDelay = self2.options.retryStrategy(++self2.retryAttempts);
+        if (typeof retryDelay !== "number") {
+          debug("skip reconnecting because `retryStrategy` doesn't return a number");
+          return close();
+        }
+        debug("reconnect in %sms", retryDelay);
+        self2.setStatus("reconnecting", retryDelay);
+        self2.reconnectTimeout = setTimeout(function() {
+          self2.reconnectTimeout = null;
+          self2.connect().catch(utils_1.noop);
+        }, retryDelay);
+        const { maxRetriesPerRequest } = self2.options;
+        if (typeof maxRetriesPerRequest === "number") {
+          if (maxRetriesPerRequest < 0) {
+            debug("maxRetriesPerRequest is negative, ignoring...");
+          } else {
+            const remainder = self2.retryAttempts % (maxRetriesPerRequest + 1);
+            if (remainder === 0) {
+              debug("reach maxRetriesPerRequest limitation, flushing command queue...");
+              self2.flushQueue(new errors_1.MaxRetriesPerRequestError(maxRetriesPerRequest));
+            }
+          }
+        }
+      };
+      function close() {
+        self2.setStatus("end");
+        self2.flushQueue(new Error(utils_1.CONNECTION_CLOSED_ERROR_MSG));
+      }
+    }
+    exports2.closeHandler = closeHandler;
+    function errorHandler(self2) {
+      return function(error62) {
+        debug("error: %s", error62);
+        self2.silentEmit("error", error62);
+      };
+    }
+    exports2.errorHandler = errorHandler;
+    function readyHandler(self2) {
+      return function() {
+        self2.setStatus("ready");
+        self2.retryAttempts = 0;
+        if (self2.options.monitor) {
+          self2.call("monitor").then(() => self2.setStatus("monitoring"), (error62) => self2.emit("error", error62));
+          const { sendCommand } = self2;
+          self2.sendCommand = function(command) {
+            if (Command_1.default.checkFlag("VALID_IN_MONITOR_MODE", command.name)) {
+              return sendCommand.call(self2, command);
+            }
+            command.reject(new Error("Connection is in monitoring mode, can't process commands."));
+            return command.promise;
+          };
+          self2.once("close", function() {
+            delete self2.sendCommand;
+          });
+          return;
+        }
+        const finalSelect = self2.prevCondition ? self2.prevCondition.select : self2.condition.select;
+        if (self2.prevCondition) {
+          const condition = self2.prevCondition;
+          self2.prevCondition = null;
+          if (condition.subscriber && self2.options.autoResubscribe) {
+            if (self2.condition.select !== finalSelect) {
+              debug("connect to db [%d]", finalSelect);
+              self2.select(finalSelect);
+            }
+            const subscribeChannels = condition.subscriber.channels("subscribe");
+            if (subscribeChannels.length) {
+              debug("subscribe %d channels", subscribeChannels.length);
+              self2.subscribe(subscribeChannels);
+            }
+            const psubscribeChannels = condition.subscriber.channels("psubscribe");
+            if (psubscribeChannels.length) {
+              debug("psubscribe %d channels", psubscribeChannels.length);
+              self2.psubscribe(psubscribeChannels);
+            }
+            const ssubscribeChannels = condition.subscriber.channels("ssubscribe");
+            if (ssubscribeChannels.length) {
+              debug("ssubscribe %s", ssubscribeChannels.length);
+              for (const channel of ssubscribeChannels) {
+                self2.ssubscribe(channel);
+              }
+            }
+          }
+        }
+        if (self2.prevCommandQueue) {
+          if (self2.options.autoResendUnfulfilledCommands) {
+            debug("resend %d unfulfilled commands", self2.prevCommandQueue.length);
+            while (self2.prevCommandQueue.length > 0) {
+              const item = self2.prevCommandQueue.shift();
+              if (item.select !== self2.condition.select && item.command.name !== "select") {
+                self2.select(item.select);
+              }
+              self2.sendCommand(item.command, item.stream);
+            }
+          } else {
+            self2.prevCommandQueue = null;
+          }
+        }
+        if (self2.offlineQueue.length) {
+          debug("send %d commands in offline queue", self2.offlineQueue.length);
+          const offlineQueue = self2.offlineQueue;
+          self2.resetOfflineQueue();
+          while (offlineQueue.length > 0) {
+            const item = offlineQueue.shift();
+            if (item.select !== self2.condition.select && item.command.name !== "select") {
+              self2.select(item.select);
+            }
+            self2.sendCommand(item.command, item.stream);
+          }
+        }
+        if (self2.condition.select !== finalSelect) {
+          debug("connect to db [%d]", finalSelect);
+          self2.select(finalSelect);
+        }
+      };
+    }
+    exports2.readyHandler = readyHandler;
+  }
+});
+
+// ../../main/node_modules/ioredis/built/redis/RedisOptions.js
+var require_RedisOptions = __commonJS({
+  "../../main/node_modules/ioredis/built/redis/RedisOptions.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.DEFAULT_REDIS_OPTIONS = void 0;
+    exports2.DEFAULT_REDIS_OPTIONS = {
+      // Connection
+      port: 6379,
+      host: "localhost",
+      family: 0,
+      connectTimeout: 1e4,
+      disconnectTimeout: 2e3,
+      retryStrategy: function(times2) {
+        const jitter = Math.floor(Math.random() * 200);
+        const delay = Math.min(Math.pow(2, times2 - 1) * 50, 5e3);
+        return delay + jitter;
+      },
+      keepAlive: 3e4,
+      noDelay: true,
+      connectionName: null,
+      disableClientInfo: false,
+      clientInfoTag: void 0,
+      // Sentinel
+      sentinels: null,
+      name: null,
+      role: "master",
+      sentinelRetryStrategy: function(times2) {
+        return Math.min(times2 * 10, 1e3);
+      },
+      sentinelReconnectStrategy: function() {
+        return 6e4;
+      },
+      natMap: null,
+      enableTLSForSentinelMode: false,
+      updateSentinels: true,
+      failoverDetector: false,
+      // Status
+      username: null,
+      password: null,
+      db: 0,
+      // Others
+      enableOfflineQueue: true,
+      enableReadyCheck: true,
+      autoResubscribe: true,
+      autoResendUnfulfilledCommands: true,
+      lazyConnect: false,
+      keyPrefix: "",
+      reconnectOnError: null,
+      readOnly: false,
+      stringNumbers: false,
+      protocol: 3,
+      replyMapping: "legacy",
+      maxRetriesPerRequest: 20,
+      maxLoadingRetryTime: 1e4,
+      enableAutoPipelining: false,
+      autoPipeliningIgnoredCommands: [],
+      sentinelMaxConnections: 10,
+      blockingTimeoutGrace: 100
+    };
+  }
+});
+
+// ../../main/node_modules/ioredis/built/Redis.js
+var require_Redis = __commonJS({
+  "../../main/node_modules/ioredis/built/Redis.js"(exports2) {
+    "use strict";
+    var _a3;
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    var commands_1 = require_built();
+    var events_1 = __require("events");
+    var standard_as_callback_1 = require_built2();
+    var cluster_1 = require_cluster();
+    var Command_1 = require_Command();
+    var connectors_1 = require_connectors();
+    var SentinelConnector_1 = require_SentinelConnector();
+    var eventHandler = require_event_handler();
+    var RedisOptions_1 = require_RedisOptions();
+    var ScanStream_1 = require_ScanStream();
+    var transaction_1 = require_transaction();
+    var utils_1 = require_utils2();
+    var tracing_1 = require_tracing();
+    var applyMixin_1 = require_applyMixin();
+    var Commander_1 = require_Commander();
+    var lodash_1 = require_lodash();
+    var HimportCoordinator_1 = require_HimportCoordinator();
+    var HimportCoordinator_2 = require_HimportCoordinator();
+    var Deque = require_denque();
+    var debug = (0, utils_1.Debug)("redis");
+    var Redis2 = class _Redis extends Commander_1.default {
+      /**
+       * Create a Redis instance.
+       * This is the same as `new Redis()` but is included for compatibility with node-redis.
+       */
+      static createClient(...args) {
+        return new _Redis(...args);
+      }
+      constructor(arg1, arg2, arg3) {
+        super();
+        this.status = "wait";
+        this.isCluster = false;
+        this.reconnectTimeout = null;
+        this.connectionEpoch = 0;
+        this.retryAttempts = 0;
+        this.manuallyClosing = false;
+        this[_a3] = false;
+        this._autoPipelines = /* @__PURE__ */ new Map();
+        this._runningAutoPipelines = /* @__PURE__ */ new Set();
+        this.parseOptions(arg1, arg2, arg3);
+        events_1.EventEmitter.call(this);
+        this.options.himportFieldsets = (0, HimportCoordinator_2.cloneHimportFieldsets)(this.options.himportFieldsets);
+        if (this.options.himportFieldsets?.length) {
+          (0, HimportCoordinator_1.bindHimportCoordinator)(this, new HimportCoordinator_1.default(this.options.himportFieldsets), "standalone");
+        }
+        this.resetCommandQueue();
+        this.resetOfflineQueue();
+        if (this.options.Connector) {
+          this.connector = new this.options.Connector(this.options);
+        } else if (this.options.sentinels) {
+          const sentinelConnector = new SentinelConnector_1.default(this.options);
+          sentinelConnector.emitter = this;
+          this.connector = sentinelConnector;
+        } else {
+          this.connector = new connectors_1.StandaloneConnector(this.options);
+        }
+        if (this.options.scripts) {
+          Object.entries(this.options.scripts).forEach(([name, definition]) => {
+            this.defineCommand(name, definition);
+          });
+        }
+        if (this.options.lazyConnect) {
+          this.setStatus("wait");
+        } else {
+          this.connect().catch(lodash_1.noop);
+        }
+      }
+      get autoPipelineQueueSize() {
+        let queued = 0;
+        for (const pipeline of this._autoPipelines.values()) {
+          queued += pipeline.length;
+        }
+        return queued;
+      }
+      /**
+       * Create a connection to Redis.
+       * This method will be invoked automatically when creating a new Redis instance
+       * unless `lazyConnect: true` is passed.
+       *
+       * When calling this method manually, a Promise is returned, which will
+       * be resolved when the connection status is ready. The promise can reject
+       * if the connection fails, times out, or if Redis is already connecting/connected.
+       */
+      connect(callback) {
+        const promise2 = (0, tracing_1.traceConnect)(() => this._connect(), () => {
+          const { address, port } = this._getServerAddress();
+          return {
+            serverAddress: address,
+            serverPort: port,
+            connectionEpoch: this.connectionEpoch
+          };
+        });
+        return (0, standard_as_callback_1.default)(promise2, callback);
+      }
+      _connect() {
+        return new Promise((resolve, reject) => {
+          if (this.status === "connecting" || this.status === "connect" || this.status === "ready") {
+            reject(new Error("Redis is already connecting/connected"));
+            return;
+          }
+          this.connectionEpoch += 1;
+          this.setStatus("connecting");
+          const { options: options2 } = this;
+          this.condition = {
+            select: options2.db,
+            auth: options2.username ? [options2.username, options2.password] : options2.password,
+            subscriber: false,
+            protocol: options2.protocol,
+            replyMapping: options2.protocol === 3 && options2.replyMapping === "resp3" ? "resp3" : "legacy",
+            handshake: false
+          };
+          const _this = this;
+          (0, standard_as_callback_1.default)(this.connector.connect(function(type, err) {
+            _this.silentEmit(type, err);
+          }), function(err, stream) {
+            if (err) {
+              _this.flushQueue(err);
+              _this.silentEmit("error", err);
+              reject(err);
+              _this.setStatus("end");
+              return;
+            }
+            let CONNECT_EVENT = options2.tls ? "secureConnect" : "connect";
+            if ("sentinels" in options2 && options2.sentinels && !options2.enableTLSForSentinelMode) {
+              CONNECT_EVENT = "connect";
+            }
+            _this.stream = stream;
+            if (options2.noDelay) {
+              stream.setNoDelay(true);
+            }
+            if (typeof options2.keepAlive === "number") {
+              if (stream.connecting) {
+                stream.once(CONNECT_EVENT, () => {
+                  stream.setKeepAlive(true, options2.keepAlive);
+                });
+              } else {
+                stream.setKeepAlive(true, options2.keepAlive);
+              }
+            }
+            if (stream.connecting) {
+              stream.once(CONNECT_EVENT, eventHandler.connectHandler(_this));
+              if (options2.connectTimeout) {
+                let connectTimeoutCleared = false;
+                stream.setTimeout(options2.connectTimeout, function() {
+                  if (connectTimeoutCleared) {
+                    return;
+                  }
+                  stream.setTimeout(0);
+                  stream.destroy();
+                  const err2 = new Error("connect ETIMEDOUT");
+                  err2.errorno = "ETIMEDOUT";
+                  err2.code = "ETIMEDOUT";
+                  err2.syscall = "connect";
+                  eventHandler.errorHandler(_this)(err2);
+                });
+                stream.once(CONNECT_EVENT, function() {
+                  connectTimeoutCleared = true;
+                  stream.setTimeout(0);
+                });
+              }
+            } else if (stream.destroyed) {
+              const firstError = _this.connector.firstError;
+              if (firstError) {
+                process.nextTick(() => {
+                  eventHandler.errorHandler(_this)(firstError);
+                });
+              }
+              process.nextTick(eventHandler.closeHandler(_this));
+            } else {
+              process.nextTick(eventHandler.connectHandler(_this));
+            }
+            if (!stream.destroyed) {
+              stream.once("error", eventHandler.errorHandler(_this));
+              stream.once("close", eventHandler.closeHandler(_this));
+            }
+            const connectionReadyHandler = function() {
+              _this.removeListener("close", connectionCloseHandler);
+              resolve();
+            };
+            var connectionCloseHandler = function() {
+              _this.removeListener("ready", connectionReadyHandler);
+              reject(new Error(utils_1.CONNECTION_CLOSED_ERROR_MSG));
+            };
+            _this.once("ready", connectionReadyHandler);
+            _this.once("close", connectionCloseHandler);
+          });
+        });
+      }
+      /**
+       * Disconnect from Redis.
+       *
+       * This method closes the connection immediately,
+       * and may lose some pending replies that haven't written to client.
+       * If you want to wait for the pending replies, use Redis#quit instead.
+       */
+      disconnect(reconnect = false) {
+        if (!reconnect) {
+          this.manuallyClosing = true;
+        }
+        if (this.reconnectTimeout && !reconnect) {
+          clearTimeout(this.reconnectTimeout);
+          this.reconnectTimeout = null;
+        }
+        if (this.status === "wait") {
+          eventHandler.closeHandler(this)();
+        } else {
+          this.connector.disconnect();
+        }
+      }
+      /**
+       * Disconnect from Redis.
+       *
+       * @deprecated
+       */
+      end() {
+        this.disconnect();
+      }
+      /**
+       * Create a new instance with the same options as the current one.
+       *
+       * @example
+       * ```js
+       * var redis = new Redis(6380);
+       * var anotherRedis = redis.duplicate();
+       * ```
+       */
+      duplicate(override) {
+        return new _Redis({
+          ...this.options,
+          ...override ?? {}
+        });
+      }
+      /**
+       * Mode of the connection.
+       *
+       * One of `"normal"`, `"subscriber"`, or `"monitor"`. When the connection is
+       * not in `"normal"` mode, certain commands are not allowed.
+       */
+      get mode() {
+        return this.options.monitor ? "monitor" : (0, utils_1.isResp2SubscriberMode)(this.condition) ? "subscriber" : "normal";
+      }
+      /**
+       * Listen for all requests received by the server in real time.
+       *
+       * This command will create a new connection to Redis and send a
+       * MONITOR command via the new connection in order to avoid disturbing
+       * the current connection.
+       *
+       * @param callback The callback function. If omit, a promise will be returned.
+       * @example
+       * ```js
+       * var redis = new Redis();
+       * redis.monitor(function (err, monitor) {
+       *   // Entering monitoring mode.
+       *   monitor.on('monitor', function (time, args, source, database) {
+       *     console.log(time + ": " + util.inspect(args));
+       *   });
+       * });
+       *
+       * // supports promise as well as other commands
+       * redis.monitor().then(function (monitor) {
+       *   monitor.on('monitor', function (time, args, source, database) {
+       *     console.log(time + ": " + util.inspect(args));
+       *   });
+       * });
+       * ```
+       */
+      monitor(callback) {
+        const monitorInstance = this.duplicate({
+          monitor: true,
+          lazyConnect: false,
+          himportFieldsets: void 0
+        });
+        return (0, standard_as_callback_1.default)(new Promise(function(resolve, reject) {
+          monitorInstance.once("error", reject);
+          monitorInstance.once("monitoring", function() {
+            resolve(monitorInstance);
+          });
+        }), callback);
+      }
+      /**
+       * Send a command to Redis
+       *
+       * This method is used internally and in most cases you should not
+       * use it directly. If you need to send a command that is not supported
+       * by the library, you can use the `call` method:
+       *
+       * ```js
+       * const redis = new Redis();
+       *
+       * redis.call('set', 'foo', 'bar');
+       * // or
+       * redis.call(['set', 'foo', 'bar']);
+       * ```
+       *
+       * @ignore
+       */
+      sendCommand(command, stream) {
+        command.setReplyContext(this.condition ?? this.options);
+        if (this.status === "wait") {
+          this.connect().catch(lodash_1.noop);
+        }
+        if (this.status === "end") {
+          command.reject(new Error(utils_1.CONNECTION_CLOSED_ERROR_MSG));
+          return command.promise;
+        }
+        if ((0, utils_1.isResp2SubscriberMode)(this.condition) && !Command_1.default.checkFlag("VALID_IN_SUBSCRIBER_MODE", command.name)) {
+          command.reject(new Error("Connection in subscriber mode, only subscriber commands may be used"));
+          return command.promise;
+        }
+        if (typeof this.options.commandTimeout === "number") {
+          command.setTimeout(this.options.commandTimeout);
+        }
+        if (!stream && this[HimportCoordinator_1.hasHimportCoordinator] && (0, HimportCoordinator_1.interceptHimportCommand)(this, command, this.status === "ready", () => {
+          this.sendCommand(command);
+        })) {
+          return command.promise;
+        }
+        const blockingTimeout = this.getBlockingTimeoutInMs(command);
+        let writable = this.status === "ready" || // During handshake, only internal handshake commands may bypass the queue.
+        !stream && this.status === "connect" && this.condition?.handshake && (Command_1.default.checkFlag("HANDSHAKE_COMMANDS", command.name) || (0, HimportCoordinator_1.isInternalHimportCommand)(command)) || // Before ready, loading-safe commands remain writable after handshake.
+        !stream && this.status === "connect" && !this.condition?.handshake && (0, commands_1.exists)(command.name, { caseInsensitive: true }) && (0, commands_1.hasFlag)(command.name, "loading", { nameCaseInsensitive: true });
+        if (!this.stream) {
+          writable = false;
+        } else if (!this.stream.writable) {
+          writable = false;
+        } else if (this.stream._writableState && this.stream._writableState.ended) {
+          writable = false;
+        }
+        if (!writable) {
+          if (!this.options.enableOfflineQueue) {
+            command.reject(new Error("Stream isn't writeable and enableOfflineQueue options is false"));
+            return command.promise;
+          }
+          if (command.name === "quit" && this.offlineQueue.length === 0) {
+            this.disconnect();
+            command.resolve(Buffer.from("OK"));
+            return command.promise;
+          }
+          if (debug.enabled) {
+            debug("queue command[%s]: %d -> %s(%o)", this._getDescription(), this.condition.select, command.name, command.args);
+          }
+          this.offlineQueue.push({
+            command,
+            stream,
+            select: this.condition.select
+          });
+          if (Command_1.default.checkFlag("BLOCKING_COMMANDS", command.name)) {
+            const offlineTimeout = this.getConfiguredBlockingTimeout();
+            if (offlineTimeout !== void 0) {
+              command.setBlockingTimeout(offlineTimeout);
+            }
+          }
+        } else {
+          if (debug.enabled) {
+            debug("write command[%s]: %d -> %s(%o)", this._getDescription(), this.condition?.select, command.name, command.args);
+          }
+          if (stream) {
+            if ("isPipeline" in stream && stream.isPipeline) {
+              stream.write(command.toWritable(stream.destination.redis.stream));
+            } else {
+              stream.write(command.toWritable(stream));
+            }
+          } else {
+            this.stream.write(command.toWritable(this.stream));
+          }
+          this.commandQueue.push({
+            command,
+            stream,
+            select: this.condition.select
+          });
+          if (blockingTimeout !== void 0) {
+            command.setBlockingTimeout(blockingTimeout);
+          }
+          if (Command_1.default.checkFlag("WILL_DISCONNECT", command.name)) {
+            this.manuallyClosing = true;
+          }
+          if (this.options.socketTimeout !== void 0 && this.socketTimeoutTimer === void 0) {
+            this.setSocketTimeout();
+          }
+        }
+        if (command.name === "select" && (0, utils_1.isInt)(command.args[0])) {
+          const db = parseInt(command.args[0], 10);
+          if (this.condition.select !== db) {
+            this.condition.select = db;
+            this.emit("select", db);
+            debug("switch to db [%d]", this.condition.select);
+          }
+        }
+        if (!writable || command.isTraced) {
+          return command.promise;
+        }
+        command.isTraced = true;
+        return (0, tracing_1.traceCommand)(() => command.promise, () => this._buildCommandContext(command));
+      }
+      getBlockingTimeoutInMs(command) {
+        if (!Command_1.default.checkFlag("BLOCKING_COMMANDS", command.name)) {
+          return void 0;
+        }
+        const configuredTimeout = this.getConfiguredBlockingTimeout();
+        if (configuredTimeout === void 0) {
+          return void 0;
+        }
+        const timeout = command.extractBlockingTimeout();
+        if (typeof timeout === "number") {
+          if (timeout > 0) {
+            return timeout + (this.options.blockingTimeoutGrace ?? RedisOptions_1.DEFAULT_REDIS_OPTIONS.blockingTimeoutGrace);
+          }
+          return configuredTimeout;
+        }
+        if (timeout === null) {
+          return configuredTimeout;
+        }
+        return void 0;
+      }
+      getConfiguredBlockingTimeout() {
+        if (typeof this.options.blockingTimeout === "number" && this.options.blockingTimeout > 0) {
+          return this.options.blockingTimeout;
+        }
+        return void 0;
+      }
+      setSocketTimeout() {
+        const stream = this.stream;
+        this.socketTimeoutTimer = setTimeout(() => {
+          stream.destroy(new Error(`Socket timeout. Expecting data, but didn't receive any in ${this.options.socketTimeout}ms.`));
+          this.socketTimeoutTimer = void 0;
+        }, this.options.socketTimeout);
+        stream.once("data", () => {
+          clearTimeout(this.socketTimeoutTimer);
+          this.socketTimeoutTimer = void 0;
+          if (this.commandQueue.length === 0)
+            return;
+          this.setSocketTimeout();
+        });
+      }
+      scanStream(options2) {
+        return this.createScanStream("scan", { options: options2 });
+      }
+      scanBufferStream(options2) {
+        return this.createScanStream("scanBuffer", { options: options2 });
+      }
+      sscanStream(key, options2) {
+        return this.createScanStream("sscan", { key, options: options2 });
+      }
+      sscanBufferStream(key, options2) {
+        return this.createScanStream("sscanBuffer", { key, options: options2 });
+      }
+      hscanStream(key, options2) {
+        return this.createScanStream("hscan", { key, options: options2 });
+      }
+      hscanBufferStream(key, options2) {
+        return this.createScanStream("hscanBuffer", { key, options: options2 });
+      }
+      zscanStream(key, options2) {
+        return this.createScanStream("zscan", { key, options: options2 });
+      }
+      zscanBufferStream(key, options2) {
+        return this.createScanStream("zscanBuffer", { key, options: options2 });
+      }
+      /**
+       * Emit only when there's at least one listener.
+       *
+       * @ignore
+       */
+      silentEmit(eventName, arg) {
+        let error62;
+        if (eventName === "error") {
+          error62 = arg;
+          if (this.status === "end") {
+            return;
+          }
+          if (this.manuallyClosing) {
+            if (error62 instanceof Error && (error62.message === utils_1.CONNECTION_CLOSED_ERROR_MSG || // @ts-expect-error
+            error62.syscall === "connect" || // @ts-expect-error
+            error62.syscall === "read")) {
+              return;
+            }
+          }
+        }
+        if (this.listeners(eventName).length > 0) {
+          return this.emit.apply(this, arguments);
+        }
+        if (error62 && error62 instanceof Error) {
+          console.error("[ioredis] Unhandled error event:", error62.stack);
+        }
+        return false;
+      }
+      /**
+       * @ignore
+       */
+      recoverFromFatalError(_commandError, err, options2) {
+        this.flushQueue(err, options2);
+        this.silentEmit("error", err);
+        this.disconnect(true);
+      }
+      /**
+       * @ignore
+       */
+      handleReconnection(err, item) {
+        let needReconnect = false;
+        const ignoreReconnectOnError = Command_1.default.checkFlag("IGNORE_RECONNECT_ON_ERROR", item.command.name) || this.condition?.handshake && Command_1.default.checkFlag("HANDSHAKE_COMMANDS", item.command.name);
+        if (this.options.reconnectOnError && !ignoreReconnectOnError) {
+          needReconnect = this.options.reconnectOnError(err);
+        }
+        switch (needReconnect) {
+          case 1:
+          case true:
+            if (this.status !== "reconnecting") {
+              this.disconnect(true);
+            }
+            item.command.reject(err);
+            break;
+          case 2:
+            if (this.status !== "reconnecting") {
+              this.disconnect(true);
+            }
+            if (this.condition?.select !== item.select && item.command.name !== "select") {
+              this.select(item.select);
+            }
+            this.sendCommand(item.command);
+            break;
+          default:
+            item.command.reject(err);
+        }
+      }
+      /**
+       * @ignore
+       */
+      _getServerAddress() {
+        if ("path" in this.options && this.options.path) {
+          return { address: this.options.path, port: void 0 };
+        }
+        return {
+          address: "host" in this.options && this.options.host || "localhost",
+          port: "port" in this.options && this.options.port || 6379
+        };
+      }
+      _buildCommandContext(command) {
+        const { address, port } = this._getServerAddress();
+        return {
+          command: command.name,
+          args: (0, tracing_1.sanitizeArgs)(command.name, command.args),
+          database: this.condition?.select ?? this.options.db ?? 0,
+          serverAddress: address,
+          serverPort: port
+        };
+      }
+      _buildBatchContext(batchSize) {
+        const { address, port } = this._getServerAddress();
+        return {
+          batchMode: "MULTI",
+          batchSize,
+          database: this.condition?.select ?? this.options.db ?? 0,
+          serverAddress: address,
+          serverPort: port
+        };
+      }
+      /**
+       * Get description of the connection. Used for debugging.
+       */
+      _getDescription() {
+        let description;
+        if ("path" in this.options && this.options.path) {
+          description = this.options.path;
+        } else if (this.stream && this.stream.remoteAddress && this.stream.remotePort) {
+          description = this.stream.remoteAddress + ":" + this.stream.remotePort;
+        } else if ("host" in this.options && this.options.host) {
+          description = this.options.host + ":" + this.options.port;
+        } else {
+          description = "";
+        }
+        if (this.options.connectionName) {
+          description += ` (${this.options.connectionName})`;
+        }
+        return description;
+      }
+      resetCommandQueue() {
+        this.commandQueue = new Deque();
+      }
+      resetOfflineQueue() {
+        this.offlineQueue = new Deque();
+      }
+      parseOptions(...args) {
+        const options2 = {};
+        let isTls = false;
+        for (let i = 0; i < args.length; ++i) {
+          const arg = args[i];
+          if (arg === null || typeof arg === "undefined") {
+            continue;
+          }
+          if (typeof arg === "object") {
+            (0, lodash_1.defaults)(options2, arg);
+          } else if (typeof arg === "string") {
+            (0, lodash_1.defaults)(options2, (0, utils_1.parseURL)(arg));
+            if (arg.startsWith("rediss://")) {
+              isTls = true;
+            }
+          } else if (typeof arg === "number") {
+            options2.port = arg;
+          } else {
+            throw new Error("Invalid argument " + arg);
+          }
+        }
+        if (isTls) {
+          (0, lodash_1.defaults)(options2, { tls: true });
+        }
+        (0, lodash_1.defaults)(options2, _Redis.defaultOptions);
+        if (typeof options2.port === "string") {
+          options2.port = parseInt(options2.port, 10);
+        }
+        if (typeof options2.db === "string") {
+          options2.db = parseInt(options2.db, 10);
+        }
+        if (options2.replyMapping === "resp3" && options2.protocol !== 3) {
+          throw new Error('The "resp3" replyMapping is only supported with protocol 3');
+        }
+        this.options = (0, utils_1.resolveTLSProfile)(options2);
+      }
+      /**
+       * Change instance's status
+       */
+      setStatus(status, arg) {
+        if (debug.enabled) {
+          debug("status[%s]: %s -> %s", this._getDescription(), this.status || "[empty]", status);
+        }
+        this.status = status;
+        process.nextTick(this.emit.bind(this, status, arg));
+      }
+      createScanStream(command, { key, options: options2 = {} }) {
+        return new ScanStream_1.default({
+          objectMode: true,
+          key,
+          redis: this,
+          command,
+          ...options2
+        });
+      }
+      /**
+       * Flush offline queue and command queue with error.
+       *
+       * @param error The error object to send to the commands
+       * @param options options
+       */
+      flushQueue(error62, options2) {
+        options2 = (0, lodash_1.defaults)({}, options2, {
+          offlineQueue: true,
+          commandQueue: true
+        });
+        let item;
+        if (options2.offlineQueue) {
+          while (item = this.offlineQueue.shift()) {
+            item.command.reject(error62);
+          }
+        }
+        if (options2.commandQueue) {
+          if (this.commandQueue.length > 0) {
+            if (this.stream) {
+              this.stream.removeAllListeners("data");
+            }
+            while (item = this.commandQueue.shift()) {
+              item.command.reject(error62);
+            }
+          }
+        }
+      }
+      /**
+       * Check whether Redis has finished loading the persistent data and is able to
+       * process commands.
+       */
+      _readyCheck(callback) {
+        const _this = this;
+        this.info(function(err, res) {
+          if (err) {
+            if (err.message && err.message.includes("NOPERM")) {
+              console.warn(`Skipping the ready check because INFO command fails: "${err.message}". You can disable ready check with "enableReadyCheck". More: https://github.com/luin/ioredis/wiki/Disable-ready-check.`);
+              return callback(null, {});
+            }
+            return callback(err);
+          }
+          if (typeof res !== "string") {
+            return callback(null, res);
+          }
+          const info = {};
+          const lines = res.split("\r\n");
+          for (let i = 0; i < lines.length; ++i) {
+            const [fieldName, ...fieldValueParts] = lines[i].split(":");
+            const fieldValue = fieldValueParts.join(":");
+            if (fieldValue) {
+              info[fieldName] = fieldValue;
+            }
+          }
+          if (!info.loading || info.loading === "0") {
+            callback(null, info);
+          } else {
+            const loadingEtaMs = (info.loading_eta_seconds || 1) * 1e3;
+            const retryTime = _this.options.maxLoadingRetryTime && _this.options.maxLoadingRetryTime < loadingEtaMs ? _this.options.maxLoadingRetryTime : loadingEtaMs;
+            debug("Redis server still loading, trying again in " + retryTime + "ms");
+            setTimeout(function() {
+              _this._readyCheck(callback);
+            }, retryTime);
+          }
+        }).catch(lodash_1.noop);
+      }
+    };
+    _a3 = HimportCoordinator_1.hasHimportCoordinator;
+    Redis2.Cluster = cluster_1.default;
+    Redis2.Command = Command_1.default;
+    Redis2.defaultOptions = RedisOptions_1.DEFAULT_REDIS_OPTIONS;
+    (0, applyMixin_1.default)(Redis2, events_1.EventEmitter);
+    (0, transaction_1.addTransactionSupport)(Redis2.prototype);
+    exports2.default = Redis2;
+  }
+});
+
+// ../../main/node_modules/ioredis/built/index.js
+var require_built3 = __commonJS({
+  "../../main/node_modules/ioredis/built/index.js"(exports2, module2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.print = exports2.ReplyError = exports2.SentinelIterator = exports2.SentinelConnector = exports2.AbstractConnector = exports2.Pipeline = exports2.ScanStream = exports2.Command = exports2.Cluster = exports2.Redis = exports2.default = void 0;
+    exports2 = module2.exports = require_Redis().default;
+    var Redis_1 = require_Redis();
+    Object.defineProperty(exports2, "default", { enumerable: true, get: function() {
+      return Redis_1.default;
+    } });
+    var Redis_2 = require_Redis();
+    Object.defineProperty(exports2, "Redis", { enumerable: true, get: function() {
+      return Redis_2.default;
+    } });
+    var cluster_1 = require_cluster();
+    Object.defineProperty(exports2, "Cluster", { enumerable: true, get: function() {
+      return cluster_1.default;
+    } });
+    var Command_1 = require_Command();
+    Object.defineProperty(exports2, "Command", { enumerable: true, get: function() {
+      return Command_1.default;
+    } });
+    var ScanStream_1 = require_ScanStream();
+    Object.defineProperty(exports2, "ScanStream", { enumerable: true, get: function() {
+      return ScanStream_1.default;
+    } });
+    var Pipeline_1 = require_Pipeline();
+    Object.defineProperty(exports2, "Pipeline", { enumerable: true, get: function() {
+      return Pipeline_1.default;
+    } });
+    var AbstractConnector_1 = require_AbstractConnector();
+    Object.defineProperty(exports2, "AbstractConnector", { enumerable: true, get: function() {
+      return AbstractConnector_1.default;
+    } });
+    var SentinelConnector_1 = require_SentinelConnector();
+    Object.defineProperty(exports2, "SentinelConnector", { enumerable: true, get: function() {
+      return SentinelConnector_1.default;
+    } });
+    Object.defineProperty(exports2, "SentinelIterator", { enumerable: true, get: function() {
+      return SentinelConnector_1.SentinelIterator;
+    } });
+    exports2.ReplyError = require_redis_errors().ReplyError;
+    Object.defineProperty(exports2, "Promise", {
+      get() {
+        console.warn("ioredis v5 does not support plugging third-party Promise library anymore. Native Promise will be used.");
+        return Promise;
+      },
+      set(_lib) {
+        console.warn("ioredis v5 does not support plugging third-party Promise library anymore. Native Promise will be used.");
+      }
+    });
+    function print(err, reply) {
+      if (err) {
+        console.log("Error: " + err);
+      } else {
+        console.log("Reply: " + reply);
+      }
+    }
+    exports2.print = print;
+  }
+});
+
 // ../../main/node_modules/deepmerge/dist/cjs.js
 var require_cjs = __commonJS({
   "../../main/node_modules/deepmerge/dist/cjs.js"(exports2, module2) {
@@ -7850,7 +21834,7 @@ var require_prettify_time = __commonJS({
 });
 
 // ../../main/node_modules/pino-pretty/lib/utils/index.js
-var require_utils = __commonJS({
+var require_utils3 = __commonJS({
   "../../main/node_modules/pino-pretty/lib/utils/index.js"(exports2, module2) {
     "use strict";
     module2.exports = {
@@ -8142,7 +22126,7 @@ var require_pino_pretty = __commonJS({
     var {
       buildSafeSonicBoom,
       parseFactoryOptions
-    } = require_utils();
+    } = require_utils3();
     var pretty = require_pretty();
     var defaultOptions2 = {
       colorize: isColorSupported,
@@ -13384,7 +27368,7 @@ var require_Document = __commonJS({
 });
 
 // ../../main/node_modules/yaml/dist/errors.js
-var require_errors = __commonJS({
+var require_errors3 = __commonJS({
   "../../main/node_modules/yaml/dist/errors.js"(exports2) {
     "use strict";
     var YAMLError = class extends Error {
@@ -14790,7 +28774,7 @@ var require_composer = __commonJS({
     var node_process = __require("process");
     var directives = require_directives();
     var Document = require_Document();
-    var errors = require_errors();
+    var errors = require_errors3();
     var identity = require_identity();
     var composeDoc = require_compose_doc();
     var resolveEnd = require_resolve_end();
@@ -14997,7 +28981,7 @@ var require_cst_scalar = __commonJS({
     "use strict";
     var resolveBlockScalar = require_resolve_block_scalar();
     var resolveFlowScalar = require_resolve_flow_scalar();
-    var errors = require_errors();
+    var errors = require_errors3();
     var stringifyString = require_stringifyString();
     function resolveAsScalar(token, strict = true, onError) {
       if (token) {
@@ -16901,7 +30885,7 @@ var require_public_api = __commonJS({
     "use strict";
     var composer = require_composer();
     var Document = require_Document();
-    var errors = require_errors();
+    var errors = require_errors3();
     var log = require_log();
     var identity = require_identity();
     var lineCounter = require_line_counter();
@@ -16999,7 +30983,7 @@ var require_dist2 = __commonJS({
     var composer = require_composer();
     var Document = require_Document();
     var Schema = require_Schema();
-    var errors = require_errors();
+    var errors = require_errors3();
     var Alias = require_Alias();
     var identity = require_identity();
     var Pair = require_Pair();
@@ -18612,12 +32596,12 @@ var require_RedisDatastore = __commonJS({
     }
     var BottleneckError;
     var IORedisConnection2;
-    var RedisConnection2;
+    var RedisConnection3;
     var RedisDatastore;
     var parser2;
     parser2 = require_parser2();
     BottleneckError = require_BottleneckError();
-    RedisConnection2 = require_RedisConnection();
+    RedisConnection3 = require_RedisConnection();
     IORedisConnection2 = require_IORedisConnection();
     RedisDatastore = class RedisDatastore {
       constructor(instance, storeOptions, storeInstanceOptions) {
@@ -18630,7 +32614,7 @@ var require_RedisDatastore = __commonJS({
         this.capacityPriorityCounters = {};
         this.sharedConnection = this.connection != null;
         if (this.connection == null) {
-          this.connection = this.instance.datastore === "redis" ? new RedisConnection2({
+          this.connection = this.instance.datastore === "redis" ? new RedisConnection3({
             Redis: this.Redis,
             clientOptions: this.clientOptions,
             Promise: this.Promise,
@@ -19074,7 +33058,7 @@ var require_Sync = __commonJS({
 });
 
 // ../../main/node_modules/bottleneck/lib/version.json
-var require_version = __commonJS({
+var require_version2 = __commonJS({
   "../../main/node_modules/bottleneck/lib/version.json"(exports2, module2) {
     module2.exports = { version: "2.19.5" };
   }
@@ -19147,12 +33131,12 @@ var require_Group = __commonJS({
     var Events2;
     var Group;
     var IORedisConnection2;
-    var RedisConnection2;
+    var RedisConnection3;
     var Scripts2;
     var parser2;
     parser2 = require_parser2();
     Events2 = require_Events();
-    RedisConnection2 = require_RedisConnection();
+    RedisConnection3 = require_RedisConnection();
     IORedisConnection2 = require_IORedisConnection();
     Scripts2 = require_Scripts();
     Group = function() {
@@ -19168,7 +33152,7 @@ var require_Group = __commonJS({
           this.sharedConnection = this.connection != null;
           if (this.connection == null) {
             if (this.limiterOptions.datastore === "redis") {
-              this.connection = new RedisConnection2(Object.assign({}, this.limiterOptions, {
+              this.connection = new RedisConnection3(Object.assign({}, this.limiterOptions, {
                 Events: this.Events
               }));
             } else if (this.limiterOptions.datastore === "ioredis") {
@@ -19843,7 +33827,7 @@ var require_Bottleneck = __commonJS({
       ;
       Bottleneck4.default = Bottleneck4;
       Bottleneck4.Events = Events2;
-      Bottleneck4.version = Bottleneck4.prototype.version = require_version().version;
+      Bottleneck4.version = Bottleneck4.prototype.version = require_version2().version;
       Bottleneck4.strategy = Bottleneck4.prototype.strategy = {
         LEAK: 1,
         OVERFLOW: 2,
@@ -19910,7 +33894,7 @@ var require_Bottleneck = __commonJS({
 });
 
 // ../../main/node_modules/bottleneck/lib/index.js
-var require_lib = __commonJS({
+var require_lib2 = __commonJS({
   "../../main/node_modules/bottleneck/lib/index.js"(exports2, module2) {
     "use strict";
     module2.exports = require_Bottleneck();
@@ -39950,6 +53934,19 @@ function quote(text) {
   return JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}\u2026` : text);
 }
 
+// src/repo-names.ts
+var OWNER = "[A-Za-z0-9][A-Za-z0-9_-]{0,38}";
+var REPO = "(?!\\.\\.?(?:$|#))[A-Za-z0-9._-]{1,100}";
+var NUMBER = "[1-9][0-9]{0,15}";
+var OWNER_ONLY = new RegExp(`^${OWNER}$`);
+var REPO_ONLY = new RegExp(`^${REPO}$`);
+var REPO_NAME = new RegExp(`^(${OWNER})/(${REPO})$`);
+var ISSUE_NAME = new RegExp(`^(${OWNER})/(${REPO})#(${NUMBER})$`);
+function parseRepoName(text) {
+  const match = REPO_NAME.exec(text);
+  return match ? { owner: match[1], repo: match[2] } : null;
+}
+
 // src/action/action-env.ts
 var ActionEnvError = class extends Error {
   name = "ActionEnvError";
@@ -39957,7 +53954,11 @@ var ActionEnvError = class extends Error {
 var ActionVariables = external_exports.object({
   GITHUB_EVENT_NAME: external_exports.string({ error: "is required: the runner sets it for every run" }),
   GITHUB_EVENT_PATH: external_exports.string({ error: "is required: the runner sets it for every run" }),
-  GITHUB_REPOSITORY: external_exports.string({ error: "is required: the runner sets it for every run" }).regex(/^[A-Za-z0-9-]+\/[A-Za-z0-9._-]+$/, { error: "must be owner/name" }),
+  GITHUB_REPOSITORY: external_exports.string({ error: "is required: the runner sets it for every run" }).transform((text, ctx) => {
+    const name = parseRepoName(text);
+    if (name === null) ctx.addIssue({ code: "custom", message: "must be owner/name" });
+    return name ?? external_exports.NEVER;
+  }),
   GITHUB_API_URL: external_exports.url({
     protocol: /^https?$/,
     error: "must be the REST API URL, such as https://api.github.com"
@@ -39988,7 +53989,7 @@ function readActionEnv(env) {
     throw new ActionEnvError(`claim-warden cannot run: ${problems.join("; ")}`);
   }
   const v = parsed.data;
-  const [owner, repo] = v.GITHUB_REPOSITORY.split("/");
+  const { owner, repo } = v.GITHUB_REPOSITORY;
   return {
     eventName: v.GITHUB_EVENT_NAME,
     eventPath: v.GITHUB_EVENT_PATH,
@@ -40362,6 +54363,16 @@ function repoPrefix(repo) {
 function issueKeyString(key) {
   return `${repoKeyString(key)}#${key.number}`;
 }
+function parseIssueKeyString(text) {
+  const match = /^(\d+)\/([^/]+)\/([^/#]+)#(\d+)$/.exec(text);
+  if (!match) return null;
+  return {
+    installationId: Number(match[1]),
+    owner: match[2],
+    repo: match[3],
+    number: Number(match[4])
+  };
+}
 function issueRef(key) {
   return `${key.owner}/${key.repo}#${key.number}`;
 }
@@ -40466,7 +54477,7 @@ function nextLink(link) {
 }
 
 // src/github/thread.ts
-var MAX_THREAD_COMMENTS = 1e3;
+var MAX_THREAD_COMMENTS = 3e3;
 var THREAD_READ_TTL_MS = 36e5;
 function threadComment(c) {
   return {
@@ -40503,8 +54514,16 @@ async function readThread(octokit, key, cache) {
   return {
     ...facts,
     comments: listed.comments.map(threadComment),
-    plusOnes: plusOnesOf(listed.comments)
+    plusOnes: plusOnesOf(listed.comments),
+    bots: botsOf(facts.bots ?? [], listed.comments)
   };
+}
+function botsOf(assignees, comments) {
+  const bots = new Map(assignees.map((login) => [login.toLowerCase(), login]));
+  for (const c of comments) {
+    if (c.user?.type === "Bot") bots.set(c.user.login.toLowerCase(), c.user.login);
+  }
+  return [...bots.values()];
 }
 function plusOnesOf(comments) {
   const counts = /* @__PURE__ */ new Map();
@@ -40534,6 +54553,7 @@ function keptIssue(issue2) {
     isPullRequest: issue2.pull_request !== void 0 && issue2.pull_request !== null,
     labels: issue2.labels.map((l) => typeof l === "string" ? l : l.name ?? "").filter(Boolean),
     assignees: (issue2.assignees ?? []).map((a) => a.login),
+    bots: (issue2.assignees ?? []).filter((a) => a.type === "Bot").map((a) => a.login),
     commentCount: issue2.comments,
     meta: {
       title: issue2.title,
@@ -40584,7 +54604,11 @@ async function readComments(octokit, key, cache, fresh) {
 function keptComment(c) {
   return {
     id: c.id,
-    user: c.user ? { login: c.user.login, ...c.user.avatar_url ? { avatar_url: c.user.avatar_url } : {} } : null,
+    user: c.user ? {
+      login: c.user.login,
+      ...c.user.avatar_url ? { avatar_url: c.user.avatar_url } : {},
+      ...c.user.type ? { type: c.user.type } : {}
+    } : null,
     author_association: c.author_association,
     ...c.body !== void 0 ? { body: c.body } : {},
     created_at: c.created_at,
@@ -40721,19 +54745,239 @@ async function ignoring(status, write) {
   }
 }
 
-// src/github/rollout-of.ts
-function rolloutOf(config3, deps) {
-  const onObserve = deps.onObserve?.bind(deps);
-  return {
-    enabled: config3.enabled,
-    mode: config3.mode,
-    log: deps.log,
-    ...onObserve ? { onObserve } : {}
-  };
+// src/claims/liveness.ts
+function heartbeat(claim3) {
+  const fromMarker = claim3.marker.updated.getTime();
+  const fromGitHub = claim3.comment.updatedAt.getTime();
+  return new Date(Math.min(fromMarker, fromGitHub));
+}
+function isStale(claim3, staleAfterMs, now) {
+  const age = now.getTime() - heartbeat(claim3).getTime();
+  return age > staleAfterMs || isSkewed(claim3, staleAfterMs, now);
+}
+function isSkewed(claim3, staleAfterMs, now) {
+  return claim3.marker.updated.getTime() - now.getTime() > staleAfterMs;
+}
+function staleSince(claim3, staleAfterMs, now) {
+  const beat = heartbeat(claim3).getTime();
+  return new Date(isSkewed(claim3, staleAfterMs, now) ? beat : beat + staleAfterMs);
+}
+function staleAt(claim3, staleAfterMs) {
+  return new Date(heartbeat(claim3).getTime() + staleAfterMs + 1);
+}
+function isLive(claim3, issueOpen, staleAfterMs, now, pinned) {
+  if (!issueOpen || claim3.marker.stage === "released") return false;
+  return claim3.comment.id === pinned?.comment.id || !isStale(claim3, staleAfterMs, now);
+}
+function findHolder(claims, issueOpen, staleAfterMs, now, pinned) {
+  let holder = null;
+  for (const claim3 of claims) {
+    if (!isLive(claim3, issueOpen, staleAfterMs, now, pinned)) continue;
+    if (holder === null || claim3.comment.id < holder.comment.id) holder = claim3;
+  }
+  return holder;
 }
 
-// src/events/claim-events.ts
-import { createHash } from "node:crypto";
+// src/claims/paths.ts
+var PATH_LINE_PREFIX = "<!-- claim-paths ";
+var PATH_LINE_SUFFIX = " -->";
+var MAX_PATH_LINE_BYTES = 1024;
+var MAX_PATH_ENTRIES = 20;
+var MAX_SEGMENT_BYTES = 255;
+var PLAIN_BYTE = /^[A-Za-z0-9._@+-]$/;
+var HEX = /^[0-9A-Fa-f]{2}$/;
+var SLASH = 47;
+var BACKSLASH = 92;
+var CONTROL = new RegExp("\\p{Cc}", "u");
+var UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+function pathLineOf(body) {
+  const first = body.indexOf("\n");
+  if (first === -1) return { kind: "none" };
+  const head = body.slice(first + 1, first + 1 + MAX_PATH_LINE_BYTES + 2);
+  const end = head.indexOf("\n");
+  const line = end === -1 ? head : head.slice(0, end);
+  if (!line.startsWith(PATH_LINE_PREFIX)) return { kind: "none" };
+  if (end === -1 && first + 1 + head.length < body.length) {
+    return {
+      kind: "invalid",
+      problem: `the path line is longer than ${MAX_PATH_LINE_BYTES} bytes`
+    };
+  }
+  return parsePathLine(line);
+}
+function parsePathLine(text) {
+  const line = text.endsWith("\r") ? text.slice(0, -1) : text;
+  if (!line.startsWith(PATH_LINE_PREFIX)) return { kind: "none" };
+  const invalid = (problem) => ({ kind: "invalid", problem });
+  if (Buffer.byteLength(line, "utf8") > MAX_PATH_LINE_BYTES) {
+    return invalid(`the path line is longer than ${MAX_PATH_LINE_BYTES} bytes`);
+  }
+  if (line.length < PATH_LINE_PREFIX.length + PATH_LINE_SUFFIX.length || !line.endsWith(PATH_LINE_SUFFIX)) {
+    return invalid('the path line must end with " -->"');
+  }
+  const inner = line.slice(PATH_LINE_PREFIX.length, line.length - PATH_LINE_SUFFIX.length);
+  const fields = /* @__PURE__ */ new Map();
+  for (const token of inner.split(" ")) {
+    const eq = token.indexOf("=");
+    const key = eq === -1 ? token : token.slice(0, eq);
+    if (key !== "v" && key !== "paths") {
+      return invalid(`the path line holds only v=1 and paths=\u2026, not ${JSON.stringify(token)}`);
+    }
+    if (fields.has(key)) return invalid(`the path line has ${key} twice`);
+    fields.set(key, eq === -1 ? "" : token.slice(eq + 1));
+  }
+  if (fields.get("v") !== "1") return invalid("the path line must carry v=1");
+  const paths = fields.get("paths");
+  if (paths === void 0 || paths === "") return invalid("the path line must carry paths=\u2026");
+  const result = checkPathEntries(paths.split(","));
+  return result.ok ? { kind: "valid", paths: result.paths } : invalid(result.problem);
+}
+function checkPathEntries(entries) {
+  if (entries.length < 1 || entries.length > MAX_PATH_ENTRIES) {
+    return {
+      ok: false,
+      problem: `paths must hold 1..${MAX_PATH_ENTRIES} entries, not ${entries.length}`
+    };
+  }
+  const seen = /* @__PURE__ */ new Set();
+  const paths = [];
+  for (const entry of entries) {
+    const canonical = canonicalEntry(entry);
+    if (typeof canonical !== "string") {
+      return { ok: false, problem: `path ${JSON.stringify(entry)}: ${canonical.problem}` };
+    }
+    if (seen.has(entryKey(canonical))) {
+      return { ok: false, problem: `path ${JSON.stringify(entry)} is listed twice` };
+    }
+    seen.add(entryKey(canonical));
+    paths.push(canonical);
+  }
+  return { ok: true, paths };
+}
+function renderPathLine(paths) {
+  const checked = checkPathEntries(paths);
+  if (!checked.ok) throw new Error(`cannot write the path line: ${checked.problem}`);
+  const line = `${PATH_LINE_PREFIX}v=1 paths=${checked.paths.join(",")}${PATH_LINE_SUFFIX}`;
+  const bytes = Buffer.byteLength(line, "utf8");
+  if (bytes > MAX_PATH_LINE_BYTES) {
+    throw new Error(
+      `cannot write the path line: it would be ${bytes} bytes, at most ${MAX_PATH_LINE_BYTES}; name a directory instead of its files`
+    );
+  }
+  return line;
+}
+function overlaps(a, b) {
+  if (!pathMatcher(a).touches(b)) return [];
+  const pairs = [];
+  for (const ours of a) {
+    for (const theirs of b) {
+      if (entriesOverlap(ours, theirs)) pairs.push([ours, theirs]);
+    }
+  }
+  return pairs;
+}
+function pathMatcher(entries) {
+  const exact = new Set(entries.map(entryKey));
+  const above = /* @__PURE__ */ new Set();
+  for (const entry of entries) for (const dir of pathsAbove(entryKey(entry))) above.add(dir);
+  return {
+    touches(other) {
+      for (const entry of other) {
+        const key = entryKey(entry);
+        if (exact.has(key) || above.has(key)) return true;
+        for (const dir of pathsAbove(key)) if (exact.has(dir)) return true;
+      }
+      return false;
+    }
+  };
+}
+function pathsAbove(key) {
+  const out = [];
+  for (let i = key.indexOf("/"); i !== -1; i = key.indexOf("/", i + 1)) out.push(key.slice(0, i));
+  return out;
+}
+function entryKey(entry) {
+  return entry.endsWith("/") ? entry.slice(0, -1) : entry;
+}
+function keyCovers(key, path) {
+  return path === key || path.length > key.length && path.startsWith(`${key}/`);
+}
+function entriesOverlap(a, b) {
+  const ka = entryKey(a);
+  const kb = entryKey(b);
+  return keyCovers(ka, kb) || keyCovers(kb, ka);
+}
+function canonicalEntry(entry) {
+  if (entry === "") return { problem: "an entry must not be empty" };
+  if (entry.startsWith("/")) return { problem: "an entry must be relative: no leading /" };
+  const directory = entry.endsWith("/");
+  const segments = (directory ? entry.slice(0, -1) : entry).split("/");
+  const out = [];
+  for (const segment of segments) {
+    const decoded = decodeSegment(segment);
+    if (!Array.isArray(decoded)) return decoded;
+    if (decoded.length === 0) return { problem: "an entry must not have an empty segment" };
+    const bytes = normalisedSegment(decoded);
+    if (!Array.isArray(bytes)) return bytes;
+    if (bytes.length > MAX_SEGMENT_BYTES) {
+      return { problem: `a segment is ${bytes.length} bytes, at most ${MAX_SEGMENT_BYTES}` };
+    }
+    if (isDotSegment(bytes)) return { problem: "an entry must not have a . or .. segment" };
+    out.push(bytes.map((byte) => encodeByte(byte, false)).join(""));
+  }
+  return `${out.join("/")}${directory ? "/" : ""}`;
+}
+function decodeSegment(segment) {
+  const bytes = [];
+  for (let i = 0; i < segment.length; i++) {
+    const char = segment[i];
+    if (PLAIN_BYTE.test(char)) {
+      bytes.push(char.charCodeAt(0));
+      continue;
+    }
+    if (char === "\\") return BACKSLASH_PROBLEM;
+    if (CONTROL.test(char)) return controlProblem(char.charCodeAt(0));
+    const hex3 = segment.slice(i + 1, i + 3);
+    if (char !== "%" || !HEX.test(hex3)) {
+      return {
+        problem: `${JSON.stringify(char)} must be percent-encoded (only A-Za-z0-9._@+- and %XX are written as is)`
+      };
+    }
+    const byte = Number.parseInt(hex3, 16);
+    if (byte === SLASH) return { problem: `%${hex3} names no file: no / in a segment` };
+    if (byte === BACKSLASH) return BACKSLASH_PROBLEM;
+    if (byte < 32 || byte === 127) return controlProblem(byte);
+    bytes.push(byte);
+    i += 2;
+  }
+  return bytes;
+}
+function normalisedSegment(decoded) {
+  let text;
+  try {
+    text = UTF8.decode(Uint8Array.from(decoded));
+  } catch {
+    return { problem: "the %XX bytes of a segment must spell UTF-8 text" };
+  }
+  const control = CONTROL.exec(text);
+  if (control) return controlProblem(control[0].codePointAt(0));
+  return [...Buffer.from(text.normalize("NFC"), "utf8")];
+}
+var BACKSLASH_PROBLEM = {
+  problem: "a \\ is refused, raw or as %5C: paths separate directories with / only"
+};
+function controlProblem(code) {
+  const at = `U+${code.toString(16).toUpperCase().padStart(4, "0")}`;
+  return { problem: `a control character (${at}) is refused, raw or encoded` };
+}
+function isDotSegment(bytes) {
+  return bytes.every((byte) => byte === 46) && bytes.length <= 2;
+}
+function encodeByte(byte, slashPlain) {
+  const char = String.fromCharCode(byte);
+  if (byte < 128 && (PLAIN_BYTE.test(char) || slashPlain && byte === SLASH)) return char;
+  return `%${byte.toString(16).toUpperCase().padStart(2, "0")}`;
+}
 
 // src/claims/marker.ts
 var MARKER_PREFIX = "<!-- praetor-claim ";
@@ -40946,428 +55190,6 @@ function assertWritable(claim3) {
   if (!(claim3.started instanceof Date) || !(claim3.updated instanceof Date)) {
     throw new Error("claim started and updated must be Dates");
   }
-}
-
-// src/events/holder-ref.ts
-function holderRef(holder) {
-  if (holder === null) return null;
-  if (holder.kind === "agent") return holder.commentId;
-  return `person:${holder.author.toLowerCase()}@${formatClaimTime(holder.started)}`;
-}
-function personOf(ref) {
-  const at = ref.lastIndexOf("@");
-  return { login: ref.slice("person:".length, at), started: ref.slice(at + 1) };
-}
-
-// src/events/claim-events.ts
-var FINALISED = {
-  lost: { type: "claim.lost", reason: "lost to an older claim" },
-  paths: { type: "claim.lost", reason: "its paths are held by an older claim" },
-  stale: { type: "claim.expired", reason: "stale" },
-  administrative: {
-    type: "claim.administratively-released",
-    reason: "the status label was removed by a person"
-  },
-  closed: { type: "claim.released", reason: "the issue was closed" },
-  person: { type: "claim.lost", reason: "a person holds the issue" },
-  "handed-over": { type: "claim.lost", reason: "a maintainer handed the issue to a person" }
-};
-var TO_HOLDER = /* @__PURE__ */ new Set(["lost", "person", "handed-over"]);
-function claimEvents(input2, landed = []) {
-  const { plan, previousHolder } = input2;
-  const byId = new Map(input2.comments.map((c) => [c.id, c]));
-  const holder = plan.holder ? holderClaim(plan.holder, byId) : void 0;
-  const current = holderRef(plan.holder);
-  const events = landed.map(({ event: event2 }) => event2);
-  const finalised = new Set(
-    events.flatMap((e) => e.claim.kind === "person" ? [] : [e.claim.commentId])
-  );
-  let expiredHolder = events.some(
-    (e) => e.type === "claim.expired" && e.claim.commentId === previousHolder
-  );
-  for (const action of plan.actions) {
-    if (action.kind !== "finalise" || finalised.has(action.commentId)) continue;
-    finalised.add(action.commentId);
-    const change = FINALISED[action.reason];
-    if (!change) continue;
-    if (action.reason === "stale" && action.commentId === previousHolder) expiredHolder = true;
-    const claim3 = eventClaim(byId.get(action.commentId), action.commentId);
-    const withHolder = TO_HOLDER.has(action.reason) && holder ? { holder } : {};
-    events.push(event(input2, change.type, claim3, { ...withHolder, reason: change.reason }));
-  }
-  const personGone = typeof previousHolder === "string" && current !== previousHolder ? personEnd(input2, previousHolder) : void 0;
-  if (personGone) {
-    events.push(personGone);
-    expiredHolder ||= personGone.type === "claim.expired";
-  }
-  if (holder && current !== previousHolder) {
-    events.push(
-      expiredHolder ? event(input2, "claim.taken-over", holder, {
-        reason: `the stale holder ${typeof previousHolder === "string" ? `@${personOf(previousHolder).login}` : `in comment ${previousHolder}`} was replaced`
-      }) : event(input2, "claim.held", holder, {})
-    );
-  }
-  if (typeof previousHolder === "number" && current !== previousHolder && !finalised.has(previousHolder)) {
-    const comment = byId.get(previousHolder);
-    const marker = comment ? parseClaimMarker(comment.body) : null;
-    if (!comment) {
-      events.push(
-        event(
-          input2,
-          "claim.released",
-          { kind: "agent", commentId: previousHolder },
-          {
-            reason: "its comment was deleted"
-          }
-        )
-      );
-    } else if (marker?.stage === "released") {
-      events.push(
-        event(input2, "claim.released", eventClaim(comment, previousHolder), {
-          reason: `released by its session${marker.outcome ? ` (${marker.outcome})` : ""}`
-        })
-      );
-    }
-  }
-  return events;
-}
-function holderClaim(holder, byId) {
-  if (holder.kind === "agent") return eventClaim(byId.get(holder.commentId), holder.commentId);
-  return {
-    kind: "person",
-    commentId: null,
-    ...holder.url ? { url: holder.url } : {},
-    author: holder.author,
-    started: formatClaimTime(holder.started)
-  };
-}
-function personEnd(input2, ref) {
-  const { login, started } = personOf(ref);
-  const claim3 = { kind: "person", commentId: null, author: login, started };
-  const tag = `claim-warden:people expired=${login} `;
-  const notes = [
-    ...input2.plan.actions.flatMap((a) => a.kind === "post-note" ? [a.body] : []),
-    ...input2.comments.filter((c) => formatClaimTime(c.createdAt) >= started).map((c) => c.body)
-  ];
-  return notes.some((body) => body.toLowerCase().includes(tag)) ? event(input2, "claim.expired", claim3, { reason: "stale: unassigned" }) : event(input2, "claim.released", claim3, { reason: "unassigned" });
-}
-function event(input2, type, claim3, extra) {
-  const { key } = input2;
-  const repository = `${key.owner}/${key.repo}`;
-  return {
-    id: eventId(issueKeyString(key), claim3, type),
-    type,
-    at: formatClaimTime(input2.now),
-    installation: key.installationId,
-    repository,
-    issue: key.number,
-    claim: claim3,
-    ...extra
-  };
-}
-function eventId(issue2, claim3, type) {
-  const change = claim3.kind === "person" ? `person:${claim3.author.toLowerCase()}
-${type}
-${claim3.started}` : `${claim3.commentId}
-${type}
-${claim3.updated ?? ""}`;
-  const hex3 = createHash("sha256").update(`${issue2}
-${change}`).digest("hex");
-  return `${hex3.slice(0, 8)}-${hex3.slice(8, 12)}-${hex3.slice(12, 16)}-${hex3.slice(16, 20)}-${hex3.slice(20, 32)}`;
-}
-function eventClaim(comment, commentId) {
-  const marker = comment ? parseClaimMarker(comment.body) : null;
-  if (!comment || !marker) return { kind: "agent", commentId };
-  return {
-    kind: "agent",
-    commentId,
-    ...comment.url ? { url: comment.url } : {},
-    author: comment.author,
-    session: marker.session,
-    lane: marker.lane,
-    branch: marker.branch,
-    stage: marker.stage,
-    started: formatClaimTime(marker.started),
-    updated: formatClaimTime(marker.updated)
-  };
-}
-
-// src/events/pending-events.ts
-function pendingOf(plan, events) {
-  const markers = /* @__PURE__ */ new Map();
-  for (const action of plan.actions) {
-    if (action.kind === "finalise") markers.set(action.commentId, firstLine(action.body));
-  }
-  const pending = [];
-  for (const event2 of events) {
-    if (event2.claim.kind === "person") continue;
-    const marker = markers.get(event2.claim.commentId);
-    if (marker !== void 0 && isFinalisation(event2)) pending.push({ event: event2, marker });
-  }
-  return pending;
-}
-function landedOf(pending, comments) {
-  const byId = new Map(comments.map((c) => [c.id, c]));
-  return pending.filter(({ event: event2, marker }) => {
-    if (event2.claim.commentId === null) return false;
-    const comment = byId.get(event2.claim.commentId);
-    return comment !== void 0 && firstLine(comment.body) === marker;
-  });
-}
-function isFinalisation(event2) {
-  return event2.type !== "claim.held" && event2.type !== "claim.taken-over";
-}
-function firstLine(body) {
-  const end = body.indexOf("\n");
-  return (end === -1 ? body : body.slice(0, end)).trimEnd();
-}
-
-// src/events/keep-claim-events.ts
-async function keepClaimEvents(store, reconciled) {
-  const kept = await store.pendingEvents(reconciled.key);
-  const landed = landedOf(kept, reconciled.comments);
-  const events = claimEvents(reconciled, landed);
-  const pending = [...landed, ...pendingOf(reconciled.plan, events.slice(landed.length))];
-  if (kept.length > 0 || pending.length > 0) await store.setPendingEvents(reconciled.key, pending);
-  return {
-    events,
-    published: async () => {
-      if (pending.length > 0) await store.setPendingEvents(reconciled.key, []);
-    }
-  };
-}
-
-// src/claims/liveness.ts
-function heartbeat(claim3) {
-  const fromMarker = claim3.marker.updated.getTime();
-  const fromGitHub = claim3.comment.updatedAt.getTime();
-  return new Date(Math.min(fromMarker, fromGitHub));
-}
-function isStale(claim3, staleAfterMs, now) {
-  const age = now.getTime() - heartbeat(claim3).getTime();
-  return age > staleAfterMs || isSkewed(claim3, staleAfterMs, now);
-}
-function isSkewed(claim3, staleAfterMs, now) {
-  return claim3.marker.updated.getTime() - now.getTime() > staleAfterMs;
-}
-function staleSince(claim3, staleAfterMs, now) {
-  const beat = heartbeat(claim3).getTime();
-  return new Date(isSkewed(claim3, staleAfterMs, now) ? beat : beat + staleAfterMs);
-}
-function staleAt(claim3, staleAfterMs) {
-  return new Date(heartbeat(claim3).getTime() + staleAfterMs + 1);
-}
-function isLive(claim3, issueOpen, staleAfterMs, now) {
-  return issueOpen && claim3.marker.stage !== "released" && !isStale(claim3, staleAfterMs, now);
-}
-function findHolder(claims, issueOpen, staleAfterMs, now) {
-  let holder = null;
-  for (const claim3 of claims) {
-    if (!isLive(claim3, issueOpen, staleAfterMs, now)) continue;
-    if (holder === null || claim3.comment.id < holder.comment.id) holder = claim3;
-  }
-  return holder;
-}
-
-// src/claims/paths.ts
-var PATH_LINE_PREFIX = "<!-- claim-paths ";
-var PATH_LINE_SUFFIX = " -->";
-var MAX_PATH_LINE_BYTES = 1024;
-var MAX_PATH_ENTRIES = 20;
-var MAX_SEGMENT_BYTES = 255;
-var PLAIN_BYTE = /^[A-Za-z0-9._@+-]$/;
-var HEX = /^[0-9A-Fa-f]{2}$/;
-var SLASH = 47;
-var BACKSLASH = 92;
-var CONTROL = new RegExp("\\p{Cc}", "u");
-var UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-function pathLineOf(body) {
-  const first = body.indexOf("\n");
-  if (first === -1) return { kind: "none" };
-  const head = body.slice(first + 1, first + 1 + MAX_PATH_LINE_BYTES + 2);
-  const end = head.indexOf("\n");
-  const line = end === -1 ? head : head.slice(0, end);
-  if (!line.startsWith(PATH_LINE_PREFIX)) return { kind: "none" };
-  if (end === -1 && first + 1 + head.length < body.length) {
-    return {
-      kind: "invalid",
-      problem: `the path line is longer than ${MAX_PATH_LINE_BYTES} bytes`
-    };
-  }
-  return parsePathLine(line);
-}
-function parsePathLine(text) {
-  const line = text.endsWith("\r") ? text.slice(0, -1) : text;
-  if (!line.startsWith(PATH_LINE_PREFIX)) return { kind: "none" };
-  const invalid = (problem) => ({ kind: "invalid", problem });
-  if (Buffer.byteLength(line, "utf8") > MAX_PATH_LINE_BYTES) {
-    return invalid(`the path line is longer than ${MAX_PATH_LINE_BYTES} bytes`);
-  }
-  if (line.length < PATH_LINE_PREFIX.length + PATH_LINE_SUFFIX.length || !line.endsWith(PATH_LINE_SUFFIX)) {
-    return invalid('the path line must end with " -->"');
-  }
-  const inner = line.slice(PATH_LINE_PREFIX.length, line.length - PATH_LINE_SUFFIX.length);
-  const fields = /* @__PURE__ */ new Map();
-  for (const token of inner.split(" ")) {
-    const eq = token.indexOf("=");
-    const key = eq === -1 ? token : token.slice(0, eq);
-    if (key !== "v" && key !== "paths") {
-      return invalid(`the path line holds only v=1 and paths=\u2026, not ${JSON.stringify(token)}`);
-    }
-    if (fields.has(key)) return invalid(`the path line has ${key} twice`);
-    fields.set(key, eq === -1 ? "" : token.slice(eq + 1));
-  }
-  if (fields.get("v") !== "1") return invalid("the path line must carry v=1");
-  const paths = fields.get("paths");
-  if (paths === void 0 || paths === "") return invalid("the path line must carry paths=\u2026");
-  const result = checkPathEntries(paths.split(","));
-  return result.ok ? { kind: "valid", paths: result.paths } : invalid(result.problem);
-}
-function checkPathEntries(entries) {
-  if (entries.length < 1 || entries.length > MAX_PATH_ENTRIES) {
-    return {
-      ok: false,
-      problem: `paths must hold 1..${MAX_PATH_ENTRIES} entries, not ${entries.length}`
-    };
-  }
-  const seen = /* @__PURE__ */ new Set();
-  const paths = [];
-  for (const entry of entries) {
-    const canonical = canonicalEntry(entry);
-    if (typeof canonical !== "string") {
-      return { ok: false, problem: `path ${JSON.stringify(entry)}: ${canonical.problem}` };
-    }
-    if (seen.has(entryKey(canonical))) {
-      return { ok: false, problem: `path ${JSON.stringify(entry)} is listed twice` };
-    }
-    seen.add(entryKey(canonical));
-    paths.push(canonical);
-  }
-  return { ok: true, paths };
-}
-function renderPathLine(paths) {
-  const checked = checkPathEntries(paths);
-  if (!checked.ok) throw new Error(`cannot write the path line: ${checked.problem}`);
-  const line = `${PATH_LINE_PREFIX}v=1 paths=${checked.paths.join(",")}${PATH_LINE_SUFFIX}`;
-  const bytes = Buffer.byteLength(line, "utf8");
-  if (bytes > MAX_PATH_LINE_BYTES) {
-    throw new Error(
-      `cannot write the path line: it would be ${bytes} bytes, at most ${MAX_PATH_LINE_BYTES}; name a directory instead of its files`
-    );
-  }
-  return line;
-}
-function overlaps(a, b) {
-  if (!pathMatcher(a).touches(b)) return [];
-  const pairs = [];
-  for (const ours of a) {
-    for (const theirs of b) {
-      if (entriesOverlap(ours, theirs)) pairs.push([ours, theirs]);
-    }
-  }
-  return pairs;
-}
-function pathMatcher(entries) {
-  const exact = new Set(entries.map(entryKey));
-  const above = /* @__PURE__ */ new Set();
-  for (const entry of entries) for (const dir of pathsAbove(entryKey(entry))) above.add(dir);
-  return {
-    touches(other) {
-      for (const entry of other) {
-        const key = entryKey(entry);
-        if (exact.has(key) || above.has(key)) return true;
-        for (const dir of pathsAbove(key)) if (exact.has(dir)) return true;
-      }
-      return false;
-    }
-  };
-}
-function pathsAbove(key) {
-  const out = [];
-  for (let i = key.indexOf("/"); i !== -1; i = key.indexOf("/", i + 1)) out.push(key.slice(0, i));
-  return out;
-}
-function entryKey(entry) {
-  return entry.endsWith("/") ? entry.slice(0, -1) : entry;
-}
-function keyCovers(key, path) {
-  return path === key || path.length > key.length && path.startsWith(`${key}/`);
-}
-function entriesOverlap(a, b) {
-  const ka = entryKey(a);
-  const kb = entryKey(b);
-  return keyCovers(ka, kb) || keyCovers(kb, ka);
-}
-function canonicalEntry(entry) {
-  if (entry === "") return { problem: "an entry must not be empty" };
-  if (entry.startsWith("/")) return { problem: "an entry must be relative: no leading /" };
-  const directory = entry.endsWith("/");
-  const segments = (directory ? entry.slice(0, -1) : entry).split("/");
-  const out = [];
-  for (const segment of segments) {
-    const decoded = decodeSegment(segment);
-    if (!Array.isArray(decoded)) return decoded;
-    if (decoded.length === 0) return { problem: "an entry must not have an empty segment" };
-    const bytes = normalisedSegment(decoded);
-    if (!Array.isArray(bytes)) return bytes;
-    if (bytes.length > MAX_SEGMENT_BYTES) {
-      return { problem: `a segment is ${bytes.length} bytes, at most ${MAX_SEGMENT_BYTES}` };
-    }
-    if (isDotSegment(bytes)) return { problem: "an entry must not have a . or .. segment" };
-    out.push(bytes.map((byte) => encodeByte(byte, false)).join(""));
-  }
-  return `${out.join("/")}${directory ? "/" : ""}`;
-}
-function decodeSegment(segment) {
-  const bytes = [];
-  for (let i = 0; i < segment.length; i++) {
-    const char = segment[i];
-    if (PLAIN_BYTE.test(char)) {
-      bytes.push(char.charCodeAt(0));
-      continue;
-    }
-    if (char === "\\") return BACKSLASH_PROBLEM;
-    if (CONTROL.test(char)) return controlProblem(char.charCodeAt(0));
-    const hex3 = segment.slice(i + 1, i + 3);
-    if (char !== "%" || !HEX.test(hex3)) {
-      return {
-        problem: `${JSON.stringify(char)} must be percent-encoded (only A-Za-z0-9._@+- and %XX are written as is)`
-      };
-    }
-    const byte = Number.parseInt(hex3, 16);
-    if (byte === SLASH) return { problem: `%${hex3} names no file: no / in a segment` };
-    if (byte === BACKSLASH) return BACKSLASH_PROBLEM;
-    if (byte < 32 || byte === 127) return controlProblem(byte);
-    bytes.push(byte);
-    i += 2;
-  }
-  return bytes;
-}
-function normalisedSegment(decoded) {
-  let text;
-  try {
-    text = UTF8.decode(Uint8Array.from(decoded));
-  } catch {
-    return { problem: "the %XX bytes of a segment must spell UTF-8 text" };
-  }
-  const control = CONTROL.exec(text);
-  if (control) return controlProblem(control[0].codePointAt(0));
-  return [...Buffer.from(text.normalize("NFC"), "utf8")];
-}
-var BACKSLASH_PROBLEM = {
-  problem: "a \\ is refused, raw or as %5C: paths separate directories with / only"
-};
-function controlProblem(code) {
-  const at = `U+${code.toString(16).toUpperCase().padStart(4, "0")}`;
-  return { problem: `a control character (${at}) is refused, raw or encoded` };
-}
-function isDotSegment(bytes) {
-  return bytes.every((byte) => byte === 46) && bytes.length <= 2;
-}
-function encodeByte(byte, slashPlain) {
-  const char = String.fromCharCode(byte);
-  if (byte < 128 && (PLAIN_BYTE.test(char) || slashPlain && byte === SLASH)) return char;
-  return `%${byte.toString(16).toUpperCase().padStart(2, "0")}`;
 }
 
 // src/claims/trusted-claims.ts
@@ -41696,7 +55518,13 @@ function decide(facts, config3, now, people = {}) {
     }
   }
   const contenders = facts.open ? withoutPathLosers(fresh, facts, config3, finalising, notes) : fresh;
-  let holder = pinned && contenders.includes(pinned) ? pinned : findHolder(contenders, true, config3.staleAfterMs, now);
+  let holder = findHolder(
+    contenders,
+    true,
+    config3.staleAfterMs,
+    now,
+    pinned && contenders.includes(pinned) ? pinned : void 0
+  );
   const person = facts.open ? people.person : void 0;
   if (holder && !facts.open) {
     const landed = facts.stateReason === "completed";
@@ -41754,7 +55582,7 @@ function decide(facts, config3, now, people = {}) {
   };
 }
 
-// src/paths/verified-keepers.ts
+// src/path-holders/verified-keepers.ts
 async function verifiedKeepers(deps, key, wanted, config3, now) {
   if (wanted.length === 0) return { keepers: [], checked: /* @__PURE__ */ new Map() };
   const index = (await deps.store.pathHolders(key.installationId, key.owner, key.repo)).filter(
@@ -41807,7 +55635,7 @@ async function verifiedKeepers(deps, key, wanted, config3, now) {
   return { keepers, checked };
 }
 
-// src/paths/path-holders-for.ts
+// src/path-holders/path-holders-for.ts
 async function pathHoldersFor(deps, key, thread, config3, now) {
   if (!thread.open || thread.isPullRequest) return { holders: [], checked: /* @__PURE__ */ new Map() };
   const { keepers, checked } = await verifiedKeepers(
@@ -41959,7 +55787,7 @@ function holderOf(run3) {
   }
   return { kind: "agent", agent };
 }
-function personOf2(run3, login) {
+function personOf(run3, login) {
   return run3.persons.find((claim3) => sameName(claim3.login, login));
 }
 function assign(run3, claim3) {
@@ -41973,18 +55801,25 @@ function unassign(run3, login) {
   run3.persons = run3.persons.filter((claim3) => !sameName(claim3.login, login));
 }
 function answer(run3, command, outcome, text) {
+  const refusedBefore = outcome === "refused" && refusedLately(run3, command);
   const index = run3.commands.indexOf(command);
   run3.commands[index] = { ...command, answer: { outcome, at: run3.now } };
   if (outcome === "accepted") {
     run3.reactions.push({ kind: "react", commentId: command.id });
     return;
   }
+  if (refusedBefore) return;
   run3.notes.push({
     kind: "post-note",
     forCommentId: command.id,
     body: `${replyTag(command.id, outcome)}
 @${command.author} ${text ?? ""}`.trimEnd()
   });
+}
+function refusedLately(run3, command) {
+  return run3.commands.some(
+    (other) => other.id !== command.id && other.answer?.outcome === "refused" && sameName(other.author, command.author) && run3.now.getTime() - other.answer.at.getTime() < run3.rules.staleAfterMs
+  );
 }
 
 // src/people/person-liveness.ts
@@ -42041,29 +55876,39 @@ function holdingStaleAt(run3, holding) {
 // src/people/visible-lines.ts
 var FENCE = /^ {0,3}(`{3,}|~{3,})/;
 var QUOTE = /^ {0,3}>/;
+var EMPTY_QUOTE = /^(?: {0,3}>)+\s*$/;
+var BLANK = /^\s*$/;
 var INDENTED = /^(?: {4}|\t)/;
 function visibleLines(body) {
-  const lines = withoutHtmlComments(body.replace(/\r\n?/g, "\n")).split("\n");
+  const lines = withoutHiddenHtml(body.replace(/\r\n?/g, "\n")).split("\n");
   const out = [];
   let fence = null;
+  let inQuote = false;
   for (const line of lines) {
     const opening = FENCE.exec(line)?.[1];
     if (fence !== null) {
       if (opening !== void 0 && closes(fence, opening, line)) fence = null;
       continue;
     }
+    if (QUOTE.test(line)) {
+      inQuote = !EMPTY_QUOTE.test(line);
+      continue;
+    }
+    if (BLANK.test(line)) inQuote = false;
+    if (inQuote) continue;
     if (opening !== void 0) {
       fence = opening;
       continue;
     }
-    if (line.includes(HIDDEN2) || QUOTE.test(line) || INDENTED.test(line)) continue;
+    if (line.includes(HIDDEN2) || INDENTED.test(line)) continue;
     out.push(line);
   }
   return out;
 }
 var HIDDEN2 = "\0";
-function withoutHtmlComments(text) {
-  return text.replace(/<!--[\s\S]*?(?:-->|$)/g, (comment) => comment.replace(/[^\n]+/g, HIDDEN2));
+var HIDDEN_HTML = /<!--[\s\S]*?(?:-->|$)|<(pre|code|textarea|script|style)(?=[\s>/]|$)[\s\S]*?(?:<\/\1\s*>|$)/gi;
+function withoutHiddenHtml(text) {
+  return text.replace(HIDDEN_HTML, (hidden) => hidden.replace(/[^\n]+/g, HIDDEN2));
 }
 function closes(fence, opening, line) {
   return opening[0] === fence[0] && opening.length >= fence.length && /^ {0,3}(`+|~+)\s*$/.test(line);
@@ -42099,14 +55944,14 @@ function escapeRegExp(text) {
 }
 
 // src/people/thread-commands.ts
-function isBot(login, appLogin) {
-  return login.toLowerCase().endsWith("[bot]") || sameName(login, appLogin);
+function isBot(login, facts) {
+  return login.toLowerCase().endsWith("[bot]") || sameName(login, facts.appLogin) || hasName(facts.bots ?? [], login);
 }
 function threadCommands(facts, { slug, reacted }, windowMs, now) {
   const { replies } = peopleNotes(facts);
   const out = [];
   for (const comment of facts.comments) {
-    if (isBot(comment.author, facts.appLogin)) continue;
+    if (isBot(comment.author, facts)) continue;
     if (now.getTime() - comment.createdAt.getTime() > windowMs) continue;
     if (parseClaimMarker(comment.body) !== null) continue;
     const command = parseCommand(comment.body, slug);
@@ -42118,10 +55963,14 @@ function threadCommands(facts, { slug, reacted }, windowMs, now) {
       createdAt: comment.createdAt,
       ...command,
       login: command.target ?? comment.author,
-      answer: answer2
+      answer: answer2,
+      edited: comment.updatedAt.getTime() > comment.createdAt.getTime()
     });
   }
   return out.sort((a, b) => a.id - b.id);
+}
+function isRunnable(command) {
+  return command.answer === null && !command.edited;
 }
 
 // src/people/explained.ts
@@ -42146,7 +55995,7 @@ function personAssignees(facts, config3, now) {
       explained.add(hint.author.toLowerCase());
   }
   return facts.assignees.filter(
-    (login) => !isBot(login, facts.appLogin) && !explained.has(login.toLowerCase())
+    (login) => !isBot(login, facts) && !explained.has(login.toLowerCase())
   );
 }
 
@@ -42232,7 +56081,7 @@ function waitlistOf(run3) {
   const out = [];
   for (const command of run3.commands) {
     if (command.verb !== "claim" || command.answer?.outcome !== "waitlisted") continue;
-    if (run3.served.has(command.id) || personOf2(run3, command.login)) continue;
+    if (run3.served.has(command.id) || personOf(run3, command.login)) continue;
     if (out.some((w) => sameName(w.login, command.login))) continue;
     const released = run3.commands.some(
       (later) => later.id > command.id && later.verb === "release" && later.answer?.outcome === "accepted" && sameName(later.login, command.login)
@@ -42248,7 +56097,7 @@ function waitlistOf(run3) {
   return out;
 }
 function eligible(run3, waiting) {
-  if (isBot(waiting.login, run3.facts.appLogin)) return false;
+  if (isBot(waiting.login, run3.facts)) return false;
   if (!waiting.onBehalf && !mayClaim(run3.people, run3.rules, run3.facts.labels, waiting.login)) {
     return false;
   }
@@ -42367,7 +56216,7 @@ function runCommand(run3, command) {
 }
 function claim2(run3, command) {
   const [outcome, text] = claimOutcome(run3, command);
-  if (outcome === "accepted" && !personOf2(run3, command.login)) {
+  if (outcome === "accepted" && !personOf(run3, command.login)) {
     assign(run3, newClaim(command.login, run3.facts.appLogin, run3.now));
   }
   answer(run3, command, outcome, text);
@@ -42375,15 +56224,21 @@ function claim2(run3, command) {
 function claimOutcome(run3, command) {
   const { login } = command;
   if (!run3.facts.open) return ["refused", "this issue is closed."];
-  if (isBot(login, run3.facts.appLogin) || sameName(login, run3.people.appSlug)) {
+  if (isBot(login, run3.facts) || sameName(login, run3.people.appSlug)) {
     return ["refused", "bots are not assigned: agents claim with a claim comment."];
   }
   const onBehalf = command.target !== void 0;
   if (!onBehalf && !mayClaim(run3.people, run3.rules, run3.facts.labels, login)) {
     return ["refused", `${whoText(run3)}.`];
   }
+  if (onBehalf && run3.people.unassignable?.has(login.toLowerCase())) {
+    return [
+      "refused",
+      `GitHub cannot assign @${login} to this issue (an account must have access to the repository, or have commented here): nothing was changed.`
+    ];
+  }
   const holding = holderOf(run3);
-  if (holding?.kind === "person" && holding.claim === personOf2(run3, login)) return ["accepted"];
+  if (holding?.kind === "person" && holding.claim === personOf(run3, login)) return ["accepted"];
   if (holding) {
     const line = waitlistOf(run3);
     const at = line.findIndex((waiting) => sameName(waiting.login, login));
@@ -42398,7 +56253,7 @@ function claimOutcome(run3, command) {
   return held2 === null ? ["accepted"] : ["refused", capText(run3, login, held2)];
 }
 function release(run3, command) {
-  if (personOf2(run3, command.login)) unassign(run3, command.login);
+  if (personOf(run3, command.login)) unassign(run3, command.login);
   answer(run3, command, "accepted");
 }
 function pin(run3, command, pinned) {
@@ -42429,11 +56284,927 @@ function decideIssue(facts, config3, now) {
   const run3 = startRun(facts, people, config3, rules, now);
   expireAndRemind(run3);
   serveWaitlist(run3);
-  for (const command of run3.commands.filter((c) => c.answer === null)) {
+  for (const command of run3.commands.filter(isRunnable)) {
     runCommand(run3, command);
     serveWaitlist(run3);
   }
   return planOfRun(run3);
+}
+
+// src/queue/issue-lock.ts
+import { randomUUID } from "node:crypto";
+
+// src/store/redis-script.ts
+import { createHash } from "node:crypto";
+var RedisScript = class {
+  constructor(source) {
+    this.source = source;
+    this.sha = createHash("sha1").update(source).digest("hex");
+  }
+  source;
+  sha;
+  /** Runs the script atomically with `keys` (KEYS) and `args` (ARGV). */
+  async run(redis, keys, args) {
+    try {
+      return await redis.evalsha(this.sha, keys.length, ...keys, ...args);
+    } catch (error62) {
+      if (!String(error62?.message).includes("NOSCRIPT")) throw error62;
+      return await redis.eval(this.source, keys.length, ...keys, ...args);
+    }
+  }
+};
+
+// src/store/lock-scripts.ts
+var extendLockScript = new RedisScript(`
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+end
+return 0`);
+var releaseLockScript = new RedisScript(`
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('DEL', KEYS[1])
+end
+return 0`);
+
+// src/queue/issue-lock.ts
+var IssueLockTimeoutError = class extends Error {
+  constructor(issue2, waitedMs) {
+    super(`issue ${issue2} stayed locked for ${waitedMs} ms; try again shortly`);
+    this.issue = issue2;
+    this.waitedMs = waitedMs;
+  }
+  issue;
+  waitedMs;
+  name = "IssueLockTimeoutError";
+};
+var DEFAULT_TIMEOUT_MS = 15e3;
+async function exclusiveInProcess(running, id, fn, released, options2 = {}) {
+  const timeoutMs = options2.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const started = Date.now();
+  for (let current = running.get(id); current !== void 0; current = running.get(id)) {
+    const left = timeoutMs - (Date.now() - started);
+    if (left <= 0 || !await settlesWithin(current, left)) {
+      throw new IssueLockTimeoutError(id, Date.now() - started);
+    }
+  }
+  let done = () => {
+  };
+  const entry = new Promise((resolve) => {
+    done = resolve;
+  });
+  running.set(id, entry);
+  try {
+    return await fn();
+  } finally {
+    done();
+    if (running.get(id) === entry) running.delete(id);
+    released();
+  }
+}
+async function exclusiveOnRedis(redis, lockKey, fn, options2) {
+  const timeoutMs = options2.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const retryMs = options2.retryMs ?? 25;
+  const ttlMs = Math.ceil(options2.ttlMs);
+  const token = randomUUID();
+  const started = Date.now();
+  while (await redis.set(lockKey, token, "PX", ttlMs, "NX") !== "OK") {
+    if (Date.now() - started >= timeoutMs) {
+      throw new IssueLockTimeoutError(lockKey, Date.now() - started);
+    }
+    await new Promise((resolve) => setTimeout(resolve, retryMs));
+  }
+  const renewal = setInterval(
+    () => void extendLockScript.run(redis, [lockKey], [token, ttlMs]).catch(() => {
+    }),
+    Math.max(10, Math.floor(ttlMs / 3))
+  );
+  try {
+    return await fn();
+  } finally {
+    clearInterval(renewal);
+    await releaseWithRetry(redis, lockKey, token, ttlMs);
+  }
+}
+async function releaseWithRetry(redis, lockKey, token, ttlMs) {
+  const release2 = () => releaseLockScript.run(redis, [lockKey], [token]).then(
+    () => true,
+    () => false
+  );
+  if (await release2()) return;
+  const giveUpAt = Date.now() + ttlMs;
+  const retry2 = setInterval(
+    () => void release2().then((done) => {
+      if (done || Date.now() >= giveUpAt) clearInterval(retry2);
+    }),
+    Math.max(10, Math.floor(ttlMs / 3))
+  );
+  retry2.unref();
+}
+async function settlesWithin(work, ms) {
+  let timer;
+  const late = new Promise((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([
+      work.then(
+        () => true,
+        () => true
+      ),
+      late
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+// src/store/compose.ts
+function composed() {
+  return class {
+  };
+}
+function compose(target, parts) {
+  for (const part of parts) {
+    const methods = Object.getPrototypeOf(part);
+    for (const name of Object.getOwnPropertyNames(methods)) {
+      const method = methods[name];
+      if (name === "constructor" || name === "forget" || typeof method !== "function") continue;
+      if (Object.hasOwn(target, name)) throw new Error(`two parts of the store define ${name}`);
+      Object.defineProperty(target, name, {
+        value: method.bind(part),
+        writable: true,
+        configurable: true
+      });
+    }
+  }
+}
+
+// src/store/board-records.ts
+var CLAIM_CHANGES_CAP = 2e3;
+
+// src/redis/connect-redis.ts
+var import_ioredis = __toESM(require_built3(), 1);
+var FAIL_FAST_OPTIONS = {
+  enableOfflineQueue: false,
+  autoResendUnfulfilledCommands: false,
+  maxRetriesPerRequest: 1,
+  commandTimeout: 2e3
+};
+var WAIT_OUT_OPTIONS = { maxRetriesPerRequest: null };
+function reconnectOnReadonly(side) {
+  return (error62) => error62.message.startsWith("READONLY") ? side === "wait-out" ? 2 : true : false;
+}
+function optionsFor(target, side, extra = {}) {
+  const access = typeof target === "string" ? {} : {
+    ...target.username !== void 0 ? { username: target.username } : {},
+    ...target.password !== void 0 ? { password: target.password } : {},
+    ...target.tls ? { tls: target.tls.ca ? { ca: [target.tls.ca] } : {} } : {}
+  };
+  return {
+    ...side === "fail-fast" ? FAIL_FAST_OPTIONS : WAIT_OUT_OPTIONS,
+    reconnectOnError: reconnectOnReadonly(side),
+    ...access,
+    ...extra
+  };
+}
+function connectRedis(target, side, extra = {}) {
+  const options2 = optionsFor(target, side, extra);
+  if (typeof target === "string") return new import_ioredis.Redis(target, options2);
+  if (target.form === "url") return new import_ioredis.Redis(target.url, options2);
+  if (target.form === "sentinel") {
+    return new import_ioredis.Redis({
+      ...options2,
+      sentinels: target.sentinels.map(({ host, port }) => ({ host, port })),
+      name: target.name,
+      role: "master",
+      ...target.sentinelPassword !== void 0 ? { sentinelPassword: target.sentinelPassword } : {},
+      ...options2.tls ? { enableTLSForSentinelMode: true, sentinelTLS: options2.tls } : {}
+      // No failoverDetector: its connections to the Sentinels outlive quit() (ioredis 6), and
+      // a dead primary's socket closes anyway; a demoted live one answers READONLY (above).
+    });
+  }
+  const { enableOfflineQueue, retryStrategy: _retry, ...redisOptions } = options2;
+  return new import_ioredis.Cluster(
+    target.nodes.map(({ host, port }) => ({ host, port })),
+    {
+      redisOptions,
+      enableOfflineQueue: enableOfflineQueue ?? true,
+      // Writes only: a replica's read may lag its primary (a half-read state).
+      scaleReads: "master",
+      // A shard's failover takes its time; redirections and refreshes follow it.
+      retryDelayOnFailover: 200,
+      retryDelayOnClusterDown: 200,
+      slotsRefreshTimeout: 2e3
+    }
+  );
+}
+async function quitRedis(client) {
+  if (client.status === "end") return;
+  if (client.status !== "ready") return client.disconnect();
+  await client.quit().catch(() => client.disconnect());
+}
+
+// src/store/redis-connection.ts
+var RedisConnection2 = class {
+  prefix;
+  redis;
+  ownsConnection;
+  pingTimeoutMs;
+  /** Resolves once the connection was up once; until then commands wait for it. */
+  firstConnection;
+  constructor(options2) {
+    if ("redis" in options2) {
+      this.redis = options2.redis;
+      this.ownsConnection = false;
+    } else {
+      this.redis = connectRedis(options2.target, "fail-fast", options2.redisOptions);
+      this.ownsConnection = true;
+      this.redis.on("error", () => {
+      });
+      if (this.redis.options.enableOfflineQueue === false) {
+        this.firstConnection = waitForReady(this.redis, options2.firstConnectTimeoutMs ?? 1e4);
+        this.firstConnection.catch(() => {
+        });
+      }
+    }
+    this.prefix = options2.prefix ?? "claims:";
+    this.pingTimeoutMs = options2.pingTimeoutMs ?? 2e3;
+  }
+  /** The key `<prefix>a:b:…`: the store's key layout. */
+  key(...parts) {
+    return this.prefix + parts.join(":");
+  }
+  /** The connection, once it has been up once (see `firstConnectTimeoutMs`). */
+  async client() {
+    if (this.firstConnection) {
+      try {
+        await this.firstConnection;
+      } finally {
+        this.firstConnection = void 0;
+      }
+    }
+    return this.redis;
+  }
+  /** True when Redis answers within `pingTimeoutMs`; false (never a throw) when it is down. */
+  async ping() {
+    if (this.redis.status === "end") return false;
+    let timer;
+    const timeout = new Promise((resolve) => {
+      timer = setTimeout(() => resolve(false), this.pingTimeoutMs);
+    });
+    const answer2 = this.client().then((redis) => redis.ping()).then(
+      (reply) => reply === "PONG",
+      () => false
+    );
+    try {
+      return await Promise.race([answer2, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+  /** Closes the connection only when it was opened here; a caller's client stays open. */
+  async close() {
+    if (this.ownsConnection) await quitRedis(this.redis);
+  }
+};
+function waitForReady(redis, timeoutMs) {
+  if (redis.status === "ready") return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const done = (error62) => {
+      clearTimeout(timer);
+      redis.off("ready", onReady);
+      redis.off("end", onEnd);
+      if (error62) reject(error62);
+      else resolve();
+    };
+    const onReady = () => done();
+    const onEnd = () => done(new Error("the Redis connection was closed before it was ready"));
+    const timer = setTimeout(
+      () => done(new Error(`Redis did not answer within ${timeoutMs} ms of start-up`)),
+      timeoutMs
+    );
+    redis.on("ready", onReady);
+    redis.on("end", onEnd);
+  });
+}
+var RedisPart = class {
+  constructor(db) {
+    this.db = db;
+  }
+  db;
+  /** The shared connection, once it has been up once. */
+  client() {
+    return this.db.client();
+  }
+  /** The key `<prefix>a:b:…`. */
+  key(...parts) {
+    return this.db.key(...parts);
+  }
+  /** SET NX PX, atomic: of two replicas setting one key at once, exactly one sees true. */
+  async setIfAbsent(key, value, ttlMs) {
+    return await (await this.client()).set(key, value, "PX", Math.ceil(ttlMs), "NX") === "OK";
+  }
+};
+
+// src/store/redis-board-records.ts
+var recordChangeScript = new RedisScript(`
+if redis.call('HSETNX', KEYS[2], ARGV[1], ARGV[3]) == 0 then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+local extra = redis.call('ZCARD', KEYS[1]) - tonumber(ARGV[4])
+if extra > 0 then
+  local old = redis.call('ZRANGE', KEYS[1], 0, extra - 1)
+  redis.call('ZREMRANGEBYRANK', KEYS[1], 0, extra - 1)
+  redis.call('HDEL', KEYS[2], unpack(old))
+end
+return 1`);
+var RedisBoardRecords = class extends RedisPart {
+  async recordClaimChange(change) {
+    await recordChangeScript.run(
+      await this.client(),
+      [this.key("board", "changes"), this.key("board", "change")],
+      [change.id, Date.parse(change.at), JSON.stringify(change), CLAIM_CHANGES_CAP]
+    );
+  }
+  async claimChanges(since) {
+    const redis = await this.client();
+    const ids = await redis.zrevrangebyscore(this.key("board", "changes"), "+inf", since.getTime());
+    if (ids.length === 0) return [];
+    const rows = await redis.hmget(this.key("board", "change"), ...ids);
+    return rows.flatMap((row) => {
+      if (row === null) return [];
+      try {
+        return [JSON.parse(row)];
+      } catch {
+        return [];
+      }
+    });
+  }
+};
+
+// src/store/redis-cached-reads.ts
+import { createHash as createHash2 } from "node:crypto";
+
+// src/store/assert-ttl.ts
+function assertTtl(ttlMs) {
+  if (!Number.isFinite(ttlMs) || ttlMs <= 0) {
+    throw new RangeError(`ttlMs must be a positive number of milliseconds, got ${ttlMs}`);
+  }
+}
+
+// src/store/redis-cached-reads.ts
+var RedisCachedReads = class extends RedisPart {
+  async cachedRead(scope, url2) {
+    const value = await (await this.client()).get(this.#key(scope, url2));
+    if (value === null) return null;
+    try {
+      const { etag, value: kept } = JSON.parse(value);
+      return typeof etag === "string" && typeof kept === "string" ? { etag, value: kept } : null;
+    } catch {
+      return null;
+    }
+  }
+  async setCachedRead(scope, url2, read, ttlMs) {
+    assertTtl(ttlMs);
+    const value = JSON.stringify({ etag: read.etag, value: read.value });
+    await (await this.client()).set(this.#key(scope, url2), value, "PX", Math.ceil(ttlMs));
+  }
+  #key(scope, url2) {
+    return this.key("etag", scope, createHash2("sha256").update(url2).digest("hex"));
+  }
+};
+
+// src/store/redis-delivery-ids.ts
+var RedisDeliveryIds = class extends RedisPart {
+  async markDelivery(deliveryId, ttlMs) {
+    assertTtl(ttlMs);
+    return this.setIfAbsent(this.key("delivery", deliveryId), "1", ttlMs);
+  }
+  /**
+   * Keeps a delivery id recorded by markDelivery for `ttlMs` from now. The app records an id
+   * for a short while before queueing its request and for GitHub's redelivery window only
+   * once it is queued, so an id whose request was lost in an outage cannot block its
+   * redelivery for long, whatever became of the commands in flight (see app.ts).
+   */
+  async confirmDelivery(deliveryId, ttlMs) {
+    assertTtl(ttlMs);
+    await (await this.client()).pexpire(this.key("delivery", deliveryId), Math.ceil(ttlMs));
+  }
+  async forgetDelivery(deliveryId) {
+    await (await this.client()).del(this.key("delivery", deliveryId));
+  }
+};
+
+// src/store/redis-guard-records.ts
+var takeFlaggedScript = new RedisScript(`
+local entries = redis.call('HGETALL', KEYS[1])
+local taken = {}
+for i = 1, #entries, 2 do
+  if entries[i + 1] ~= ARGV[1] then
+    redis.call('HDEL', KEYS[1], entries[i])
+    taken[#taken + 1] = entries[i]
+  end
+end
+return taken`);
+var RedisGuardRecords = class extends RedisPart {
+  async setBranchHolder(key, holder) {
+    const redis = await this.client();
+    const hash2 = this.key("branches", repoKeyString(key));
+    if (holder === null) {
+      await redis.hdel(hash2, String(key.number));
+      return;
+    }
+    const stored = {
+      commentId: holder.commentId,
+      author: holder.author,
+      branch: holder.branch,
+      heartbeat: holder.heartbeat.getTime()
+    };
+    await redis.hset(hash2, String(key.number), JSON.stringify(stored));
+  }
+  async branchHolders(repo, branch) {
+    const fields = await (await this.client()).hgetall(this.key("branches", repoKeyString(repo)));
+    const holders = [];
+    for (const [field, value] of Object.entries(fields)) {
+      const holder = readBranchHolder(Number(field), value);
+      if (holder !== null && holder.branch === branch) holders.push(holder);
+    }
+    return holders.sort((a, b) => a.number - b.number);
+  }
+  async flagPull(key, by, pull) {
+    await (await this.client()).hset(this.key("flagged", issueKeyString(key)), String(pull), by);
+  }
+  async takeFlaggedPulls(key, keep) {
+    const reply = await takeFlaggedScript.run(
+      await this.client(),
+      [this.key("flagged", issueKeyString(key))],
+      [keep ?? ""]
+    );
+    return reply.map(Number).sort((a, b) => a - b);
+  }
+  /** Its share of Store.forgetIssue, in the store's one MULTI. */
+  forget(write, key) {
+    write.hdel(this.key("branches", repoKeyString(key)), String(key.number)).del(this.key("flagged", issueKeyString(key)));
+  }
+};
+function readBranchHolder(number4, value) {
+  let parsed;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    return null;
+  }
+  const { commentId, author, branch, heartbeat: heartbeat2 } = parsed;
+  if (typeof commentId !== "number" || typeof author !== "string") return null;
+  if (typeof branch !== "string" || typeof heartbeat2 !== "number") return null;
+  return { number: number4, commentId, author, branch, heartbeat: new Date(heartbeat2) };
+}
+
+// src/store/redis-issue-records.ts
+var RedisIssueRecords = class extends RedisPart {
+  async setDeadline(key, at) {
+    const member = issueKeyString(key);
+    const redis = await this.client();
+    if (at === null) await redis.zrem(this.key("deadlines"), member);
+    else await redis.zadd(this.key("deadlines"), at.getTime(), member);
+  }
+  async dueIssues(now, limit) {
+    if (limit <= 0) return [];
+    const members2 = await (await this.client()).zrange(
+      this.key("deadlines"),
+      "-inf",
+      String(now.getTime()),
+      "BYSCORE",
+      "LIMIT",
+      0,
+      limit
+    );
+    return members2.map(parseIssueKeyString).filter((key) => key !== null);
+  }
+  async countDeadlines() {
+    return (await this.client()).zcard(this.key("deadlines"));
+  }
+  async setHolder(key, holder) {
+    const redis = await this.client();
+    if (holder === null) await redis.hdel(this.key("holders"), issueKeyString(key));
+    else await redis.hset(this.key("holders"), issueKeyString(key), String(holder));
+  }
+  async holderOf(key) {
+    const value = await (await this.client()).hget(this.key("holders"), issueKeyString(key));
+    if (value === null) return null;
+    return /^\d+$/.test(value) ? Number(value) : value;
+  }
+  async noteIssueGone(key, ttlMs) {
+    assertTtl(ttlMs);
+    return !await this.setIfAbsent(this.key("gone", issueKeyString(key)), "1", ttlMs);
+  }
+  async clearIssueGone(key) {
+    await (await this.client()).del(this.key("gone", issueKeyString(key)));
+  }
+  async appAssignees(key) {
+    const value = await (await this.client()).hget(this.key("assigned"), issueKeyString(key));
+    return value === null ? [] : parseLogins(value);
+  }
+  async setAppAssignees(key, logins) {
+    const redis = await this.client();
+    if (logins.length === 0) await redis.hdel(this.key("assigned"), issueKeyString(key));
+    else await redis.hset(this.key("assigned"), issueKeyString(key), JSON.stringify(logins));
+  }
+  /** Its share of Store.forgetIssue, in the store's one MULTI. */
+  forget(write, key) {
+    const member = issueKeyString(key);
+    write.zrem(this.key("deadlines"), member).hdel(this.key("holders"), member).hdel(this.key("assigned"), member).del(this.key("gone", member));
+  }
+};
+function parseLogins(value) {
+  try {
+    const parsed = JSON.parse(value);
+    return Array.isArray(parsed) ? parsed.filter((v) => typeof v === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+// src/store/open-issues.ts
+function holdRecord(claim3, waitlist = []) {
+  if (claim3 === null) return waitlist.length > 0 ? { waitlist } : null;
+  const { waitlist: _recorded, ...bare } = claim3;
+  return waitlist.length > 0 ? { ...bare, waitlist } : bare;
+}
+function holdOf(record2) {
+  if (!record2) return { claim: null };
+  const waiting = record2.waitlist?.length ? { waitlist: record2.waitlist } : {};
+  return { claim: "author" in record2 ? record2 : null, ...waiting };
+}
+
+// src/store/redis-open-issues.ts
+var putIssueScript = new RedisScript(`
+local old = redis.call('HGET', KEYS[1], ARGV[1])
+if old then
+  local ok, decoded = pcall(cjson.decode, old)
+  if ok and type(decoded) == 'table' and type(decoded.updatedAt) == 'string' and decoded.updatedAt > ARGV[3] then
+    return 0
+  end
+end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('INCR', KEYS[2])
+return 1`);
+var renewClaimScript = new RedisScript(`
+local old = redis.call('HGET', KEYS[1], ARGV[1])
+if not old then return 0 end
+local ok, decoded = pcall(cjson.decode, old)
+if not ok or type(decoded) ~= 'table' or decoded.commentId ~= tonumber(ARGV[3]) then return 0 end
+if type(decoded.commentUpdatedAt) == 'string' and decoded.commentUpdatedAt >= ARGV[4] then
+  return 0
+end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('INCR', KEYS[2])
+return 1`);
+var RedisOpenIssues = class extends RedisPart {
+  /** The index as last read, and the version it was read at (see openIssues). */
+  cache;
+  async putOpenIssue(issue2) {
+    await putIssueScript.run(
+      await this.client(),
+      [this.key("open-issues"), this.key("index-version")],
+      [issueKeyString(issue2.key), JSON.stringify(issue2), issue2.updatedAt]
+    );
+  }
+  async dropOpenIssue(key) {
+    const write = (await this.client()).multi();
+    this.forget(write, key);
+    await write.exec();
+  }
+  /**
+   * Not one atomic step: an issue closed while the listing ran may be put back by it, and is
+   * dropped again by the next resync or event. The index is rebuilt by resyncs, never trusted
+   * for writes.
+   */
+  async replaceOpenIssues(repo, issues, listedAt) {
+    const redis = await this.client();
+    const listed = new Set(issues.map((issue2) => issueKeyString(issue2.key)));
+    const prefix = repoPrefix(repo);
+    const cutoff = formatClaimTime(listedAt);
+    const pattern = `${prefix.replace(/[*?[\]\\]/g, "\\$&")}*`;
+    let cursor = "0";
+    const gone = [];
+    do {
+      const [next, flat] = await redis.hscan(
+        this.key("open-issues"),
+        cursor,
+        "MATCH",
+        pattern,
+        "COUNT",
+        1e3
+      );
+      cursor = next;
+      for (let i = 0; i + 1 < flat.length; i += 2) {
+        const member = flat[i];
+        if (listed.has(member)) continue;
+        const indexed = parseEntry(flat[i + 1]);
+        if (indexed === null || indexed.updatedAt < cutoff) gone.push(member);
+      }
+    } while (cursor !== "0");
+    if (gone.length > 0) {
+      await redis.multi().hdel(this.key("open-issues"), ...gone).hdel(this.key("issue-claims"), ...gone).incr(this.key("index-version")).exec();
+    }
+    for (const issue2 of issues) await this.putOpenIssue(issue2);
+  }
+  async setIssueClaim(key, claim3, waitlist) {
+    const redis = await this.client();
+    const member = issueKeyString(key);
+    const write = redis.multi();
+    const record2 = holdRecord(claim3, waitlist);
+    if (record2 === null) write.hdel(this.key("issue-claims"), member);
+    else write.hset(this.key("issue-claims"), member, JSON.stringify(record2));
+    await write.incr(this.key("index-version")).exec();
+  }
+  async issueClaim(key) {
+    const json2 = await (await this.client()).hget(this.key("issue-claims"), issueKeyString(key));
+    return json2 === null ? null : holdOf(parseEntry(json2)).claim;
+  }
+  async renewIssueClaim(key, claim3) {
+    if (claim3.commentId === null) return false;
+    const reply = await renewClaimScript.run(
+      await this.client(),
+      [this.key("issue-claims"), this.key("index-version")],
+      [issueKeyString(key), JSON.stringify(claim3), claim3.commentId, claim3.commentUpdatedAt]
+    );
+    return reply === 1;
+  }
+  /**
+   * Every write of the index bumps its version in the same atomic step, so a replica keeps
+   * the last index it read and reads it again only once the version moved: a queue query
+   * over an unchanged index costs one GET, not the whole hash. Reading the version before
+   * the hash can only make the cache newer than its version, never older.
+   */
+  async openIssues() {
+    const redis = await this.client();
+    const version2 = await redis.get(this.key("index-version")) ?? "0";
+    if (this.cache?.version === version2) return this.cache.entries;
+    const [issues, claims] = await Promise.all([
+      redis.hgetall(this.key("open-issues")),
+      redis.hgetall(this.key("issue-claims"))
+    ]);
+    const entries = [];
+    for (const [member, json2] of Object.entries(issues)) {
+      const issue2 = parseEntry(json2);
+      if (issue2 === null) continue;
+      const hold2 = claims[member] === void 0 ? null : parseEntry(claims[member]);
+      entries.push({ issue: issue2, ...holdOf(hold2) });
+    }
+    this.cache = { version: version2, entries };
+    return entries;
+  }
+  /**
+   * Its share of Store.forgetIssue, in the store's one MULTI (and dropOpenIssue's): the issue
+   * and its claim leave the index, whose version moves, so every replica's cached copy of it
+   * is read again.
+   */
+  forget(write, key) {
+    const member = issueKeyString(key);
+    write.hdel(this.key("open-issues"), member).hdel(this.key("issue-claims"), member).incr(this.key("index-version"));
+  }
+};
+function parseEntry(json2) {
+  try {
+    return JSON.parse(json2);
+  } catch {
+    return null;
+  }
+}
+
+// src/store/redis-path-holders.ts
+var RedisPathHolders = class extends RedisPart {
+  async setPathHolder(key, holder) {
+    const redis = await this.client();
+    const hash2 = this.key("paths", repoKeyString(key));
+    if (holder === null || holder.paths.length === 0) {
+      await redis.hdel(hash2, String(key.number));
+      return;
+    }
+    const stored = {
+      commentId: holder.commentId,
+      session: holder.session,
+      author: holder.author,
+      branch: holder.branch,
+      heartbeat: holder.heartbeat.getTime(),
+      paths: [...holder.paths]
+    };
+    await redis.hset(hash2, String(key.number), JSON.stringify(stored));
+  }
+  async pathHolders(installationId, owner, repo) {
+    const fields = await (await this.client()).hgetall(
+      this.key("paths", repoKeyString({ installationId, owner, repo }))
+    );
+    const holders = [];
+    for (const [field, value] of Object.entries(fields)) {
+      const holder = readPathHolder(Number(field), value);
+      if (holder !== null) holders.push(holder);
+    }
+    return holders.sort((a, b) => a.number - b.number);
+  }
+  /** Its share of Store.forgetIssue, in the store's one MULTI. */
+  forget(write, key) {
+    write.hdel(this.key("paths", repoKeyString(key)), String(key.number));
+  }
+};
+function readPathHolder(number4, value) {
+  let parsed;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    return null;
+  }
+  const { commentId, session, author, branch, heartbeat: heartbeat2, paths } = parsed;
+  if (!Number.isSafeInteger(number4) || typeof commentId !== "number") return null;
+  if (typeof session !== "string" || typeof author !== "string" || typeof branch !== "string") {
+    return null;
+  }
+  if (typeof heartbeat2 !== "number" || !Array.isArray(paths)) return null;
+  if (!paths.every((p) => typeof p === "string")) return null;
+  return { number: number4, commentId, session, author, branch, heartbeat: new Date(heartbeat2), paths };
+}
+
+// src/store/redis-periodic-jobs.ts
+import { randomUUID as randomUUID2 } from "node:crypto";
+var RedisPeriodicJobs = class extends RedisPart {
+  async acquireLock(name, ttlMs) {
+    assertTtl(ttlMs);
+    const token = randomUUID2();
+    return await this.setIfAbsent(this.key("lock", name), token, ttlMs) ? token : null;
+  }
+  async extendLock(name, token, ttlMs) {
+    assertTtl(ttlMs);
+    const reply = await extendLockScript.run(
+      await this.client(),
+      [this.key("lock", name)],
+      [token, Math.ceil(ttlMs)]
+    );
+    return reply === 1;
+  }
+  async releaseLock(name, token) {
+    const reply = await releaseLockScript.run(
+      await this.client(),
+      [this.key("lock", name)],
+      [token]
+    );
+    return reply === 1;
+  }
+  async getCheckpoint(repo) {
+    const value = await (await this.client()).hget(this.key("checkpoints"), repoKeyString(repo));
+    return value === null ? null : new Date(Number(value));
+  }
+  async setCheckpoint(repo, at) {
+    await (await this.client()).hset(this.key("checkpoints"), repoKeyString(repo), at.getTime());
+  }
+  async deliveryCheckpoint() {
+    const value = await (await this.client()).get(this.key("redeliver-checkpoint"));
+    if (value === null) return null;
+    try {
+      const { id, deliveredAt } = JSON.parse(value);
+      if (typeof id !== "number" || typeof deliveredAt !== "number") return null;
+      return { id, deliveredAt: new Date(deliveredAt) };
+    } catch {
+      return null;
+    }
+  }
+  async setDeliveryCheckpoint(checkpoint) {
+    const value = { id: checkpoint.id, deliveredAt: checkpoint.deliveredAt.getTime() };
+    await (await this.client()).set(this.key("redeliver-checkpoint"), JSON.stringify(value));
+  }
+};
+
+// src/store/repo-queue-settings.ts
+var QUEUE_SETTINGS_TTL_MS = 24 * 36e5;
+function repoNameKey(repo) {
+  return `${repo.owner}/${repo.repo}`.toLowerCase();
+}
+
+// src/store/redis-repo-queue-settings.ts
+var RedisRepoQueueSettings = class extends RedisPart {
+  async setQueueSettings(repo, settings) {
+    await (await this.client()).set(
+      this.key("queue-settings", repoNameKey(repo)),
+      JSON.stringify({ settings }),
+      "PX",
+      QUEUE_SETTINGS_TTL_MS
+    );
+  }
+  async queueSettings(repo) {
+    const value = await (await this.client()).get(this.key("queue-settings", repoNameKey(repo)));
+    return value === null ? void 0 : JSON.parse(value).settings;
+  }
+};
+
+// src/store/unpublished-events.ts
+var PENDING_EVENTS_TTL_MS = 24 * 36e5;
+
+// src/store/redis-unpublished-events.ts
+var RedisUnpublishedEvents = class extends RedisPart {
+  async setPendingEvents(key, pending) {
+    const redis = await this.client();
+    const name = this.key("pending", issueKeyString(key));
+    if (pending.length === 0) await redis.del(name);
+    else await redis.set(name, JSON.stringify(pending), "PX", PENDING_EVENTS_TTL_MS);
+  }
+  async pendingEvents(key) {
+    const value = await (await this.client()).get(this.key("pending", issueKeyString(key)));
+    return value === null ? [] : JSON.parse(value);
+  }
+  /** Its share of Store.forgetIssue, in the store's one MULTI. */
+  forget(write, key) {
+    write.del(this.key("pending", issueKeyString(key)));
+  }
+};
+
+// src/store/redis-store.ts
+var RedisStore = class extends composed() {
+  #db;
+  #forgetting;
+  constructor(options2) {
+    super();
+    const db = new RedisConnection2(options2);
+    const forgetting = [
+      new RedisIssueRecords(db),
+      new RedisUnpublishedEvents(db),
+      new RedisPathHolders(db),
+      new RedisGuardRecords(db),
+      new RedisOpenIssues(db)
+    ];
+    this.#db = db;
+    this.#forgetting = forgetting;
+    compose(this, [
+      ...forgetting,
+      new RedisDeliveryIds(db),
+      new RedisPeriodicJobs(db),
+      new RedisCachedReads(db),
+      new RedisRepoQueueSettings(db),
+      new RedisBoardRecords(db)
+    ]);
+  }
+  /**
+   * The first part of every key (`claims:`, `{claims}:` on a Cluster), for the small stores
+   * beside this one (the MCP sessions), so their keys share its layout and its slot.
+   */
+  get prefix() {
+    return this.#db.prefix;
+  }
+  /** One MULTI: a replica never sees the issue half forgotten. */
+  async forgetIssue(key) {
+    const write = (await this.#db.client()).multi();
+    for (const part of this.#forgetting) part.forget(write, key);
+    const replies = await write.exec();
+    for (const [error62] of replies ?? []) if (error62) throw error62;
+  }
+  /** True when Redis answers within `pingTimeoutMs`; false (never a throw) when it is down. */
+  ping() {
+    return this.#db.ping();
+  }
+  /**
+   * The store's connection once it is up, for the small stores that share it (the board's
+   * sessions, src/store/redis-board-sessions.ts): closed with this store.
+   */
+  connection() {
+    return this.#db.client();
+  }
+  /** Closes the connection only when this store opened it; a caller's client stays open. */
+  close() {
+    return this.#db.close();
+  }
+};
+
+// src/people-facts/cap-lock.ts
+var CAP_LOCK_TTL_MS = 3e4;
+var inProcess = /* @__PURE__ */ new WeakMap();
+async function underCapLocks(store, installationId, logins, fn) {
+  const names = [...new Set(logins.map((login) => login.toLowerCase()))].sort();
+  const run3 = (at) => {
+    const login = names[at];
+    if (login === void 0) return fn();
+    const id = `people-cap:${installationId}:${login}`;
+    return lockOne(store, id, () => run3(at + 1));
+  };
+  return run3(0);
+}
+async function lockOne(store, id, fn) {
+  if (store instanceof RedisStore) {
+    const redis = await store.connection();
+    return exclusiveOnRedis(redis, `${store.prefix}${id}`, fn, { ttlMs: CAP_LOCK_TTL_MS });
+  }
+  let running = inProcess.get(store);
+  if (running === void 0) {
+    running = /* @__PURE__ */ new Map();
+    inProcess.set(store, running);
+  }
+  return exclusiveInProcess(running, id, fn, () => {
+  });
+}
+function assignsCappedPerson(plan, config3) {
+  if (!config3.people || config3.people.maxClaims === 0) return false;
+  const agent = plan.holder?.kind === "agent" ? plan.holder.author : null;
+  return plan.actions.some(
+    (action) => action.kind === "assign" && (agent === null || !sameName(action.login, agent))
+  );
 }
 
 // src/github/kept-answer.ts
@@ -42450,6 +57221,28 @@ async function keptAnswer(cache, name, ttlMs, load) {
     ttlMs
   );
   return value;
+}
+
+// src/github/read-assignable.ts
+function readAssignable(octokit, cache, key, login) {
+  const name = `assignable v1 ${key.owner}/${key.repo}#${key.number} ${login}`.toLowerCase();
+  return keptAnswer(cache, name, ACCOUNT_ANSWER_TTL_MS, async () => {
+    try {
+      await octokit.rest.issues.checkUserCanBeAssignedToIssue({
+        owner: key.owner,
+        repo: key.repo,
+        issue_number: key.number,
+        assignee: login
+      });
+      return true;
+    } catch (error62) {
+      const status = statusOf(error62);
+      if (status === 404) return false;
+      throw new UnverifiableError(`could not read whether @${login} can be assigned`, key, status, {
+        cause: error62
+      });
+    }
+  });
 }
 
 // src/github/read-membership.ts
@@ -42503,7 +57296,7 @@ function roleOf2(roleName, permission) {
 }
 
 // src/github/read-timeline.ts
-var MAX_TIMELINE_EVENTS = 5e3;
+var MAX_TIMELINE_EVENTS = 1e4;
 var PER_PAGE = 100;
 var TIMELINE_READ_TTL_MS = 36e5;
 async function readTimeline(octokit, key, cache) {
@@ -42584,7 +57377,13 @@ function timelineOf(events) {
 }
 
 // src/people/people-reads.ts
-var NOTHING = { timeline: false, logins: [], members: false, reactions: [] };
+var NOTHING = {
+  timeline: false,
+  logins: [],
+  members: false,
+  reactions: [],
+  assignable: []
+};
 function peopleReads(facts, config3, now, timeline = null) {
   const rules = config3.people;
   if (rules === void 0 || facts.isPullRequest) return NOTHING;
@@ -42593,11 +57392,16 @@ function peopleReads(facts, config3, now, timeline = null) {
   const commands = threadCommands(facts, { slug, reacted: /* @__PURE__ */ new Set() }, rules.staleAfterMs, now);
   const logins = /* @__PURE__ */ new Set();
   const reactions = [];
+  const assignable = /* @__PURE__ */ new Set();
   for (const command of commands) {
     if (command.answer === null) {
       reactions.push(command.id);
+      if (command.edited) continue;
       logins.add(command.author.toLowerCase());
       logins.add(command.login.toLowerCase());
+      if (command.verb === "claim" && command.target !== void 0) {
+        assignable.add(command.target.toLowerCase());
+      }
     } else if (command.answer.outcome === "waitlisted") {
       logins.add(command.login.toLowerCase());
     }
@@ -42611,7 +57415,8 @@ function peopleReads(facts, config3, now, timeline = null) {
     timeline: persons.length > 0,
     logins: sorted,
     members: rules.who === "members" && sorted.length > 0,
-    reactions
+    reactions,
+    assignable: [...assignable].sort()
   };
 }
 
@@ -42780,10 +57585,17 @@ async function peopleFactsFor(deps, key, facts, config3) {
   const roles = /* @__PURE__ */ new Map();
   const members2 = /* @__PURE__ */ new Set();
   for (const login of logins) {
-    roles.set(login, isBot2(login) ? "none" : await readRole(octokit, reads, key, login));
+    roles.set(
+      login,
+      isBot2(login, facts.bots) ? "none" : await readRole(octokit, reads, key, login)
+    );
     if (needs.members && await readMembership(octokit, reads, key, login)) members2.add(login);
   }
   const heldElsewhere = people.maxClaims > 0 ? await personClaimsElsewhere(deps.store, key, logins, now) : /* @__PURE__ */ new Map();
+  const unassignable = /* @__PURE__ */ new Set();
+  for (const login of needs.assignable) {
+    if (!await readAssignable(octokit, reads, key, login)) unassignable.add(login);
+  }
   const slug = deps.appLogin.replace(/\[bot\]$/i, "");
   return {
     timeline: timeline?.assignments ?? null,
@@ -42792,17 +57604,221 @@ async function peopleFactsFor(deps, key, facts, config3) {
     members: members2,
     heldElsewhere,
     reacted: await reactedCommands(deps, key, needs.reactions, facts.plusOnes),
+    unassignable,
     appSlug: slug,
     issue: issueRef(key),
     issueUrl: facts.meta.url,
     createdAt: new Date(facts.meta.createdAt)
   };
 }
-function isBot2(login) {
-  return login.endsWith("[bot]");
+function isBot2(login, bots = []) {
+  return login.endsWith("[bot]") || bots.some((bot) => bot.toLowerCase() === login);
 }
 function distinct(logins) {
   return [...new Set(logins.map((login) => login.toLowerCase()))];
+}
+
+// src/events/claim-events.ts
+import { createHash as createHash3 } from "node:crypto";
+
+// src/events/holder-ref.ts
+function holderRef(holder) {
+  if (holder === null) return null;
+  if (holder.kind === "agent") return holder.commentId;
+  return `person:${holder.author.toLowerCase()}@${formatClaimTime(holder.started)}`;
+}
+function personOf2(ref) {
+  const at = ref.lastIndexOf("@");
+  return { login: ref.slice("person:".length, at), started: ref.slice(at + 1) };
+}
+
+// src/events/claim-events.ts
+var FINALISED = {
+  lost: { type: "claim.lost", reason: "lost to an older claim" },
+  paths: { type: "claim.lost", reason: "its paths are held by an older claim" },
+  stale: { type: "claim.expired", reason: "stale" },
+  administrative: {
+    type: "claim.administratively-released",
+    reason: "the status label was removed by a person"
+  },
+  closed: { type: "claim.released", reason: "the issue was closed" },
+  person: { type: "claim.lost", reason: "a person holds the issue" },
+  "handed-over": { type: "claim.lost", reason: "a maintainer handed the issue to a person" }
+};
+var TO_HOLDER = /* @__PURE__ */ new Set(["lost", "person", "handed-over"]);
+function claimEvents(input2, landed = []) {
+  const { plan, previousHolder } = input2;
+  const byId = new Map(input2.comments.map((c) => [c.id, c]));
+  const holder = plan.holder ? holderClaim(plan.holder, byId) : void 0;
+  const current = holderRef(plan.holder);
+  const events = landed.map(({ event: event2 }) => event2);
+  const finalised = new Set(
+    events.flatMap((e) => e.claim.kind === "person" ? [] : [e.claim.commentId])
+  );
+  let expiredHolder = events.some(
+    (e) => e.type === "claim.expired" && e.claim.commentId === previousHolder
+  );
+  for (const action of plan.actions) {
+    if (action.kind !== "finalise" || finalised.has(action.commentId)) continue;
+    finalised.add(action.commentId);
+    const change = FINALISED[action.reason];
+    if (!change) continue;
+    if (action.reason === "stale" && action.commentId === previousHolder) expiredHolder = true;
+    const claim3 = eventClaim(byId.get(action.commentId), action.commentId);
+    const withHolder = TO_HOLDER.has(action.reason) && holder ? { holder } : {};
+    events.push(event(input2, change.type, claim3, { ...withHolder, reason: change.reason }));
+  }
+  const personGone = typeof previousHolder === "string" && current !== previousHolder ? personEnd(input2, previousHolder) : void 0;
+  if (personGone) {
+    events.push(personGone);
+    expiredHolder ||= personGone.type === "claim.expired";
+  }
+  if (holder && current !== previousHolder) {
+    events.push(
+      expiredHolder ? event(input2, "claim.taken-over", holder, {
+        reason: `the stale holder ${typeof previousHolder === "string" ? `@${personOf2(previousHolder).login}` : `in comment ${previousHolder}`} was replaced`
+      }) : event(input2, "claim.held", holder, {})
+    );
+  }
+  if (typeof previousHolder === "number" && current !== previousHolder && !finalised.has(previousHolder)) {
+    const comment = byId.get(previousHolder);
+    const marker = comment ? parseClaimMarker(comment.body) : null;
+    if (!comment) {
+      events.push(
+        event(
+          input2,
+          "claim.released",
+          { kind: "agent", commentId: previousHolder },
+          {
+            reason: "its comment was deleted"
+          }
+        )
+      );
+    } else if (marker?.stage === "released") {
+      events.push(
+        event(input2, "claim.released", eventClaim(comment, previousHolder), {
+          reason: `released by its session${marker.outcome ? ` (${marker.outcome})` : ""}`
+        })
+      );
+    }
+  }
+  return events;
+}
+function holderClaim(holder, byId) {
+  if (holder.kind === "agent") return eventClaim(byId.get(holder.commentId), holder.commentId);
+  return {
+    kind: "person",
+    commentId: null,
+    ...holder.url ? { url: holder.url } : {},
+    author: holder.author,
+    started: formatClaimTime(holder.started)
+  };
+}
+function personEnd(input2, ref) {
+  const { login, started } = personOf2(ref);
+  const claim3 = { kind: "person", commentId: null, author: login, started };
+  const tag = `claim-warden:people expired=${login} `;
+  const notes = [
+    ...input2.plan.actions.flatMap((a) => a.kind === "post-note" ? [a.body] : []),
+    ...input2.comments.filter((c) => formatClaimTime(c.createdAt) >= started).map((c) => c.body)
+  ];
+  return notes.some((body) => body.toLowerCase().includes(tag)) ? event(input2, "claim.expired", claim3, { reason: "stale: unassigned" }) : event(input2, "claim.released", claim3, { reason: "unassigned" });
+}
+function event(input2, type, claim3, extra) {
+  const { key } = input2;
+  const repository = `${key.owner}/${key.repo}`;
+  return {
+    id: eventId(issueKeyString(key), claim3, type),
+    type,
+    at: formatClaimTime(input2.now),
+    installation: key.installationId,
+    repository,
+    issue: key.number,
+    claim: claim3,
+    ...extra
+  };
+}
+function eventId(issue2, claim3, type) {
+  const change = claim3.kind === "person" ? `person:${claim3.author.toLowerCase()}
+${type}
+${claim3.started}` : `${claim3.commentId}
+${type}
+${claim3.updated ?? ""}`;
+  const hex3 = createHash3("sha256").update(`${issue2}
+${change}`).digest("hex");
+  return `${hex3.slice(0, 8)}-${hex3.slice(8, 12)}-${hex3.slice(12, 16)}-${hex3.slice(16, 20)}-${hex3.slice(20, 32)}`;
+}
+function eventClaim(comment, commentId) {
+  const marker = comment ? parseClaimMarker(comment.body) : null;
+  if (!comment || !marker) return { kind: "agent", commentId };
+  return {
+    kind: "agent",
+    commentId,
+    ...comment.url ? { url: comment.url } : {},
+    author: comment.author,
+    session: marker.session,
+    lane: marker.lane,
+    branch: marker.branch,
+    stage: marker.stage,
+    started: formatClaimTime(marker.started),
+    updated: formatClaimTime(marker.updated)
+  };
+}
+
+// src/events/pending-events.ts
+function pendingOf(plan, events) {
+  const markers = /* @__PURE__ */ new Map();
+  for (const action of plan.actions) {
+    if (action.kind === "finalise") markers.set(action.commentId, firstLine(action.body));
+  }
+  const pending = [];
+  for (const event2 of events) {
+    if (event2.claim.kind === "person") continue;
+    const marker = markers.get(event2.claim.commentId);
+    if (marker !== void 0 && isFinalisation(event2)) pending.push({ event: event2, marker });
+  }
+  return pending;
+}
+function landedOf(pending, comments) {
+  const byId = new Map(comments.map((c) => [c.id, c]));
+  return pending.filter(({ event: event2, marker }) => {
+    if (event2.claim.commentId === null) return false;
+    const comment = byId.get(event2.claim.commentId);
+    return comment !== void 0 && firstLine(comment.body) === marker;
+  });
+}
+function isFinalisation(event2) {
+  return event2.type !== "claim.held" && event2.type !== "claim.taken-over";
+}
+function firstLine(body) {
+  const end = body.indexOf("\n");
+  return (end === -1 ? body : body.slice(0, end)).trimEnd();
+}
+
+// src/events/keep-claim-events.ts
+async function keepClaimEvents(store, reconciled) {
+  const kept = await store.pendingEvents(reconciled.key);
+  const landed = landedOf(kept, reconciled.comments);
+  const events = claimEvents(reconciled, landed);
+  const pending = [...landed, ...pendingOf(reconciled.plan, events.slice(landed.length))];
+  if (kept.length > 0 || pending.length > 0) await store.setPendingEvents(reconciled.key, pending);
+  return {
+    events,
+    published: async () => {
+      if (pending.length > 0) await store.setPendingEvents(reconciled.key, []);
+    }
+  };
+}
+
+// src/github/rollout-of.ts
+function rolloutOf(config3, deps) {
+  const onObserve = deps.onObserve?.bind(deps);
+  return {
+    enabled: config3.enabled,
+    mode: config3.mode,
+    log: deps.log,
+    ...onObserve ? { onObserve } : {}
+  };
 }
 
 // src/guard/flagger.ts
@@ -42829,13 +57845,7 @@ async function indexForGuard(deps, key, plan) {
   }
 }
 
-// src/read-model/record-gone.ts
-async function recordGone(deps, key) {
-  await indexForGuard(deps, key, { actions: [], holder: null, deadline: null, waitlist: [] });
-  await deps.store.forgetIssue(key);
-}
-
-// src/paths/record-path-holder.ts
+// src/path-holders/record-path-holder.ts
 async function recordPathHolder(deps, key, plan, check2) {
   const holder = agentHolder(plan.holder);
   if (holder?.pathProblem !== void 0) {
@@ -42974,103 +57984,8 @@ function holderClaim2(reconciled) {
   return comment && marker ? indexedClaimOf({ comment, marker }, staleAfterMs) : null;
 }
 
-// src/reconcile/reconcile.ts
-var GONE_MEMORY_MS = 24 * 36e5;
-async function reconcileIssue(deps, request2) {
-  const { key } = request2;
-  const log = deps.log.child({ issue: issueKeyString(key), reason: request2.reason });
-  const octokit = await deps.octokitFor(key.installationId);
-  const lookup = await deps.configFor(octokit, key);
-  if (!lookup.ok) {
-    log.warn({ error: lookup.error }, "repository config is invalid: nothing written");
-    return { outcome: "invalid-config" };
-  }
-  const reads = installationReads(deps.store, key.installationId);
-  let thread;
-  try {
-    thread = await readThread(octokit, key, reads);
-  } catch (error62) {
-    if (error62 instanceof IssueGoneError) {
-      if (await deps.store.noteIssueGone(key, GONE_MEMORY_MS)) {
-        await recordGone(deps, key);
-        log.info({ status: error62.status }, "issue is gone: dropped from the index");
-        return { outcome: "gone" };
-      }
-      log.warn({ status: error62.status }, "issue answered gone once: will retry");
-      throw new UnverifiableError("GitHub answered the issue as gone once", key, error62.status, {
-        cause: error62
-      });
-    }
-    if (error62 instanceof UnverifiableError) {
-      log.error(
-        { err: error62.cause ?? error62, status: error62.status },
-        "thread unverifiable: will retry"
-      );
-    }
-    throw error62;
-  }
-  await deps.store.clearIssueGone(key);
-  const appAssignees = await deps.store.appAssignees(key);
-  const publishEvents = deps.observing ? void 0 : deps.publishEvents;
-  const previousHolder = publishEvents ? await deps.store.holderOf(key) : null;
-  const now = deps.now();
-  const pathDeps = {
-    ...deps,
-    readThread: (other) => readThread(octokit, other, reads),
-    log
-  };
-  const paths = await pathHoldersFor(pathDeps, key, thread, lookup.config, now);
-  const facts = {
-    ...thread,
-    appLogin: deps.appLogin,
-    hints: request2.hints,
-    appAssignees,
-    pathHolders: paths.holders
-  };
-  const readDeps = { octokit, reads, store: deps.store, appLogin: deps.appLogin, now };
-  const people = await peopleFactsFor(readDeps, key, facts, lookup.config);
-  const plan = decideIssue({ ...facts, ...people ? { people } : {} }, lookup.config, now);
-  const remember = !deps.observing;
-  const planned = rememberedAssignees(appAssignees, thread.assignees, plan, false);
-  if (remember && !sameLogins(planned, appAssignees)) {
-    await deps.store.setAppAssignees(key, planned);
-  }
-  const kept = publishEvents ? await keepClaimEvents(deps.store, {
-    key,
-    comments: thread.comments,
-    plan,
-    previousHolder,
-    now
-  }) : void 0;
-  await (deps.executePlan ?? executePlan)(octokit, key, plan, {
-    knownLabels: deps.knownLabels,
-    onWrite: (action) => {
-      if (action.kind === "finalise") {
-        log.info(
-          // `reason` is the child's (what started the reconcile): one key, one meaning per line.
-          { commentId: action.commentId, finalisedBecause: action.reason, outcome: action.outcome },
-          "claim finalised"
-        );
-      }
-      deps.onWrite?.(action, key);
-    }
-  });
-  if (publishEvents && kept) {
-    await publishEvents(kept.events);
-    await kept.published();
-  }
-  const applied = rememberedAssignees(appAssignees, thread.assignees, plan, true);
-  if (remember && !sameLogins(applied, planned)) await deps.store.setAppAssignees(key, applied);
-  const { staleAfterMs } = lookup.config;
-  const peopleStaleAfterMs = lookup.config.people?.staleAfterMs;
-  await recordReconciled(pathDeps, key, {
-    ...{ plan, thread, paths, staleAfterMs, now },
-    ...peopleStaleAfterMs ? { peopleStaleAfterMs } : {}
-  });
-  log.debug({ holder: plan.holder, writes: plan.actions.length }, "issue reconciled");
-  return { outcome: "applied", plan };
-}
-function rememberedAssignees(remembered, assignees, plan, applied) {
+// src/reconcile/app-assignees.ts
+function appAssigneesAfter(remembered, assignees, plan, applied) {
   const next = /* @__PURE__ */ new Map();
   for (const login of remembered) {
     if (hasName(assignees, login)) next.set(login.toLowerCase(), login);
@@ -43088,59 +58003,130 @@ function sameLogins(a, b) {
   return a.length === b.length && a.every((login, i) => login === b[i]);
 }
 
-// src/rollout/reconcile-with-rollout.ts
-async function reconcileWithRollout(deps, request2) {
-  const { key } = request2;
-  const octokit = await deps.octokitFor(key.installationId);
-  const lookup = await deps.configFor(octokit, key);
-  if (lookup.ok && !lookup.config.enabled) {
-    await deps.store.setDeadline(key, null);
-    await deps.store.setHolder(key, null);
-    deps.log.debug(
-      { issue: issueKeyString(key), reason: request2.reason },
-      "repository disabled (enabled: false): left alone"
-    );
-    return { outcome: "disabled" };
+// src/reconcile/apply-plan.ts
+async function applyPlan(deps, read, plan) {
+  const { octokit, key, config: config3, log, thread, appAssignees, now, observing } = read;
+  const publishEvents = observing ? void 0 : deps.publishEvents;
+  const planned = appAssigneesAfter(appAssignees, thread.assignees, plan, false);
+  if (!observing && !sameLogins(planned, appAssignees))
+    await deps.store.setAppAssignees(key, planned);
+  const change = { key, comments: thread.comments, plan, previousHolder: read.previousHolder, now };
+  const kept = publishEvents ? await keepClaimEvents(deps.store, change) : void 0;
+  await (deps.executePlan ?? executePlan)(octokit, key, plan, {
+    knownLabels: deps.knownLabels,
+    rollout: rolloutOf(config3, deps),
+    onWrite: (action) => {
+      if (action.kind === "finalise") {
+        const { commentId, reason: finalisedBecause, outcome } = action;
+        log.info({ commentId, finalisedBecause, outcome }, "claim finalised");
+      }
+      deps.onWrite?.(action, key);
+    }
+  });
+  if (publishEvents && kept) {
+    await publishEvents(kept.events);
+    await kept.published();
   }
-  const observing = lookup.ok && lookup.config.mode === "observe";
-  const rollout = lookup.ok && rolloutOf(lookup.config, deps);
-  const execute = deps.executePlan ?? executePlan;
-  const result = await reconcileIssue(
-    {
-      ...deps,
-      octokitFor: async () => octokit,
-      configFor: async () => lookup,
-      ...rollout ? { executePlan: (w, k, plan, options2) => execute(w, k, plan, { ...options2, rollout }) } : {},
-      ...observing ? { observing } : {}
-    },
-    request2
-  );
-  return observing && result.outcome === "applied" ? { outcome: "observed", plan: result.plan } : result;
+  const applied = appAssigneesAfter(appAssignees, thread.assignees, plan, true);
+  if (!observing && !sameLogins(applied, planned)) await deps.store.setAppAssignees(key, applied);
+  const peopleStaleAfterMs = config3.people?.staleAfterMs;
+  await recordReconciled(read.pathDeps, key, {
+    ...{ plan, thread, paths: read.paths, staleAfterMs: config3.staleAfterMs, now },
+    ...peopleStaleAfterMs ? { peopleStaleAfterMs } : {}
+  });
+  log.debug({ holder: plan.holder, writes: plan.actions.length }, "issue reconciled");
 }
 
-// src/store/compose.ts
-function composed() {
-  return class {
-  };
+// src/read-model/record-gone.ts
+async function recordGone(deps, key) {
+  await indexForGuard(deps, key, { actions: [], holder: null, deadline: null, waitlist: [] });
+  await deps.store.forgetIssue(key);
 }
-function compose(target, parts) {
-  for (const part of parts) {
-    const methods = Object.getPrototypeOf(part);
-    for (const name of Object.getOwnPropertyNames(methods)) {
-      const method = methods[name];
-      if (name === "constructor" || name === "forget" || typeof method !== "function") continue;
-      if (Object.hasOwn(target, name)) throw new Error(`two parts of the store define ${name}`);
-      Object.defineProperty(target, name, {
-        value: method.bind(part),
-        writable: true,
-        configurable: true
+
+// src/reconcile/read-issue-thread.ts
+var GONE_MEMORY_MS = 24 * 36e5;
+async function readIssueThread(deps, octokit, key, reads) {
+  const { store, log } = deps;
+  try {
+    const thread = await readThread(octokit, key, reads);
+    await store.clearIssueGone(key);
+    return thread;
+  } catch (error62) {
+    if (error62 instanceof IssueGoneError) {
+      if (await store.noteIssueGone(key, GONE_MEMORY_MS)) {
+        await recordGone(deps, key);
+        log.info({ status: error62.status }, "issue is gone: dropped from the index");
+        return "gone";
+      }
+      log.warn({ status: error62.status }, "issue answered gone once: will retry");
+      throw new UnverifiableError("GitHub answered the issue as gone once", key, error62.status, {
+        cause: error62
       });
     }
+    if (error62 instanceof UnverifiableError) {
+      log.error(
+        { err: error62.cause ?? error62, status: error62.status },
+        "thread unverifiable: will retry"
+      );
+    }
+    throw error62;
   }
 }
 
-// src/store/board-records.ts
-var CLAIM_CHANGES_CAP = 2e3;
+// src/reconcile/reconcile.ts
+async function reconcile(deps, request2) {
+  const { key } = request2;
+  const log = deps.log.child({ issue: issueKeyString(key), reason: request2.reason });
+  const octokit = await deps.octokitFor(key.installationId);
+  const lookup = await deps.configFor(octokit, key);
+  if (!lookup.ok) {
+    log.warn({ error: lookup.error }, "repository config is invalid: nothing written");
+    return { outcome: "invalid-config" };
+  }
+  const { config: config3 } = lookup;
+  if (!config3.enabled) {
+    await deps.store.setDeadline(key, null);
+    await deps.store.setHolder(key, null);
+    log.debug("repository disabled (enabled: false): left alone");
+    return { outcome: "disabled" };
+  }
+  const observing = config3.mode === "observe";
+  const reads = installationReads(deps.store, key.installationId);
+  const thread = await readIssueThread({ ...deps, log }, octokit, key, reads);
+  if (thread === "gone") return { outcome: "gone" };
+  const appAssignees = await deps.store.appAssignees(key);
+  const publishEvents = observing ? void 0 : deps.publishEvents;
+  const previousHolder = publishEvents ? await deps.store.holderOf(key) : null;
+  const now = deps.now();
+  const readOther = (other) => readThread(octokit, other, reads);
+  const pathDeps = { ...deps, readThread: readOther, log };
+  const paths = await pathHoldersFor(pathDeps, key, thread, config3, now);
+  const facts = {
+    ...thread,
+    ...{ appLogin: deps.appLogin, hints: request2.hints, appAssignees },
+    pathHolders: paths.holders
+  };
+  const readDeps = { octokit, reads, store: deps.store, appLogin: deps.appLogin, now };
+  const people = await peopleFactsFor(readDeps, key, facts, config3);
+  const decided = (heldElsewhere) => {
+    const withPeople = people && heldElsewhere ? { ...people, heldElsewhere } : people;
+    return decideIssue({ ...facts, ...withPeople ? { people: withPeople } : {} }, config3, now);
+  };
+  const read = { octokit, key, config: config3, log, thread, appAssignees, previousHolder, paths, now };
+  const apply = async (plan2) => {
+    await applyPlan(deps, { ...read, observing, pathDeps }, plan2);
+    return { outcome: observing ? "observed" : "applied", plan: plan2 };
+  };
+  const plan = decided();
+  if (!people || !assignsCappedPerson(plan, config3)) return apply(plan);
+  const logins = [...people.heldElsewhere.keys()];
+  return underCapLocks(
+    deps.store,
+    key.installationId,
+    logins,
+    async () => apply(decided(await personClaimsElsewhere(deps.store, key, logins, now)))
+  );
+}
 
 // src/store/memory-board-records.ts
 var MemoryBoardRecords = class {
@@ -43162,13 +58148,6 @@ var MemoryBoardRecords = class {
     return this.changes.filter((c) => Date.parse(c.at) >= from).reverse();
   }
 };
-
-// src/store/assert-ttl.ts
-function assertTtl(ttlMs) {
-  if (!Number.isFinite(ttlMs) || ttlMs <= 0) {
-    throw new RangeError(`ttlMs must be a positive number of milliseconds, got ${ttlMs}`);
-  }
-}
 
 // src/store/memory-cached-reads.ts
 var MAX_CACHED_READS = 1e4;
@@ -43415,18 +58394,6 @@ function earlierDeadline(a, b) {
   return a.at < b.at || a.at === b.at && a.id < b.id;
 }
 
-// src/store/open-issues.ts
-function holdRecord(claim3, waitlist = []) {
-  if (claim3 === null) return waitlist.length > 0 ? { waitlist } : null;
-  const { waitlist: _recorded, ...bare } = claim3;
-  return waitlist.length > 0 ? { ...bare, waitlist } : bare;
-}
-function holdOf(record2) {
-  if (!record2) return { claim: null };
-  const waiting = record2.waitlist?.length ? { waitlist: record2.waitlist } : {};
-  return { claim: "author" in record2 ? record2 : null, ...waiting };
-}
-
 // src/store/memory-open-issues.ts
 var MemoryOpenIssues = class {
   issues = /* @__PURE__ */ new Map();
@@ -43502,7 +58469,7 @@ var MemoryPathHolders = class {
 };
 
 // src/store/memory-periodic-jobs.ts
-import { randomUUID } from "node:crypto";
+import { randomUUID as randomUUID3 } from "node:crypto";
 var MemoryPeriodicJobs = class {
   constructor(now) {
     this.now = now;
@@ -43514,7 +58481,7 @@ var MemoryPeriodicJobs = class {
   async acquireLock(name, ttlMs) {
     assertTtl(ttlMs);
     if (this.#held(name) !== void 0) return null;
-    const token = randomUUID();
+    const token = randomUUID3();
     this.locks.set(name, { token, expiresAt: this.now() + ttlMs });
     return token;
   }
@@ -43553,12 +58520,6 @@ var MemoryPeriodicJobs = class {
   }
 };
 
-// src/store/repo-queue-settings.ts
-var QUEUE_SETTINGS_TTL_MS = 24 * 36e5;
-function repoNameKey(repo) {
-  return `${repo.owner}/${repo.repo}`.toLowerCase();
-}
-
 // src/store/memory-repo-queue-settings.ts
 var MemoryRepoQueueSettings = class {
   constructor(now) {
@@ -43574,9 +58535,6 @@ var MemoryRepoQueueSettings = class {
     return kept && kept.expiresAt > this.now() ? kept.settings : void 0;
   }
 };
-
-// src/store/unpublished-events.ts
-var PENDING_EVENTS_TTL_MS = 24 * 36e5;
 
 // src/store/memory-unpublished-events.ts
 var MemoryUnpublishedEvents = class {
@@ -49562,7 +64520,7 @@ var ProbotOctokit = Octokit.plugin(throttling, retry, paginateRest, restEndpoint
 });
 
 // ../../main/node_modules/probot/lib/octokit/get-octokit-throttle-options.js
-var import_bottleneck = __toESM(require_lib(), 1);
+var import_bottleneck = __toESM(require_lib2(), 1);
 
 // ../../main/node_modules/probot/lib/server/handlers/http-logger.js
 var import_pino_http = __toESM(require_logger(), 1);
@@ -49728,7 +64686,7 @@ function routeComment(event2, installationId, appLogin, now) {
   const slug = appLogin.replace(/\[bot\]$/i, "");
   const command = !bot && payload.action === "created" && parseCommand(body, slug) !== null;
   const people = () => ({
-    ...reconcile(installationId, payload.repository, payload.issue.number, reasonOf(event2), []),
+    ...reconcile2(installationId, payload.repository, payload.issue.number, reasonOf(event2), []),
     people: true
   });
   if (!collaborator && !bot) {
@@ -49757,7 +64715,7 @@ function routeComment(event2, installationId, appLogin, now) {
       at: now.toISOString()
     });
   }
-  const route = reconcile(
+  const route = reconcile2(
     installationId,
     payload.repository,
     payload.issue.number,
@@ -49794,7 +64752,7 @@ function routeIssue(event2, installationId, now) {
         // and decide() must not let a late delivery release a claim posted after the change.
         at: payload.issue.updated_at ?? now.toISOString()
       };
-      const route = reconcile(
+      const route = reconcile2(
         installationId,
         payload.repository,
         payload.issue.number,
@@ -49808,12 +64766,12 @@ function routeIssue(event2, installationId, now) {
     case "assigned":
     case "unassigned":
       return {
-        ...reconcile(installationId, payload.repository, payload.issue.number, reasonOf(event2), []),
+        ...reconcile2(installationId, payload.repository, payload.issue.number, reasonOf(event2), []),
         people: true
       };
     case "closed":
     case "reopened":
-      return reconcile(
+      return reconcile2(
         installationId,
         payload.repository,
         payload.issue.number,
@@ -49824,7 +64782,7 @@ function routeIssue(event2, installationId, now) {
       const { new_issue: issue2, new_repository: repository } = payload.changes;
       const owner = repository.owner?.login;
       if (!owner) return { kind: "ignore", why: "transferred to an unknown owner" };
-      const route = reconcile(
+      const route = reconcile2(
         installationId,
         { name: repository.name, owner: { login: owner } },
         issue2.number,
@@ -49845,7 +64803,7 @@ function routeIssue(event2, installationId, now) {
       return { kind: "ignore", why: `issues.${payload.action} is not handled` };
   }
 }
-function reconcile(installationId, repository, number4, reason2, hints) {
+function reconcile2(installationId, repository, number4, reason2, hints) {
   return {
     kind: "reconcile",
     request: { key: issueKey(installationId, repository, number4), hints, reason: reason2 }
@@ -50070,7 +65028,7 @@ async function runAction(env, options2 = {}) {
   for (const request2 of requests) {
     const { number: number4 } = request2.key;
     try {
-      await reconcileWithRollout(deps, request2);
+      await reconcile(deps, request2);
       reconciled.push(number4);
     } catch (error62) {
       log.error(

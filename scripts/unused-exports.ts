@@ -4,7 +4,8 @@
  *
  * Usage: `npx tsx scripts/unused-exports.ts [--src-only]`. With `--src-only` an import from
  * test/, bench/ or sandbox/ does not count as a use. Prints one `file: name (kind)` line a
- * dead export and a closing count; always exits 0 (a report, not a gate).
+ * dead export and a closing count, and exits 1 when there is any: `.ci/run` runs it after
+ * the lint, so an export nothing imports is made module-private or removed.
  */
 import { relative, resolve } from 'node:path';
 import ts from 'typescript';
@@ -102,3 +103,4 @@ for (const line of dead.sort()) console.log(line);
 console.log(
   `${dead.length} of ${total} exports of src/ imported by nothing${srcOnly ? ' in src/' : ''} (${deadValues} of ${values} values)`,
 );
+if (dead.length > 0) process.exitCode = 1;

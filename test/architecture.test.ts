@@ -106,6 +106,15 @@ describe('the shape of src/', () => {
     expect(cycles(folderGraph(graph)).map((cycle) => cycle.join(' <-> '))).toEqual([]);
   });
 
+  it('runs one reconcile from one file of at most 100 lines, the one the queue and the Action call', () => {
+    expect(
+      lineCount(readFileSync(join(root, 'src/reconcile/reconcile.ts'), 'utf8')),
+    ).toBeLessThanOrEqual(100);
+    // Which files import the reconcile room's entry: the doors that run a reconcile.
+    const callers = files.filter((file) => graph.get(file)?.has('src/reconcile/reconcile.ts'));
+    expect(callers.sort()).toEqual(['src/action/run-action.ts', 'src/app/queue-jobs.ts']);
+  });
+
   it('sees a cycle through a type-only import', () => {
     const found = cycles(
       new Map([

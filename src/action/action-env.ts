@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { durationSchema } from '../config/duration.js';
+import { parseRepoName } from '../repo-names.js';
 
 /** What the Actions runner tells one run of the Action, read once from its environment. */
 interface ActionEnv {
@@ -31,7 +32,11 @@ const ActionVariables = z.object({
   GITHUB_EVENT_PATH: z.string({ error: 'is required: the runner sets it for every run' }),
   GITHUB_REPOSITORY: z
     .string({ error: 'is required: the runner sets it for every run' })
-    .regex(/^[A-Za-z0-9-]+\/[A-Za-z0-9._-]+$/, { error: 'must be owner/name' }),
+    .transform((text, ctx) => {
+      const name = parseRepoName(text);
+      if (name === null) ctx.addIssue({ code: 'custom', message: 'must be owner/name' });
+      return name ?? z.NEVER;
+    }),
   GITHUB_API_URL: z
     .url({
       protocol: /^https?$/,
@@ -73,7 +78,7 @@ export function readActionEnv(env: Readonly<Record<string, string | undefined>>)
     throw new ActionEnvError(`claim-warden cannot run: ${problems.join('; ')}`);
   }
   const v = parsed.data;
-  const [owner, repo] = v.GITHUB_REPOSITORY.split('/') as [string, string];
+  const { owner, repo } = v.GITHUB_REPOSITORY;
   return {
     eventName: v.GITHUB_EVENT_NAME,
     eventPath: v.GITHUB_EVENT_PATH,

@@ -6,7 +6,7 @@ import { loadRepoConfig } from '../config/load-repo-config.js';
 import { statusOf } from '../github/errors.js';
 import { KnownLabels } from '../github/execute.js';
 import type { ReconcileRequest } from '../queue/queue.js';
-import { reconcileWithRollout } from '../rollout/reconcile-with-rollout.js';
+import { reconcile } from '../reconcile/reconcile.js';
 import { MemoryStore } from '../store/memory-store.js';
 import { readActionEnv } from './action-env.js';
 import { actionOctokit } from './action-octokit.js';
@@ -142,7 +142,7 @@ export async function runAction(
   for (const request of requests) {
     const { number } = request.key;
     try {
-      await reconcileWithRollout(deps, request);
+      await reconcile(deps, request);
       reconciled.push(number);
     } catch (error) {
       log.error(

@@ -2,11 +2,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { ProbotOctokit } from 'probot';
 import type { RepoConfigResult } from '../config/repo-config.js';
+import { settingDefault } from '../config/settings.js';
 import { OPERATIONS } from '../operations/catalogue.js';
 import { matchRoute, type RawParams } from '../operations/match-route.js';
 import type { Operation, OperationName } from '../operations/operation.js';
 import type { ReconcileRequest, WorkQueue } from '../queue/queue.js';
-import type { RolloutResult } from '../rollout/reconcile-with-rollout.js';
+import type { ReconcileResult } from '../reconcile/reconcile-deps.js';
+import { isRepoName } from '../repo-names.js';
 import type { Store } from '../store/store.js';
 import type { ApiAnswer } from './answers/api-answer.js';
 import { ApiError, invalidInput, unverifiable } from './answers/api-error.js';
@@ -35,7 +37,7 @@ const MAX_BODY_BYTES = 64 * 1024;
 export const API_CACHE_MS = 5 * 60_000;
 
 /** How long a token GitHub refused is answered 401 without asking again. */
-export const REFUSED_TOKEN_MS = 60_000;
+const REFUSED_TOKEN_MS = 60_000;
 
 /** What the app hands the claims API. */
 export interface ClaimsApiOptions {
@@ -49,7 +51,7 @@ export interface ClaimsApiOptions {
   readonly appOctokit: ProbotOctokit;
   octokitFor(installationId: number): Promise<ProbotOctokit>;
   config(octokit: ProbotOctokit, where: { owner: string; repo: string }): Promise<RepoConfigResult>;
-  reconcile(request: ReconcileRequest): Promise<RolloutResult>;
+  reconcile(request: ReconcileRequest): Promise<ReconcileResult>;
   /** Whether outgoing claim events are sent (`CLAIMS_EVENTS_URL`, docs/protocol.md §13). */
   readonly events: boolean;
   /** Cache lifetime of identity, permission and visibility (default and maximum 5 minutes). */
@@ -71,11 +73,10 @@ export interface ClaimsApiOptions {
 }
 
 /** The defaults of `CLAIMS_API_RATE_PER_MINUTE` and `CLAIMS_API_CONCURRENCY`. */
-export const DEFAULT_CALLER_LIMITS: CallerLimitSettings = { perMinute: 300, concurrency: 10 };
-
-/** GitHub's grammar of account and repository names: anything else names no repository. */
-const OWNER_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,38})$/;
-const REPO_NAME = /^(?!\.\.?$)[A-Za-z0-9._-]{1,100}$/;
+export const DEFAULT_CALLER_LIMITS: CallerLimitSettings = {
+  perMinute: settingDefault('CLAIMS_API_RATE_PER_MINUTE'),
+  concurrency: settingDefault('CLAIMS_API_CONCURRENCY'),
+};
 
 /** Builds the claims API's dependencies (caches included) from what the app has. */
 export function claimsApiDeps(options: ClaimsApiOptions): ApiDeps {
@@ -223,7 +224,7 @@ async function serve(
   const handler = OPERATION_HANDLERS[name];
   const { notFound } = handler;
   if (notFound === null) return handler.serve(deps, caller, request);
-  if (!OWNER_NAME.test(request.owner ?? '') || !REPO_NAME.test(request.repo ?? '')) {
+  if (!isRepoName(request.owner ?? '', request.repo ?? '')) {
     throw notFound();
   }
   try {
@@ -283,7 +284,7 @@ function targetOf(operation: Operation, params: RawParams): OperationRequest {
   if (operation.target === 'none') return {};
   const owner = safeDecode(params.owner!);
   const repo = safeDecode(params.repo!);
-  if (!OWNER_NAME.test(owner ?? '') || !REPO_NAME.test(repo ?? '')) {
+  if (!isRepoName(owner ?? '', repo ?? '')) {
     throw OPERATION_HANDLERS[operation.name].notFound!();
   }
   return {

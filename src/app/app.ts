@@ -3,11 +3,12 @@ import type { Logger } from 'pino';
 import type { Probot } from 'probot';
 import { limitCounters } from '../api/caller/limit-counters.js';
 import { apiCallerLimits, createClaimsApi, DEFAULT_CALLER_LIMITS } from '../api/claims-api.js';
+import { settingDefault } from '../config/settings.js';
 import { createEventOutbox } from '../events/create-event-outbox.js';
 import { eventMetrics } from '../events/event-metrics.js';
 import type { EventOutbox, EventSenderOptions } from '../events/event-outbox.js';
 import { sharedWritePacing } from '../github/shared-write-pacing.js';
-import { GITHUB_WRITE_SPACING_MS, type PacingClock, writePacing } from '../github/write-pacing.js';
+import { type PacingClock, writePacing } from '../github/write-pacing.js';
 import type { HttpRoutes } from '../http-routes.js';
 import { remoteMcpRoutes } from '../mcp/remote-mcp-routes.js';
 import { peoplePlanOf } from '../people-facts/people-plan.js';
@@ -22,7 +23,7 @@ import { registerScrapedGauges } from '../telemetry/scraped-gauges.js';
 import { connectApp } from './connect-app.js';
 import { createHttpRoutes } from './http.js';
 import { createMetrics, type Metrics } from './metrics.js';
-import { reconcileHandler } from './reconcile-handler.js';
+import { queueJobs } from './queue-jobs.js';
 import { repoConfigSource } from './repo-config-source.js';
 import { mountRoutes } from './route-table.js';
 import type { WardenCore, WardenSettings } from './warden-core.js';
@@ -87,7 +88,7 @@ export interface ClaimWarden {
 /**
  * Wires the app into a Probot instance: webhooks become reconcile requests on the queue
  * (webhook-intake.ts); the queue runs reconciles with per-installation octokits
- * (reconcile-handler.ts); the sweep and the resync keep claims true without any event
+ * (queue-jobs.ts); the sweep and the resync keep claims true without any event
  * (warden-timers.ts).
  */
 export async function createClaimWarden(app: Probot, options: WardenOptions): Promise<ClaimWarden> {
@@ -96,7 +97,7 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
   const log: Logger = (options.log ?? app.log).child({ name: 'claim-warden' });
   // NaN while Redis is away, so a scrape still gets the other metrics.
   const metrics = options.metrics ?? createMetrics(() => queue.depth().catch(() => Number.NaN));
-  const writeMs = settings.writePacingMs ?? GITHUB_WRITE_SPACING_MS;
+  const writeMs = settings.writePacingMs ?? settingDefault('CLAIMS_WRITE_PACING_MS');
   const clock = options.pacingClock ? { clock: options.pacingClock } : {};
   const ownPacing = writePacing({ writeMs, ...clock });
   // docs/replicas.md "Write pacing": on Redis, one schedule per installation for all replicas.
@@ -134,7 +135,7 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
   const overdueAfterMs = 2 * settings.sweepIntervalMs + 60_000;
   registerScrapedGauges(metrics.registry, { store, events, now, overdueAfterMs });
 
-  const { reconcileOne, handle, onExhausted, requestPullCheck } = reconcileHandler(core, events);
+  const { reconcileOne, handle, onExhausted, requestPullCheck } = queueJobs(core, events);
   queue.start(handle, { onExhausted });
   // docs/security.md "Limits": on Redis, counted for the whole deployment.
   const counters = limitCounters({
@@ -168,7 +169,7 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
     limits: callerLimits,
     counters,
     // docs/protocol.md §8 "Readers": one read of an issue per pacing interval, however many read.
-    readIntervalMs: settings.writePacingMs ?? GITHUB_WRITE_SPACING_MS,
+    readIntervalMs: settings.writePacingMs ?? settingDefault('CLAIMS_WRITE_PACING_MS'),
   });
 
   const timers = wardenTimers(core, options.timers ?? true, options.redeliveryRechecksMs);

@@ -1,5 +1,5 @@
 /** How a bounded stop ended. */
-export type StopOutcome = 'stopped' | 'timed out' | { readonly failed: unknown };
+type StopOutcome = 'stopped' | 'timed out' | { readonly failed: unknown };
 
 /**
  * Runs `stop` and resolves when it ends or after `ms`, whichever comes first: a graceful stop

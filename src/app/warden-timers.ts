@@ -1,4 +1,5 @@
 import type { ProbotOctokit } from 'probot';
+import { settingDefault } from '../config/settings.js';
 import { peopleClaimsOn, staleWindowOf } from '../config/stale-window-of.js';
 import type { RecoveryResult } from '../recovery/recover-deliveries.js';
 import { createRecovery } from '../recovery/start-recovery.js';
@@ -103,8 +104,8 @@ function deliveryRecovery(core: WardenCore, recheckMs: readonly number[] | undef
     log,
     now,
     appOctokit: async () => core.appOctokit,
-    max: settings.redeliverMax ?? 100,
-    intervalMs: settings.redeliverIntervalMs ?? 10 * 60_000,
+    max: settings.redeliverMax ?? settingDefault('CLAIMS_REDELIVER_MAX'),
+    intervalMs: settings.redeliverIntervalMs ?? settingDefault('CLAIMS_REDELIVER_INTERVAL'),
     delayMs: settings.redeliverDelayMs ?? 0,
     ...(recheckMs ? { recheckMs } : {}),
     subscribed: (event, action) => subscribed.has(action === null ? event : `${event}.${action}`),

@@ -8,9 +8,9 @@ import { recordGone } from '../read-model/record-gone.js';
 import { deliveryAttributes } from '../telemetry/delivery-attributes.js';
 import { inSpan } from '../tracing/tracing.js';
 import { recordDeliveries } from './deliveries.js';
+import { handleWebhook, type WebhookDeps, type WebhookEvent } from './handle-webhook.js';
 import { SUBSCRIBED_EVENTS } from './route-event.js';
 import type { WardenCore } from './warden-core.js';
-import { handleWebhook, type WebhookDeps, type WebhookEvent } from './webhook.js';
 
 /** What the webhook intake asks of the app's other jobs. */
 interface WebhookJobs {

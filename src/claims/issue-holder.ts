@@ -3,7 +3,7 @@ import { type ClaimComment, findHolder } from './liveness.js';
 import { hasName } from './names.js';
 
 /** What an issue shows of its liveness besides its claims: open or not, and its labels. */
-export interface IssueLiveness {
+interface IssueLiveness {
   readonly open: boolean;
   readonly labels: readonly string[];
 }

@@ -84,8 +84,8 @@ export type PublicIssue = z.infer<typeof PublicIssue>;
 type FieldsOf<T> = Omit<T, 'issue' | 'assignee' | 'kind'> & { readonly assignee?: string };
 
 /** An agent claim's facts; `kind` may be absent in what an older version kept. */
-export type AgentClaimFields = FieldsOf<AgentClaim> & { readonly kind?: 'agent' };
-export type PersonClaimFields = FieldsOf<PersonClaim> & { readonly kind: 'person' };
+type AgentClaimFields = FieldsOf<AgentClaim> & { readonly kind?: 'agent' };
+type PersonClaimFields = FieldsOf<PersonClaim> & { readonly kind: 'person' };
 export type ClaimFields = AgentClaimFields | PersonClaimFields;
 
 /** Whether a claim (its object or its facts, of any version) is a person's (§16). */

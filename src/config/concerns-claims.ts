@@ -2,7 +2,7 @@ import { hasName } from '../claims/names.js';
 import type { ResolvedRepoConfig } from './repo-config.js';
 
 /** What an event route leaves to the repository's config (src/app/route-event.ts). */
-export interface ConfigDependentRoute {
+interface ConfigDependentRoute {
   readonly label?: string;
   readonly bot?: string;
   readonly people?: true;

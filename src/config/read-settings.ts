@@ -1,24 +1,7 @@
-import { createHmac } from 'node:crypto';
-import { REDIS_SECRET_VARIABLES, redisProblems, redisTargetOf } from './redis-settings.js';
-import type { Settings } from './settings.js';
-import { SettingsEnv } from './settings-env.js';
+import { redisProblems } from './redis-settings.js';
+import { settingDocs } from './setting-doc.js';
+import { Settings, SettingsEnv } from './settings.js';
 import { SettingsError, type SettingsProblem } from './settings-error.js';
-
-// Values that may hold secrets: never quoted in an error (docs/protocol.md §6). A Redis URL can carry a
-// password (`redis://:secret@host`), so it is treated as one.
-const SECRET_VARIABLES = new Set([
-  'PRIVATE_KEY',
-  'WEBHOOK_SECRET',
-  ...REDIS_SECRET_VARIABLES,
-  'CLAIMS_EVENTS_SECRET',
-  'WEBHOOK_PROXY_URL',
-  'GITHUB_CLIENT_SECRET',
-  'CLAIMS_SESSION_SECRET',
-  'CLAIMS_METRICS_TOKEN',
-]);
-
-// URLs that are not secrets but may carry some (a user name and password, a `?token=`).
-const URL_VARIABLES = new Set(['CLAIMS_EVENTS_URL', 'CLAIMS_PUBLIC_URL']);
 
 /**
  * Reads and checks the operator's settings (docs/protocol.md §7) from `env`, once, at start-up. Throws a
@@ -38,14 +21,16 @@ export function readSettings(
   if (input.PRIVATE_KEY !== undefined) delete input.PRIVATE_KEY_PATH;
 
   const problems: SettingsProblem[] = [];
-  const parsed = SettingsEnv.safeParse(input);
+  const parsed = Settings.safeParse(input);
   if (!parsed.success) {
     const named = new Set<string>();
     for (const issue of parsed.error.issues) {
       const variable = String(issue.path[0] ?? '(environment)');
       if (named.has(variable)) continue;
       named.add(variable);
-      problems.push({ variable, message: withValue(variable, issue.message, input[variable]) });
+      const together = issue.code === 'custom' && issue.params?.together === true;
+      const value = together ? undefined : input[variable];
+      problems.push({ variable, message: withValue(variable, issue.message, value) });
     }
   }
   problems.push(...redisProblems(new Set(Object.keys(input))));
@@ -88,61 +73,17 @@ export function readSettings(
     throw new SettingsError(problems);
   }
 
-  const v = parsed.data;
-  const privateKey = v.PRIVATE_KEY ?? v.PRIVATE_KEY_PATH;
-  if (privateKey === undefined) throw new SettingsError(problems); // unreachable: checked above
-  const redis = redisTargetOf(v);
-  if (redis.problems.length > 0) throw new SettingsError(redis.problems);
-  return {
-    staleAfterMs: v.CLAIMS_STALE_AFTER,
-    sweepIntervalMs: v.CLAIMS_SWEEP_INTERVAL,
-    resyncIntervalMs: v.CLAIMS_RESYNC_INTERVAL,
-    configCacheMs: v.CLAIMS_CONFIG_CACHE,
-    queueConcurrency: v.CLAIMS_QUEUE_CONCURRENCY,
-    apiRatePerMinute: v.CLAIMS_API_RATE_PER_MINUTE,
-    apiConcurrency: v.CLAIMS_API_CONCURRENCY,
-    redis: redis.target,
-    redisPrefix: v.CLAIMS_REDIS_PREFIX,
-    queueLockMs: v.CLAIMS_QUEUE_LOCK,
-    writePacingMs: v.CLAIMS_WRITE_PACING_MS,
-    appId: v.APP_ID,
-    privateKey,
-    webhookSecret: v.WEBHOOK_SECRET,
-    port: v.PORT,
-    host: v.HOST,
-    logLevel: v.LOG_LEVEL,
-    logFormat: v.LOG_FORMAT,
-    gheHost: v.GHE_HOST,
-    gheProtocol: v.GHE_PROTOCOL,
-    githubBaseUrl: v.GHE_HOST ? `${v.GHE_PROTOCOL}://${v.GHE_HOST}/api/v3` : undefined,
-    redeliverIntervalMs: v.CLAIMS_REDELIVER_INTERVAL,
-    redeliverMax: v.CLAIMS_REDELIVER_MAX,
-    eventsUrl: v.CLAIMS_EVENTS_URL,
-    eventsSecret: v.CLAIMS_EVENTS_SECRET,
-    eventsConcurrency: v.CLAIMS_EVENTS_CONCURRENCY,
-    eventsMaxPending: v.CLAIMS_EVENTS_MAX_PENDING,
-    webhookProxyUrl: v.WEBHOOK_PROXY_URL,
-    boardOAuth:
-      v.GITHUB_CLIENT_ID !== undefined && v.GITHUB_CLIENT_SECRET !== undefined
-        ? { clientId: v.GITHUB_CLIENT_ID, clientSecret: v.GITHUB_CLIENT_SECRET }
-        : undefined,
-    publicUrl: v.CLAIMS_PUBLIC_URL,
-    trustProxy: v.CLAIMS_TRUST_PROXY,
-    shutdownTimeoutMs: v.CLAIMS_SHUTDOWN_TIMEOUT,
-    redeliverDelayMs: v.CLAIMS_REDELIVER_DELAY,
-    // Derived with a purpose label, so the cookie key never equals the webhook secret itself.
-    sessionSecret:
-      v.CLAIMS_SESSION_SECRET ??
-      createHmac('sha256', v.WEBHOOK_SECRET).update('claim-warden board session').digest('hex'),
-    metricsToken: v.CLAIMS_METRICS_TOKEN,
-  };
+  return parsed.data;
 }
 
 /** Adds `(got "...")` to a problem, except for secret variables, whose values are never shown. */
 function withValue(variable: string, message: string, value: string | undefined): string {
-  if (value === undefined || SECRET_VARIABLES.has(variable)) return message;
+  // Values that may hold secrets are never quoted (docs/protocol.md §6); a Redis URL can carry
+  // a password (`redis://:secret@host`), so it is one.
+  const doc = settingDocs.get(SettingsEnv.shape[variable as keyof typeof SettingsEnv.shape]);
+  if (value === undefined || doc?.secret) return message;
   // A URL's user name, password and query may be credentials: shown as `***`.
-  const quoted = URL_VARIABLES.has(variable)
+  const quoted = doc?.url
     ? value.replace(/\/\/[^/?#]*@/, '//***@').replace(/[?#].*$/s, '?***')
     : value;
   const shown = quoted.length > 60 ? `${quoted.slice(0, 60)}…` : quoted;

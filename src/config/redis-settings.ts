@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { redisUrlSchema } from './address-schemas.js';
 import type { RedisNode, RedisTarget } from './redis-target.js';
+import { documented } from './setting-doc.js';
 import type { SettingsProblem } from './settings-error.js';
 
 // The variables that name Redis (docs/replicas.md "Naming Redis"): each checked on its own
@@ -67,35 +68,61 @@ const caFileSchema = z.string().transform((path, ctx) => {
 
 /** The environment's Redis variables, each validated on its own (part of SettingsEnv). */
 export const RedisSettingsEnv = {
-  CLAIMS_REDIS_URL: redisUrlSchema.optional(),
-  CLAIMS_REDIS_SENTINELS: nodeListSchema('the Sentinels').optional(),
-  CLAIMS_REDIS_SENTINEL_NAME: z
-    .string()
-    .regex(/^[A-Za-z0-9._-]{1,128}$/, {
-      error:
-        "must be the primary's name in the Sentinels' configuration (sentinel monitor <name> …), such as mymaster",
-    })
-    .optional(),
-  CLAIMS_REDIS_SENTINEL_PASSWORD: z.string().optional(),
-  CLAIMS_REDIS_CLUSTER: nodeListSchema('start-up nodes of the Redis Cluster').optional(),
-  CLAIMS_REDIS_USERNAME: z
-    .string()
-    .regex(/^[\x21-\x7e]{1,256}$/, { error: 'must be an ACL user name, without spaces' })
-    .optional(),
-  CLAIMS_REDIS_PASSWORD: z.string().optional(),
-  CLAIMS_REDIS_TLS: z
-    .enum(['true', 'false'], { error: 'must be true or false' })
-    .transform((text) => text === 'true')
-    .optional(),
-  CLAIMS_REDIS_TLS_CA: caFileSchema.optional(),
+  CLAIMS_REDIS_URL: documented(redisUrlSchema.optional(), {
+    about:
+      '`redis://…` or `rediss://…` (TLS): share state and queue between replicas (docs/replicas.md); unset runs in-process',
+    secret: true,
+  }),
+  CLAIMS_REDIS_SENTINELS: documented(nodeListSchema('the Sentinels').optional(), {
+    about:
+      '`host:port,…` of the Sentinels instead, with `CLAIMS_REDIS_SENTINEL_NAME` and optionally `CLAIMS_REDIS_SENTINEL_PASSWORD`',
+  }),
+  CLAIMS_REDIS_SENTINEL_NAME: documented(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9._-]{1,128}$/, {
+        error:
+          "must be the primary's name in the Sentinels' configuration (sentinel monitor <name> …), such as mymaster",
+      })
+      .optional(),
+    { about: "the primary's name in the Sentinels' configuration, such as `mymaster`" },
+  ),
+  CLAIMS_REDIS_SENTINEL_PASSWORD: documented(z.string().optional(), {
+    about: "the Sentinels' own password",
+    secret: true,
+  }),
+  CLAIMS_REDIS_CLUSTER: documented(
+    nodeListSchema('start-up nodes of the Redis Cluster').optional(),
+    {
+      about:
+        '`host:port,…` start-up nodes of a Redis Cluster instead (keys become `{prefix}:…`, one slot)',
+    },
+  ),
+  CLAIMS_REDIS_USERNAME: documented(
+    z
+      .string()
+      .regex(/^[\x21-\x7e]{1,256}$/, { error: 'must be an ACL user name, without spaces' })
+      .optional(),
+    { about: 'the ACL user (or in the URL)' },
+  ),
+  CLAIMS_REDIS_PASSWORD: documented(z.string().optional(), {
+    about: 'the password (or in the URL)',
+    secret: true,
+  }),
+  CLAIMS_REDIS_TLS: documented(
+    z
+      .enum(['true', 'false'], { error: 'must be true or false' })
+      .transform((text) => text === 'true')
+      .optional(),
+    {
+      about: '`true`: TLS to the Sentinels or Cluster nodes (a URL says it with `rediss://`)',
+      default: 'false',
+    },
+  ),
+  CLAIMS_REDIS_TLS_CA: documented(caFileSchema.optional(), {
+    about: "PEM file of a private CA that signed Redis's certificate, trusted besides Node's own",
+  }),
 };
-
-/** The Redis variables whose values are never quoted in an error. */
-export const REDIS_SECRET_VARIABLES = [
-  'CLAIMS_REDIS_URL',
-  'CLAIMS_REDIS_PASSWORD',
-  'CLAIMS_REDIS_SENTINEL_PASSWORD',
-] as const;
 
 type RedisValues = {
   readonly [K in keyof typeof RedisSettingsEnv]?: z.output<(typeof RedisSettingsEnv)[K]>;

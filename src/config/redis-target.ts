@@ -5,7 +5,7 @@ export interface RedisNode {
 }
 
 /** What every form of naming Redis may add: credentials (ACL user or `requirepass`), TLS. */
-export interface RedisAccess {
+interface RedisAccess {
   /** `CLAIMS_REDIS_USERNAME`, or the URL's user name: an ACL user. */
   readonly username?: string | undefined;
   /** `CLAIMS_REDIS_PASSWORD`, or the URL's password: a secret, never logged. */

@@ -1,5 +1,6 @@
 import { type Job, Queue, UnrecoverableError, Worker } from 'bullmq';
 import type { Logger } from 'pino';
+import { settingDefault } from '../config/settings.js';
 import { connectRedis, type RedisAddress, type RedisClient } from '../redis/connect-redis.js';
 import type { ClaimEvent } from './claim-event.js';
 import type {
@@ -86,7 +87,7 @@ export class BullOutbox implements EventOutbox {
     this.worker = new Worker<ClaimEvent>(EVENTS_QUEUE, (job) => this.process(job), {
       connection: this.workerConnection,
       prefix: options.prefix,
-      concurrency: options.concurrency ?? 4,
+      concurrency: options.concurrency ?? settingDefault('CLAIMS_EVENTS_CONCURRENCY'),
       lockDuration: lock,
       // BullMQ's stalled check runs at most once per interval across the cluster, and moves
       // back a job that was active at the check before and has no lock now. At half the lock,

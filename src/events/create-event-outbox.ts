@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Settings } from '../config/settings.js';
+import { type Settings, settingDefault } from '../config/settings.js';
 import { keyspace } from '../redis/keyspace.js';
 import { BullOutbox } from './bull-outbox.js';
 import type { EventOutbox, EventSenderOptions, OutboxObserver } from './event-outbox.js';
@@ -46,22 +46,23 @@ export function createEventOutbox(
   const shared = {
     send,
     log: logger,
-    ...(settings.eventsConcurrency !== undefined
-      ? { concurrency: settings.eventsConcurrency }
-      : {}),
+    concurrency: settings.eventsConcurrency ?? settingDefault('CLAIMS_EVENTS_CONCURRENCY'),
     ...(observer ? { observer } : {}),
     ...retry,
   };
   if (settings.redis) {
     return new BullOutbox({
       target: settings.redis,
-      prefix: keyspace(settings.redis, settings.redisPrefix ?? 'claims'),
+      prefix: keyspace(
+        settings.redis,
+        settings.redisPrefix ?? settingDefault('CLAIMS_REDIS_PREFIX'),
+      ),
       lockDurationMs: settings.queueLockMs,
       ...shared,
     });
   }
   return new MemoryOutbox({
     ...shared,
-    ...(settings.eventsMaxPending !== undefined ? { maxPending: settings.eventsMaxPending } : {}),
+    maxPending: settings.eventsMaxPending ?? settingDefault('CLAIMS_EVENTS_MAX_PENDING'),
   });
 }

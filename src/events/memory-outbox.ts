@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { settingDefault } from '../config/settings.js';
 import type { ClaimEvent } from './claim-event.js';
 import type {
   DropReason,
@@ -12,23 +13,14 @@ import { EVENT_RETRY_WINDOW_MS, nextEventAttemptIn } from './retry-schedule.js';
 /** How many delivered event ids are remembered, so a change derived again is not resent. */
 const REMEMBERED_IDS = 10_000;
 
-/** `CLAIMS_EVENTS_CONCURRENCY`'s default: as many as the Redis outbox sends per replica. */
-const DEFAULT_EVENTS_CONCURRENCY = 4;
-
-/**
- * `CLAIMS_EVENTS_MAX_PENDING`'s default. An event and its bookkeeping take about a kilobyte,
- * so a full outbox holds some 10 MB; a receiver down for its 24 hours rarely misses more.
- */
-const DEFAULT_EVENTS_MAX_PENDING = 10_000;
-
 /** Options of {@link MemoryOutbox}. */
 interface MemoryOutboxOptions extends OutboxRetryOptions {
   /** Sends one event; throws when the receiver did not take it; `signal` aborts it. */
   readonly send: (event: ClaimEvent, signal: AbortSignal) => Promise<void>;
   readonly log: Logger;
-  /** Events sent at once: `CLAIMS_EVENTS_CONCURRENCY` (default 4). */
+  /** Events sent at once: `CLAIMS_EVENTS_CONCURRENCY` (its default when absent). */
   readonly concurrency?: number;
-  /** Events kept at most, sending or waiting: `CLAIMS_EVENTS_MAX_PENDING` (default 10,000). */
+  /** Events kept at most, sending or waiting: `CLAIMS_EVENTS_MAX_PENDING` (its default when absent). */
   readonly maxPending?: number;
   /** Told of each attempt and each drop (the metrics). */
   readonly observer?: OutboxObserver;
@@ -76,8 +68,14 @@ export class MemoryOutbox implements EventOutbox {
   private closed = false;
 
   constructor(private readonly options: MemoryOutboxOptions) {
-    this.concurrency = Math.max(1, options.concurrency ?? DEFAULT_EVENTS_CONCURRENCY);
-    this.maxPending = Math.max(1, options.maxPending ?? DEFAULT_EVENTS_MAX_PENDING);
+    this.concurrency = Math.max(
+      1,
+      options.concurrency ?? settingDefault('CLAIMS_EVENTS_CONCURRENCY'),
+    );
+    this.maxPending = Math.max(
+      1,
+      options.maxPending ?? settingDefault('CLAIMS_EVENTS_MAX_PENDING'),
+    );
     this.now = options.now ?? Date.now;
   }
 

@@ -17,7 +17,7 @@ const PER_PAGE = 100;
 const TIMELINE_READ_TTL_MS = 3_600_000;
 
 /** What people's claims read of an issue's timeline (docs/protocol.md §16). */
-export interface IssueTimeline {
+interface IssueTimeline {
   /** Its `assigned` and `unassigned` events, oldest first. */
   readonly assignments: readonly AssignmentEvent[];
   /** The pull requests that mention the issue (`cross-referenced`), as they are now. */

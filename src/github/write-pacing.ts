@@ -18,7 +18,7 @@ export interface PacingClock {
 }
 
 /** How far apart writes start, per installation (docs/protocol.md §6). */
-export interface WritePacingOptions {
+interface WritePacingOptions {
   /** Between any two writes of one installation (default 1000: GitHub's one second). */
   readonly writeMs?: number;
   /** Between two writes that notify people, such as a new comment (default 3 × writeMs). */
@@ -33,7 +33,7 @@ export interface PacedGroup {
 }
 
 /** The schedule of one key: jobs start one at a time, at least the spacing apart. */
-export interface PacedKey {
+interface PacedKey {
   schedule<T>(options: { priority?: number }, job: () => T | Promise<T>): Promise<T>;
 }
 

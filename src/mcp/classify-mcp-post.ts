@@ -6,7 +6,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 
 /** What a POST to `/mcp` is, decided before any session is opened or touched. */
-export type McpPost =
+type McpPost =
   /** A refusal the transport would give anyway: answered as is, nothing opened or touched. */
   | {
       readonly kind: 'refused';

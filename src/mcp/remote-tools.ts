@@ -6,6 +6,7 @@ import type { OperationRequest } from '../api/operation-handlers.js';
 import { OPERATIONS } from '../operations/catalogue.js';
 import type { Operation } from '../operations/operation.js';
 import { listPortableToolSchemas } from '../operations/portable-tool-schemas.js';
+import { parseIssueName, parseRepoName } from '../repo-names.js';
 import { CallCancelled, type ToolExtra, whileWaiting } from './while-waiting.js';
 
 /** What the tools of one MCP request share. */
@@ -20,9 +21,6 @@ interface RemoteToolContext {
 }
 
 type Args = Record<string, unknown>;
-
-const ISSUE_REF = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)#([1-9]\d{0,9})$/;
-const REPO_NAME = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)$/;
 
 /** The error object of a 422 naming one field (docs/protocol.md §8), as the API words it. */
 function invalidField(field: string, rule: string): OperationReply {
@@ -72,15 +70,15 @@ function requestOf(
   client: string | undefined,
 ): OperationRequest | OperationReply {
   if (operation.target === 'repo') {
-    const match = REPO_NAME.exec(String(args.repo));
-    if (!match) return invalidField('repo', '<owner>/<repo>');
+    const name = parseRepoName(String(args.repo));
+    if (!name) return invalidField('repo', '<owner>/<repo>');
     const query = new URLSearchParams({ paths: (args.paths as string[]).join(',') });
-    return { owner: match[1]!, repo: match[2]!, query };
+    return { ...name, query };
   }
   const { issue, ...rest } = args;
-  const match = ISSUE_REF.exec(String(issue));
-  if (!match) return invalidField('issue', '<owner>/<repo>#<number>');
-  const where = { owner: match[1]!, repo: match[2]!, number: Number(match[3]) };
+  const name = parseIssueName(String(issue));
+  if (!name) return invalidField('issue', '<owner>/<repo>#<number>');
+  const where = { owner: name.owner, repo: name.repo, number: name.number };
   if (operation.method === 'GET') return where;
   const chosen = operation.name === 'claim' ? (rest.client ?? client) : undefined;
   return { ...where, body: chosen === undefined ? rest : { ...rest, client: chosen } };

@@ -15,7 +15,7 @@ import type { Store } from '../store/store.js';
 import { reactedCommands } from './reacted-commands.js';
 
 /** What gathering people's facts reads with: the installation's octokit and read cache. */
-export interface PeopleReadDeps {
+interface PeopleReadDeps {
   readonly octokit: ProbotOctokit;
   readonly reads: ReadCache;
   readonly store: Pick<Store, 'openIssues'>;

@@ -37,7 +37,7 @@ export interface Reply {
 }
 
 /** What the app's notes of the thread record: its replies and whom it served from the waitlist. */
-export interface PeopleNotes {
+interface PeopleNotes {
   readonly replies: ReadonlyMap<number, Reply>;
   readonly served: ReadonlySet<number>;
 }

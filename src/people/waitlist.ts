@@ -7,7 +7,7 @@ import { mayClaim, overCap } from './roles.js';
 import { isBot } from './thread-commands.js';
 
 /** A person waiting for the issue: their refused `/claim`, and since when they wait. */
-export interface Waiting {
+interface Waiting {
   readonly commentId: number;
   readonly login: string;
   /** `/claim @login`: a triager vouched for them, so `people.who` does not apply. */

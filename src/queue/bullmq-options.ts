@@ -1,3 +1,4 @@
+import { settingDefault } from '../config/settings.js';
 import type { RedisAddress, RedisClient } from '../redis/connect-redis.js';
 import { installationShare } from './fair-order.js';
 import type { QueueLogger } from './queue.js';
@@ -65,7 +66,7 @@ export function resolveOptions(options: BullQueueOptions): ResolvedOptions {
   return {
     ...resolveRetry(options),
     queueName: options.queueName ?? 'reconcile',
-    prefix: options.prefix ?? 'claims',
+    prefix: options.prefix ?? settingDefault('CLAIMS_REDIS_PREFIX'),
     concurrency: options.concurrency ?? 8,
     perInstallation: options.perInstallation ?? installationShare(options.concurrency ?? 8),
     lockDurationMs: options.lockDurationMs ?? 30_000,

@@ -8,7 +8,7 @@ export interface JobData {
 }
 
 /** The per-issue records of docs/replicas.md, and those of the issue's installation. */
-export interface IssueJobRecords {
+interface IssueJobRecords {
   readonly pending: string;
   readonly running: string;
   readonly gen: string;

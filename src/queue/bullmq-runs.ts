@@ -24,7 +24,7 @@ import {
 import { retryAfterOf, retryDelay } from './retry.js';
 
 /** What {@link IssueRuns} works with: the worker side of the queue (docs/replicas.md). */
-export interface IssueRunsContext {
+interface IssueRunsContext {
   /** The worker side's connection: waits out outages. */
   readonly redis: RedisClient;
   /** The worker side's queue, where the next jobs are added. */

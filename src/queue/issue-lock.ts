@@ -20,7 +20,7 @@ export class IssueLockTimeoutError extends Error {
 }
 
 /** How long {@link exclusiveInProcess} and {@link exclusiveOnRedis} wait for the lock. */
-export interface IssueLockOptions {
+interface IssueLockOptions {
   /** Give up (IssueLockTimeoutError) after this long (default 15000 ms). */
   readonly timeoutMs?: number;
 }
@@ -64,7 +64,7 @@ export async function exclusiveInProcess<T>(
 }
 
 /** Options of {@link exclusiveOnRedis}. */
-export interface RedisIssueLockOptions extends IssueLockOptions {
+interface RedisIssueLockOptions extends IssueLockOptions {
   /** The lock's lease, renewed every third of it while `fn` runs (the queue's issueLockMs). */
   readonly ttlMs: number;
   /** Pause between attempts to take a held lock (default 25 ms). */

@@ -6,7 +6,7 @@ import { retryAfterOf } from './retry.js';
 const KEEP_DUE_AFTER_MS = 60_000;
 
 /** What {@link keepDue} needs. */
-export interface KeepDueDeps {
+interface KeepDueDeps {
   /** The deadline index the sweep reads (docs/protocol.md §4). */
   readonly store: { setDeadline(key: IssueKey, at: Date | null): Promise<void> };
   readonly log: QueueLogger;

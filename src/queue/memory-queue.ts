@@ -22,7 +22,7 @@ import {
 } from './retry.js';
 
 /** Options of {@link MemoryQueue}. */
-export interface MemoryQueueOptions extends RetryOptions {
+interface MemoryQueueOptions extends RetryOptions {
   /** Handlers running at once across all issues (default 8). */
   readonly concurrency?: number;
   /**

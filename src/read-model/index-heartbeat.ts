@@ -5,7 +5,7 @@ import type { IssueKey } from '../keys.js';
 import type { IndexedClaim, Store } from '../store/store.js';
 
 /** The holder's comment as an `issue_comment.edited` webhook carries it. */
-export interface EditedComment {
+interface EditedComment {
   readonly id: number;
   readonly body: string;
   readonly updatedAt: Date;

@@ -4,15 +4,15 @@ import { holderRef } from '../events/holder-ref.js';
 import type { IssueMeta, IssueThread } from '../github/thread.js';
 import { type GuardIndexDeps, indexForGuard } from '../guard/index-for-guard.js';
 import type { IssueKey } from '../keys.js';
-import type { PathCheck } from '../paths/path-holders-for.js';
-import { type RecordPathDeps, recordPathHolder } from '../paths/record-path-holder.js';
+import type { PathCheck } from '../path-holders/path-holders-for.js';
+import { type RecordPathDeps, recordPathHolder } from '../path-holders/record-path-holder.js';
 import type { IndexedClaim } from '../store/store.js';
 import { claimChangesOf } from './claim-changes-of.js';
 import { indexedClaimOf, indexedPersonOf } from './indexed-claim-of.js';
 import { indexedIssueOf } from './indexed-issue-of.js';
 
 /** What one applied reconcile settled on, as the read model records it. */
-export interface ReconciledIssue {
+interface ReconciledIssue {
   readonly plan: Plan;
   readonly thread: IssueThread & { readonly meta: IssueMeta };
   /** The path holders the reconcile verified (docs/protocol.md §10). */

@@ -9,7 +9,7 @@ const REDELIVER_LEASE = 'redeliver-lease';
  * retries a redelivery that failed (a balancer that had not yet sent traffic here, a
  * restart), so a failed one is asked for again soon rather than a whole interval later.
  */
-export const DEFAULT_RECHECK_MS: readonly number[] = [30_000, 60_000, 120_000];
+const DEFAULT_RECHECK_MS: readonly number[] = [30_000, 60_000, 120_000];
 
 /** What the periodic recovery needs besides a run's dependencies. */
 interface StartRecoveryDeps extends RecoveryDeps {

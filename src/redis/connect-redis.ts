@@ -13,7 +13,7 @@ export type RedisAddress = RedisTarget | string;
  *   come within GitHub's 10 seconds;
  * - `wait-out`: BullMQ's workers and blocking reads, which must ride an outage out.
  */
-export type ConnectionSide = 'fail-fast' | 'wait-out';
+type ConnectionSide = 'fail-fast' | 'wait-out';
 
 /**
  * The fail-fast options:

@@ -1,5 +1,5 @@
 /** What {@link within} rejects with when the work did not settle in time. */
-export class TooSlowError extends Error {
+class TooSlowError extends Error {
   override readonly name = 'TooSlowError';
 }
 

@@ -14,7 +14,7 @@ export interface BoardRecords {
 }
 
 /** How a claim ended that the board lists: gone stale, lost a race, or replaced when stale. */
-export type ClaimChangeKind = 'expiry' | 'loss' | 'takeover';
+type ClaimChangeKind = 'expiry' | 'loss' | 'takeover';
 
 /** One finalisation the board lists under "last 24 hours". */
 export interface ClaimChange {

@@ -2,7 +2,7 @@ import { assertTtl } from './assert-ttl.js';
 import type { BoardSessions } from './board-sessions.js';
 
 /** Options of {@link MemoryBoardSessions}. */
-export interface MemoryBoardSessionsOptions {
+interface MemoryBoardSessionsOptions {
   /** The clock in epoch ms (tests pass their own). */
   readonly now?: () => number;
 }

@@ -13,7 +13,7 @@ import { MemoryUnpublishedEvents } from './memory-unpublished-events.js';
 import type { Store } from './store.js';
 
 /** Options of {@link MemoryStore}. */
-export interface MemoryStoreOptions {
+interface MemoryStoreOptions {
   /** The clock, in epoch milliseconds; tests pass their own to control expiry. */
   readonly now?: () => number;
   /**

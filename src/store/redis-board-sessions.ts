@@ -4,7 +4,7 @@ import { assertTtl } from './assert-ttl.js';
 import type { BoardSessions } from './board-sessions.js';
 
 /** Options of {@link RedisBoardSessions}. */
-export interface RedisBoardSessionsOptions {
+interface RedisBoardSessionsOptions {
   /** The connection to use, once up (the app shares the RedisStore's: `store.connection()`). */
   readonly redis: () => Promise<RedisClient>;
   /** Prefix of every key written (the store's, e.g. `claims:`), so replicas of one app share. */

@@ -7,7 +7,7 @@ import {
 } from '../redis/connect-redis.js';
 
 /** Where a store gets its connection: the caller's client, or an address it connects to. */
-export type RedisStoreConnection =
+type RedisStoreConnection =
   | { readonly redis: RedisClient }
   | { readonly target: RedisAddress; readonly redisOptions?: RedisOptions };
 

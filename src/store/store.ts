@@ -12,14 +12,10 @@ import type { UnpublishedEvents } from './unpublished-events.js';
 
 // Re-exported: the keys live in src/keys.ts, the records in their concern's file, and code
 // across the app imports them from here.
-export type { CachedRead } from './cached-reads.js';
-export type { BranchHolder, IndexedBranchHolder } from './guard-records.js';
-export type { HolderRef } from './issue-records.js';
 export type { IndexedClaim, IndexedEntry, IndexedIssue } from './open-issues.js';
-export type { IndexedPathHolder, PathHolder } from './path-holders.js';
+export type { IndexedPathHolder } from './path-holders.js';
 export type { DeliveryCheckpoint } from './periodic-jobs.js';
-export { QUEUE_SETTINGS_TTL_MS, type RepoName } from './repo-queue-settings.js';
-export { PENDING_EVENTS_TTL_MS } from './unpublished-events.js';
+export type { RepoName } from './repo-queue-settings.js';
 
 /**
  * The state the app keeps besides GitHub itself. GitHub's threads are the source of truth;

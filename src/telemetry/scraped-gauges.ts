@@ -5,7 +5,7 @@ import type { IndexedEntry, Store } from '../store/store.js';
 import { answers } from './answers.js';
 
 /** What the gauges read when Prometheus scrapes. */
-export interface ScrapedGaugeDeps {
+interface ScrapedGaugeDeps {
   readonly store: Store;
   /** Null without `CLAIMS_EVENTS_URL`: the event gauges stay at 0. */
   readonly events: EventOutbox | null;

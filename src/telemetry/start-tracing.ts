@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { enableSpans } from '../tracing/tracing.js';
 
 /** What a started tracer provider offers the app. */
-export interface Tracing {
+interface Tracing {
   /** Sends the spans still buffered; the app calls it as it stops. */
   flush(): Promise<void>;
 }

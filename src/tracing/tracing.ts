@@ -30,7 +30,7 @@ export function tracingOn(): boolean {
 const tracer = () => trace.getTracer('claim-warden');
 
 /** What {@link inSpan} starts the span with. */
-export interface SpanOptions {
+interface SpanOptions {
   readonly attributes?: Attributes;
   readonly kind?: SpanKind;
   readonly links?: Link[];

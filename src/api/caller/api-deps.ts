@@ -6,7 +6,7 @@ import type { Plan } from '../../claims/plan.js';
 import type { RepoConfigResult } from '../../config/repo-config.js';
 import type { IssueKey } from '../../keys.js';
 import type { ReconcileRequest, WorkQueue } from '../../queue/queue.js';
-import type { RolloutResult } from '../../rollout/reconcile-with-rollout.js';
+import type { ReconcileResult } from '../../reconcile/reconcile-deps.js';
 import type { Store } from '../../store/store.js';
 import type { IdentityLookups } from './identity-lookups.js';
 import type { IssueView } from './issue-view.js';
@@ -37,7 +37,7 @@ export interface ApiDeps {
   /** The repository's claims.yml, through the app's config cache. */
   config(octokit: ProbotOctokit, where: { owner: string; repo: string }): Promise<RepoConfigResult>;
   /** One reconcile of the issue with the app's token (labels, assignees, finalising losers). */
-  reconcile(request: ReconcileRequest): Promise<RolloutResult>;
+  reconcile(request: ReconcileRequest): Promise<ReconcileResult>;
   /**
    * Whether outgoing claim events are sent (docs/protocol.md §13): an administrative release
    * then keeps its event for the reconcile that follows to tell.

@@ -3,7 +3,7 @@ import { ApiError } from '../answers/api-error.js';
 import type { LimitCounters } from './limit-counters.js';
 
 /** How many tokens the app may look up with `GET /user` (docs/security.md "Limits"). */
-export interface IdentityLookupLimits {
+interface IdentityLookupLimits {
   /** Unknown tokens looked up a minute for one client address. */
   readonly perAddressPerMinute: number;
   /** Unknown tokens looked up a minute in all (the deployment's, on Redis). */

@@ -16,7 +16,7 @@ export interface LimitCounters {
 }
 
 /** What the counters are kept on: Redis (with the app's key prefix) or nothing. */
-export interface LimitBacking {
+interface LimitBacking {
   readonly log: Logger;
   /** Milliseconds, for this process's own counters. */
   readonly now: () => number;

@@ -33,7 +33,7 @@ return 1
 `);
 
 /** A call's lease: renewed while it runs, so only a dead replica's calls run out. */
-export const RUNNING_LEASE_MS = 30_000;
+const RUNNING_LEASE_MS = 30_000;
 
 /**
  * At most `max` calls of a key at once across the deployment (docs/security.md "Limits"),

@@ -3,7 +3,10 @@ import { installationReads } from '../../github/conditional.js';
 import { UnverifiableError } from '../../github/errors.js';
 import { readThread } from '../../github/thread.js';
 import type { IssueKey } from '../../keys.js';
-import { liveHoldersOverlapping, type PathConflict } from '../../paths/live-holders-overlapping.js';
+import {
+  liveHoldersOverlapping,
+  type PathConflict,
+} from '../../path-holders/live-holders-overlapping.js';
 import type { ApiDeps } from '../caller/api-deps.js';
 import { githubFailure } from '../caller/caller-github.js';
 import type { InstalledRepo } from '../caller/repo-access.js';

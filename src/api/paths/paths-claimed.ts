@@ -2,7 +2,7 @@ import { formatClaimTime } from '../../claims/marker.js';
 import type { AgentHolder } from '../../claims/plan.js';
 import type { PublicClaim } from '../../claims/public-claim.js';
 import { type IssueKey, issueRef } from '../../keys.js';
-import type { PathConflict } from '../../paths/live-holders-overlapping.js';
+import type { PathConflict } from '../../path-holders/live-holders-overlapping.js';
 import { ApiError } from '../answers/api-error.js';
 import { holderObject } from '../answers/serialise.js';
 

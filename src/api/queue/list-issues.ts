@@ -1,5 +1,6 @@
 import type { QueueSettings } from '../../config/repo-config.js';
 import { claimableSettings } from '../../read-model/queue-settings.js';
+import { parseRepoName } from '../../repo-names.js';
 import type { ApiAnswer } from '../answers/api-answer.js';
 import { invalidInput, unverifiable } from '../answers/api-error.js';
 import type { ApiDeps } from '../caller/api-deps.js';
@@ -19,7 +20,6 @@ const PARAMS = new Set([
 /** How many repositories' visibility the queue checks at once with the caller's token. */
 const VISIBILITY_CHECKS_AT_ONCE = 8;
 
-const REPO = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;
 const LOGIN = /^[a-z\d](?:[a-z\d]|-(?=[a-z\d])){0,38}(?:\[bot\])?$/i;
 
 /**
@@ -90,7 +90,7 @@ function parseQuery(params: URLSearchParams, me: string): IssueQuery {
     fields.claimedBy = 'me or a GitHub login';
   }
   const repo = get('repo');
-  if (repo !== undefined && !REPO.test(repo)) fields.repo = 'owner/name';
+  if (repo !== undefined && parseRepoName(repo) === null) fields.repo = 'owner/name';
   const label = get('label');
   if (label !== undefined && (label === '' || [...label].length > 50)) {
     fields.label = 'a label name of 1 to 50 characters';

@@ -120,7 +120,7 @@ async function mcp(argv: readonly string[], io: CliIo): Promise<number> {
 }
 
 /** The real process's stdin, stdout, stderr and MCP transport. */
-export function processIo(): CliIo {
+function processIo(): CliIo {
   const runtime = defaultRuntime();
   return {
     runtime,

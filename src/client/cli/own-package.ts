@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 const OWN_NAMES = new Set(['claim-warden', 'claim-warden-client']);
 
 /** The folder and version of the claim-warden package this file runs from. */
-export interface OwnPackage {
+interface OwnPackage {
   readonly dir: string;
   readonly version: string | undefined;
 }

@@ -24,7 +24,7 @@ interface ListRequest {
 }
 
 /** One issue of the queue as the client reports it. */
-export interface ListItem {
+interface ListItem {
   readonly issue: PublicIssue;
   readonly claim: ClaimView | null;
 }

@@ -10,15 +10,16 @@ import { runGuardJobs } from '../guard/run-guard-jobs.js';
 import { type IssueKey, issueKeyString } from '../keys.js';
 import { keepDue } from '../queue/keep-due.js';
 import type { ExhaustedHandler, ReconcileHandler, ReconcileRequest } from '../queue/queue.js';
-import { type RolloutResult, reconcileWithRollout } from '../rollout/reconcile-with-rollout.js';
+import { reconcile } from '../reconcile/reconcile.js';
+import type { ReconcileResult } from '../reconcile/reconcile-deps.js';
 import { issueAttributes } from '../telemetry/issue-attributes.js';
 import { inQueuedSpan } from '../tracing/tracing.js';
 import type { WardenCore } from './warden-core.js';
 
 /** What the work queue runs, and the one reconcile the claims API runs too. */
-interface ReconcileJobs {
+interface QueueJobs {
   /** One reconcile; it records the holder it verified in the open-issue index. */
-  reconcileOne(request: ReconcileRequest): Promise<RolloutResult>;
+  reconcileOne(request: ReconcileRequest): Promise<ReconcileResult>;
   /** The queue's handler: the guard's jobs, then the reconcile the request needs. */
   readonly handle: ReconcileHandler;
   /** What becomes of a request that failed on every attempt. */
@@ -28,10 +29,10 @@ interface ReconcileJobs {
 }
 
 /**
- * The queue's work: reconciles (through the rollout) and the guard's jobs, with
+ * The queue's work: reconciles and the guard's jobs, with
  * per-installation octokits, counted in the metrics; `events` publishes what they change.
  */
-export function reconcileHandler(core: WardenCore, events: EventOutbox | null): ReconcileJobs {
+export function queueJobs(core: WardenCore, events: EventOutbox | null): QueueJobs {
   const { store, queue, log, now, metrics } = core;
   const knownLabels = new KnownLabels();
   const requestPullCheck = (key: IssueKey) =>
@@ -68,7 +69,7 @@ export function reconcileHandler(core: WardenCore, events: EventOutbox | null): 
   };
   // One reconcile, as the queue and the claims API run it; it records the holder it verified
   // in the open-issue index (the work queue's and the board's).
-  const reconcileOne = (request: ReconcileRequest) => reconcileWithRollout(reconcileDeps, request);
+  const reconcileOne = (request: ReconcileRequest) => reconcile(reconcileDeps, request);
   const handle: ReconcileHandler = (request) =>
     inQueuedSpan('reconcile', request.trace, issueAttributes(request.key, request.reason), () =>
       run(request),

@@ -6,9 +6,9 @@ import type { ThreadComment } from '../../src/claims/types.js';
 import { IssueGoneError, UnverifiableError } from '../../src/github/errors.js';
 import type { IssueThread } from '../../src/github/thread.js';
 import type { IssueKey } from '../../src/keys.js';
-import { liveHoldersOverlapping } from '../../src/paths/live-holders-overlapping.js';
-import { pathHoldersFor } from '../../src/paths/path-holders-for.js';
-import { recordPathHolder } from '../../src/paths/record-path-holder.js';
+import { liveHoldersOverlapping } from '../../src/path-holders/live-holders-overlapping.js';
+import { pathHoldersFor } from '../../src/path-holders/path-holders-for.js';
+import { recordPathHolder } from '../../src/path-holders/record-path-holder.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
 import { APP_LOGIN, claim, DEFAULT_CONFIG, NOW } from '../helpers/thread-builder.js';
 
