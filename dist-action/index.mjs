@@ -39,9 +39,9 @@ var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__ge
   mod
 ));
 
-// ../../main/node_modules/pino-std-serializers/lib/err-helpers.js
+// node_modules/pino-std-serializers/lib/err-helpers.js
 var require_err_helpers = __commonJS({
-  "../../main/node_modules/pino-std-serializers/lib/err-helpers.js"(exports2, module2) {
+  "node_modules/pino-std-serializers/lib/err-helpers.js"(exports2, module2) {
     "use strict";
     var isErrorLike = (err) => {
       return err && typeof err.message === "string";
@@ -96,9 +96,9 @@ var require_err_helpers = __commonJS({
   }
 });
 
-// ../../main/node_modules/pino-std-serializers/lib/err-proto.js
+// node_modules/pino-std-serializers/lib/err-proto.js
 var require_err_proto = __commonJS({
-  "../../main/node_modules/pino-std-serializers/lib/err-proto.js"(exports2, module2) {
+  "node_modules/pino-std-serializers/lib/err-proto.js"(exports2, module2) {
     "use strict";
     var seen = /* @__PURE__ */ Symbol("circular-ref-tag");
     var rawSymbol = /* @__PURE__ */ Symbol("pino-raw-err-ref");
@@ -147,9 +147,9 @@ var require_err_proto = __commonJS({
   }
 });
 
-// ../../main/node_modules/pino-std-serializers/lib/err.js
+// node_modules/pino-std-serializers/lib/err.js
 var require_err = __commonJS({
-  "../../main/node_modules/pino-std-serializers/lib/err.js"(exports2, module2) {
+  "node_modules/pino-std-serializers/lib/err.js"(exports2, module2) {
     "use strict";
     module2.exports = errSerializer;
     var { messageWithCauses, stackWithCauses, isErrorLike } = require_err_helpers();
@@ -187,9 +187,9 @@ var require_err = __commonJS({
   }
 });
 
-// ../../main/node_modules/pino-std-serializers/lib/err-with-cause.js
+// node_modules/pino-std-serializers/lib/err-with-cause.js
 var require_err_with_cause = __commonJS({
-  "../../main/node_modules/pino-std-serializers/lib/err-with-cause.js"(exports2, module2) {
+  "node_modules/pino-std-serializers/lib/err-with-cause.js"(exports2, module2) {
     "use strict";
     module2.exports = errWithCauseSerializer;
     var { isErrorLike } = require_err_helpers();
@@ -230,9 +230,9 @@ var require_err_with_cause = __commonJS({
   }
 });
 
-// ../../main/node_modules/pino-std-serializers/lib/req.js
+// node_modules/pino-std-serializers/lib/req.js
 var require_req = __commonJS({
-  "../../main/node_modules/pino-std-serializers/lib/req.js"(exports2, module2) {
+  "node_modules/pino-std-serializers/lib/req.js"(exports2, module2) {
     "use strict";
     module2.exports = {
       mapHttpRequest,
@@ -325,9 +325,9 @@ var require_req = __commonJS({
   }
 });
 
-// ../../main/node_modules/pino-std-serializers/lib/res.js
+// node_modules/pino-std-serializers/lib/res.js
 var require_res = __commonJS({
-  "../../main/node_modules/pino-std-serializers/lib/res.js"(exports2, module2) {
+  "node_modules/pino-std-serializers/lib/res.js"(exports2, module2) {
     "use strict";
     module2.exports = {
       mapHttpResponse,
@@ -374,9 +374,9 @@ var require_res = __commonJS({
   }
 });
 
-// ../../main/node_modules/pino-std-serializers/index.js
+// node_modules/pino-std-serializers/index.js
 var require_pino_std_serializers = __commonJS({
-  "../../main/node_modules/pino-std-serializers/index.js"(exports2, module2) {
+  "node_modules/pino-std-serializers/index.js"(exports2, module2) {
     "use strict";
     var errSerializer = require_err();
     var errWithCauseSerializer = require_err_with_cause();
@@ -411,9 +411,9 @@ var require_pino_std_serializers = __commonJS({
   }
 });
 
-// ../../main/node_modules/pino/lib/caller.js
+// node_modules/pino/lib/caller.js
 var require_caller = __commonJS({
-  "../../main/node_modules/pino/lib/caller.js"(exports2, module2) {
+  "node_modules/pino/lib/caller.js"(exports2, module2) {
     "use strict";
     var util = __require("node:util");
     var getCallSites = util.getCallSites ?? util.getCallSite;
@@ -444,9 +444,9 @@ var require_caller = __commonJS({
   }
 });
 
-// ../../main/node_modules/@pinojs/redact/index.js
+// node_modules/@pinojs/redact/index.js
 var require_redact = __commonJS({
-  "../../main/node_modules/@pinojs/redact/index.js"(exports2, module2) {
+  "node_modules/@pinojs/redact/index.js"(exports2, module2) {
     "use strict";
     function deepClone(obj) {
       if (obj === null || typeof obj !== "object") {
@@ -877,9 +877,9 @@ var require_redact = __commonJS({
   }
 });
 
-// ../../main/node_modules/pino/lib/symbols.js
+// node_modules/pino/lib/symbols.js
 var require_symbols = __commonJS({
-  "../../main/node_modules/pino/lib/symbols.js"(exports2, module2) {
+  "node_modules/pino/lib/symbols.js"(exports2, module2) {
     "use strict";
     var setLevelSym = /* @__PURE__ */ Symbol("pino.setLevel");
     var getLevelSym = /* @__PURE__ */ Symbol("pino.getLevel");
@@ -950,9 +950,9 @@ var require_symbols = __commonJS({
   }
 });
 
-// ../../main/node_modules/pino/lib/redaction.js
+// node_modules/pino/lib/redaction.js
 var require_redaction = __commonJS({
-  "../../main/node_modules/pino/lib/redaction.js"(exports2, module2) {
+  "node_modules/pino/lib/redaction.js"(exports2, module2) {
     "use strict";
     var Redact = require_redact();
     var { redactFmtSym, wildcardFirstSym } = require_symbols();
@@ -1032,9 +1032,9 @@ var require_redaction = __commonJS({
   }
 });
 
-// ../../main/node_modules/pino/lib/time.js
+// node_modules/pino/lib/time.js
 var require_time = __commonJS({
-  "../../main/node_modules/pino/lib/time.js"(exports2, module2) {
+  "node_modules/pino/lib/time.js"(exports2, module2) {
     "use strict";
     var nullTime = () => "";
     var epochTime = () => `,"time":${Date.now()}`;
@@ -1063,9 +1063,9 @@ var require_time = __commonJS({
   }
 });
 
-// ../../main/node_modules/quick-format-unescaped/index.js
+// node_modules/quick-format-unescaped/index.js
 var require_quick_format_unescaped = __commonJS({
-  "../../main/node_modules/quick-format-unescaped/index.js"(exports2, module2) {
+  "node_modules/quick-format-unescaped/index.js"(exports2, module2) {
     "use strict";
     function tryStringify(o) {
       try {
@@ -1182,9 +1182,9 @@ var require_quick_format_unescaped = __commonJS({
   }
 });
 
-// ../../main/node_modules/atomic-sleep/index.js
+// node_modules/atomic-sleep/index.js
 var require_atomic_sleep = __commonJS({
-  "../../main/node_modules/atomic-sleep/index.js"(exports2, module2) {
+  "node_modules/atomic-sleep/index.js"(exports2, module2) {
     "use strict";
     if (typeof SharedArrayBuffer !== "undefined" && typeof Atomics !== "undefined") {
       let sleep = function(ms) {
@@ -1217,9 +1217,9 @@ var require_atomic_sleep = __commonJS({
   }
 });
 
-// ../../main/node_modules/sonic-boom/index.js
+// node_modules/sonic-boom/index.js
 var require_sonic_boom = __commonJS({
-  "../../main/node_modules/sonic-boom/index.js"(exports2, module2) {
+  "node_modules/sonic-boom/index.js"(exports2, module2) {
     "use strict";
     var fs = __require("fs");
     var EventEmitter = __require("events");
@@ -1804,9 +1804,9 @@ var require_sonic_boom = __commonJS({
   }
 });
 
-// ../../main/node_modules/on-exit-leak-free/index.js
+// node_modules/on-exit-leak-free/index.js
 var require_on_exit_leak_free = __commonJS({
-  "../../main/node_modules/on-exit-leak-free/index.js"(exports2, module2) {
+  "node_modules/on-exit-leak-free/index.js"(exports2, module2) {
     "use strict";
     var refs = {
       exit: [],
@@ -1898,9 +1898,9 @@ var require_on_exit_leak_free = __commonJS({
   }
 });
 
-// ../../main/node_modules/thread-stream/package.json
+// node_modules/thread-stream/package.json
 var require_package = __commonJS({
-  "../../main/node_modules/thread-stream/package.json"(exports2, module2) {
+  "node_modules/thread-stream/package.json"(exports2, module2) {
     module2.exports = {
       name: "thread-stream",
       version: "4.2.1",
@@ -1959,9 +1959,9 @@ var require_package = __commonJS({
   }
 });
 
-// ../../main/node_modules/thread-stream/lib/wait.js
+// node_modules/thread-stream/lib/wait.js
 var require_wait = __commonJS({
-  "../../main/node_modules/thread-stream/lib/wait.js"(exports2, module2) {
+  "node_modules/thread-stream/lib/wait.js"(exports2, module2) {
     "use strict";
     var WAIT_MS = 1e4;
     function wait2(state, index, expected, timeout, done) {
@@ -2029,9 +2029,9 @@ var require_wait = __commonJS({
   }
 });
 
-// ../../main/node_modules/thread-stream/lib/indexes.js
+// node_modules/thread-stream/lib/indexes.js
 var require_indexes = __commonJS({
-  "../../main/node_modules/thread-stream/lib/indexes.js"(exports2, module2) {
+  "node_modules/thread-stream/lib/indexes.js"(exports2, module2) {
     "use strict";
     var SEQ_INDEX = 2;
     var WRITE_INDEX = 4;
@@ -2044,9 +2044,9 @@ var require_indexes = __commonJS({
   }
 });
 
-// ../../main/node_modules/thread-stream/index.js
+// node_modules/thread-stream/index.js
 var require_thread_stream = __commonJS({
-  "../../main/node_modules/thread-stream/index.js"(exports2, module2) {
+  "node_modules/thread-stream/index.js"(exports2, module2) {
     "use strict";
     var { version: version2 } = require_package();
     var { EventEmitter } = __require("events");
@@ -2609,9 +2609,9 @@ var require_thread_stream = __commonJS({
   }
 });
 
-// ../../main/node_modules/pino/lib/transport.js
+// node_modules/pino/lib/transport.js
 var require_transport = __commonJS({
-  "../../main/node_modules/pino/lib/transport.js"(exports2, module2) {
+  "node_modules/pino/lib/transport.js"(exports2, module2) {
     "use strict";
     var { createRequire } = __require("module");
     var { existsSync } = __require("node:fs");
@@ -2841,9 +2841,9 @@ var require_transport = __commonJS({
   }
 });
 
-// ../../main/node_modules/pino/lib/tools.js
+// node_modules/pino/lib/tools.js
 var require_tools = __commonJS({
-  "../../main/node_modules/pino/lib/tools.js"(exports2, module2) {
+  "node_modules/pino/lib/tools.js"(exports2, module2) {
     "use strict";
     var diagChan = __require("node:diagnostics_channel");
     var format = require_quick_format_unescaped();
@@ -3170,9 +3170,9 @@ var require_tools = __commonJS({
   }
 });
 
-// ../../main/node_modules/pino/lib/constants.js
+// node_modules/pino/lib/constants.js
 var require_constants = __commonJS({
-  "../../main/node_modules/pino/lib/constants.js"(exports2, module2) {
+  "node_modules/pino/lib/constants.js"(exports2, module2) {
     var DEFAULT_LEVELS = {
       trace: 10,
       debug: 20,
@@ -3192,9 +3192,9 @@ var require_constants = __commonJS({
   }
 });
 
-// ../../main/node_modules/pino/lib/levels.js
+// node_modules/pino/lib/levels.js
 var require_levels = __commonJS({
-  "../../main/node_modules/pino/lib/levels.js"(exports2, module2) {
+  "node_modules/pino/lib/levels.js"(exports2, module2) {
     "use strict";
     var {
       lsCacheSym,
@@ -3385,17 +3385,17 @@ var require_levels = __commonJS({
   }
 });
 
-// ../../main/node_modules/pino/lib/meta.js
+// node_modules/pino/lib/meta.js
 var require_meta = __commonJS({
-  "../../main/node_modules/pino/lib/meta.js"(exports2, module2) {
+  "node_modules/pino/lib/meta.js"(exports2, module2) {
     "use strict";
     module2.exports = { version: "10.4.0" };
   }
 });
 
-// ../../main/node_modules/pino/lib/proto.js
+// node_modules/pino/lib/proto.js
 var require_proto = __commonJS({
-  "../../main/node_modules/pino/lib/proto.js"(exports2, module2) {
+  "node_modules/pino/lib/proto.js"(exports2, module2) {
     "use strict";
     var { EventEmitter } = __require("node:events");
     var {
@@ -3623,9 +3623,9 @@ var require_proto = __commonJS({
   }
 });
 
-// ../../main/node_modules/safe-stable-stringify/index.js
+// node_modules/safe-stable-stringify/index.js
 var require_safe_stable_stringify = __commonJS({
-  "../../main/node_modules/safe-stable-stringify/index.js"(exports2, module2) {
+  "node_modules/safe-stable-stringify/index.js"(exports2, module2) {
     "use strict";
     var { hasOwnProperty } = Object.prototype;
     var stringify = configure();
@@ -4219,9 +4219,9 @@ ${originalIndentation}`;
   }
 });
 
-// ../../main/node_modules/pino/lib/multistream.js
+// node_modules/pino/lib/multistream.js
 var require_multistream = __commonJS({
-  "../../main/node_modules/pino/lib/multistream.js"(exports2, module2) {
+  "node_modules/pino/lib/multistream.js"(exports2, module2) {
     "use strict";
     var metadata = /* @__PURE__ */ Symbol.for("pino.metadata");
     var { DEFAULT_LEVELS } = require_constants();
@@ -4389,9 +4389,9 @@ var require_multistream = __commonJS({
   }
 });
 
-// ../../main/node_modules/pino/pino.js
+// node_modules/pino/pino.js
 var require_pino = __commonJS({
-  "../../main/node_modules/pino/pino.js"(exports2, module2) {
+  "node_modules/pino/pino.js"(exports2, module2) {
     "use strict";
     var os = __require("node:os");
     var stdSerializers = require_pino_std_serializers();
@@ -4620,9 +4620,9 @@ var require_pino = __commonJS({
   }
 });
 
-// ../../main/node_modules/@ioredis/commands/built/commands.json
+// node_modules/@ioredis/commands/built/commands.json
 var require_commands = __commonJS({
-  "../../main/node_modules/@ioredis/commands/built/commands.json"(exports2, module2) {
+  "node_modules/@ioredis/commands/built/commands.json"(exports2, module2) {
     module2.exports = {
       acl: {
         arity: -2,
@@ -9363,9 +9363,9 @@ var require_commands = __commonJS({
   }
 });
 
-// ../../main/node_modules/@ioredis/commands/built/index.js
+// node_modules/@ioredis/commands/built/index.js
 var require_built = __commonJS({
-  "../../main/node_modules/@ioredis/commands/built/index.js"(exports2) {
+  "node_modules/@ioredis/commands/built/index.js"(exports2) {
     "use strict";
     var __importDefault = exports2 && exports2.__importDefault || function(mod) {
       return mod && mod.__esModule ? mod : { "default": mod };
@@ -9566,9 +9566,9 @@ var require_built = __commonJS({
   }
 });
 
-// ../../main/node_modules/standard-as-callback/built/utils.js
+// node_modules/standard-as-callback/built/utils.js
 var require_utils = __commonJS({
-  "../../main/node_modules/standard-as-callback/built/utils.js"(exports2) {
+  "node_modules/standard-as-callback/built/utils.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.tryCatch = exports2.errorObj = void 0;
@@ -9592,9 +9592,9 @@ var require_utils = __commonJS({
   }
 });
 
-// ../../main/node_modules/standard-as-callback/built/index.js
+// node_modules/standard-as-callback/built/index.js
 var require_built2 = __commonJS({
-  "../../main/node_modules/standard-as-callback/built/index.js"(exports2) {
+  "node_modules/standard-as-callback/built/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var utils_1 = require_utils();
@@ -9633,9 +9633,9 @@ var require_built2 = __commonJS({
   }
 });
 
-// ../../main/node_modules/redis-errors/lib/old.js
+// node_modules/redis-errors/lib/old.js
 var require_old = __commonJS({
-  "../../main/node_modules/redis-errors/lib/old.js"(exports2, module2) {
+  "node_modules/redis-errors/lib/old.js"(exports2, module2) {
     "use strict";
     var assert2 = __require("assert");
     var util = __require("util");
@@ -9729,9 +9729,9 @@ var require_old = __commonJS({
   }
 });
 
-// ../../main/node_modules/redis-errors/lib/modern.js
+// node_modules/redis-errors/lib/modern.js
 var require_modern = __commonJS({
-  "../../main/node_modules/redis-errors/lib/modern.js"(exports2, module2) {
+  "node_modules/redis-errors/lib/modern.js"(exports2, module2) {
     "use strict";
     var assert2 = __require("assert");
     var RedisError = class extends Error {
@@ -9785,18 +9785,18 @@ var require_modern = __commonJS({
   }
 });
 
-// ../../main/node_modules/redis-errors/index.js
+// node_modules/redis-errors/index.js
 var require_redis_errors = __commonJS({
-  "../../main/node_modules/redis-errors/index.js"(exports2, module2) {
+  "node_modules/redis-errors/index.js"(exports2, module2) {
     "use strict";
     var Errors = process.version.charCodeAt(1) < 55 && process.version.charCodeAt(2) === 46 ? require_old() : require_modern();
     module2.exports = Errors;
   }
 });
 
-// ../../main/node_modules/cluster-key-slot/lib/index.js
+// node_modules/cluster-key-slot/lib/index.js
 var require_lib = __commonJS({
-  "../../main/node_modules/cluster-key-slot/lib/index.js"(exports2, module2) {
+  "node_modules/cluster-key-slot/lib/index.js"(exports2, module2) {
     var lookup = [
       0,
       4129,
@@ -10117,9 +10117,9 @@ var require_lib = __commonJS({
   }
 });
 
-// ../../main/node_modules/ioredis/built/utils/defaults.js
+// node_modules/ioredis/built/utils/defaults.js
 var require_defaults = __commonJS({
-  "../../main/node_modules/ioredis/built/utils/defaults.js"(exports2) {
+  "node_modules/ioredis/built/utils/defaults.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.defaults = void 0;
@@ -10184,9 +10184,9 @@ var require_defaults = __commonJS({
   }
 });
 
-// ../../main/node_modules/ioredis/built/utils/isArguments.js
+// node_modules/ioredis/built/utils/isArguments.js
 var require_isArguments = __commonJS({
-  "../../main/node_modules/ioredis/built/utils/isArguments.js"(exports2) {
+  "node_modules/ioredis/built/utils/isArguments.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.isArguments = void 0;
@@ -10203,9 +10203,9 @@ var require_isArguments = __commonJS({
   }
 });
 
-// ../../main/node_modules/ioredis/built/utils/lodash.js
+// node_modules/ioredis/built/utils/lodash.js
 var require_lodash = __commonJS({
-  "../../main/node_modules/ioredis/built/utils/lodash.js"(exports2) {
+  "node_modules/ioredis/built/utils/lodash.js"(exports2) {
     "use strict";
     var __createBinding = exports2 && exports2.__createBinding || (Object.create ? (function(o, m, k, k2) {
       if (k2 === void 0) k2 = k;
@@ -10233,9 +10233,9 @@ var require_lodash = __commonJS({
   }
 });
 
-// ../../main/node_modules/ms/index.js
+// node_modules/ms/index.js
 var require_ms = __commonJS({
-  "../../main/node_modules/ms/index.js"(exports2, module2) {
+  "node_modules/ms/index.js"(exports2, module2) {
     var s = 1e3;
     var m = s * 60;
     var h = m * 60;
@@ -10349,9 +10349,9 @@ var require_ms = __commonJS({
   }
 });
 
-// ../../main/node_modules/debug/src/common.js
+// node_modules/debug/src/common.js
 var require_common = __commonJS({
-  "../../main/node_modules/debug/src/common.js"(exports2, module2) {
+  "node_modules/debug/src/common.js"(exports2, module2) {
     function setup(env) {
       createDebug.debug = createDebug;
       createDebug.default = createDebug;
@@ -10526,9 +10526,9 @@ var require_common = __commonJS({
   }
 });
 
-// ../../main/node_modules/debug/src/browser.js
+// node_modules/debug/src/browser.js
 var require_browser = __commonJS({
-  "../../main/node_modules/debug/src/browser.js"(exports2, module2) {
+  "node_modules/debug/src/browser.js"(exports2, module2) {
     exports2.formatArgs = formatArgs;
     exports2.save = save;
     exports2.load = load;
@@ -10696,9 +10696,9 @@ var require_browser = __commonJS({
   }
 });
 
-// ../../main/node_modules/has-flag/index.js
+// node_modules/has-flag/index.js
 var require_has_flag = __commonJS({
-  "../../main/node_modules/has-flag/index.js"(exports2, module2) {
+  "node_modules/has-flag/index.js"(exports2, module2) {
     "use strict";
     module2.exports = (flag, argv = process.argv) => {
       const prefix = flag.startsWith("-") ? "" : flag.length === 1 ? "-" : "--";
@@ -10709,9 +10709,9 @@ var require_has_flag = __commonJS({
   }
 });
 
-// ../../main/node_modules/supports-color/index.js
+// node_modules/supports-color/index.js
 var require_supports_color = __commonJS({
-  "../../main/node_modules/supports-color/index.js"(exports2, module2) {
+  "node_modules/supports-color/index.js"(exports2, module2) {
     "use strict";
     var os = __require("os");
     var tty = __require("tty");
@@ -10811,9 +10811,9 @@ var require_supports_color = __commonJS({
   }
 });
 
-// ../../main/node_modules/debug/src/node.js
+// node_modules/debug/src/node.js
 var require_node = __commonJS({
-  "../../main/node_modules/debug/src/node.js"(exports2, module2) {
+  "node_modules/debug/src/node.js"(exports2, module2) {
     var tty = __require("tty");
     var util = __require("util");
     exports2.init = init;
@@ -10985,9 +10985,9 @@ var require_node = __commonJS({
   }
 });
 
-// ../../main/node_modules/debug/src/index.js
+// node_modules/debug/src/index.js
 var require_src = __commonJS({
-  "../../main/node_modules/debug/src/index.js"(exports2, module2) {
+  "node_modules/debug/src/index.js"(exports2, module2) {
     if (typeof process === "undefined" || process.type === "renderer" || process.browser === true || process.__nwjs) {
       module2.exports = require_browser();
     } else {
@@ -10996,9 +10996,9 @@ var require_src = __commonJS({
   }
 });
 
-// ../../main/node_modules/ioredis/built/utils/debug.js
+// node_modules/ioredis/built/utils/debug.js
 var require_debug = __commonJS({
-  "../../main/node_modules/ioredis/built/utils/debug.js"(exports2) {
+  "node_modules/ioredis/built/utils/debug.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.genRedactedString = exports2.getStringValue = exports2.MAX_ARGUMENT_LENGTH = void 0;
@@ -11082,9 +11082,9 @@ var require_debug = __commonJS({
   }
 });
 
-// ../../main/node_modules/ioredis/built/constants/TLSProfiles.js
+// node_modules/ioredis/built/constants/TLSProfiles.js
 var require_TLSProfiles = __commonJS({
-  "../../main/node_modules/ioredis/built/constants/TLSProfiles.js"(exports2) {
+  "node_modules/ioredis/built/constants/TLSProfiles.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var RedisCloudCA = `-----BEGIN CERTIFICATE-----
@@ -11234,9 +11234,9 @@ WD9f
   }
 });
 
-// ../../main/node_modules/ioredis/built/utils/index.js
+// node_modules/ioredis/built/utils/index.js
 var require_utils2 = __commonJS({
-  "../../main/node_modules/ioredis/built/utils/index.js"(exports2) {
+  "node_modules/ioredis/built/utils/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.noop = exports2.isArguments = exports2.defaults = exports2.Debug = exports2.zipMap = exports2.isResp2SubscriberMode = exports2.CONNECTION_CLOSED_ERROR_MSG = exports2.shuffle = exports2.sample = exports2.resolveTLSProfile = exports2.parseURL = exports2.optimizeErrorStack = exports2.toArg = exports2.convertMapToArray = exports2.convertObjectToArray = exports2.timeout = exports2.packObject = exports2.isInt = exports2.wrapMultiResult = exports2.convertBufferToString = void 0;
@@ -11501,9 +11501,9 @@ var require_utils2 = __commonJS({
   }
 });
 
-// ../../main/node_modules/ioredis/built/utils/argumentParsers.js
+// node_modules/ioredis/built/utils/argumentParsers.js
 var require_argumentParsers = __commonJS({
-  "../../main/node_modules/ioredis/built/utils/argumentParsers.js"(exports2) {
+  "node_modules/ioredis/built/utils/argumentParsers.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.parseBlockOption = exports2.parseSecondsArgument = void 0;
@@ -11560,9 +11560,9 @@ var require_argumentParsers = __commonJS({
   }
 });
 
-// ../../main/node_modules/ioredis/built/replyTransformers.js
+// node_modules/ioredis/built/replyTransformers.js
 var require_replyTransformers = __commonJS({
-  "../../main/node_modules/ioredis/built/replyTransformers.js"(exports2) {
+  "node_modules/ioredis/built/replyTransformers.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.sortedSetWithScorePairCommands = exports2.transformStreamReadReply = exports2.transformPairReply = exports2.transformVsimReply = exports2.wrapStreamMapPairs = exports2.flattenNestedArrayItems = exports2.passthroughReplyTransformer = void 0;
@@ -11657,9 +11657,9 @@ var require_replyTransformers = __commonJS({
   }
 });
 
-// ../../main/node_modules/ioredis/built/Command.js
+// node_modules/ioredis/built/Command.js
 var require_Command = __commonJS({
-  "../../main/node_modules/ioredis/built/Command.js"(exports2) {
+  "node_modules/ioredis/built/Command.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var commands_1 = require_built();
@@ -12087,9 +12087,9 @@ var require_Command = __commonJS({
   }
 });
 
-// ../../main/node_modules/ioredis/built/errors/ClusterAllFailedError.js
+// node_modules/ioredis/built/errors/ClusterAllFailedError.js
 var require_ClusterAllFailedError = __commonJS({
-  "../../main/node_modules/ioredis/built/errors/ClusterAllFailedError.js"(exports2) {
+  "node_modules/ioredis/built/errors/ClusterAllFailedError.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var redis_errors_1 = require_redis_errors();
@@ -12108,9 +12108,9 @@ var require_ClusterAllFailedError = __commonJS({
   }
 });
 
-// ../../main/node_modules/ioredis/built/ScanStream.js
+// node_modules/ioredis/built/ScanStream.js
 var require_ScanStream = __commonJS({
-  "../../main/node_modules/ioredis/built/ScanStream.js"(exports2) {
+  "node_modules/ioredis/built/ScanStream.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var stream_1 = __require("stream");
@@ -12162,9 +12162,9 @@ var require_ScanStream = __commonJS({
   }
 });
 
-// ../../main/node_modules/ioredis/built/autoPipelining.js
+// node_modules/ioredis/built/autoPipelining.js
 var require_autoPipelining = __commonJS({
-  "../../main/node_modules/ioredis/built/autoPipelining.js"(exports2) {
+  "node_modules/ioredis/built/autoPipelining.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.executeWithAutoPipelining = exports2.getFirstValueInFlattenedArray = exports2.shouldUseAutoPipelining = exports2.notAllowedAutoPipelineCommands = exports2.kCallbacks = exports2.kExec = void 0;
@@ -12305,9 +12305,9 @@ var require_autoPipelining = __commonJS({
   }
 });
 
-// ../../main/node_modules/ioredis/built/Script.js
+// node_modules/ioredis/built/Script.js
 var require_Script = __commonJS({
-  "../../main/node_modules/ioredis/built/Script.js"(exports2) {
+  "node_modules/ioredis/built/Script.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var crypto_1 = __require("crypto");
@@ -12370,9 +12370,9 @@ var require_Script = __commonJS({
   }
 });
 
-// ../../main/node_modules/ioredis/built/utils/Commander.js
+// node_modules/ioredis/built/utils/Commander.js
 var require_Commander = __commonJS({
-  "../../main/node_modules/ioredis/built/utils/Commander.js"(exports2) {
+  "node_modules/ioredis/built/utils/Commander.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var commands_1 = require_built();
@@ -12486,9 +12486,9 @@ var require_Commander = __commonJS({
   }
 });
 
-// ../../main/node_modules/ioredis/built/himport/HimportCoordinator.js
+// node_modules/ioredis/built/himport/HimportCoordinator.js
 var require_HimportCoordinator = __commonJS({
-  "../../main/node_modules/ioredis/built/himport/HimportCoordinator.js"(exports2) {
+  "node_modules/ioredis/built/himport/HimportCoordinator.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.interceptHimportControlCommand = exports2.isHimportControlCommand = exports2.isInternalHimportCommand = exports2.unbindHimportCoordinator = exports2.setHimportRole = exports2.interceptHimportPipeline = exports2.interceptHimportCommand = exports2.getHimportBinding = exports2.bindHimportCoordinator = exports2.cloneHimportFieldsets = exports2.hasHimportCoordinator = void 0;
@@ -12894,9 +12894,9 @@ var require_HimportCoordinator = __commonJS({
   }
 });
 
-// ../../main/node_modules/ioredis/built/Pipeline.js
+// node_modules/ioredis/built/Pipeline.js
 var require_Pipeline = __commonJS({
-  "../../main/node_modules/ioredis/built/Pipeline.js"(exports2) {
+  "node_modules/ioredis/built/Pipeline.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var calculateSlot = require_lib();
@@ -13233,9 +13233,9 @@ var require_Pipeline = __commonJS({
   }
 });
 
-// ../../main/node_modules/ioredis/built/tracing.js
+// node_modules/ioredis/built/tracing.js
 var require_tracing = __commonJS({
-  "../../main/node_modules/ioredis/built/tracing.js"(exports2) {
+  "node_modules/ioredis/built/tracing.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.traceConnect = exports2.traceBatch = exports2.traceCommand = exports2.sanitizeArgs = void 0;
@@ -13314,9 +13314,9 @@ var require_tracing = __commonJS({
   }
 });
 
-// ../../main/node_modules/ioredis/built/transaction.js
+// node_modules/ioredis/built/transaction.js
 var require_transaction = __commonJS({
-  "../../main/node_modules/ioredis/built/transaction.js"(exports2) {
+  "node_modules/ioredis/built/transaction.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.addTransactionSupport = void 0;
@@ -13410,9 +13410,9 @@ var require_transaction = __commonJS({
   }
 });
 
-// ../../main/node_modules/ioredis/built/utils/applyMixin.js
+// node_modules/ioredis/built/utils/applyMixin.js
 var require_applyMixin = __commonJS({
-  "../../main/node_modules/ioredis/built/utils/applyMixin.js"(exports2) {
+  "node_modules/ioredis/built/utils/applyMixin.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     function applyMixin(derivedConstructor, mixinConstructor) {
@@ -13424,9 +13424,9 @@ var require_applyMixin = __commonJS({
   }
 });
 
-// ../../main/node_modules/ioredis/built/cluster/ClusterOptions.js
+// node_modules/ioredis/built/cluster/ClusterOptions.js
 var require_ClusterOptions = __commonJS({
-  "../../main/node_modules/ioredis/built/cluster/ClusterOptions.js"(exports2) {
+  "node_modules/ioredis/built/cluster/ClusterOptions.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.DEFAULT_CLUSTER_OPTIONS = void 0;
@@ -13453,9 +13453,9 @@ var require_ClusterOptions = __commonJS({
   }
 });
 
-// ../../main/node_modules/ioredis/built/cluster/util.js
+// node_modules/ioredis/built/cluster/util.js
 var require_util = __commonJS({
-  "../../main/node_modules/ioredis/built/cluster/util.js"(exports2) {
+  "node_modules/ioredis/built/cluster/util.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.getConnectionName = exports2.weightSrvRecords = exports2.groupSrvRecords = exports2.getUniqueHostnamesFromOptions = exports2.normalizeNodeOptions = exports2.nodeKeyToRedisOptions = exports2.getNodeKey = exports2.waitForRedisReady = void 0;
@@ -13577,9 +13577,9 @@ var require_util = __commonJS({
   }
 });
 
-// ../../main/node_modules/ioredis/built/cluster/ClusterSubscriber.js
+// node_modules/ioredis/built/cluster/ClusterSubscriber.js
 var require_ClusterSubscriber = __commonJS({
-  "../../main/node_modules/ioredis/built/cluster/ClusterSubscriber.js"(exports2) {
+  "node_modules/ioredis/built/cluster/ClusterSubscriber.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var util_1 = require_util();
@@ -13765,9 +13765,9 @@ var require_ClusterSubscriber = __commonJS({
   }
 });
 
-// ../../main/node_modules/ioredis/built/cluster/ConnectionPool.js
+// node_modules/ioredis/built/cluster/ConnectionPool.js
 var require_ConnectionPool = __commonJS({
-  "../../main/node_modules/ioredis/built/cluster/ConnectionPool.js"(exports2) {
+  "node_modules/ioredis/built/cluster/ConnectionPool.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var events_1 = __require("events");
@@ -13947,9 +13947,9 @@ var require_ConnectionPool = __commonJS({
   }
 });
 
-// ../../main/node_modules/denque/index.js
+// node_modules/denque/index.js
 var require_denque = __commonJS({
-  "../../main/node_modules/denque/index.js"(exports2, module2) {
+  "node_modules/denque/index.js"(exports2, module2) {
     "use strict";
     function Denque(array2, options2) {
       var options2 = options2 || {};
@@ -14262,9 +14262,9 @@ var require_denque = __commonJS({
   }
 });
 
-// ../../main/node_modules/ioredis/built/cluster/DelayQueue.js
+// node_modules/ioredis/built/cluster/DelayQueue.js
 var require_DelayQueue = __commonJS({
-  "../../main/node_modules/ioredis/built/cluster/DelayQueue.js"(exports2) {
+  "node_modules/ioredis/built/cluster/DelayQueue.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var utils_1 = require_utils2();
@@ -14318,9 +14318,9 @@ var require_DelayQueue = __commonJS({
   }
 });
 
-// ../../main/node_modules/ioredis/built/cluster/ShardedSubscriber.js
+// node_modules/ioredis/built/cluster/ShardedSubscriber.js
 var require_ShardedSubscriber = __commonJS({
-  "../../main/node_modules/ioredis/built/cluster/ShardedSubscriber.js"(exports2) {
+  "node_modules/ioredis/built/cluster/ShardedSubscriber.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var util_1 = require_util();
@@ -14462,9 +14462,9 @@ var require_ShardedSubscriber = __commonJS({
   }
 });
 
-// ../../main/node_modules/ioredis/built/cluster/ClusterSubscriberGroup.js
+// node_modules/ioredis/built/cluster/ClusterSubscriberGroup.js
 var require_ClusterSubscriberGroup = __commonJS({
-  "../../main/node_modules/ioredis/built/cluster/ClusterSubscriberGroup.js"(exports2) {
+  "node_modules/ioredis/built/cluster/ClusterSubscriberGroup.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var utils_1 = require_utils2();
@@ -14778,9 +14778,9 @@ var require_ClusterSubscriberGroup = __commonJS({
   }
 });
 
-// ../../main/node_modules/ioredis/built/cluster/index.js
+// node_modules/ioredis/built/cluster/index.js
 var require_cluster = __commonJS({
-  "../../main/node_modules/ioredis/built/cluster/index.js"(exports2) {
+  "node_modules/ioredis/built/cluster/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var commands_1 = require_built();
@@ -15711,9 +15711,9 @@ var require_cluster = __commonJS({
   }
 });
 
-// ../../main/node_modules/ioredis/built/connectors/AbstractConnector.js
+// node_modules/ioredis/built/connectors/AbstractConnector.js
 var require_AbstractConnector = __commonJS({
-  "../../main/node_modules/ioredis/built/connectors/AbstractConnector.js"(exports2) {
+  "node_modules/ioredis/built/connectors/AbstractConnector.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var utils_1 = require_utils2();
@@ -15743,9 +15743,9 @@ var require_AbstractConnector = __commonJS({
   }
 });
 
-// ../../main/node_modules/ioredis/built/connectors/StandaloneConnector.js
+// node_modules/ioredis/built/connectors/StandaloneConnector.js
 var require_StandaloneConnector = __commonJS({
-  "../../main/node_modules/ioredis/built/connectors/StandaloneConnector.js"(exports2) {
+  "node_modules/ioredis/built/connectors/StandaloneConnector.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var net_1 = __require("net");
@@ -15808,9 +15808,9 @@ var require_StandaloneConnector = __commonJS({
   }
 });
 
-// ../../main/node_modules/ioredis/built/connectors/SentinelConnector/SentinelIterator.js
+// node_modules/ioredis/built/connectors/SentinelConnector/SentinelIterator.js
 var require_SentinelIterator = __commonJS({
-  "../../main/node_modules/ioredis/built/connectors/SentinelConnector/SentinelIterator.js"(exports2) {
+  "node_modules/ioredis/built/connectors/SentinelConnector/SentinelIterator.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     function isSentinelEql(a, b) {
@@ -15848,9 +15848,9 @@ var require_SentinelIterator = __commonJS({
   }
 });
 
-// ../../main/node_modules/ioredis/built/connectors/SentinelConnector/FailoverDetector.js
+// node_modules/ioredis/built/connectors/SentinelConnector/FailoverDetector.js
 var require_FailoverDetector = __commonJS({
-  "../../main/node_modules/ioredis/built/connectors/SentinelConnector/FailoverDetector.js"(exports2) {
+  "node_modules/ioredis/built/connectors/SentinelConnector/FailoverDetector.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.FailoverDetector = void 0;
@@ -15896,9 +15896,9 @@ var require_FailoverDetector = __commonJS({
   }
 });
 
-// ../../main/node_modules/ioredis/built/connectors/SentinelConnector/index.js
+// node_modules/ioredis/built/connectors/SentinelConnector/index.js
 var require_SentinelConnector = __commonJS({
-  "../../main/node_modules/ioredis/built/connectors/SentinelConnector/index.js"(exports2) {
+  "node_modules/ioredis/built/connectors/SentinelConnector/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.SentinelIterator = void 0;
@@ -16156,9 +16156,9 @@ var require_SentinelConnector = __commonJS({
   }
 });
 
-// ../../main/node_modules/ioredis/built/connectors/index.js
+// node_modules/ioredis/built/connectors/index.js
 var require_connectors = __commonJS({
-  "../../main/node_modules/ioredis/built/connectors/index.js"(exports2) {
+  "node_modules/ioredis/built/connectors/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.SentinelConnector = exports2.StandaloneConnector = void 0;
@@ -16169,9 +16169,9 @@ var require_connectors = __commonJS({
   }
 });
 
-// ../../main/node_modules/ioredis/built/errors/MaxRetriesPerRequestError.js
+// node_modules/ioredis/built/errors/MaxRetriesPerRequestError.js
 var require_MaxRetriesPerRequestError = __commonJS({
-  "../../main/node_modules/ioredis/built/errors/MaxRetriesPerRequestError.js"(exports2) {
+  "node_modules/ioredis/built/errors/MaxRetriesPerRequestError.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var redis_errors_1 = require_redis_errors();
@@ -16189,9 +16189,9 @@ var require_MaxRetriesPerRequestError = __commonJS({
   }
 });
 
-// ../../main/node_modules/ioredis/built/errors/index.js
+// node_modules/ioredis/built/errors/index.js
 var require_errors = __commonJS({
-  "../../main/node_modules/ioredis/built/errors/index.js"(exports2) {
+  "node_modules/ioredis/built/errors/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.MaxRetriesPerRequestError = void 0;
@@ -16200,9 +16200,9 @@ var require_errors = __commonJS({
   }
 });
 
-// ../../main/node_modules/ioredis/built/utils/version.js
+// node_modules/ioredis/built/utils/version.js
 var require_version = __commonJS({
-  "../../main/node_modules/ioredis/built/utils/version.js"(exports2) {
+  "node_modules/ioredis/built/utils/version.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.PACKAGE_VERSION = void 0;
@@ -16210,9 +16210,9 @@ var require_version = __commonJS({
   }
 });
 
-// ../../main/node_modules/ioredis/built/SubscriptionSet.js
+// node_modules/ioredis/built/SubscriptionSet.js
 var require_SubscriptionSet = __commonJS({
-  "../../main/node_modules/ioredis/built/SubscriptionSet.js"(exports2) {
+  "node_modules/ioredis/built/SubscriptionSet.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var SubscriptionSet = class {
@@ -16252,9 +16252,9 @@ var require_SubscriptionSet = __commonJS({
   }
 });
 
-// ../../main/node_modules/ioredis/built/resp/verbatim-string.js
+// node_modules/ioredis/built/resp/verbatim-string.js
 var require_verbatim_string = __commonJS({
-  "../../main/node_modules/ioredis/built/resp/verbatim-string.js"(exports2) {
+  "node_modules/ioredis/built/resp/verbatim-string.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.VerbatimString = void 0;
@@ -16268,9 +16268,9 @@ var require_verbatim_string = __commonJS({
   }
 });
 
-// ../../main/node_modules/ioredis/built/resp/errors.js
+// node_modules/ioredis/built/resp/errors.js
 var require_errors2 = __commonJS({
-  "../../main/node_modules/ioredis/built/resp/errors.js"(exports2) {
+  "node_modules/ioredis/built/resp/errors.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.BlobError = exports2.SimpleError = void 0;
@@ -16290,9 +16290,9 @@ var require_errors2 = __commonJS({
   }
 });
 
-// ../../main/node_modules/ioredis/built/resp/decoder.js
+// node_modules/ioredis/built/resp/decoder.js
 var require_decoder = __commonJS({
-  "../../main/node_modules/ioredis/built/resp/decoder.js"(exports2) {
+  "node_modules/ioredis/built/resp/decoder.js"(exports2) {
     "use strict";
     var __classPrivateFieldSet = exports2 && exports2.__classPrivateFieldSet || function(receiver, state, value, kind, f) {
       if (kind === "m") throw new TypeError("Private method is not writable");
@@ -17037,9 +17037,9 @@ var require_decoder = __commonJS({
   }
 });
 
-// ../../main/node_modules/ioredis/built/DataHandler.js
+// node_modules/ioredis/built/DataHandler.js
 var require_DataHandler = __commonJS({
-  "../../main/node_modules/ioredis/built/DataHandler.js"(exports2) {
+  "node_modules/ioredis/built/DataHandler.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var Command_1 = require_Command();
@@ -17360,9 +17360,9 @@ var require_DataHandler = __commonJS({
   }
 });
 
-// ../../main/node_modules/ioredis/built/redis/event_handler.js
+// node_modules/ioredis/built/redis/event_handler.js
 var require_event_handler = __commonJS({
-  "../../main/node_modules/ioredis/built/redis/event_handler.js"(exports2) {
+  "node_modules/ioredis/built/redis/event_handler.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.readyHandler = exports2.errorHandler = exports2.closeHandler = exports2.connectHandler = void 0;
@@ -17758,9 +17758,9 @@ var require_event_handler = __commonJS({
   }
 });
 
-// ../../main/node_modules/ioredis/built/redis/RedisOptions.js
+// node_modules/ioredis/built/redis/RedisOptions.js
 var require_RedisOptions = __commonJS({
-  "../../main/node_modules/ioredis/built/redis/RedisOptions.js"(exports2) {
+  "node_modules/ioredis/built/redis/RedisOptions.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.DEFAULT_REDIS_OPTIONS = void 0;
@@ -17821,9 +17821,9 @@ var require_RedisOptions = __commonJS({
   }
 });
 
-// ../../main/node_modules/ioredis/built/Redis.js
+// node_modules/ioredis/built/Redis.js
 var require_Redis = __commonJS({
-  "../../main/node_modules/ioredis/built/Redis.js"(exports2) {
+  "node_modules/ioredis/built/Redis.js"(exports2) {
     "use strict";
     var _a3;
     Object.defineProperty(exports2, "__esModule", { value: true });
@@ -18541,9 +18541,9 @@ var require_Redis = __commonJS({
   }
 });
 
-// ../../main/node_modules/ioredis/built/index.js
+// node_modules/ioredis/built/index.js
 var require_built3 = __commonJS({
-  "../../main/node_modules/ioredis/built/index.js"(exports2, module2) {
+  "node_modules/ioredis/built/index.js"(exports2, module2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.print = exports2.ReplyError = exports2.SentinelIterator = exports2.SentinelConnector = exports2.AbstractConnector = exports2.Pipeline = exports2.ScanStream = exports2.Command = exports2.Cluster = exports2.Redis = exports2.default = void 0;
@@ -18604,9 +18604,9 @@ var require_built3 = __commonJS({
   }
 });
 
-// ../../main/node_modules/deepmerge/dist/cjs.js
+// node_modules/deepmerge/dist/cjs.js
 var require_cjs = __commonJS({
-  "../../main/node_modules/deepmerge/dist/cjs.js"(exports2, module2) {
+  "node_modules/deepmerge/dist/cjs.js"(exports2, module2) {
     "use strict";
     var isMergeableObject = function isMergeableObject2(value) {
       return isNonNullObject(value) && !isSpecial(value);
@@ -18707,9 +18707,9 @@ var require_cjs = __commonJS({
   }
 });
 
-// ../../main/node_modules/colorette/index.cjs
+// node_modules/colorette/index.cjs
 var require_colorette = __commonJS({
-  "../../main/node_modules/colorette/index.cjs"(exports2) {
+  "node_modules/colorette/index.cjs"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var tty = __require("tty");
@@ -18891,9 +18891,9 @@ var require_colorette = __commonJS({
   }
 });
 
-// ../../main/node_modules/wrappy/wrappy.js
+// node_modules/wrappy/wrappy.js
 var require_wrappy = __commonJS({
-  "../../main/node_modules/wrappy/wrappy.js"(exports2, module2) {
+  "node_modules/wrappy/wrappy.js"(exports2, module2) {
     module2.exports = wrappy;
     function wrappy(fn, cb) {
       if (fn && cb) return wrappy(fn)(cb);
@@ -18921,9 +18921,9 @@ var require_wrappy = __commonJS({
   }
 });
 
-// ../../main/node_modules/once/once.js
+// node_modules/once/once.js
 var require_once = __commonJS({
-  "../../main/node_modules/once/once.js"(exports2, module2) {
+  "node_modules/once/once.js"(exports2, module2) {
     var wrappy = require_wrappy();
     module2.exports = wrappy(once);
     module2.exports.strict = wrappy(onceStrict);
@@ -18965,9 +18965,9 @@ var require_once = __commonJS({
   }
 });
 
-// ../../main/node_modules/end-of-stream/index.js
+// node_modules/end-of-stream/index.js
 var require_end_of_stream = __commonJS({
-  "../../main/node_modules/end-of-stream/index.js"(exports2, module2) {
+  "node_modules/end-of-stream/index.js"(exports2, module2) {
     var once = require_once();
     var noop4 = function() {
     };
@@ -19048,9 +19048,9 @@ var require_end_of_stream = __commonJS({
   }
 });
 
-// ../../main/node_modules/pump/index.js
+// node_modules/pump/index.js
 var require_pump = __commonJS({
-  "../../main/node_modules/pump/index.js"(exports2, module2) {
+  "node_modules/pump/index.js"(exports2, module2) {
     var once = require_once();
     var eos = require_end_of_stream();
     var fs;
@@ -19123,9 +19123,9 @@ var require_pump = __commonJS({
   }
 });
 
-// ../../main/node_modules/split2/index.js
+// node_modules/split2/index.js
 var require_split2 = __commonJS({
-  "../../main/node_modules/split2/index.js"(exports2, module2) {
+  "node_modules/split2/index.js"(exports2, module2) {
     "use strict";
     var { Transform } = __require("stream");
     var { StringDecoder } = __require("string_decoder");
@@ -19224,9 +19224,9 @@ var require_split2 = __commonJS({
   }
 });
 
-// ../../main/node_modules/pino-abstract-transport/index.js
+// node_modules/pino-abstract-transport/index.js
 var require_pino_abstract_transport = __commonJS({
-  "../../main/node_modules/pino-abstract-transport/index.js"(exports2, module2) {
+  "node_modules/pino-abstract-transport/index.js"(exports2, module2) {
     "use strict";
     var metadata = /* @__PURE__ */ Symbol.for("pino.metadata");
     var split = require_split2();
@@ -19342,9 +19342,9 @@ var require_pino_abstract_transport = __commonJS({
   }
 });
 
-// ../../main/node_modules/pino-pretty/lib/constants.js
+// node_modules/pino-pretty/lib/constants.js
 var require_constants2 = __commonJS({
-  "../../main/node_modules/pino-pretty/lib/constants.js"(exports2, module2) {
+  "node_modules/pino-pretty/lib/constants.js"(exports2, module2) {
     "use strict";
     module2.exports = {
       DATE_FORMAT: "yyyy-mm-dd HH:MM:ss.l o",
@@ -19388,9 +19388,9 @@ var require_constants2 = __commonJS({
   }
 });
 
-// ../../main/node_modules/pino-pretty/lib/utils/get-level-label-data.js
+// node_modules/pino-pretty/lib/utils/get-level-label-data.js
 var require_get_level_label_data = __commonJS({
-  "../../main/node_modules/pino-pretty/lib/utils/get-level-label-data.js"(exports2, module2) {
+  "node_modules/pino-pretty/lib/utils/get-level-label-data.js"(exports2, module2) {
     "use strict";
     module2.exports = getLevelLabelData;
     var { LEVELS, LEVEL_NAMES } = require_constants2();
@@ -19410,9 +19410,9 @@ var require_get_level_label_data = __commonJS({
   }
 });
 
-// ../../main/node_modules/pino-pretty/lib/colors.js
+// node_modules/pino-pretty/lib/colors.js
 var require_colors = __commonJS({
-  "../../main/node_modules/pino-pretty/lib/colors.js"(exports2, module2) {
+  "node_modules/pino-pretty/lib/colors.js"(exports2, module2) {
     "use strict";
     var nocolor = (input2) => input2;
     var plain = {
@@ -19504,9 +19504,9 @@ var require_colors = __commonJS({
   }
 });
 
-// ../../main/node_modules/pino-pretty/node_modules/sonic-boom/index.js
+// node_modules/pino-pretty/node_modules/sonic-boom/index.js
 var require_sonic_boom2 = __commonJS({
-  "../../main/node_modules/pino-pretty/node_modules/sonic-boom/index.js"(exports2, module2) {
+  "node_modules/pino-pretty/node_modules/sonic-boom/index.js"(exports2, module2) {
     "use strict";
     var fs = __require("node:fs");
     var EventEmitter = __require("node:events");
@@ -20266,18 +20266,18 @@ var require_sonic_boom2 = __commonJS({
   }
 });
 
-// ../../main/node_modules/pino-pretty/lib/utils/noop.js
+// node_modules/pino-pretty/lib/utils/noop.js
 var require_noop = __commonJS({
-  "../../main/node_modules/pino-pretty/lib/utils/noop.js"(exports2, module2) {
+  "node_modules/pino-pretty/lib/utils/noop.js"(exports2, module2) {
     "use strict";
     module2.exports = function noop4() {
     };
   }
 });
 
-// ../../main/node_modules/pino-pretty/lib/utils/build-safe-sonic-boom.js
+// node_modules/pino-pretty/lib/utils/build-safe-sonic-boom.js
 var require_build_safe_sonic_boom = __commonJS({
-  "../../main/node_modules/pino-pretty/lib/utils/build-safe-sonic-boom.js"(exports2, module2) {
+  "node_modules/pino-pretty/lib/utils/build-safe-sonic-boom.js"(exports2, module2) {
     "use strict";
     module2.exports = buildSafeSonicBoom;
     var { isMainThread } = __require("node:worker_threads");
@@ -20326,9 +20326,9 @@ var require_build_safe_sonic_boom = __commonJS({
   }
 });
 
-// ../../main/node_modules/pino-pretty/lib/utils/is-valid-date.js
+// node_modules/pino-pretty/lib/utils/is-valid-date.js
 var require_is_valid_date = __commonJS({
-  "../../main/node_modules/pino-pretty/lib/utils/is-valid-date.js"(exports2, module2) {
+  "node_modules/pino-pretty/lib/utils/is-valid-date.js"(exports2, module2) {
     "use strict";
     module2.exports = isValidDate;
     function isValidDate(date5) {
@@ -20337,9 +20337,9 @@ var require_is_valid_date = __commonJS({
   }
 });
 
-// ../../main/node_modules/pino-pretty/lib/utils/create-date.js
+// node_modules/pino-pretty/lib/utils/create-date.js
 var require_create_date = __commonJS({
-  "../../main/node_modules/pino-pretty/lib/utils/create-date.js"(exports2, module2) {
+  "node_modules/pino-pretty/lib/utils/create-date.js"(exports2, module2) {
     "use strict";
     module2.exports = createDate;
     var isValidDate = require_is_valid_date();
@@ -20354,9 +20354,9 @@ var require_create_date = __commonJS({
   }
 });
 
-// ../../main/node_modules/pino-pretty/lib/utils/split-property-key.js
+// node_modules/pino-pretty/lib/utils/split-property-key.js
 var require_split_property_key = __commonJS({
-  "../../main/node_modules/pino-pretty/lib/utils/split-property-key.js"(exports2, module2) {
+  "node_modules/pino-pretty/lib/utils/split-property-key.js"(exports2, module2) {
     "use strict";
     module2.exports = splitPropertyKey;
     function splitPropertyKey(key) {
@@ -20389,9 +20389,9 @@ var require_split_property_key = __commonJS({
   }
 });
 
-// ../../main/node_modules/pino-pretty/lib/utils/get-property-value.js
+// node_modules/pino-pretty/lib/utils/get-property-value.js
 var require_get_property_value = __commonJS({
-  "../../main/node_modules/pino-pretty/lib/utils/get-property-value.js"(exports2, module2) {
+  "node_modules/pino-pretty/lib/utils/get-property-value.js"(exports2, module2) {
     "use strict";
     module2.exports = getPropertyValue;
     var splitPropertyKey = require_split_property_key();
@@ -20408,9 +20408,9 @@ var require_get_property_value = __commonJS({
   }
 });
 
-// ../../main/node_modules/pino-pretty/lib/utils/delete-log-property.js
+// node_modules/pino-pretty/lib/utils/delete-log-property.js
 var require_delete_log_property = __commonJS({
-  "../../main/node_modules/pino-pretty/lib/utils/delete-log-property.js"(exports2, module2) {
+  "node_modules/pino-pretty/lib/utils/delete-log-property.js"(exports2, module2) {
     "use strict";
     module2.exports = deleteLogProperty;
     var getPropertyValue = require_get_property_value();
@@ -20426,9 +20426,9 @@ var require_delete_log_property = __commonJS({
   }
 });
 
-// ../../main/node_modules/fast-copy/dist/cjs/index.cjs
+// node_modules/fast-copy/dist/cjs/index.cjs
 var require_cjs2 = __commonJS({
-  "../../main/node_modules/fast-copy/dist/cjs/index.cjs"(exports2) {
+  "node_modules/fast-copy/dist/cjs/index.cjs"(exports2) {
     "use strict";
     var MaxDepthExceededError = class extends RangeError {
       constructor(maxDepth) {
@@ -20776,9 +20776,9 @@ var require_cjs2 = __commonJS({
   }
 });
 
-// ../../main/node_modules/pino-pretty/lib/utils/filter-log.js
+// node_modules/pino-pretty/lib/utils/filter-log.js
 var require_filter_log = __commonJS({
-  "../../main/node_modules/pino-pretty/lib/utils/filter-log.js"(exports2, module2) {
+  "node_modules/pino-pretty/lib/utils/filter-log.js"(exports2, module2) {
     "use strict";
     module2.exports = filterLog;
     var { createCopier } = require_cjs2();
@@ -20832,9 +20832,9 @@ var require_filter_log = __commonJS({
   }
 });
 
-// ../../main/node_modules/dateformat/lib/dateformat.js
+// node_modules/dateformat/lib/dateformat.js
 var require_dateformat = __commonJS({
-  "../../main/node_modules/dateformat/lib/dateformat.js"(exports2, module2) {
+  "node_modules/dateformat/lib/dateformat.js"(exports2, module2) {
     "use strict";
     function _typeof(obj) {
       "@babel/helpers - typeof";
@@ -21085,9 +21085,9 @@ var require_dateformat = __commonJS({
   }
 });
 
-// ../../main/node_modules/pino-pretty/lib/utils/format-time.js
+// node_modules/pino-pretty/lib/utils/format-time.js
 var require_format_time = __commonJS({
-  "../../main/node_modules/pino-pretty/lib/utils/format-time.js"(exports2, module2) {
+  "node_modules/pino-pretty/lib/utils/format-time.js"(exports2, module2) {
     "use strict";
     module2.exports = formatTime;
     var {
@@ -21124,9 +21124,9 @@ var require_format_time = __commonJS({
   }
 });
 
-// ../../main/node_modules/pino-pretty/lib/utils/handle-custom-levels-names-opts.js
+// node_modules/pino-pretty/lib/utils/handle-custom-levels-names-opts.js
 var require_handle_custom_levels_names_opts = __commonJS({
-  "../../main/node_modules/pino-pretty/lib/utils/handle-custom-levels-names-opts.js"(exports2, module2) {
+  "node_modules/pino-pretty/lib/utils/handle-custom-levels-names-opts.js"(exports2, module2) {
     "use strict";
     module2.exports = handleCustomLevelsNamesOpts;
     function handleCustomLevelsNamesOpts(cLevels) {
@@ -21149,9 +21149,9 @@ var require_handle_custom_levels_names_opts = __commonJS({
   }
 });
 
-// ../../main/node_modules/pino-pretty/lib/utils/handle-custom-levels-opts.js
+// node_modules/pino-pretty/lib/utils/handle-custom-levels-opts.js
 var require_handle_custom_levels_opts = __commonJS({
-  "../../main/node_modules/pino-pretty/lib/utils/handle-custom-levels-opts.js"(exports2, module2) {
+  "node_modules/pino-pretty/lib/utils/handle-custom-levels-opts.js"(exports2, module2) {
     "use strict";
     module2.exports = handleCustomLevelsOpts;
     function handleCustomLevelsOpts(cLevels) {
@@ -21177,9 +21177,9 @@ var require_handle_custom_levels_opts = __commonJS({
   }
 });
 
-// ../../main/node_modules/pino-pretty/lib/utils/interpret-conditionals.js
+// node_modules/pino-pretty/lib/utils/interpret-conditionals.js
 var require_interpret_conditionals = __commonJS({
-  "../../main/node_modules/pino-pretty/lib/utils/interpret-conditionals.js"(exports2, module2) {
+  "node_modules/pino-pretty/lib/utils/interpret-conditionals.js"(exports2, module2) {
     "use strict";
     module2.exports = interpretConditionals;
     var getPropertyValue = require_get_property_value();
@@ -21202,9 +21202,9 @@ var require_interpret_conditionals = __commonJS({
   }
 });
 
-// ../../main/node_modules/pino-pretty/lib/utils/is-object.js
+// node_modules/pino-pretty/lib/utils/is-object.js
 var require_is_object = __commonJS({
-  "../../main/node_modules/pino-pretty/lib/utils/is-object.js"(exports2, module2) {
+  "node_modules/pino-pretty/lib/utils/is-object.js"(exports2, module2) {
     "use strict";
     module2.exports = isObject2;
     function isObject2(input2) {
@@ -21213,9 +21213,9 @@ var require_is_object = __commonJS({
   }
 });
 
-// ../../main/node_modules/pino-pretty/lib/utils/join-lines-with-indentation.js
+// node_modules/pino-pretty/lib/utils/join-lines-with-indentation.js
 var require_join_lines_with_indentation = __commonJS({
-  "../../main/node_modules/pino-pretty/lib/utils/join-lines-with-indentation.js"(exports2, module2) {
+  "node_modules/pino-pretty/lib/utils/join-lines-with-indentation.js"(exports2, module2) {
     "use strict";
     module2.exports = joinLinesWithIndentation;
     function joinLinesWithIndentation({ input: input2, ident = "    ", eol = "\n" }) {
@@ -21228,9 +21228,9 @@ var require_join_lines_with_indentation = __commonJS({
   }
 });
 
-// ../../main/node_modules/pino-pretty/lib/utils/parse-factory-options.js
+// node_modules/pino-pretty/lib/utils/parse-factory-options.js
 var require_parse_factory_options = __commonJS({
-  "../../main/node_modules/pino-pretty/lib/utils/parse-factory-options.js"(exports2, module2) {
+  "node_modules/pino-pretty/lib/utils/parse-factory-options.js"(exports2, module2) {
     "use strict";
     module2.exports = parseFactoryOptions;
     var {
@@ -21326,9 +21326,9 @@ var require_parse_factory_options = __commonJS({
   }
 });
 
-// ../../main/node_modules/fast-safe-stringify/index.js
+// node_modules/fast-safe-stringify/index.js
 var require_fast_safe_stringify = __commonJS({
-  "../../main/node_modules/fast-safe-stringify/index.js"(exports2, module2) {
+  "node_modules/fast-safe-stringify/index.js"(exports2, module2) {
     module2.exports = stringify;
     stringify.default = stringify;
     stringify.stable = deterministicStringify;
@@ -21520,9 +21520,9 @@ var require_fast_safe_stringify = __commonJS({
   }
 });
 
-// ../../main/node_modules/pino-pretty/lib/utils/strip-unsafe-control-chars.js
+// node_modules/pino-pretty/lib/utils/strip-unsafe-control-chars.js
 var require_strip_unsafe_control_chars = __commonJS({
-  "../../main/node_modules/pino-pretty/lib/utils/strip-unsafe-control-chars.js"(exports2, module2) {
+  "node_modules/pino-pretty/lib/utils/strip-unsafe-control-chars.js"(exports2, module2) {
     "use strict";
     module2.exports = stripUnsafeControlChars;
     var unsafeControlChars = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g;
@@ -21532,9 +21532,9 @@ var require_strip_unsafe_control_chars = __commonJS({
   }
 });
 
-// ../../main/node_modules/pino-pretty/lib/utils/prettify-error.js
+// node_modules/pino-pretty/lib/utils/prettify-error.js
 var require_prettify_error = __commonJS({
-  "../../main/node_modules/pino-pretty/lib/utils/prettify-error.js"(exports2, module2) {
+  "node_modules/pino-pretty/lib/utils/prettify-error.js"(exports2, module2) {
     "use strict";
     module2.exports = prettifyError2;
     var joinLinesWithIndentation = require_join_lines_with_indentation();
@@ -21568,9 +21568,9 @@ var require_prettify_error = __commonJS({
   }
 });
 
-// ../../main/node_modules/pino-pretty/lib/utils/prettify-object.js
+// node_modules/pino-pretty/lib/utils/prettify-object.js
 var require_prettify_object = __commonJS({
-  "../../main/node_modules/pino-pretty/lib/utils/prettify-object.js"(exports2, module2) {
+  "node_modules/pino-pretty/lib/utils/prettify-object.js"(exports2, module2) {
     "use strict";
     module2.exports = prettifyObject;
     var {
@@ -21636,9 +21636,9 @@ var require_prettify_object = __commonJS({
   }
 });
 
-// ../../main/node_modules/pino-pretty/lib/utils/prettify-error-log.js
+// node_modules/pino-pretty/lib/utils/prettify-error-log.js
 var require_prettify_error_log = __commonJS({
-  "../../main/node_modules/pino-pretty/lib/utils/prettify-error-log.js"(exports2, module2) {
+  "node_modules/pino-pretty/lib/utils/prettify-error-log.js"(exports2, module2) {
     "use strict";
     module2.exports = prettifyErrorLog;
     var {
@@ -21691,9 +21691,9 @@ var require_prettify_error_log = __commonJS({
   }
 });
 
-// ../../main/node_modules/pino-pretty/lib/utils/prettify-level.js
+// node_modules/pino-pretty/lib/utils/prettify-level.js
 var require_prettify_level = __commonJS({
-  "../../main/node_modules/pino-pretty/lib/utils/prettify-level.js"(exports2, module2) {
+  "node_modules/pino-pretty/lib/utils/prettify-level.js"(exports2, module2) {
     "use strict";
     module2.exports = prettifyLevel;
     var getPropertyValue = require_get_property_value();
@@ -21718,9 +21718,9 @@ var require_prettify_level = __commonJS({
   }
 });
 
-// ../../main/node_modules/pino-pretty/lib/utils/prettify-message.js
+// node_modules/pino-pretty/lib/utils/prettify-message.js
 var require_prettify_message = __commonJS({
-  "../../main/node_modules/pino-pretty/lib/utils/prettify-message.js"(exports2, module2) {
+  "node_modules/pino-pretty/lib/utils/prettify-message.js"(exports2, module2) {
     "use strict";
     module2.exports = prettifyMessage;
     var {
@@ -21766,9 +21766,9 @@ var require_prettify_message = __commonJS({
   }
 });
 
-// ../../main/node_modules/pino-pretty/lib/utils/prettify-metadata.js
+// node_modules/pino-pretty/lib/utils/prettify-metadata.js
 var require_prettify_metadata = __commonJS({
-  "../../main/node_modules/pino-pretty/lib/utils/prettify-metadata.js"(exports2, module2) {
+  "node_modules/pino-pretty/lib/utils/prettify-metadata.js"(exports2, module2) {
     "use strict";
     module2.exports = prettifyMetadata;
     var stripUnsafeControlChars = require_strip_unsafe_control_chars();
@@ -21807,9 +21807,9 @@ var require_prettify_metadata = __commonJS({
   }
 });
 
-// ../../main/node_modules/pino-pretty/lib/utils/prettify-time.js
+// node_modules/pino-pretty/lib/utils/prettify-time.js
 var require_prettify_time = __commonJS({
-  "../../main/node_modules/pino-pretty/lib/utils/prettify-time.js"(exports2, module2) {
+  "node_modules/pino-pretty/lib/utils/prettify-time.js"(exports2, module2) {
     "use strict";
     module2.exports = prettifyTime;
     var formatTime = require_format_time();
@@ -21833,9 +21833,9 @@ var require_prettify_time = __commonJS({
   }
 });
 
-// ../../main/node_modules/pino-pretty/lib/utils/index.js
+// node_modules/pino-pretty/lib/utils/index.js
 var require_utils3 = __commonJS({
-  "../../main/node_modules/pino-pretty/lib/utils/index.js"(exports2, module2) {
+  "node_modules/pino-pretty/lib/utils/index.js"(exports2, module2) {
     "use strict";
     module2.exports = {
       buildSafeSonicBoom: require_build_safe_sonic_boom(),
@@ -21866,9 +21866,9 @@ var require_utils3 = __commonJS({
   }
 });
 
-// ../../main/node_modules/secure-json-parse/index.js
+// node_modules/secure-json-parse/index.js
 var require_secure_json_parse = __commonJS({
-  "../../main/node_modules/secure-json-parse/index.js"(exports2, module2) {
+  "node_modules/secure-json-parse/index.js"(exports2, module2) {
     "use strict";
     var hasBuffer = typeof Buffer !== "undefined";
     var suspectProtoRx = /"(?:_|\\u005[Ff])(?:_|\\u005[Ff])(?:p|\\u0070)(?:r|\\u0072)(?:o|\\u006[Ff])(?:t|\\u0074)(?:o|\\u006[Ff])(?:_|\\u005[Ff])(?:_|\\u005[Ff])"\s*:/;
@@ -21972,9 +21972,9 @@ var require_secure_json_parse = __commonJS({
   }
 });
 
-// ../../main/node_modules/pino-pretty/lib/pretty.js
+// node_modules/pino-pretty/lib/pretty.js
 var require_pretty = __commonJS({
-  "../../main/node_modules/pino-pretty/lib/pretty.js"(exports2, module2) {
+  "node_modules/pino-pretty/lib/pretty.js"(exports2, module2) {
     "use strict";
     module2.exports = pretty;
     var sjs = require_secure_json_parse();
@@ -22107,9 +22107,9 @@ var require_pretty = __commonJS({
   }
 });
 
-// ../../main/node_modules/pino-pretty/index.js
+// node_modules/pino-pretty/index.js
 var require_pino_pretty = __commonJS({
-  "../../main/node_modules/pino-pretty/index.js"(exports2, module2) {
+  "node_modules/pino-pretty/index.js"(exports2, module2) {
     "use strict";
     var { isColorSupported } = require_colorette();
     var pump = require_pump();
@@ -22240,9 +22240,9 @@ var require_pino_pretty = __commonJS({
   }
 });
 
-// ../../main/node_modules/@octokit/request/node_modules/content-type/dist/index.js
+// node_modules/@octokit/request/node_modules/content-type/dist/index.js
 var require_dist = __commonJS({
-  "../../main/node_modules/@octokit/request/node_modules/content-type/dist/index.js"(exports2) {
+  "node_modules/@octokit/request/node_modules/content-type/dist/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.format = format;
@@ -22379,9 +22379,9 @@ var require_dist = __commonJS({
   }
 });
 
-// ../../main/node_modules/bottleneck/light.js
+// node_modules/bottleneck/light.js
 var require_light = __commonJS({
-  "../../main/node_modules/bottleneck/light.js"(exports2, module2) {
+  "node_modules/bottleneck/light.js"(exports2, module2) {
     (function(global2, factory) {
       typeof exports2 === "object" && typeof module2 !== "undefined" ? module2.exports = factory() : typeof define === "function" && define.amd ? define(factory) : global2.Bottleneck = factory();
     })(exports2, (function() {
@@ -23698,9 +23698,9 @@ var require_light = __commonJS({
   }
 });
 
-// ../../main/node_modules/yaml/dist/nodes/identity.js
+// node_modules/yaml/dist/nodes/identity.js
 var require_identity = __commonJS({
-  "../../main/node_modules/yaml/dist/nodes/identity.js"(exports2) {
+  "node_modules/yaml/dist/nodes/identity.js"(exports2) {
     "use strict";
     var ALIAS = /* @__PURE__ */ Symbol.for("yaml.alias");
     var DOC = /* @__PURE__ */ Symbol.for("yaml.document");
@@ -23755,9 +23755,9 @@ var require_identity = __commonJS({
   }
 });
 
-// ../../main/node_modules/yaml/dist/visit.js
+// node_modules/yaml/dist/visit.js
 var require_visit = __commonJS({
-  "../../main/node_modules/yaml/dist/visit.js"(exports2) {
+  "node_modules/yaml/dist/visit.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var BREAK = /* @__PURE__ */ Symbol("break visit");
@@ -23913,9 +23913,9 @@ var require_visit = __commonJS({
   }
 });
 
-// ../../main/node_modules/yaml/dist/doc/directives.js
+// node_modules/yaml/dist/doc/directives.js
 var require_directives = __commonJS({
-  "../../main/node_modules/yaml/dist/doc/directives.js"(exports2) {
+  "node_modules/yaml/dist/doc/directives.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var visit2 = require_visit();
@@ -24084,9 +24084,9 @@ var require_directives = __commonJS({
   }
 });
 
-// ../../main/node_modules/yaml/dist/doc/anchors.js
+// node_modules/yaml/dist/doc/anchors.js
 var require_anchors = __commonJS({
-  "../../main/node_modules/yaml/dist/doc/anchors.js"(exports2) {
+  "node_modules/yaml/dist/doc/anchors.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var visit2 = require_visit();
@@ -24154,9 +24154,9 @@ var require_anchors = __commonJS({
   }
 });
 
-// ../../main/node_modules/yaml/dist/doc/applyReviver.js
+// node_modules/yaml/dist/doc/applyReviver.js
 var require_applyReviver = __commonJS({
-  "../../main/node_modules/yaml/dist/doc/applyReviver.js"(exports2) {
+  "node_modules/yaml/dist/doc/applyReviver.js"(exports2) {
     "use strict";
     function applyReviver(reviver, obj, key, val) {
       if (val && typeof val === "object") {
@@ -24204,9 +24204,9 @@ var require_applyReviver = __commonJS({
   }
 });
 
-// ../../main/node_modules/yaml/dist/nodes/toJS.js
+// node_modules/yaml/dist/nodes/toJS.js
 var require_toJS = __commonJS({
-  "../../main/node_modules/yaml/dist/nodes/toJS.js"(exports2) {
+  "node_modules/yaml/dist/nodes/toJS.js"(exports2) {
     "use strict";
     var identity = require_identity();
     function toJS(value, arg, ctx) {
@@ -24234,9 +24234,9 @@ var require_toJS = __commonJS({
   }
 });
 
-// ../../main/node_modules/yaml/dist/nodes/Node.js
+// node_modules/yaml/dist/nodes/Node.js
 var require_Node = __commonJS({
-  "../../main/node_modules/yaml/dist/nodes/Node.js"(exports2) {
+  "node_modules/yaml/dist/nodes/Node.js"(exports2) {
     "use strict";
     var applyReviver = require_applyReviver();
     var identity = require_identity();
@@ -24275,9 +24275,9 @@ var require_Node = __commonJS({
   }
 });
 
-// ../../main/node_modules/yaml/dist/nodes/Alias.js
+// node_modules/yaml/dist/nodes/Alias.js
 var require_Alias = __commonJS({
-  "../../main/node_modules/yaml/dist/nodes/Alias.js"(exports2) {
+  "node_modules/yaml/dist/nodes/Alias.js"(exports2) {
     "use strict";
     var anchors = require_anchors();
     var visit2 = require_visit();
@@ -24393,9 +24393,9 @@ var require_Alias = __commonJS({
   }
 });
 
-// ../../main/node_modules/yaml/dist/nodes/Scalar.js
+// node_modules/yaml/dist/nodes/Scalar.js
 var require_Scalar = __commonJS({
-  "../../main/node_modules/yaml/dist/nodes/Scalar.js"(exports2) {
+  "node_modules/yaml/dist/nodes/Scalar.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Node = require_Node();
@@ -24423,9 +24423,9 @@ var require_Scalar = __commonJS({
   }
 });
 
-// ../../main/node_modules/yaml/dist/doc/createNode.js
+// node_modules/yaml/dist/doc/createNode.js
 var require_createNode = __commonJS({
-  "../../main/node_modules/yaml/dist/doc/createNode.js"(exports2) {
+  "node_modules/yaml/dist/doc/createNode.js"(exports2) {
     "use strict";
     var Alias = require_Alias();
     var identity = require_identity();
@@ -24498,9 +24498,9 @@ var require_createNode = __commonJS({
   }
 });
 
-// ../../main/node_modules/yaml/dist/nodes/Collection.js
+// node_modules/yaml/dist/nodes/Collection.js
 var require_Collection = __commonJS({
-  "../../main/node_modules/yaml/dist/nodes/Collection.js"(exports2) {
+  "node_modules/yaml/dist/nodes/Collection.js"(exports2) {
     "use strict";
     var createNode = require_createNode();
     var identity = require_identity();
@@ -24641,9 +24641,9 @@ var require_Collection = __commonJS({
   }
 });
 
-// ../../main/node_modules/yaml/dist/stringify/stringifyComment.js
+// node_modules/yaml/dist/stringify/stringifyComment.js
 var require_stringifyComment = __commonJS({
-  "../../main/node_modules/yaml/dist/stringify/stringifyComment.js"(exports2) {
+  "node_modules/yaml/dist/stringify/stringifyComment.js"(exports2) {
     "use strict";
     var stringifyComment = (str) => str.replace(/^(?!$)(?: $)?/gm, "#");
     function indentComment(comment, indent) {
@@ -24658,9 +24658,9 @@ var require_stringifyComment = __commonJS({
   }
 });
 
-// ../../main/node_modules/yaml/dist/stringify/foldFlowLines.js
+// node_modules/yaml/dist/stringify/foldFlowLines.js
 var require_foldFlowLines = __commonJS({
-  "../../main/node_modules/yaml/dist/stringify/foldFlowLines.js"(exports2) {
+  "node_modules/yaml/dist/stringify/foldFlowLines.js"(exports2) {
     "use strict";
     var FOLD_FLOW = "flow";
     var FOLD_BLOCK = "block";
@@ -24794,9 +24794,9 @@ ${indent}${text.slice(fold + 1, end2)}`;
   }
 });
 
-// ../../main/node_modules/yaml/dist/stringify/stringifyString.js
+// node_modules/yaml/dist/stringify/stringifyString.js
 var require_stringifyString = __commonJS({
-  "../../main/node_modules/yaml/dist/stringify/stringifyString.js"(exports2) {
+  "node_modules/yaml/dist/stringify/stringifyString.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
     var foldFlowLines = require_foldFlowLines();
@@ -25077,9 +25077,9 @@ ${indent}`);
   }
 });
 
-// ../../main/node_modules/yaml/dist/stringify/stringify.js
+// node_modules/yaml/dist/stringify/stringify.js
 var require_stringify = __commonJS({
-  "../../main/node_modules/yaml/dist/stringify/stringify.js"(exports2) {
+  "node_modules/yaml/dist/stringify/stringify.js"(exports2) {
     "use strict";
     var anchors = require_anchors();
     var identity = require_identity();
@@ -25201,9 +25201,9 @@ ${ctx.indent}${str}`;
   }
 });
 
-// ../../main/node_modules/yaml/dist/stringify/stringifyPair.js
+// node_modules/yaml/dist/stringify/stringifyPair.js
 var require_stringifyPair = __commonJS({
-  "../../main/node_modules/yaml/dist/stringify/stringifyPair.js"(exports2) {
+  "node_modules/yaml/dist/stringify/stringifyPair.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -25334,9 +25334,9 @@ ${ctx.indent}`;
   }
 });
 
-// ../../main/node_modules/yaml/dist/log.js
+// node_modules/yaml/dist/log.js
 var require_log = __commonJS({
-  "../../main/node_modules/yaml/dist/log.js"(exports2) {
+  "node_modules/yaml/dist/log.js"(exports2) {
     "use strict";
     var node_process = __require("process");
     function debug(logLevel, ...messages) {
@@ -25356,9 +25356,9 @@ var require_log = __commonJS({
   }
 });
 
-// ../../main/node_modules/yaml/dist/schema/yaml-1.1/merge.js
+// node_modules/yaml/dist/schema/yaml-1.1/merge.js
 var require_merge = __commonJS({
-  "../../main/node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports2) {
+  "node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -25416,9 +25416,9 @@ var require_merge = __commonJS({
   }
 });
 
-// ../../main/node_modules/yaml/dist/nodes/addPairToJSMap.js
+// node_modules/yaml/dist/nodes/addPairToJSMap.js
 var require_addPairToJSMap = __commonJS({
-  "../../main/node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports2) {
+  "node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports2) {
     "use strict";
     var log = require_log();
     var merge4 = require_merge();
@@ -25480,9 +25480,9 @@ var require_addPairToJSMap = __commonJS({
   }
 });
 
-// ../../main/node_modules/yaml/dist/nodes/Pair.js
+// node_modules/yaml/dist/nodes/Pair.js
 var require_Pair = __commonJS({
-  "../../main/node_modules/yaml/dist/nodes/Pair.js"(exports2) {
+  "node_modules/yaml/dist/nodes/Pair.js"(exports2) {
     "use strict";
     var createNode = require_createNode();
     var stringifyPair = require_stringifyPair();
@@ -25520,9 +25520,9 @@ var require_Pair = __commonJS({
   }
 });
 
-// ../../main/node_modules/yaml/dist/stringify/stringifyCollection.js
+// node_modules/yaml/dist/stringify/stringifyCollection.js
 var require_stringifyCollection = __commonJS({
-  "../../main/node_modules/yaml/dist/stringify/stringifyCollection.js"(exports2) {
+  "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var stringify = require_stringify();
@@ -25671,9 +25671,9 @@ ${indent}${end}`;
   }
 });
 
-// ../../main/node_modules/yaml/dist/nodes/YAMLMap.js
+// node_modules/yaml/dist/nodes/YAMLMap.js
 var require_YAMLMap = __commonJS({
-  "../../main/node_modules/yaml/dist/nodes/YAMLMap.js"(exports2) {
+  "node_modules/yaml/dist/nodes/YAMLMap.js"(exports2) {
     "use strict";
     var stringifyCollection = require_stringifyCollection();
     var addPairToJSMap = require_addPairToJSMap();
@@ -25815,9 +25815,9 @@ var require_YAMLMap = __commonJS({
   }
 });
 
-// ../../main/node_modules/yaml/dist/schema/common/map.js
+// node_modules/yaml/dist/schema/common/map.js
 var require_map = __commonJS({
-  "../../main/node_modules/yaml/dist/schema/common/map.js"(exports2) {
+  "node_modules/yaml/dist/schema/common/map.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var YAMLMap = require_YAMLMap();
@@ -25837,9 +25837,9 @@ var require_map = __commonJS({
   }
 });
 
-// ../../main/node_modules/yaml/dist/nodes/YAMLSeq.js
+// node_modules/yaml/dist/nodes/YAMLSeq.js
 var require_YAMLSeq = __commonJS({
-  "../../main/node_modules/yaml/dist/nodes/YAMLSeq.js"(exports2) {
+  "node_modules/yaml/dist/nodes/YAMLSeq.js"(exports2) {
     "use strict";
     var createNode = require_createNode();
     var stringifyCollection = require_stringifyCollection();
@@ -25953,9 +25953,9 @@ var require_YAMLSeq = __commonJS({
   }
 });
 
-// ../../main/node_modules/yaml/dist/schema/common/seq.js
+// node_modules/yaml/dist/schema/common/seq.js
 var require_seq = __commonJS({
-  "../../main/node_modules/yaml/dist/schema/common/seq.js"(exports2) {
+  "node_modules/yaml/dist/schema/common/seq.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var YAMLSeq = require_YAMLSeq();
@@ -25975,9 +25975,9 @@ var require_seq = __commonJS({
   }
 });
 
-// ../../main/node_modules/yaml/dist/schema/common/string.js
+// node_modules/yaml/dist/schema/common/string.js
 var require_string = __commonJS({
-  "../../main/node_modules/yaml/dist/schema/common/string.js"(exports2) {
+  "node_modules/yaml/dist/schema/common/string.js"(exports2) {
     "use strict";
     var stringifyString = require_stringifyString();
     var string4 = {
@@ -25994,9 +25994,9 @@ var require_string = __commonJS({
   }
 });
 
-// ../../main/node_modules/yaml/dist/schema/common/null.js
+// node_modules/yaml/dist/schema/common/null.js
 var require_null = __commonJS({
-  "../../main/node_modules/yaml/dist/schema/common/null.js"(exports2) {
+  "node_modules/yaml/dist/schema/common/null.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
     var nullTag = {
@@ -26012,9 +26012,9 @@ var require_null = __commonJS({
   }
 });
 
-// ../../main/node_modules/yaml/dist/schema/core/bool.js
+// node_modules/yaml/dist/schema/core/bool.js
 var require_bool = __commonJS({
-  "../../main/node_modules/yaml/dist/schema/core/bool.js"(exports2) {
+  "node_modules/yaml/dist/schema/core/bool.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
     var boolTag = {
@@ -26036,9 +26036,9 @@ var require_bool = __commonJS({
   }
 });
 
-// ../../main/node_modules/yaml/dist/stringify/stringifyNumber.js
+// node_modules/yaml/dist/stringify/stringifyNumber.js
 var require_stringifyNumber = __commonJS({
-  "../../main/node_modules/yaml/dist/stringify/stringifyNumber.js"(exports2) {
+  "node_modules/yaml/dist/stringify/stringifyNumber.js"(exports2) {
     "use strict";
     function stringifyNumber({ format, minFractionDigits, tag, value }) {
       if (typeof value === "bigint")
@@ -26063,9 +26063,9 @@ var require_stringifyNumber = __commonJS({
   }
 });
 
-// ../../main/node_modules/yaml/dist/schema/core/float.js
+// node_modules/yaml/dist/schema/core/float.js
 var require_float = __commonJS({
-  "../../main/node_modules/yaml/dist/schema/core/float.js"(exports2) {
+  "node_modules/yaml/dist/schema/core/float.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
@@ -26109,9 +26109,9 @@ var require_float = __commonJS({
   }
 });
 
-// ../../main/node_modules/yaml/dist/schema/core/int.js
+// node_modules/yaml/dist/schema/core/int.js
 var require_int = __commonJS({
-  "../../main/node_modules/yaml/dist/schema/core/int.js"(exports2) {
+  "node_modules/yaml/dist/schema/core/int.js"(exports2) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
@@ -26154,9 +26154,9 @@ var require_int = __commonJS({
   }
 });
 
-// ../../main/node_modules/yaml/dist/schema/core/schema.js
+// node_modules/yaml/dist/schema/core/schema.js
 var require_schema = __commonJS({
-  "../../main/node_modules/yaml/dist/schema/core/schema.js"(exports2) {
+  "node_modules/yaml/dist/schema/core/schema.js"(exports2) {
     "use strict";
     var map2 = require_map();
     var _null4 = require_null();
@@ -26182,9 +26182,9 @@ var require_schema = __commonJS({
   }
 });
 
-// ../../main/node_modules/yaml/dist/schema/json/schema.js
+// node_modules/yaml/dist/schema/json/schema.js
 var require_schema2 = __commonJS({
-  "../../main/node_modules/yaml/dist/schema/json/schema.js"(exports2) {
+  "node_modules/yaml/dist/schema/json/schema.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
     var map2 = require_map();
@@ -26249,9 +26249,9 @@ var require_schema2 = __commonJS({
   }
 });
 
-// ../../main/node_modules/yaml/dist/schema/yaml-1.1/binary.js
+// node_modules/yaml/dist/schema/yaml-1.1/binary.js
 var require_binary = __commonJS({
-  "../../main/node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports2) {
+  "node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports2) {
     "use strict";
     var node_buffer = __require("buffer");
     var Scalar = require_Scalar();
@@ -26315,9 +26315,9 @@ var require_binary = __commonJS({
   }
 });
 
-// ../../main/node_modules/yaml/dist/schema/yaml-1.1/pairs.js
+// node_modules/yaml/dist/schema/yaml-1.1/pairs.js
 var require_pairs = __commonJS({
-  "../../main/node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports2) {
+  "node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Pair = require_Pair();
@@ -26393,9 +26393,9 @@ ${cn.comment}` : item.comment;
   }
 });
 
-// ../../main/node_modules/yaml/dist/schema/yaml-1.1/omap.js
+// node_modules/yaml/dist/schema/yaml-1.1/omap.js
 var require_omap = __commonJS({
-  "../../main/node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports2) {
+  "node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var toJS = require_toJS();
@@ -26471,9 +26471,9 @@ var require_omap = __commonJS({
   }
 });
 
-// ../../main/node_modules/yaml/dist/schema/yaml-1.1/bool.js
+// node_modules/yaml/dist/schema/yaml-1.1/bool.js
 var require_bool2 = __commonJS({
-  "../../main/node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports2) {
+  "node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
     function boolStringify({ value, source }, ctx) {
@@ -26503,9 +26503,9 @@ var require_bool2 = __commonJS({
   }
 });
 
-// ../../main/node_modules/yaml/dist/schema/yaml-1.1/float.js
+// node_modules/yaml/dist/schema/yaml-1.1/float.js
 var require_float2 = __commonJS({
-  "../../main/node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports2) {
+  "node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
@@ -26552,9 +26552,9 @@ var require_float2 = __commonJS({
   }
 });
 
-// ../../main/node_modules/yaml/dist/schema/yaml-1.1/int.js
+// node_modules/yaml/dist/schema/yaml-1.1/int.js
 var require_int2 = __commonJS({
-  "../../main/node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports2) {
+  "node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports2) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
@@ -26631,9 +26631,9 @@ var require_int2 = __commonJS({
   }
 });
 
-// ../../main/node_modules/yaml/dist/schema/yaml-1.1/set.js
+// node_modules/yaml/dist/schema/yaml-1.1/set.js
 var require_set = __commonJS({
-  "../../main/node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports2) {
+  "node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Pair = require_Pair();
@@ -26720,9 +26720,9 @@ var require_set = __commonJS({
   }
 });
 
-// ../../main/node_modules/yaml/dist/schema/yaml-1.1/timestamp.js
+// node_modules/yaml/dist/schema/yaml-1.1/timestamp.js
 var require_timestamp = __commonJS({
-  "../../main/node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports2) {
+  "node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports2) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     function parseSexagesimal(str, asBigInt) {
@@ -26808,9 +26808,9 @@ var require_timestamp = __commonJS({
   }
 });
 
-// ../../main/node_modules/yaml/dist/schema/yaml-1.1/schema.js
+// node_modules/yaml/dist/schema/yaml-1.1/schema.js
 var require_schema3 = __commonJS({
-  "../../main/node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports2) {
+  "node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports2) {
     "use strict";
     var map2 = require_map();
     var _null4 = require_null();
@@ -26852,9 +26852,9 @@ var require_schema3 = __commonJS({
   }
 });
 
-// ../../main/node_modules/yaml/dist/schema/tags.js
+// node_modules/yaml/dist/schema/tags.js
 var require_tags = __commonJS({
-  "../../main/node_modules/yaml/dist/schema/tags.js"(exports2) {
+  "node_modules/yaml/dist/schema/tags.js"(exports2) {
     "use strict";
     var map2 = require_map();
     var _null4 = require_null();
@@ -26946,9 +26946,9 @@ var require_tags = __commonJS({
   }
 });
 
-// ../../main/node_modules/yaml/dist/schema/Schema.js
+// node_modules/yaml/dist/schema/Schema.js
 var require_Schema = __commonJS({
-  "../../main/node_modules/yaml/dist/schema/Schema.js"(exports2) {
+  "node_modules/yaml/dist/schema/Schema.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var map2 = require_map();
@@ -26978,9 +26978,9 @@ var require_Schema = __commonJS({
   }
 });
 
-// ../../main/node_modules/yaml/dist/stringify/stringifyDocument.js
+// node_modules/yaml/dist/stringify/stringifyDocument.js
 var require_stringifyDocument = __commonJS({
-  "../../main/node_modules/yaml/dist/stringify/stringifyDocument.js"(exports2) {
+  "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var stringify = require_stringify();
@@ -27058,9 +27058,9 @@ var require_stringifyDocument = __commonJS({
   }
 });
 
-// ../../main/node_modules/yaml/dist/doc/Document.js
+// node_modules/yaml/dist/doc/Document.js
 var require_Document = __commonJS({
-  "../../main/node_modules/yaml/dist/doc/Document.js"(exports2) {
+  "node_modules/yaml/dist/doc/Document.js"(exports2) {
     "use strict";
     var Alias = require_Alias();
     var Collection2 = require_Collection();
@@ -27367,9 +27367,9 @@ var require_Document = __commonJS({
   }
 });
 
-// ../../main/node_modules/yaml/dist/errors.js
+// node_modules/yaml/dist/errors.js
 var require_errors3 = __commonJS({
-  "../../main/node_modules/yaml/dist/errors.js"(exports2) {
+  "node_modules/yaml/dist/errors.js"(exports2) {
     "use strict";
     var YAMLError = class extends Error {
       constructor(name, pos, code, message) {
@@ -27432,9 +27432,9 @@ ${pointer}
   }
 });
 
-// ../../main/node_modules/yaml/dist/compose/resolve-props.js
+// node_modules/yaml/dist/compose/resolve-props.js
 var require_resolve_props = __commonJS({
-  "../../main/node_modules/yaml/dist/compose/resolve-props.js"(exports2) {
+  "node_modules/yaml/dist/compose/resolve-props.js"(exports2) {
     "use strict";
     function resolveProps(tokens, { flow, indicator, next, offset, onError, parentIndent, startOnNewline }) {
       let spaceBefore = false;
@@ -27566,9 +27566,9 @@ var require_resolve_props = __commonJS({
   }
 });
 
-// ../../main/node_modules/yaml/dist/compose/util-contains-newline.js
+// node_modules/yaml/dist/compose/util-contains-newline.js
 var require_util_contains_newline = __commonJS({
-  "../../main/node_modules/yaml/dist/compose/util-contains-newline.js"(exports2) {
+  "node_modules/yaml/dist/compose/util-contains-newline.js"(exports2) {
     "use strict";
     function containsNewline(key) {
       if (!key)
@@ -27608,9 +27608,9 @@ var require_util_contains_newline = __commonJS({
   }
 });
 
-// ../../main/node_modules/yaml/dist/compose/util-flow-indent-check.js
+// node_modules/yaml/dist/compose/util-flow-indent-check.js
 var require_util_flow_indent_check = __commonJS({
-  "../../main/node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports2) {
+  "node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports2) {
     "use strict";
     var utilContainsNewline = require_util_contains_newline();
     function flowIndentCheck(indent, fc, onError) {
@@ -27626,9 +27626,9 @@ var require_util_flow_indent_check = __commonJS({
   }
 });
 
-// ../../main/node_modules/yaml/dist/compose/util-map-includes.js
+// node_modules/yaml/dist/compose/util-map-includes.js
 var require_util_map_includes = __commonJS({
-  "../../main/node_modules/yaml/dist/compose/util-map-includes.js"(exports2) {
+  "node_modules/yaml/dist/compose/util-map-includes.js"(exports2) {
     "use strict";
     var identity = require_identity();
     function mapIncludes(ctx, items, search) {
@@ -27642,9 +27642,9 @@ var require_util_map_includes = __commonJS({
   }
 });
 
-// ../../main/node_modules/yaml/dist/compose/resolve-block-map.js
+// node_modules/yaml/dist/compose/resolve-block-map.js
 var require_resolve_block_map = __commonJS({
-  "../../main/node_modules/yaml/dist/compose/resolve-block-map.js"(exports2) {
+  "node_modules/yaml/dist/compose/resolve-block-map.js"(exports2) {
     "use strict";
     var Pair = require_Pair();
     var YAMLMap = require_YAMLMap();
@@ -27750,9 +27750,9 @@ var require_resolve_block_map = __commonJS({
   }
 });
 
-// ../../main/node_modules/yaml/dist/compose/resolve-block-seq.js
+// node_modules/yaml/dist/compose/resolve-block-seq.js
 var require_resolve_block_seq = __commonJS({
-  "../../main/node_modules/yaml/dist/compose/resolve-block-seq.js"(exports2) {
+  "node_modules/yaml/dist/compose/resolve-block-seq.js"(exports2) {
     "use strict";
     var YAMLSeq = require_YAMLSeq();
     var resolveProps = require_resolve_props();
@@ -27801,9 +27801,9 @@ var require_resolve_block_seq = __commonJS({
   }
 });
 
-// ../../main/node_modules/yaml/dist/compose/resolve-end.js
+// node_modules/yaml/dist/compose/resolve-end.js
 var require_resolve_end = __commonJS({
-  "../../main/node_modules/yaml/dist/compose/resolve-end.js"(exports2) {
+  "node_modules/yaml/dist/compose/resolve-end.js"(exports2) {
     "use strict";
     function resolveEnd(end, offset, reqSpace, onError) {
       let comment = "";
@@ -27844,9 +27844,9 @@ var require_resolve_end = __commonJS({
   }
 });
 
-// ../../main/node_modules/yaml/dist/compose/resolve-flow-collection.js
+// node_modules/yaml/dist/compose/resolve-flow-collection.js
 var require_resolve_flow_collection = __commonJS({
-  "../../main/node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports2) {
+  "node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Pair = require_Pair();
@@ -28038,9 +28038,9 @@ var require_resolve_flow_collection = __commonJS({
   }
 });
 
-// ../../main/node_modules/yaml/dist/compose/compose-collection.js
+// node_modules/yaml/dist/compose/compose-collection.js
 var require_compose_collection = __commonJS({
-  "../../main/node_modules/yaml/dist/compose/compose-collection.js"(exports2) {
+  "node_modules/yaml/dist/compose/compose-collection.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -28103,9 +28103,9 @@ var require_compose_collection = __commonJS({
   }
 });
 
-// ../../main/node_modules/yaml/dist/compose/resolve-block-scalar.js
+// node_modules/yaml/dist/compose/resolve-block-scalar.js
 var require_resolve_block_scalar = __commonJS({
-  "../../main/node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports2) {
+  "node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
     function resolveBlockScalar(ctx, scalar, onError) {
@@ -28286,9 +28286,9 @@ var require_resolve_block_scalar = __commonJS({
   }
 });
 
-// ../../main/node_modules/yaml/dist/compose/resolve-flow-scalar.js
+// node_modules/yaml/dist/compose/resolve-flow-scalar.js
 var require_resolve_flow_scalar = __commonJS({
-  "../../main/node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports2) {
+  "node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports2) {
     "use strict";
     var Scalar = require_Scalar();
     var resolveEnd = require_resolve_end();
@@ -28507,9 +28507,9 @@ var require_resolve_flow_scalar = __commonJS({
   }
 });
 
-// ../../main/node_modules/yaml/dist/compose/compose-scalar.js
+// node_modules/yaml/dist/compose/compose-scalar.js
 var require_compose_scalar = __commonJS({
-  "../../main/node_modules/yaml/dist/compose/compose-scalar.js"(exports2) {
+  "node_modules/yaml/dist/compose/compose-scalar.js"(exports2) {
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
@@ -28588,9 +28588,9 @@ var require_compose_scalar = __commonJS({
   }
 });
 
-// ../../main/node_modules/yaml/dist/compose/util-empty-scalar-position.js
+// node_modules/yaml/dist/compose/util-empty-scalar-position.js
 var require_util_empty_scalar_position = __commonJS({
-  "../../main/node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports2) {
+  "node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports2) {
     "use strict";
     function emptyScalarPosition(offset, before, pos) {
       if (before) {
@@ -28618,9 +28618,9 @@ var require_util_empty_scalar_position = __commonJS({
   }
 });
 
-// ../../main/node_modules/yaml/dist/compose/compose-node.js
+// node_modules/yaml/dist/compose/compose-node.js
 var require_compose_node = __commonJS({
-  "../../main/node_modules/yaml/dist/compose/compose-node.js"(exports2) {
+  "node_modules/yaml/dist/compose/compose-node.js"(exports2) {
     "use strict";
     var Alias = require_Alias();
     var identity = require_identity();
@@ -28724,9 +28724,9 @@ var require_compose_node = __commonJS({
   }
 });
 
-// ../../main/node_modules/yaml/dist/compose/compose-doc.js
+// node_modules/yaml/dist/compose/compose-doc.js
 var require_compose_doc = __commonJS({
-  "../../main/node_modules/yaml/dist/compose/compose-doc.js"(exports2) {
+  "node_modules/yaml/dist/compose/compose-doc.js"(exports2) {
     "use strict";
     var Document = require_Document();
     var composeNode = require_compose_node();
@@ -28767,9 +28767,9 @@ var require_compose_doc = __commonJS({
   }
 });
 
-// ../../main/node_modules/yaml/dist/compose/composer.js
+// node_modules/yaml/dist/compose/composer.js
 var require_composer = __commonJS({
-  "../../main/node_modules/yaml/dist/compose/composer.js"(exports2) {
+  "node_modules/yaml/dist/compose/composer.js"(exports2) {
     "use strict";
     var node_process = __require("process");
     var directives = require_directives();
@@ -28975,9 +28975,9 @@ ${end.comment}` : end.comment;
   }
 });
 
-// ../../main/node_modules/yaml/dist/parse/cst-scalar.js
+// node_modules/yaml/dist/parse/cst-scalar.js
 var require_cst_scalar = __commonJS({
-  "../../main/node_modules/yaml/dist/parse/cst-scalar.js"(exports2) {
+  "node_modules/yaml/dist/parse/cst-scalar.js"(exports2) {
     "use strict";
     var resolveBlockScalar = require_resolve_block_scalar();
     var resolveFlowScalar = require_resolve_flow_scalar();
@@ -29160,9 +29160,9 @@ var require_cst_scalar = __commonJS({
   }
 });
 
-// ../../main/node_modules/yaml/dist/parse/cst-stringify.js
+// node_modules/yaml/dist/parse/cst-stringify.js
 var require_cst_stringify = __commonJS({
-  "../../main/node_modules/yaml/dist/parse/cst-stringify.js"(exports2) {
+  "node_modules/yaml/dist/parse/cst-stringify.js"(exports2) {
     "use strict";
     var stringify = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
     function stringifyToken(token) {
@@ -29221,9 +29221,9 @@ var require_cst_stringify = __commonJS({
   }
 });
 
-// ../../main/node_modules/yaml/dist/parse/cst-visit.js
+// node_modules/yaml/dist/parse/cst-visit.js
 var require_cst_visit = __commonJS({
-  "../../main/node_modules/yaml/dist/parse/cst-visit.js"(exports2) {
+  "node_modules/yaml/dist/parse/cst-visit.js"(exports2) {
     "use strict";
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
@@ -29283,9 +29283,9 @@ var require_cst_visit = __commonJS({
   }
 });
 
-// ../../main/node_modules/yaml/dist/parse/cst.js
+// node_modules/yaml/dist/parse/cst.js
 var require_cst = __commonJS({
-  "../../main/node_modules/yaml/dist/parse/cst.js"(exports2) {
+  "node_modules/yaml/dist/parse/cst.js"(exports2) {
     "use strict";
     var cstScalar = require_cst_scalar();
     var cstStringify = require_cst_stringify();
@@ -29385,9 +29385,9 @@ var require_cst = __commonJS({
   }
 });
 
-// ../../main/node_modules/yaml/dist/parse/lexer.js
+// node_modules/yaml/dist/parse/lexer.js
 var require_lexer = __commonJS({
-  "../../main/node_modules/yaml/dist/parse/lexer.js"(exports2) {
+  "node_modules/yaml/dist/parse/lexer.js"(exports2) {
     "use strict";
     var cst = require_cst();
     function isEmpty(ch) {
@@ -29974,9 +29974,9 @@ var require_lexer = __commonJS({
   }
 });
 
-// ../../main/node_modules/yaml/dist/parse/line-counter.js
+// node_modules/yaml/dist/parse/line-counter.js
 var require_line_counter = __commonJS({
-  "../../main/node_modules/yaml/dist/parse/line-counter.js"(exports2) {
+  "node_modules/yaml/dist/parse/line-counter.js"(exports2) {
     "use strict";
     var LineCounter = class {
       constructor() {
@@ -30005,9 +30005,9 @@ var require_line_counter = __commonJS({
   }
 });
 
-// ../../main/node_modules/yaml/dist/parse/parser.js
+// node_modules/yaml/dist/parse/parser.js
 var require_parser = __commonJS({
-  "../../main/node_modules/yaml/dist/parse/parser.js"(exports2) {
+  "node_modules/yaml/dist/parse/parser.js"(exports2) {
     "use strict";
     var node_process = __require("process");
     var cst = require_cst();
@@ -30879,9 +30879,9 @@ var require_parser = __commonJS({
   }
 });
 
-// ../../main/node_modules/yaml/dist/public-api.js
+// node_modules/yaml/dist/public-api.js
 var require_public_api = __commonJS({
-  "../../main/node_modules/yaml/dist/public-api.js"(exports2) {
+  "node_modules/yaml/dist/public-api.js"(exports2) {
     "use strict";
     var composer = require_composer();
     var Document = require_Document();
@@ -30976,9 +30976,9 @@ var require_public_api = __commonJS({
   }
 });
 
-// ../../main/node_modules/yaml/dist/index.js
+// node_modules/yaml/dist/index.js
 var require_dist2 = __commonJS({
-  "../../main/node_modules/yaml/dist/index.js"(exports2) {
+  "node_modules/yaml/dist/index.js"(exports2) {
     "use strict";
     var composer = require_composer();
     var Document = require_Document();
@@ -31028,9 +31028,9 @@ var require_dist2 = __commonJS({
   }
 });
 
-// ../../main/node_modules/bottleneck/lib/parser.js
+// node_modules/bottleneck/lib/parser.js
 var require_parser2 = __commonJS({
-  "../../main/node_modules/bottleneck/lib/parser.js"(exports2) {
+  "node_modules/bottleneck/lib/parser.js"(exports2) {
     "use strict";
     exports2.load = function(received, defaults, onto = {}) {
       var k, ref, v;
@@ -31053,9 +31053,9 @@ var require_parser2 = __commonJS({
   }
 });
 
-// ../../main/node_modules/bottleneck/lib/DLList.js
+// node_modules/bottleneck/lib/DLList.js
 var require_DLList = __commonJS({
-  "../../main/node_modules/bottleneck/lib/DLList.js"(exports2, module2) {
+  "node_modules/bottleneck/lib/DLList.js"(exports2, module2) {
     "use strict";
     var DLList;
     DLList = class DLList {
@@ -31143,9 +31143,9 @@ var require_DLList = __commonJS({
   }
 });
 
-// ../../main/node_modules/bottleneck/lib/Events.js
+// node_modules/bottleneck/lib/Events.js
 var require_Events = __commonJS({
-  "../../main/node_modules/bottleneck/lib/Events.js"(exports2, module2) {
+  "node_modules/bottleneck/lib/Events.js"(exports2, module2) {
     "use strict";
     function asyncGeneratorStep2(gen, resolve, reject, _next, _throw, key, arg) {
       try {
@@ -31277,9 +31277,9 @@ var require_Events = __commonJS({
   }
 });
 
-// ../../main/node_modules/bottleneck/lib/Queues.js
+// node_modules/bottleneck/lib/Queues.js
 var require_Queues = __commonJS({
-  "../../main/node_modules/bottleneck/lib/Queues.js"(exports2, module2) {
+  "node_modules/bottleneck/lib/Queues.js"(exports2, module2) {
     "use strict";
     var DLList;
     var Events2;
@@ -31347,9 +31347,9 @@ var require_Queues = __commonJS({
   }
 });
 
-// ../../main/node_modules/bottleneck/lib/BottleneckError.js
+// node_modules/bottleneck/lib/BottleneckError.js
 var require_BottleneckError = __commonJS({
-  "../../main/node_modules/bottleneck/lib/BottleneckError.js"(exports2, module2) {
+  "node_modules/bottleneck/lib/BottleneckError.js"(exports2, module2) {
     "use strict";
     var BottleneckError;
     BottleneckError = class BottleneckError extends Error {
@@ -31358,9 +31358,9 @@ var require_BottleneckError = __commonJS({
   }
 });
 
-// ../../main/node_modules/bottleneck/lib/Job.js
+// node_modules/bottleneck/lib/Job.js
 var require_Job = __commonJS({
-  "../../main/node_modules/bottleneck/lib/Job.js"(exports2, module2) {
+  "node_modules/bottleneck/lib/Job.js"(exports2, module2) {
     "use strict";
     function asyncGeneratorStep2(gen, resolve, reject, _next, _throw, key, arg) {
       try {
@@ -31562,9 +31562,9 @@ var require_Job = __commonJS({
   }
 });
 
-// ../../main/node_modules/bottleneck/lib/LocalDatastore.js
+// node_modules/bottleneck/lib/LocalDatastore.js
 var require_LocalDatastore = __commonJS({
-  "../../main/node_modules/bottleneck/lib/LocalDatastore.js"(exports2, module2) {
+  "node_modules/bottleneck/lib/LocalDatastore.js"(exports2, module2) {
     "use strict";
     function asyncGeneratorStep2(gen, resolve, reject, _next, _throw, key, arg) {
       try {
@@ -31824,9 +31824,9 @@ var require_LocalDatastore = __commonJS({
   }
 });
 
-// ../../main/node_modules/bottleneck/lib/lua.json
+// node_modules/bottleneck/lib/lua.json
 var require_lua = __commonJS({
-  "../../main/node_modules/bottleneck/lib/lua.json"(exports2, module2) {
+  "node_modules/bottleneck/lib/lua.json"(exports2, module2) {
     module2.exports = {
       "blacklist_client.lua": "local blacklist = ARGV[num_static_argv + 1]\n\nif redis.call('zscore', client_last_seen_key, blacklist) then\n  redis.call('zadd', client_last_seen_key, 0, blacklist)\nend\n\n\nreturn {}\n",
       "check.lua": "local weight = tonumber(ARGV[num_static_argv + 1])\n\nlocal capacity = process_tick(now, false)['capacity']\nlocal nextRequest = tonumber(redis.call('hget', settings_key, 'nextRequest'))\n\nreturn conditions_check(capacity, weight) and nextRequest - now <= 0\n",
@@ -31959,9 +31959,9 @@ return {}
   }
 });
 
-// ../../main/node_modules/bottleneck/lib/Scripts.js
+// node_modules/bottleneck/lib/Scripts.js
 var require_Scripts = __commonJS({
-  "../../main/node_modules/bottleneck/lib/Scripts.js"(exports2) {
+  "node_modules/bottleneck/lib/Scripts.js"(exports2) {
     "use strict";
     var headers;
     var lua;
@@ -32125,9 +32125,9 @@ var require_Scripts = __commonJS({
   }
 });
 
-// ../../main/node_modules/bottleneck/lib/RedisConnection.js
+// node_modules/bottleneck/lib/RedisConnection.js
 var require_RedisConnection = __commonJS({
-  "../../main/node_modules/bottleneck/lib/RedisConnection.js"(exports, module) {
+  "node_modules/bottleneck/lib/RedisConnection.js"(exports, module) {
     "use strict";
     function asyncGeneratorStep(gen, resolve, reject, _next, _throw, key, arg) {
       try {
@@ -32321,9 +32321,9 @@ var require_RedisConnection = __commonJS({
   }
 });
 
-// ../../main/node_modules/bottleneck/lib/IORedisConnection.js
+// node_modules/bottleneck/lib/IORedisConnection.js
 var require_IORedisConnection = __commonJS({
-  "../../main/node_modules/bottleneck/lib/IORedisConnection.js"(exports, module) {
+  "node_modules/bottleneck/lib/IORedisConnection.js"(exports, module) {
     "use strict";
     function _slicedToArray(arr, i) {
       return _arrayWithHoles(arr) || _iterableToArrayLimit(arr, i) || _nonIterableRest();
@@ -32530,9 +32530,9 @@ var require_IORedisConnection = __commonJS({
   }
 });
 
-// ../../main/node_modules/bottleneck/lib/RedisDatastore.js
+// node_modules/bottleneck/lib/RedisDatastore.js
 var require_RedisDatastore = __commonJS({
-  "../../main/node_modules/bottleneck/lib/RedisDatastore.js"(exports2, module2) {
+  "node_modules/bottleneck/lib/RedisDatastore.js"(exports2, module2) {
     "use strict";
     function _slicedToArray2(arr, i) {
       return _arrayWithHoles2(arr) || _iterableToArrayLimit2(arr, i) || _nonIterableRest2();
@@ -32881,9 +32881,9 @@ var require_RedisDatastore = __commonJS({
   }
 });
 
-// ../../main/node_modules/bottleneck/lib/States.js
+// node_modules/bottleneck/lib/States.js
 var require_States = __commonJS({
-  "../../main/node_modules/bottleneck/lib/States.js"(exports2, module2) {
+  "node_modules/bottleneck/lib/States.js"(exports2, module2) {
     "use strict";
     var BottleneckError;
     var States;
@@ -32959,9 +32959,9 @@ var require_States = __commonJS({
   }
 });
 
-// ../../main/node_modules/bottleneck/lib/Sync.js
+// node_modules/bottleneck/lib/Sync.js
 var require_Sync = __commonJS({
-  "../../main/node_modules/bottleneck/lib/Sync.js"(exports2, module2) {
+  "node_modules/bottleneck/lib/Sync.js"(exports2, module2) {
     "use strict";
     function asyncGeneratorStep2(gen, resolve, reject, _next, _throw, key, arg) {
       try {
@@ -33057,16 +33057,16 @@ var require_Sync = __commonJS({
   }
 });
 
-// ../../main/node_modules/bottleneck/lib/version.json
+// node_modules/bottleneck/lib/version.json
 var require_version2 = __commonJS({
-  "../../main/node_modules/bottleneck/lib/version.json"(exports2, module2) {
+  "node_modules/bottleneck/lib/version.json"(exports2, module2) {
     module2.exports = { version: "2.19.5" };
   }
 });
 
-// ../../main/node_modules/bottleneck/lib/Group.js
+// node_modules/bottleneck/lib/Group.js
 var require_Group = __commonJS({
-  "../../main/node_modules/bottleneck/lib/Group.js"(exports2, module2) {
+  "node_modules/bottleneck/lib/Group.js"(exports2, module2) {
     "use strict";
     function _slicedToArray2(arr, i) {
       return _arrayWithHoles2(arr) || _iterableToArrayLimit2(arr, i) || _nonIterableRest2();
@@ -33286,9 +33286,9 @@ var require_Group = __commonJS({
   }
 });
 
-// ../../main/node_modules/bottleneck/lib/Batcher.js
+// node_modules/bottleneck/lib/Batcher.js
 var require_Batcher = __commonJS({
-  "../../main/node_modules/bottleneck/lib/Batcher.js"(exports2, module2) {
+  "node_modules/bottleneck/lib/Batcher.js"(exports2, module2) {
     "use strict";
     var Batcher;
     var Events2;
@@ -33344,9 +33344,9 @@ var require_Batcher = __commonJS({
   }
 });
 
-// ../../main/node_modules/bottleneck/lib/Bottleneck.js
+// node_modules/bottleneck/lib/Bottleneck.js
 var require_Bottleneck = __commonJS({
-  "../../main/node_modules/bottleneck/lib/Bottleneck.js"(exports2, module2) {
+  "node_modules/bottleneck/lib/Bottleneck.js"(exports2, module2) {
     "use strict";
     function _slicedToArray2(arr, i) {
       return _arrayWithHoles2(arr) || _iterableToArrayLimit2(arr, i) || _nonIterableRest2();
@@ -33893,17 +33893,17 @@ var require_Bottleneck = __commonJS({
   }
 });
 
-// ../../main/node_modules/bottleneck/lib/index.js
+// node_modules/bottleneck/lib/index.js
 var require_lib2 = __commonJS({
-  "../../main/node_modules/bottleneck/lib/index.js"(exports2, module2) {
+  "node_modules/bottleneck/lib/index.js"(exports2, module2) {
     "use strict";
     module2.exports = require_Bottleneck();
   }
 });
 
-// ../../main/node_modules/get-caller-file/index.js
+// node_modules/get-caller-file/index.js
 var require_get_caller_file = __commonJS({
-  "../../main/node_modules/get-caller-file/index.js"(exports2, module2) {
+  "node_modules/get-caller-file/index.js"(exports2, module2) {
     "use strict";
     module2.exports = function getCallerFile(position) {
       if (position === void 0) {
@@ -33925,9 +33925,9 @@ var require_get_caller_file = __commonJS({
   }
 });
 
-// ../../main/node_modules/pino-http/logger.js
+// node_modules/pino-http/logger.js
 var require_logger = __commonJS({
-  "../../main/node_modules/pino-http/logger.js"(exports2, module2) {
+  "node_modules/pino-http/logger.js"(exports2, module2) {
     "use strict";
     var { pino: pino3, symbols: { stringifySym, chindingsSym } } = require_pino();
     var serializers = require_pino_std_serializers();
@@ -34152,7 +34152,7 @@ var require_logger = __commonJS({
 // src/action/main.ts
 import { appendFileSync } from "node:fs";
 
-// ../../main/node_modules/zod/v4/classic/external.js
+// node_modules/zod/v4/classic/external.js
 var external_exports = {};
 __export(external_exports, {
   $brand: () => $brand,
@@ -34415,7 +34415,7 @@ __export(external_exports, {
   xor: () => xor
 });
 
-// ../../main/node_modules/zod/v4/core/index.js
+// node_modules/zod/v4/core/index.js
 var core_exports2 = {};
 __export(core_exports2, {
   $ZodAny: () => $ZodAny,
@@ -34732,7 +34732,7 @@ __export(core_exports2, {
   withParser: () => withParser
 });
 
-// ../../main/node_modules/zod/v4/core/util.js
+// node_modules/zod/v4/core/util.js
 var util_exports = {};
 __export(util_exports, {
   BIGINT_FORMAT_RANGES: () => BIGINT_FORMAT_RANGES,
@@ -35588,7 +35588,7 @@ function constantCatch(value) {
   return fn;
 }
 
-// ../../main/node_modules/zod/v4/core/core.js
+// node_modules/zod/v4/core/core.js
 var _a;
 var NEVER = /* @__PURE__ */ Object.freeze({
   status: "aborted"
@@ -35710,7 +35710,7 @@ function config(newConfig) {
   return globalConfig;
 }
 
-// ../../main/node_modules/zod/v4/core/errors.js
+// node_modules/zod/v4/core/errors.js
 function _getMessage() {
   const internals = this._zod;
   internals.message ?? (internals.message = JSON.stringify(internals.def, jsonStringifyReplacer, 2));
@@ -35902,7 +35902,7 @@ function prettifyError(error62) {
   return lines.join("\n");
 }
 
-// ../../main/node_modules/zod/v4/core/parse.js
+// node_modules/zod/v4/core/parse.js
 function finalizeParams(callee, params) {
   return { callee: params?.callee ?? callee, Err: params?.Err };
 }
@@ -36062,7 +36062,7 @@ var _safeDecodeAsync = (_Err) => async (schema, value, _ctx) => {
 };
 var safeDecodeAsync = /* @__PURE__ */ _safeDecodeAsync($ZodRealError);
 
-// ../../main/node_modules/zod/v4/core/regexes.js
+// node_modules/zod/v4/core/regexes.js
 var regexes_exports = {};
 __export(regexes_exports, {
   anyString: () => anyString,
@@ -36234,7 +36234,7 @@ var sha512_hex = /^[0-9a-fA-F]{128}$/;
 var sha512_base64 = /* @__PURE__ */ fixedBase64(86, "==");
 var sha512_base64url = /* @__PURE__ */ fixedBase64url(86);
 
-// ../../main/node_modules/zod/v4/core/checks.js
+// node_modules/zod/v4/core/checks.js
 var $ZodCheck = /* @__PURE__ */ $constructor("$ZodCheck", (inst, def) => {
   var _a3;
   inst._zod ?? (inst._zod = {});
@@ -36710,7 +36710,7 @@ var $ZodCheckOverwrite = /* @__PURE__ */ $constructor("$ZodCheckOverwrite", (ins
   };
 });
 
-// ../../main/node_modules/zod/v4/core/doc.js
+// node_modules/zod/v4/core/doc.js
 var Doc = class {
   constructor(args = [], closed = {}) {
     this.content = [];
@@ -36751,14 +36751,14 @@ ${content.join("\n")}
   }
 };
 
-// ../../main/node_modules/zod/v4/core/versions.js
+// node_modules/zod/v4/core/versions.js
 var version = {
   major: 4,
   minor: 6,
   patch: 7
 };
 
-// ../../main/node_modules/zod/v4/core/schemas.js
+// node_modules/zod/v4/core/schemas.js
 var $ZodType = /* @__PURE__ */ $constructor("$ZodType", (inst, def) => {
   var _a3;
   inst ?? (inst = {});
@@ -39200,7 +39200,7 @@ function handleRefineResult(result, payload, input2, inst) {
   }
 }
 
-// ../../main/node_modules/zod/v4/core/memoizer.js
+// node_modules/zod/v4/core/memoizer.js
 var $ZodCyclicError = class extends Error {
   constructor() {
     super(`Cannot parse a reference cycle that closes through a transform`);
@@ -39477,7 +39477,7 @@ function isBackEdge(ctx, value) {
   return backEdges !== void 0 && isRef(value) && backEdges.has(value);
 }
 
-// ../../main/node_modules/zod/v4/locales/index.js
+// node_modules/zod/v4/locales/index.js
 var locales_exports = {};
 __export(locales_exports, {
   ar: () => ar_default,
@@ -39545,7 +39545,7 @@ __export(locales_exports, {
   zhTW: () => zh_TW_default
 });
 
-// ../../main/node_modules/zod/v4/locales/ar.js
+// node_modules/zod/v4/locales/ar.js
 var error = () => {
   const Sizable = {
     string: { unit: "\u062D\u0631\u0641", verb: "\u0623\u0646 \u064A\u062D\u0648\u064A" },
@@ -39657,7 +39657,7 @@ function ar_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/az.js
+// node_modules/zod/v4/locales/az.js
 var error2 = () => {
   const Sizable = {
     string: { unit: "simvol", verb: "olmal\u0131d\u0131r" },
@@ -39768,7 +39768,7 @@ function az_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/be.js
+// node_modules/zod/v4/locales/be.js
 function getBelarusianPlural(count, one, few, many) {
   const absCount = Math.abs(count);
   const lastDigit = absCount % 10;
@@ -39937,7 +39937,7 @@ function be_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/bg.js
+// node_modules/zod/v4/locales/bg.js
 var error4 = () => {
   const Sizable = {
     string: { unit: "\u0441\u0438\u043C\u0432\u043E\u043B\u0430", verb: "\u0434\u0430 \u0441\u044A\u0434\u044A\u0440\u0436\u0430" },
@@ -40063,7 +40063,7 @@ function bg_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/bn.js
+// node_modules/zod/v4/locales/bn.js
 var error5 = () => {
   const Sizable = {
     string: { unit: "\u0985\u0995\u09CD\u09B7\u09B0", verb: "\u09A5\u09BE\u0995\u09A4\u09C7 \u09B9\u09AC\u09C7" },
@@ -40177,7 +40177,7 @@ function bn_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/ca.js
+// node_modules/zod/v4/locales/ca.js
 var error6 = () => {
   const Sizable = {
     string: { unit: "car\xE0cters", verb: "contenir" },
@@ -40291,7 +40291,7 @@ function ca_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/ckb.js
+// node_modules/zod/v4/locales/ckb.js
 var error7 = () => {
   const Sizable = {
     string: { unit: "\u067E\u06CC\u062A", verb: "\u0628\u06CE\u062A" },
@@ -40424,7 +40424,7 @@ function ckb_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/cs.js
+// node_modules/zod/v4/locales/cs.js
 var error8 = () => {
   const Sizable = {
     string: { unit: "znak\u016F", verb: "m\xEDt" },
@@ -40541,7 +40541,7 @@ function cs_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/da.js
+// node_modules/zod/v4/locales/da.js
 var error9 = () => {
   const Sizable = {
     string: { unit: "tegn", verb: "havde" },
@@ -40662,7 +40662,7 @@ function da_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/de.js
+// node_modules/zod/v4/locales/de.js
 var error10 = () => {
   const Sizable = {
     string: { unit: "Zeichen", verb: "zu haben" },
@@ -40776,7 +40776,7 @@ function de_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/el.js
+// node_modules/zod/v4/locales/el.js
 var error11 = () => {
   const Sizable = {
     string: { unit: "\u03C7\u03B1\u03C1\u03B1\u03BA\u03C4\u03AE\u03C1\u03B5\u03C2", verb: "\u03BD\u03B1 \u03AD\u03C7\u03B5\u03B9" },
@@ -40889,7 +40889,7 @@ function el_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/en.js
+// node_modules/zod/v4/locales/en.js
 var error12 = () => {
   const Sizable = {
     string: { unit: "characters", verb: "to have" },
@@ -41014,7 +41014,7 @@ function en_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/eo.js
+// node_modules/zod/v4/locales/eo.js
 var error13 = () => {
   const Sizable = {
     string: { unit: "karaktrojn", verb: "havi" },
@@ -41129,7 +41129,7 @@ function eo_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/es.js
+// node_modules/zod/v4/locales/es.js
 var error14 = () => {
   const Sizable = {
     string: { unit: "caracteres", verb: "tener" },
@@ -41266,7 +41266,7 @@ function es_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/fa.js
+// node_modules/zod/v4/locales/fa.js
 var error15 = () => {
   const Sizable = {
     string: { unit: "\u06A9\u0627\u0631\u0627\u06A9\u062A\u0631", verb: "\u062F\u0627\u0634\u062A\u0647 \u0628\u0627\u0634\u062F" },
@@ -41386,7 +41386,7 @@ function fa_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/fi.js
+// node_modules/zod/v4/locales/fi.js
 var error16 = () => {
   const Sizable = {
     string: { unit: "merkki\xE4", subject: "merkkijonon" },
@@ -41504,7 +41504,7 @@ function fi_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/fr.js
+// node_modules/zod/v4/locales/fr.js
 var error17 = () => {
   const Sizable = {
     string: { unit: "caract\xE8res", verb: "avoir" },
@@ -41634,7 +41634,7 @@ function fr_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/fr-CA.js
+// node_modules/zod/v4/locales/fr-CA.js
 var error18 = () => {
   const Sizable = {
     string: { unit: "caract\xE8res", verb: "avoir" },
@@ -41747,7 +41747,7 @@ function fr_CA_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/gu.js
+// node_modules/zod/v4/locales/gu.js
 var error19 = () => {
   const Sizable = {
     string: { unit: "\u0A85\u0A95\u0ACD\u0AB7\u0AB0", verb: "\u0AB9\u0ACB\u0AB5\u0ABE \u0A9C\u0ACB\u0A88\u0A8F" },
@@ -41861,7 +41861,7 @@ function gu_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/he.js
+// node_modules/zod/v4/locales/he.js
 var error20 = () => {
   const TypeNames = {
     string: { label: "\u05DE\u05D7\u05E8\u05D5\u05D6\u05EA", gender: "f" },
@@ -42063,7 +42063,7 @@ function he_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/hi.js
+// node_modules/zod/v4/locales/hi.js
 var error21 = () => {
   const Sizable = {
     string: { unit: "\u0905\u0915\u094D\u0937\u0930", verb: "\u0930\u0916\u0928\u0947 \u0915\u0947 \u0932\u093F\u090F" },
@@ -42175,7 +42175,7 @@ function hi_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/hr.js
+// node_modules/zod/v4/locales/hr.js
 var error22 = () => {
   const Sizable = {
     string: { unit: "znakova", verb: "imati" },
@@ -42302,7 +42302,7 @@ function hr_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/hu.js
+// node_modules/zod/v4/locales/hu.js
 var error23 = () => {
   const Sizable = {
     string: { unit: "karakter", verb: "legyen" },
@@ -42416,7 +42416,7 @@ function hu_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/hy.js
+// node_modules/zod/v4/locales/hy.js
 function getArmenianPlural(count, one, many) {
   return Math.abs(count) === 1 ? one : many;
 }
@@ -42575,7 +42575,7 @@ function hy_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/id.js
+// node_modules/zod/v4/locales/id.js
 var error25 = () => {
   const Sizable = {
     string: { unit: "karakter", verb: "memiliki" },
@@ -42687,7 +42687,7 @@ function id_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/is.js
+// node_modules/zod/v4/locales/is.js
 var error26 = () => {
   const Sizable = {
     string: { unit: "stafi", verb: "a\xF0 hafa" },
@@ -42802,7 +42802,7 @@ function is_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/it.js
+// node_modules/zod/v4/locales/it.js
 var error27 = () => {
   const Sizable = {
     string: { unit: "caratteri", verb: "avere" },
@@ -42916,7 +42916,7 @@ function it_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/ja.js
+// node_modules/zod/v4/locales/ja.js
 var error28 = () => {
   const Sizable = {
     string: { unit: "\u6587\u5B57", verb: "\u3067\u3042\u308B" },
@@ -43029,7 +43029,7 @@ function ja_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/ka.js
+// node_modules/zod/v4/locales/ka.js
 var error29 = () => {
   const Sizable = {
     string: { unit: "\u10E1\u10D8\u10DB\u10D1\u10DD\u10DA\u10DD", verb: "\u10E3\u10DC\u10D3\u10D0 \u10E8\u10D4\u10D8\u10EA\u10D0\u10D5\u10D3\u10D4\u10E1" },
@@ -43147,7 +43147,7 @@ function ka_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/km.js
+// node_modules/zod/v4/locales/km.js
 var error30 = () => {
   const Sizable = {
     string: { unit: "\u178F\u17BD\u17A2\u1780\u17D2\u179F\u179A", verb: "\u1782\u17BD\u179A\u1798\u17B6\u1793" },
@@ -43263,12 +43263,12 @@ function km_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/kh.js
+// node_modules/zod/v4/locales/kh.js
 function kh_default() {
   return km_default();
 }
 
-// ../../main/node_modules/zod/v4/locales/kn.js
+// node_modules/zod/v4/locales/kn.js
 var error31 = () => {
   const Sizable = {
     string: { unit: "\u0C85\u0C95\u0CCD\u0CB7\u0CB0\u0C97\u0CB3\u0CC1", verb: "\u0CB9\u0CCA\u0C82\u0CA6\u0CB2\u0CC1" },
@@ -43384,7 +43384,7 @@ function kn_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/ko.js
+// node_modules/zod/v4/locales/ko.js
 var error32 = () => {
   const Sizable = {
     string: { unit: "\uBB38\uC790", verb: "to have" },
@@ -43501,7 +43501,7 @@ function ko_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/lt.js
+// node_modules/zod/v4/locales/lt.js
 var capitalizeFirstCharacter = (text) => {
   return text.charAt(0).toUpperCase() + text.slice(1);
 };
@@ -43709,7 +43709,7 @@ function lt_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/mk.js
+// node_modules/zod/v4/locales/mk.js
 var error34 = () => {
   const Sizable = {
     string: { unit: "\u0437\u043D\u0430\u0446\u0438", verb: "\u0434\u0430 \u0438\u043C\u0430\u0430\u0442" },
@@ -43824,7 +43824,7 @@ function mk_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/ms.js
+// node_modules/zod/v4/locales/ms.js
 var error35 = () => {
   const Sizable = {
     string: { unit: "aksara", verb: "mempunyai" },
@@ -43937,7 +43937,7 @@ function ms_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/ne.js
+// node_modules/zod/v4/locales/ne.js
 var error36 = () => {
   const Sizable = {
     string: { unit: "\u0905\u0915\u094D\u0937\u0930", verb: "\u0939\u0941\u0928\u0941\u092A\u0930\u094D\u091B" },
@@ -44049,7 +44049,7 @@ function ne_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/nl.js
+// node_modules/zod/v4/locales/nl.js
 var error37 = () => {
   const Sizable = {
     string: { unit: "tekens", verb: "heeft" },
@@ -44165,7 +44165,7 @@ function nl_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/nn.js
+// node_modules/zod/v4/locales/nn.js
 var error38 = () => {
   const Sizable = {
     string: { unit: "teikn", verb: "\xE5 ha" },
@@ -44279,7 +44279,7 @@ function nn_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/no.js
+// node_modules/zod/v4/locales/no.js
 var error39 = () => {
   const Sizable = {
     string: { unit: "tegn", verb: "\xE5 ha" },
@@ -44393,7 +44393,7 @@ function no_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/ota.js
+// node_modules/zod/v4/locales/ota.js
 var error40 = () => {
   const Sizable = {
     string: { unit: "harf", verb: "olmal\u0131d\u0131r" },
@@ -44508,7 +44508,7 @@ function ota_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/ps.js
+// node_modules/zod/v4/locales/ps.js
 var error41 = () => {
   const Sizable = {
     string: { unit: "\u062A\u0648\u06A9\u064A", verb: "\u0648\u0644\u0631\u064A" },
@@ -44628,7 +44628,7 @@ function ps_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/pl.js
+// node_modules/zod/v4/locales/pl.js
 var error42 = () => {
   const Sizable = {
     string: { unit: "znak\xF3w", verb: "mie\u0107" },
@@ -44743,7 +44743,7 @@ function pl_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/pt.js
+// node_modules/zod/v4/locales/pt.js
 var error43 = () => {
   const Sizable = {
     string: { unit: "caracteres" },
@@ -44887,7 +44887,7 @@ function pt_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/pt-BR.js
+// node_modules/zod/v4/locales/pt-BR.js
 var error44 = () => {
   const Sizable = {
     string: { unit: "caracteres" },
@@ -45032,7 +45032,7 @@ function pt_BR_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/ro.js
+// node_modules/zod/v4/locales/ro.js
 var error45 = () => {
   const Sizable = {
     string: { unit: "caractere", verb: "s\u0103 aib\u0103" },
@@ -45155,7 +45155,7 @@ function ro_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/ru.js
+// node_modules/zod/v4/locales/ru.js
 function getRussianPlural(count, one, few, many) {
   const absCount = Math.abs(count);
   const lastDigit = absCount % 10;
@@ -45324,7 +45324,7 @@ function ru_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/sk.js
+// node_modules/zod/v4/locales/sk.js
 var error47 = () => {
   const Sizable = {
     string: { unit: "znakov", verb: "ma\u0165" },
@@ -45441,7 +45441,7 @@ function sk_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/sl.js
+// node_modules/zod/v4/locales/sl.js
 var error48 = () => {
   const Sizable = {
     string: { unit: "znakov", verb: "imeti" },
@@ -45556,7 +45556,7 @@ function sl_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/sv.js
+// node_modules/zod/v4/locales/sv.js
 var error49 = () => {
   const Sizable = {
     string: { unit: "tecken", verb: "att ha" },
@@ -45672,7 +45672,7 @@ function sv_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/ta.js
+// node_modules/zod/v4/locales/ta.js
 var error50 = () => {
   const Sizable = {
     string: { unit: "\u0B8E\u0BB4\u0BC1\u0BA4\u0BCD\u0BA4\u0BC1\u0B95\u0BCD\u0B95\u0BB3\u0BCD", verb: "\u0B95\u0BCA\u0BA3\u0BCD\u0B9F\u0BBF\u0BB0\u0BC1\u0B95\u0BCD\u0B95 \u0BB5\u0BC7\u0BA3\u0BCD\u0B9F\u0BC1\u0BAE\u0BCD" },
@@ -45788,7 +45788,7 @@ function ta_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/tg.js
+// node_modules/zod/v4/locales/tg.js
 var error51 = () => {
   const Sizable = {
     string: { unit: "\u0430\u043B\u043E\u043C\u0430\u0442", verb: "\u0434\u043E\u0448\u0442\u0430 \u0431\u043E\u0448\u0430\u0434" },
@@ -45905,7 +45905,7 @@ function tg_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/th.js
+// node_modules/zod/v4/locales/th.js
 var error52 = () => {
   const Sizable = {
     string: { unit: "\u0E15\u0E31\u0E27\u0E2D\u0E31\u0E01\u0E29\u0E23", verb: "\u0E04\u0E27\u0E23\u0E21\u0E35" },
@@ -46021,7 +46021,7 @@ function th_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/tk.js
+// node_modules/zod/v4/locales/tk.js
 var error53 = () => {
   const Sizable = {
     string: { unit: "simwol", verb: "bolmaly" },
@@ -46129,7 +46129,7 @@ function tk_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/tr.js
+// node_modules/zod/v4/locales/tr.js
 var error54 = () => {
   const Sizable = {
     string: { unit: "karakter", verb: "olmal\u0131" },
@@ -46240,7 +46240,7 @@ function tr_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/uk.js
+// node_modules/zod/v4/locales/uk.js
 var error55 = () => {
   const Sizable = {
     string: { unit: "\u0441\u0438\u043C\u0432\u043E\u043B\u0456\u0432", verb: "\u043C\u0430\u0442\u0438\u043C\u0435" },
@@ -46354,12 +46354,12 @@ function uk_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/ua.js
+// node_modules/zod/v4/locales/ua.js
 function ua_default() {
   return uk_default();
 }
 
-// ../../main/node_modules/zod/v4/locales/ur.js
+// node_modules/zod/v4/locales/ur.js
 var error56 = () => {
   const Sizable = {
     string: { unit: "\u062D\u0631\u0648\u0641", verb: "\u06C1\u0648\u0646\u0627" },
@@ -46475,7 +46475,7 @@ function ur_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/uz.js
+// node_modules/zod/v4/locales/uz.js
 var error57 = () => {
   const Sizable = {
     string: { unit: "belgi", verb: "bo\u2018lishi kerak" },
@@ -46589,7 +46589,7 @@ function uz_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/vi.js
+// node_modules/zod/v4/locales/vi.js
 var error58 = () => {
   const Sizable = {
     string: { unit: "k\xFD t\u1EF1", verb: "c\xF3" },
@@ -46703,7 +46703,7 @@ function vi_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/zh-CN.js
+// node_modules/zod/v4/locales/zh-CN.js
 var error59 = () => {
   const Sizable = {
     string: { unit: "\u5B57\u7B26", verb: "\u5305\u542B" },
@@ -46818,7 +46818,7 @@ function zh_CN_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/zh-TW.js
+// node_modules/zod/v4/locales/zh-TW.js
 var error60 = () => {
   const Sizable = {
     string: { unit: "\u5B57\u5143", verb: "\u64C1\u6709" },
@@ -46931,7 +46931,7 @@ function zh_TW_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/yo.js
+// node_modules/zod/v4/locales/yo.js
 var error61 = () => {
   const Sizable = {
     string: { unit: "\xE0mi", verb: "n\xED" },
@@ -47044,7 +47044,7 @@ function yo_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/core/registries.js
+// node_modules/zod/v4/core/registries.js
 var _a2;
 var $output = /* @__PURE__ */ Symbol("ZodOutput");
 var $input = /* @__PURE__ */ Symbol("ZodInput");
@@ -47094,7 +47094,7 @@ function registry() {
 (_a2 = globalThis).__zod_globalRegistry ?? (_a2.__zod_globalRegistry = registry());
 var globalRegistry = globalThis.__zod_globalRegistry;
 
-// ../../main/node_modules/zod/v4/core/compile.js
+// node_modules/zod/v4/core/compile.js
 var INVALID = /* @__PURE__ */ Symbol.for("zod.compile.invalid");
 var FALLBACK_FLAG = /* @__PURE__ */ Symbol.for("zod.compile.fallback");
 var ZodCompileAsyncError = class extends Error {
@@ -48704,7 +48704,7 @@ function generateTransformCheck(doc, ctx, schema, accessor) {
   return accessor;
 }
 
-// ../../main/node_modules/zod/v4/core/api.js
+// node_modules/zod/v4/core/api.js
 function snapshotChecks(def) {
   if (def.checks)
     def.checks = [...def.checks];
@@ -49763,7 +49763,7 @@ function _stringFormat(Class2, format, fnOrRegex, _params = {}) {
   return inst;
 }
 
-// ../../main/node_modules/zod/v4/core/to-json-schema.js
+// node_modules/zod/v4/core/to-json-schema.js
 function assignProps(target, ...sources) {
   for (const source of sources) {
     for (const key of Reflect.ownKeys(source)) {
@@ -50293,7 +50293,7 @@ var createStandardJSONSchemaMethod = (schema, io, processors = {}) => (params) =
   return finalize(ctx, schema);
 };
 
-// ../../main/node_modules/zod/v4/core/json-schema-processors.js
+// node_modules/zod/v4/core/json-schema-processors.js
 var narrowMin = (agg, key, value) => {
   if (agg[key] === void 0 || value > agg[key])
     agg[key] = value;
@@ -51041,7 +51041,7 @@ function toJSONSchema(input2, params) {
   return finalize(ctx, input2);
 }
 
-// ../../main/node_modules/zod/v4/core/json-schema-generator.js
+// node_modules/zod/v4/core/json-schema-generator.js
 var JSONSchemaGenerator = class {
   /** @deprecated Access via ctx instead */
   get metadataRegistry() {
@@ -51119,10 +51119,10 @@ var JSONSchemaGenerator = class {
   }
 };
 
-// ../../main/node_modules/zod/v4/core/json-schema.js
+// node_modules/zod/v4/core/json-schema.js
 var json_schema_exports = {};
 
-// ../../main/node_modules/zod/v4/classic/schemas.js
+// node_modules/zod/v4/classic/schemas.js
 var schemas_exports2 = {};
 __export(schemas_exports2, {
   ZodAny: () => ZodAny,
@@ -51303,7 +51303,7 @@ __export(schemas_exports2, {
   xor: () => xor
 });
 
-// ../../main/node_modules/zod/v4/classic/checks.js
+// node_modules/zod/v4/classic/checks.js
 var checks_exports2 = {};
 __export(checks_exports2, {
   endsWith: () => _endsWith,
@@ -51338,7 +51338,7 @@ __export(checks_exports2, {
   uppercase: () => _uppercase
 });
 
-// ../../main/node_modules/zod/v4/classic/errors.js
+// node_modules/zod/v4/classic/errors.js
 var _installedErrorProtos = /* @__PURE__ */ new WeakSet([Object.prototype, Error.prototype]);
 function _lazyMethod(proto, key, make) {
   Object.defineProperty(proto, key, {
@@ -51384,7 +51384,7 @@ var ZodRealError = /* @__PURE__ */ $constructor("ZodError", initializer2, void 0
   Parent: Error
 });
 
-// ../../main/node_modules/zod/v4/classic/parse.js
+// node_modules/zod/v4/classic/parse.js
 var parse2 = /* @__PURE__ */ _parse(ZodRealError);
 var parseAsync2 = /* @__PURE__ */ _parseAsync(ZodRealError);
 var safeParse2 = /* @__PURE__ */ _safeParse(ZodRealError);
@@ -51398,7 +51398,7 @@ var safeDecode2 = /* @__PURE__ */ _safeDecode(ZodRealError);
 var safeEncodeAsync2 = /* @__PURE__ */ _safeEncodeAsync(ZodRealError);
 var safeDecodeAsync2 = /* @__PURE__ */ _safeDecodeAsync(ZodRealError);
 
-// ../../main/node_modules/zod/v4/classic/schemas.js
+// node_modules/zod/v4/classic/schemas.js
 function _ensureDefaultLocale() {
   if (!globalConfig.localeError)
     config(en_default());
@@ -52863,7 +52863,7 @@ function preprocess(fn, schema) {
   });
 }
 
-// ../../main/node_modules/zod/v4/classic/compat.js
+// node_modules/zod/v4/classic/compat.js
 var ZodIssueCode = {
   invalid_type: "invalid_type",
   too_big: "too_big",
@@ -52889,7 +52889,7 @@ var ZodFirstPartyTypeKind;
 /* @__PURE__ */ (function(ZodFirstPartyTypeKind2) {
 })(ZodFirstPartyTypeKind || (ZodFirstPartyTypeKind = {}));
 
-// ../../main/node_modules/zod/v4/classic/iso.js
+// node_modules/zod/v4/classic/iso.js
 var iso_exports = {};
 __export(iso_exports, {
   ZodISODate: () => ZodISODate,
@@ -52914,7 +52914,7 @@ function duration2(params) {
   return _isoDuration(ZodISODuration, params);
 }
 
-// ../../main/node_modules/zod/v4/classic/from-json-schema.js
+// node_modules/zod/v4/classic/from-json-schema.js
 var z = {
   ...schemas_exports2,
   ...checks_exports2,
@@ -53647,7 +53647,7 @@ function fromJSONSchema(schema, params) {
   return convertSchema(normalized, ctx);
 }
 
-// ../../main/node_modules/zod/v4/core/visit.js
+// node_modules/zod/v4/core/visit.js
 var RESOLVING = /* @__PURE__ */ Symbol("z.visit/resolving");
 function visit(schema, fnOrHandlers) {
   const fn = typeof fnOrHandlers === "function" ? fnOrHandlers : (node2, rewritten) => {
@@ -53802,7 +53802,7 @@ function visit(schema, fnOrHandlers) {
   return run3(schema);
 }
 
-// ../../main/node_modules/zod/v4/classic/deep-partial.js
+// node_modules/zod/v4/classic/deep-partial.js
 function deepPartial(schema) {
   return visit(schema, {
     object: (s) => s.partial(),
@@ -53814,7 +53814,7 @@ function deepPartial(schema) {
   });
 }
 
-// ../../main/node_modules/zod/v4/classic/in-out.js
+// node_modules/zod/v4/classic/in-out.js
 function withChecks(side, checks) {
   if (!checks?.length)
     return side;
@@ -53844,7 +53844,7 @@ function output(schema) {
   });
 }
 
-// ../../main/node_modules/zod/v4/classic/coerce.js
+// node_modules/zod/v4/classic/coerce.js
 var coerce_exports = {};
 __export(coerce_exports, {
   bigint: () => bigint3,
@@ -58592,10 +58592,10 @@ var MemoryStore = class extends composed() {
   }
 };
 
-// ../../main/node_modules/probot/lib/context.js
+// node_modules/probot/lib/context.js
 var import_deepmerge = __toESM(require_cjs(), 1);
 
-// ../../main/node_modules/toad-cache/dist/toad-cache.mjs
+// node_modules/toad-cache/dist/toad-cache.mjs
 function validateCacheParams(max, ttlInMsecs) {
   if (typeof max !== "number" || !Number.isInteger(max) || max < 0) {
     throw new Error("Invalid max value");
@@ -58733,10 +58733,10 @@ var LruObject = class {
   }
 };
 
-// ../../main/node_modules/probot/lib/helpers/get-log.js
+// node_modules/probot/lib/helpers/get-log.js
 var import_pino = __toESM(require_pino(), 1);
 
-// ../../main/node_modules/npx-import-light/index.js
+// node_modules/npx-import-light/index.js
 import { platform as osPlatform } from "node:os";
 var emitPath = osPlatform() === "win32" ? `set PATH` : `printenv PATH`;
 var isTempPath = RegExp.prototype.test.bind(
@@ -58746,7 +58746,7 @@ var splitPathEnvVar = osPlatform() === "win32" ? (path) => path.replace(/^PATH=/
 var semverRE = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$/u;
 var isValidSemver = RegExp.prototype.test.bind(semverRE);
 
-// ../../main/node_modules/@probot/pino/index.js
+// node_modules/@probot/pino/index.js
 var import_pino_pretty = __toESM(require_pino_pretty(), 1);
 var pinoIgnore = [
   // default pino keys
@@ -58766,7 +58766,7 @@ var pinoErrorProps = [
   "sentryEventId"
 ].join(",");
 
-// ../../main/node_modules/universal-user-agent/index.js
+// node_modules/universal-user-agent/index.js
 function getUserAgent() {
   if (typeof navigator === "object" && "userAgent" in navigator) {
     return navigator.userAgent;
@@ -58777,7 +58777,7 @@ function getUserAgent() {
   return "<environment undetectable>";
 }
 
-// ../../main/node_modules/@octokit/endpoint/dist-bundle/index.js
+// node_modules/@octokit/endpoint/dist-bundle/index.js
 var VERSION = "0.0.0-development";
 var userAgent = `octokit-endpoint.js/${VERSION} ${getUserAgent()}`;
 var DEFAULTS = {
@@ -59090,10 +59090,10 @@ function withDefaults(oldDefaults, newDefaults) {
 }
 var endpoint = withDefaults(null, DEFAULTS);
 
-// ../../main/node_modules/@octokit/request/dist-bundle/index.js
+// node_modules/@octokit/request/dist-bundle/index.js
 var import_content_type = __toESM(require_dist(), 1);
 
-// ../../main/node_modules/json-with-bigint/json-with-bigint.js
+// node_modules/json-with-bigint/json-with-bigint.js
 var intRegex = /^-?\d+$/;
 var noiseValue = /^-?\d+n+$/;
 var originalStringify = JSON.stringify;
@@ -59428,7 +59428,7 @@ var JSONParse = (text, reviver) => {
   }
 };
 
-// ../../main/node_modules/@octokit/request-error/dist-src/index.js
+// node_modules/@octokit/request-error/dist-src/index.js
 var RequestError = class extends Error {
   name;
   /**
@@ -59467,7 +59467,7 @@ var RequestError = class extends Error {
   }
 };
 
-// ../../main/node_modules/@octokit/request/dist-bundle/index.js
+// node_modules/@octokit/request/dist-bundle/index.js
 var VERSION2 = "10.0.16";
 var defaults_default = {
   headers: {
@@ -59649,7 +59649,7 @@ function withDefaults2(oldEndpoint, newDefaults) {
 }
 var request = withDefaults2(endpoint, defaults_default);
 
-// ../../main/node_modules/before-after-hook/lib/register.js
+// node_modules/before-after-hook/lib/register.js
 function register(state, name, method, options2) {
   if (typeof method !== "function") {
     throw new Error("method for before hook must be a function");
@@ -59672,7 +59672,7 @@ function register(state, name, method, options2) {
   });
 }
 
-// ../../main/node_modules/before-after-hook/lib/add.js
+// node_modules/before-after-hook/lib/add.js
 function addHook(state, kind, name, hook7) {
   const orig = hook7;
   if (!state.registry[name]) {
@@ -59707,7 +59707,7 @@ function addHook(state, kind, name, hook7) {
   });
 }
 
-// ../../main/node_modules/before-after-hook/lib/remove.js
+// node_modules/before-after-hook/lib/remove.js
 function removeHook(state, name, method) {
   if (!state.registry[name]) {
     return;
@@ -59721,7 +59721,7 @@ function removeHook(state, name, method) {
   state.registry[name].splice(index, 1);
 }
 
-// ../../main/node_modules/before-after-hook/index.js
+// node_modules/before-after-hook/index.js
 var bind = Function.bind;
 var bindable = bind.bind(bind);
 function bindApi(hook7, state, name) {
@@ -59755,7 +59755,7 @@ function Collection() {
 }
 var before_after_hook_default = { Singular, Collection };
 
-// ../../main/node_modules/@octokit/graphql/dist-bundle/index.js
+// node_modules/@octokit/graphql/dist-bundle/index.js
 var VERSION3 = "0.0.0-development";
 function _buildMessageForResponseErrors(data) {
   return `Request failed due to following response errors:
@@ -59865,7 +59865,7 @@ function withCustomRequest(customRequest) {
   });
 }
 
-// ../../main/node_modules/@octokit/auth-token/dist-bundle/index.js
+// node_modules/@octokit/auth-token/dist-bundle/index.js
 var b64url = "(?:[a-zA-Z0-9_-]+)";
 var sep = "\\.";
 var jwtRE = new RegExp(`^${b64url}${sep}${b64url}${sep}${b64url}$`);
@@ -59910,10 +59910,10 @@ var createTokenAuth = function createTokenAuth2(token) {
   });
 };
 
-// ../../main/node_modules/@octokit/core/dist-src/version.js
+// node_modules/@octokit/core/dist-src/version.js
 var VERSION4 = "7.0.8";
 
-// ../../main/node_modules/@octokit/core/dist-src/index.js
+// node_modules/@octokit/core/dist-src/index.js
 var noop2 = () => {
 };
 var consoleWarn = console.warn.bind(console);
@@ -60047,10 +60047,10 @@ var Octokit = class {
   auth;
 };
 
-// ../../main/node_modules/@octokit/plugin-enterprise-compatibility/dist-src/version.js
+// node_modules/@octokit/plugin-enterprise-compatibility/dist-src/version.js
 var VERSION5 = "6.0.3";
 
-// ../../main/node_modules/@octokit/plugin-enterprise-compatibility/dist-src/index.js
+// node_modules/@octokit/plugin-enterprise-compatibility/dist-src/index.js
 function enterpriseCompatibility(octokit) {
   octokit.hook.wrap("request", async (request2, options2) => {
     if (/\/orgs\/[^/]+\/teams/.test(options2.url)) {
@@ -60081,7 +60081,7 @@ function enterpriseCompatibility(octokit) {
 }
 enterpriseCompatibility.VERSION = VERSION5;
 
-// ../../main/node_modules/@octokit/plugin-paginate-rest/dist-bundle/index.js
+// node_modules/@octokit/plugin-paginate-rest/dist-bundle/index.js
 var VERSION6 = "0.0.0-development";
 function normalizePaginatedListResponse(response) {
   if (!response.data) {
@@ -60197,10 +60197,10 @@ function paginateRest(octokit) {
 }
 paginateRest.VERSION = VERSION6;
 
-// ../../main/node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/version.js
+// node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/version.js
 var VERSION7 = "17.0.0";
 
-// ../../main/node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/generated/endpoints.js
+// node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/generated/endpoints.js
 var Endpoints = {
   actions: {
     addCustomLabelsToSelfHostedRunnerForOrg: [
@@ -62492,7 +62492,7 @@ var Endpoints = {
 };
 var endpoints_default = Endpoints;
 
-// ../../main/node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/endpoints-to-methods.js
+// node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/endpoints-to-methods.js
 var endpointMethodsMap = /* @__PURE__ */ new Map();
 for (const [scope, endpoints] of Object.entries(endpoints_default)) {
   for (const [methodName, endpoint2] of Object.entries(endpoints)) {
@@ -62615,7 +62615,7 @@ function decorate(octokit, scope, methodName, defaults, decorations) {
   return Object.assign(withDecorations, requestWithDefaults);
 }
 
-// ../../main/node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/index.js
+// node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/index.js
 function restEndpointMethods(octokit) {
   const api = endpointsToMethods(octokit);
   return {
@@ -62632,7 +62632,7 @@ function legacyRestEndpointMethods(octokit) {
 }
 legacyRestEndpointMethods.VERSION = VERSION7;
 
-// ../../main/node_modules/@octokit/plugin-retry/dist-bundle/index.js
+// node_modules/@octokit/plugin-retry/dist-bundle/index.js
 var import_light = __toESM(require_light(), 1);
 var VERSION8 = "0.0.0-development";
 function isRequestError(error62) {
@@ -62706,7 +62706,7 @@ function retry(octokit, octokitOptions) {
 }
 retry.VERSION = VERSION8;
 
-// ../../main/node_modules/@octokit/plugin-throttling/dist-bundle/index.js
+// node_modules/@octokit/plugin-throttling/dist-bundle/index.js
 var import_light2 = __toESM(require_light(), 1);
 var VERSION9 = "0.0.0-development";
 var noop3 = () => Promise.resolve();
@@ -62936,10 +62936,10 @@ function throttling(octokit, octokitOptions) {
 throttling.VERSION = VERSION9;
 throttling.triggersNotification = triggersNotification;
 
-// ../../main/node_modules/@probot/octokit-plugin-config/dist-src/version.js
+// node_modules/@probot/octokit-plugin-config/dist-src/version.js
 var VERSION10 = "4.1.0";
 
-// ../../main/node_modules/@probot/octokit-plugin-config/dist-src/util/get-config-file.js
+// node_modules/@probot/octokit-plugin-config/dist-src/util/get-config-file.js
 var import_yaml = __toESM(require_dist2(), 1);
 var SUPPORTED_FILE_EXTENSIONS = ["json", "yml", "yaml"];
 async function getConfigFile(octokit, { owner, repo, path, ref }) {
@@ -63016,7 +63016,7 @@ async function getConfigFile(octokit, { owner, repo, path, ref }) {
   };
 }
 
-// ../../main/node_modules/@probot/octokit-plugin-config/dist-src/util/extends-to-get-content-params.js
+// node_modules/@probot/octokit-plugin-config/dist-src/util/extends-to-get-content-params.js
 var EXTENDS_REGEX = new RegExp(
   "^(?:([a-z\\d](?:[a-z\\d]|-(?=[a-z\\d])){0,38})/)?([-_.\\w\\d]+)(?::([-_./\\w\\d]+\\.ya?ml))?$",
   "i"
@@ -63047,7 +63047,7 @@ function extendsToGetContentParams({
   };
 }
 
-// ../../main/node_modules/@probot/octokit-plugin-config/dist-src/util/get-config-files.js
+// node_modules/@probot/octokit-plugin-config/dist-src/util/get-config-files.js
 async function getConfigFiles(octokit, { owner, repo, path, branch }) {
   const requestedRepoFile = await getConfigFile(octokit, {
     owner,
@@ -63102,7 +63102,7 @@ async function getConfigFiles(octokit, { owner, repo, path, branch }) {
   } while (true);
 }
 
-// ../../main/node_modules/@probot/octokit-plugin-config/dist-src/compose-config-get.js
+// node_modules/@probot/octokit-plugin-config/dist-src/compose-config-get.js
 async function composeConfigGet(octokit, { owner, repo, defaults, path, branch }) {
   const files = await getConfigFiles(octokit, {
     owner,
@@ -63117,7 +63117,7 @@ async function composeConfigGet(octokit, { owner, repo, defaults, path, branch }
   };
 }
 
-// ../../main/node_modules/@probot/octokit-plugin-config/dist-src/index.js
+// node_modules/@probot/octokit-plugin-config/dist-src/index.js
 function config2(octokit) {
   return {
     config: {
@@ -63129,7 +63129,7 @@ function config2(octokit) {
 }
 config2.VERSION = VERSION10;
 
-// ../../main/node_modules/@octokit/auth-unauthenticated/dist-node/index.js
+// node_modules/@octokit/auth-unauthenticated/dist-node/index.js
 async function auth2(reason2) {
   return {
     type: "unauthenticated",
@@ -63194,7 +63194,7 @@ var createUnauthenticatedAuth = function createUnauthenticatedAuth2(options2) {
   });
 };
 
-// ../../main/node_modules/@octokit/oauth-methods/dist-bundle/index.js
+// node_modules/@octokit/oauth-methods/dist-bundle/index.js
 function requestToOAuthBaseUrl(request2) {
   const endpointDefaults = request2.endpoint.DEFAULTS;
   if (/^https:\/\/(api\.)?github\.com$/.test(endpointDefaults.baseUrl)) {
@@ -63426,7 +63426,7 @@ async function deleteAuthorization(options2) {
   );
 }
 
-// ../../main/node_modules/@octokit/auth-oauth-device/dist-bundle/index.js
+// node_modules/@octokit/auth-oauth-device/dist-bundle/index.js
 async function getOAuthAccessToken(state, options2) {
   const cachedAuthentication = getCachedAuthentication(state, options2.auth);
   if (cachedAuthentication) return cachedAuthentication;
@@ -63549,7 +63549,7 @@ function createOAuthDeviceAuth(options2) {
   });
 }
 
-// ../../main/node_modules/@octokit/auth-oauth-user/dist-bundle/index.js
+// node_modules/@octokit/auth-oauth-user/dist-bundle/index.js
 var VERSION12 = "0.0.0-development";
 async function getAuthentication(state) {
   if ("code" in state.strategyOptions) {
@@ -63731,7 +63731,7 @@ function createOAuthUserAuth({
 }
 createOAuthUserAuth.VERSION = VERSION12;
 
-// ../../main/node_modules/@octokit/auth-oauth-app/dist-bundle/index.js
+// node_modules/@octokit/auth-oauth-app/dist-bundle/index.js
 async function auth5(state, authOptions) {
   if (authOptions.type === "oauth-app") {
     return {
@@ -63809,7 +63809,7 @@ function createOAuthAppAuth(options2) {
   });
 }
 
-// ../../main/node_modules/universal-github-app-jwt/lib/utils.js
+// node_modules/universal-github-app-jwt/lib/utils.js
 function isPkcs1(privateKey) {
   return privateKey.includes("-----BEGIN RSA PRIVATE KEY-----");
 }
@@ -63848,7 +63848,7 @@ function base64encodeJSON(obj) {
   return fromBase64(btoa(JSON.stringify(obj)));
 }
 
-// ../../main/node_modules/universal-github-app-jwt/lib/crypto-node.js
+// node_modules/universal-github-app-jwt/lib/crypto-node.js
 import { subtle } from "node:crypto";
 import { createPrivateKey } from "node:crypto";
 function convertPrivateKey(privateKey) {
@@ -63859,7 +63859,7 @@ function convertPrivateKey(privateKey) {
   });
 }
 
-// ../../main/node_modules/universal-github-app-jwt/lib/get-token.js
+// node_modules/universal-github-app-jwt/lib/get-token.js
 async function getToken({ privateKey, payload }) {
   const convertedPrivateKey = convertPrivateKey(privateKey);
   if (isPkcs1(convertedPrivateKey)) {
@@ -63896,7 +63896,7 @@ async function getToken({ privateKey, payload }) {
   return `${encodedMessage}.${encodedSignature}`;
 }
 
-// ../../main/node_modules/universal-github-app-jwt/index.js
+// node_modules/universal-github-app-jwt/index.js
 async function githubAppJwt({
   id,
   privateKey,
@@ -63922,7 +63922,7 @@ async function githubAppJwt({
   };
 }
 
-// ../../main/node_modules/@octokit/auth-app/dist-node/index.js
+// node_modules/@octokit/auth-app/dist-node/index.js
 async function getAppAuthentication({
   appId,
   privateKey,
@@ -64381,7 +64381,7 @@ function createAppAuth(options2) {
   });
 }
 
-// ../../main/node_modules/octokit-auth-probot/dist-node/index.js
+// node_modules/octokit-auth-probot/dist-node/index.js
 async function auth7(state, options2) {
   if (options2.type !== "event-octokit") {
     if (state.type === "token" && options2.type === "installation" && options2.factory) {
@@ -64472,7 +64472,7 @@ function createProbotAuthFn(options2) {
 createProbotAuthFn.VERSION = VERSION15;
 var createProbotAuth = createProbotAuthFn;
 
-// ../../main/node_modules/probot/lib/octokit/octokit-plugin-probot-request-logging.js
+// node_modules/probot/lib/octokit/octokit-plugin-probot-request-logging.js
 function probotRequestLogging(octokit) {
   octokit.hook.error("request", (error62, options2) => {
     if ("status" in error62) {
@@ -64489,10 +64489,10 @@ function probotRequestLogging(octokit) {
   });
 }
 
-// ../../main/node_modules/probot/lib/version.js
+// node_modules/probot/lib/version.js
 var VERSION16 = "14.3.2";
 
-// ../../main/node_modules/probot/lib/octokit/probot-octokit.js
+// node_modules/probot/lib/octokit/probot-octokit.js
 var defaultOptions = {
   authStrategy: createProbotAuth,
   throttle: {
@@ -64519,16 +64519,16 @@ var ProbotOctokit = Octokit.plugin(throttling, retry, paginateRest, restEndpoint
   return options2;
 });
 
-// ../../main/node_modules/probot/lib/octokit/get-octokit-throttle-options.js
+// node_modules/probot/lib/octokit/get-octokit-throttle-options.js
 var import_bottleneck = __toESM(require_lib2(), 1);
 
-// ../../main/node_modules/probot/lib/server/handlers/http-logger.js
+// node_modules/probot/lib/server/handlers/http-logger.js
 var import_pino_http = __toESM(require_logger(), 1);
 
-// ../../main/node_modules/probot/lib/manifest-creation.js
+// node_modules/probot/lib/manifest-creation.js
 var import_yaml2 = __toESM(require_dist2(), 1);
 
-// ../../main/node_modules/probot/lib/helpers/get-payload.js
+// node_modules/probot/lib/helpers/get-payload.js
 var textDecoder = new TextDecoder("utf-8", { fatal: false });
 var decode3 = textDecoder.decode.bind(textDecoder);
 
