@@ -64,7 +64,7 @@ export interface ClaimsApiOptions {
   /** Where limits are counted (default: this process). */
   readonly counters?: LimitCounters;
   /** People's claims of an issue (docs/protocol.md §16); absent: none are read. */
-  readonly peoplePlan?: ApiDeps['peoplePlan'];
+  readonly peopleGate?: ApiDeps['peopleGate'];
   /**
    * How long the readers of an issue share one read of it (docs/protocol.md §8 "Readers"):
    * the installation's write pacing, `CLAIMS_WRITE_PACING_MS` (default 1000).

@@ -9,7 +9,7 @@ import { getClaim } from './claim/get-claim.js';
 import { heartbeatClaim } from './claim/heartbeat-claim.js';
 import { postClaim } from './claim/post-claim.js';
 import { releaseClaim } from './claim/release-claim.js';
-import { checkPaths } from './paths/check-paths.js';
+import { checkPaths } from './paths-check/check-paths.js';
 import { listIssues } from './queue/list-issues.js';
 
 /**

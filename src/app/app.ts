@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Probot } from 'probot';
 import { limitCounters } from '../api/caller/limit-counters.js';
 import { apiCallerLimits, createClaimsApi, DEFAULT_CALLER_LIMITS } from '../api/claims-api.js';
+import { peopleGateOf } from '../api/issue/people-gate.js';
 import { settingDefault } from '../config/settings.js';
 import { createEventOutbox } from '../events/create-event-outbox.js';
 import { eventMetrics } from '../events/event-metrics.js';
@@ -11,7 +12,6 @@ import { sharedWritePacing } from '../github/shared-write-pacing.js';
 import { type PacingClock, writePacing } from '../github/write-pacing.js';
 import type { HttpRoutes } from '../http-routes.js';
 import { remoteMcpRoutes } from '../mcp/remote-mcp-routes.js';
-import { peoplePlanOf } from '../people-facts/people-plan.js';
 import type { WorkQueue } from '../queue/queue.js';
 import { rememberQueueSettings } from '../read-model/queue-settings.js';
 import type { RecoveryResult } from '../recovery/recover-deliveries.js';
@@ -164,7 +164,7 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
     config: repoConfig,
     reconcile: reconcileOne,
     // docs/protocol.md §16: the API refuses an agent an issue a person holds or people wait for.
-    peoplePlan: peoplePlanOf({ store, appLogin, now }),
+    peopleGate: peopleGateOf({ store, appLogin, now }),
     events: events !== null,
     limits: callerLimits,
     counters,

@@ -1,6 +1,6 @@
 import { type Claimant, type ClaimState, hasLabel, isAssigned } from './claim-state.js';
-import { type ClaimDecision, decideClaim, type Publish } from './decide-claim.js';
 import { finaliseAction } from './finalise-action.js';
+import { type ClaimDecision, judgeAttempt, type Publish } from './judge-attempt.js';
 import { type ClaimComment, staleSince } from './liveness.js';
 import { formatClaimTime } from './marker.js';
 import { sameName } from './names.js';
@@ -64,7 +64,7 @@ export function planClaim(
 ): ClaimPlan {
   const own = ownedBy(claimant.key, request.session);
   const publish: Publish = (kind, value) => publicIdentity(claimant.key, kind, value);
-  const decision = decideClaim(state, request, own, publish, now);
+  const decision = judgeAttempt(state, request, own, publish, now);
   switch (decision.kind) {
     case 'closed':
       return decision;

@@ -5,7 +5,7 @@ import { personAssignees } from './explained.js';
 import { latestAssignment } from './person-claims.js';
 import { threadCommands } from './thread-commands.js';
 
-/** What the edge reads from GitHub for decideIssue, beyond the thread (docs/protocol.md §16). */
+/** What the edge reads from GitHub for decideWithPeople, beyond the thread (docs/protocol.md §16). */
 interface PeopleReads {
   /** Read the issue's timeline: an assignee no marker accounts for may be a person's claim. */
   readonly timeline: boolean;

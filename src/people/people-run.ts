@@ -21,7 +21,7 @@ export type Holding =
 
 /**
  * One decision about people's claims in progress: the state each command sees and leaves,
- * and the writes it has planned so far. Only decideIssue makes and changes one.
+ * and the writes it has planned so far. Only decideWithPeople makes and changes one.
  */
 export interface PeopleRun {
   readonly facts: IssueFacts;

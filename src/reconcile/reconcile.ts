@@ -4,9 +4,9 @@ import { installationReads } from '../github/conditional.js';
 import { readThread } from '../github/thread.js';
 import { type IssueKey, issueKeyString } from '../keys.js';
 import { pathHoldersFor } from '../path-holders/path-holders-for.js';
-import { decideIssue } from '../people/decide-issue.js';
-import { assignsCappedPerson, underCapLocks } from '../people-facts/cap-lock.js';
-import { peopleFactsFor } from '../people-facts/people-facts-for.js';
+import { decideWithPeople } from '../people/decide-with-people.js';
+import { assignsCappedPerson, underCapLocks } from '../people-lookups/cap-lock.js';
+import { peopleFactsFor } from '../people-lookups/people-facts-for.js';
 import type { ReconcileRequest } from '../queue/queue.js';
 import { personClaimsElsewhere } from '../read-model/held-elsewhere.js';
 import { applyPlan } from './apply-plan.js';
@@ -67,7 +67,11 @@ export async function reconcile(
   const people = await peopleFactsFor(readDeps, key, facts, config);
   const decided = (heldElsewhere?: PeopleFacts['heldElsewhere']) => {
     const withPeople = people && heldElsewhere ? { ...people, heldElsewhere } : people;
-    return decideIssue({ ...facts, ...(withPeople ? { people: withPeople } : {}) }, config, now);
+    return decideWithPeople(
+      { ...facts, ...(withPeople ? { people: withPeople } : {}) },
+      config,
+      now,
+    );
   };
   const read = { octokit, key, config, log, thread, appAssignees, previousHolder, paths, now };
   const apply = async (plan: Plan): Promise<ReconcileResult> => {

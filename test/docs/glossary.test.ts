@@ -31,10 +31,16 @@ describe('the glossary', () => {
     expect(missing).toEqual([]);
   });
 
-  it.each(['app/webhook.ts', 'app/reconcile-handler.ts', 'rollout', 'paths'])(
-    'src/%s, a name that meant two things, is gone',
-    (path) => {
-      expect(existsSync(join(ROOT, 'src', path))).toBe(false);
-    },
-  );
+  it.each([
+    'app/webhook.ts',
+    'app/reconcile-handler.ts',
+    'rollout',
+    'paths',
+    'people-facts',
+    'api/paths',
+    'people/decide-issue.ts',
+    'claims/decide-claim.ts',
+  ])('src/%s, a name that meant two things, is gone', (path) => {
+    expect(existsSync(join(ROOT, 'src', path))).toBe(false);
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideIssue } from '../../src/people/decide-issue.js';
+import { decideWithPeople } from '../../src/people/decide-with-people.js';
 import { peopleReads } from '../../src/people/people-reads.js';
 import { claim } from '../helpers/thread-builder.js';
 import { applyPlan } from './apply-plan.js';
@@ -25,7 +25,7 @@ describe('commands that are not run (docs/protocol.md §16)', () => {
   ])('from %s', (_name, comment) => {
     const facts = issue({ comments: [comment], roles: { bob: 'write', 'helper[bot]': 'write' } });
     expect(
-      kinds(decideIssue(facts, config(), NOW)).filter(
+      kinds(decideWithPeople(facts, config(), NOW)).filter(
         (k) => k.includes('bob') || k.startsWith('react') || k.includes('people'),
       ),
     ).toEqual([]);
@@ -37,7 +37,7 @@ describe('commands that are not run (docs/protocol.md §16)', () => {
       assignees: ['bob'],
       people: { reacted: new Set([7]), timeline: [assigned('bob', 'maria', DAY)] },
     });
-    const plan = decideIssue(facts, config(), NOW);
+    const plan = decideWithPeople(facts, config(), NOW);
     expect(plan.holder).toMatchObject({ kind: 'person', author: 'bob' });
     expect(kinds(plan)).toEqual(['add-label status:in-progress']);
   });
@@ -50,7 +50,7 @@ describe('commands that are not run (docs/protocol.md §16)', () => {
       ],
       roles: { bob: 'write' },
     });
-    expect(decideIssue(facts, config(), NOW).actions).toEqual([]);
+    expect(decideWithPeople(facts, config(), NOW).actions).toEqual([]);
   });
 
   it('a reply tag written by someone else answers nothing', () => {
@@ -61,7 +61,7 @@ describe('commands that are not run (docs/protocol.md §16)', () => {
       ],
       roles: { bob: 'write' },
     });
-    expect(kinds(decideIssue(facts, config(), NOW))).toContain('react 7');
+    expect(kinds(decideWithPeople(facts, config(), NOW))).toContain('react 7');
   });
 
   it('a thread run to rest answers each command once', () => {
@@ -78,7 +78,7 @@ describe('commands that are not run (docs/protocol.md §16)', () => {
     });
     const answers: number[] = [];
     for (let round = 0; round < 4; round++) {
-      const plan = decideIssue(facts, config(), NOW);
+      const plan = decideWithPeople(facts, config(), NOW);
       for (const action of plan.actions) {
         if (action.kind === 'react') answers.push(action.commentId);
         if (action.kind === 'post-note' && action.forCommentId > 0)
@@ -138,12 +138,12 @@ describe('peopleReads: what the edge reads (docs/protocol.md §16 cost)', () => 
 });
 
 describe('a passer-by repeating a refused command (docs/protocol.md §16)', () => {
-  const notes = (plan: ReturnType<typeof decideIssue>) =>
+  const notes = (plan: ReturnType<typeof decideWithPeople>) =>
     kinds(plan).filter((k) => k.startsWith('note'));
 
   it('501 refused /claims in one run get one reply', () => {
     const comments = Array.from({ length: 501 }, (_, i) => said(10 + i, '/claim', 'mallory'));
-    const plan = decideIssue(issue({ comments }), config(), NOW);
+    const plan = decideWithPeople(issue({ comments }), config(), NOW);
     expect(notes(plan)).toHaveLength(1);
     expect(plan.actions.find((a) => a.kind === 'post-note')).toMatchObject({ forCommentId: 10 });
   });
@@ -159,7 +159,7 @@ describe('a passer-by repeating a refused command (docs/protocol.md §16)', () =
     const within = issue({
       comments: [said(10, '/claim', 'mallory', DAY), reply(DAY), said(12, '/pin', 'mallory')],
     });
-    expect(notes(decideIssue(within, config(), NOW))).toEqual([]);
+    expect(notes(decideWithPeople(within, config(), NOW))).toEqual([]);
     // Past people.staleAfter (14 days), a refusal is replied to again.
     const past = issue({
       comments: [
@@ -168,12 +168,12 @@ describe('a passer-by repeating a refused command (docs/protocol.md §16)', () =
         said(12, '/claim', 'mallory'),
       ],
     });
-    expect(notes(decideIssue(past, config(), NOW))).toHaveLength(1);
+    expect(notes(decideWithPeople(past, config(), NOW))).toHaveLength(1);
     // Another person's refusal is theirs: one reply to them.
     const other = issue({
       comments: [said(10, '/claim', 'mallory', DAY), reply(DAY), said(12, '/claim', 'eve')],
     });
-    expect(notes(decideIssue(other, config(), NOW))).toHaveLength(1);
+    expect(notes(decideWithPeople(other, config(), NOW))).toHaveLength(1);
   });
 
   it('an unanswered repeat is run again, and accepted once its author may claim', () => {
@@ -190,7 +190,7 @@ describe('a passer-by repeating a refused command (docs/protocol.md §16)', () =
       ],
       roles: { mallory: 'write' },
     });
-    const plan = decideIssue(facts, config(), NOW);
+    const plan = decideWithPeople(facts, config(), NOW);
     expect(kinds(plan)).toContain('react 12');
     expect(kinds(plan)).toContain('assign mallory');
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { trustedClaims } from '../../src/claims/trusted-claims.js';
-import { decideIssue } from '../../src/people/decide-issue.js';
+import { decideWithPeople } from '../../src/people/decide-with-people.js';
 import { claim, HOUR } from '../helpers/thread-builder.js';
 import { applyPlan } from './apply-plan.js';
 import { assigned, config, DAY, issue, kinds, NOW, noteTexts, said } from './people-builder.js';
@@ -10,7 +10,7 @@ const WRITER = { bob: 'write' } as const;
 describe('/claim (docs/protocol.md §16)', () => {
   it('on a free issue assigns the commenter, with a 👍 and no comment', () => {
     const facts = issue({ comments: [said(7, '/claim')], roles: WRITER });
-    const plan = decideIssue(facts, config(), NOW);
+    const plan = decideWithPeople(facts, config(), NOW);
     expect(kinds(plan)).toEqual(['add-label status:in-progress', 'assign bob', 'react 7']);
     expect(plan.holder).toMatchObject({ kind: 'person', author: 'bob', expires: true });
     // The sweep comes back for the reminder.
@@ -19,7 +19,7 @@ describe('/claim (docs/protocol.md §16)', () => {
 
   it('the app’s slug is an optional prefix', () => {
     const facts = issue({ comments: [said(7, '@claim-warden claim')], roles: WRITER });
-    expect(kinds(decideIssue(facts, config(), NOW))).toContain('assign bob');
+    expect(kinds(decideWithPeople(facts, config(), NOW))).toContain('assign bob');
   });
 
   it('on an issue an agent holds, one reply naming the holder and its stale time, and a waitlist', () => {
@@ -32,7 +32,7 @@ describe('/claim (docs/protocol.md §16)', () => {
       ],
       roles: WRITER,
     });
-    const plan = decideIssue(facts, config(), NOW);
+    const plan = decideWithPeople(facts, config(), NOW);
     expect(kinds(plan)).toEqual([
       'note <!-- claim-warden note=people-reply comment=7 outcome=waitlisted -->',
     ]);
@@ -50,9 +50,9 @@ describe('/claim (docs/protocol.md §16)', () => {
       comments: [agentClaim, said(7, '/claim')],
       roles: WRITER,
     });
-    const waiting = applyPlan(first, decideIssue(first, config(), NOW), NOW);
+    const waiting = applyPlan(first, decideWithPeople(first, config(), NOW), NOW);
     const later = new Date(NOW.getTime() + 7 * HOUR);
-    const plan = decideIssue(waiting, config(), later);
+    const plan = decideWithPeople(waiting, config(), later);
     expect(kinds(plan)).toEqual([
       'note <!-- claim-warden note=expired comment=5 -->',
       'finalise 5 stale abandoned',
@@ -65,7 +65,7 @@ describe('/claim (docs/protocol.md §16)', () => {
     expect(plan.waitlist).toEqual([]);
     // Served once: the next reconcile changes nothing.
     const served = applyPlan(waiting, plan, later);
-    expect(decideIssue(served, config(), later).actions).toEqual([]);
+    expect(decideWithPeople(served, config(), later).actions).toEqual([]);
   });
 
   it('an agent claim posted while someone waits does not hold against them', () => {
@@ -83,7 +83,7 @@ describe('/claim (docs/protocol.md §16)', () => {
       ],
       roles: WRITER,
     });
-    const plan = decideIssue(waiting, config(), NOW);
+    const plan = decideWithPeople(waiting, config(), NOW);
     expect(kinds(plan)).toContain('finalise 9 person abandoned');
     expect(kinds(plan)).toContain('assign bob');
     expect(plan.holder).toMatchObject({ kind: 'person', author: 'bob' });
@@ -96,7 +96,7 @@ describe('/claim (docs/protocol.md §16)', () => {
       people: { timeline: [assigned('dana', 'maria', DAY)] },
       roles: WRITER,
     });
-    const plan = decideIssue(facts, config(), NOW);
+    const plan = decideWithPeople(facts, config(), NOW);
     expect(noteTexts(plan)[0]).toBe(
       '@bob `dana` holds this issue (assigned 2026-11-29T12:00:00Z); it does not expire. You are number 1 on the waitlist: the first in line still allowed is assigned when the issue frees.',
     );
@@ -110,7 +110,7 @@ describe('/claim (docs/protocol.md §16)', () => {
       people: { timeline: [assigned('bob', 'claim-warden[bot]', 11 * DAY)] },
       roles: WRITER,
     });
-    const plan = decideIssue(facts, config(), NOW);
+    const plan = decideWithPeople(facts, config(), NOW);
     expect(kinds(plan)).toEqual(['react 7']);
     expect(plan.deadline).toEqual(new Date(NOW.getTime() + 10 * DAY));
   });
@@ -128,7 +128,7 @@ describe('/claim (docs/protocol.md §16)', () => {
       comments: [said(7, '/claim')],
       roles: { bob: role },
     });
-    const plan = decideIssue(facts, config({ who, labels: ['good first issue'] }), NOW);
+    const plan = decideWithPeople(facts, config({ who, labels: ['good first issue'] }), NOW);
     if (ok) expect(kinds(plan)).toContain('assign bob');
     else {
       expect(kinds(plan)).toEqual([
@@ -140,7 +140,7 @@ describe('/claim (docs/protocol.md §16)', () => {
 
   it('who: members lets an organisation member claim', () => {
     const facts = issue({ comments: [said(7, '/claim')], people: { members: new Set(['bob']) } });
-    expect(kinds(decideIssue(facts, config({ who: 'members' }), NOW))).toContain('assign bob');
+    expect(kinds(decideWithPeople(facts, config({ who: 'members' }), NOW))).toContain('assign bob');
   });
 
   it('over the cap, refused naming the issues held', () => {
@@ -149,32 +149,34 @@ describe('/claim (docs/protocol.md §16)', () => {
       roles: WRITER,
       people: { heldElsewhere: new Map([['bob', ['acme/widgets#3', 'acme/gears#9']]]) },
     });
-    const plan = decideIssue(facts, config({ maxClaims: 2 }), NOW);
+    const plan = decideWithPeople(facts, config({ maxClaims: 2 }), NOW);
     expect(kinds(plan)).toEqual([
       'note <!-- claim-warden note=people-reply comment=7 outcome=refused -->',
     ]);
     expect(noteTexts(plan)[0]).toBe(
       '@bob `bob` already holds 2 issues, the most one person may hold here (2): acme/widgets#3, acme/gears#9. Release one first with `/release` on it.',
     );
-    expect(kinds(decideIssue(facts, config({ maxClaims: 3 }), NOW))).toContain('assign bob');
+    expect(kinds(decideWithPeople(facts, config({ maxClaims: 3 }), NOW))).toContain('assign bob');
   });
 
   it('/claim @login by a triager assigns that person; by anyone else it is refused', () => {
     const facts = (role: 'triage' | 'read') =>
       issue({ comments: [said(7, '/claim @dana', 'tess')], roles: { tess: role } });
-    expect(kinds(decideIssue(facts('triage'), config(), NOW))).toEqual([
+    expect(kinds(decideWithPeople(facts('triage'), config(), NOW))).toEqual([
       'add-label status:in-progress',
       'assign dana',
       'react 7',
     ]);
-    expect(noteTexts(decideIssue(facts('read'), config(), NOW))).toEqual([
+    expect(noteTexts(decideWithPeople(facts('read'), config(), NOW))).toEqual([
       '@tess only triagers and maintainers may claim an issue for someone else.',
     ]);
   });
 
   it('on a closed issue, refused', () => {
     const facts = issue({ open: false, comments: [said(7, '/claim')], roles: WRITER });
-    expect(noteTexts(decideIssue(facts, config(), NOW))).toEqual(['@bob this issue is closed.']);
+    expect(noteTexts(decideWithPeople(facts, config(), NOW))).toEqual([
+      '@bob this issue is closed.',
+    ]);
   });
 
   it('for the app, refused: agents claim with a marker', () => {
@@ -182,7 +184,7 @@ describe('/claim (docs/protocol.md §16)', () => {
       comments: [said(7, '/claim @claim-warden', 'tess')],
       roles: { tess: 'triage' },
     });
-    expect(noteTexts(decideIssue(bot, config(), NOW))).toEqual([
+    expect(noteTexts(decideWithPeople(bot, config(), NOW))).toEqual([
       '@tess bots are not assigned: agents claim with a claim comment.',
     ]);
   });
@@ -192,7 +194,7 @@ describe('/claim (docs/protocol.md §16)', () => {
       comments: [said(8, '/claim', 'carol'), said(7, '/claim', 'bob')],
       roles: { bob: 'write', carol: 'write' },
     });
-    const plan = decideIssue(facts, config(), NOW);
+    const plan = decideWithPeople(facts, config(), NOW);
     expect(kinds(plan)).toEqual([
       'add-label status:in-progress',
       'assign bob',
@@ -208,7 +210,7 @@ describe('/claim (docs/protocol.md §16)', () => {
       comments: [claim({ id: 5, by: 'agent' }), said(7, '/claim')],
       roles: WRITER,
     });
-    const after = applyPlan(facts, decideIssue(facts, config(), NOW), NOW);
+    const after = applyPlan(facts, decideWithPeople(facts, config(), NOW), NOW);
     const notes = after.comments.filter((c) => c.author === 'claim-warden[bot]');
     expect(notes).toHaveLength(1);
     expect(trustedClaims(notes, ['claim-warden[bot]'])).toEqual([]);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decide } from '../../src/claims/decide.js';
 import { parseClaimMarker } from '../../src/claims/marker.js';
-import { decideIssue } from '../../src/people/decide-issue.js';
+import { decideWithPeople } from '../../src/people/decide-with-people.js';
 import { claim, HOUR, MINUTE } from '../helpers/thread-builder.js';
 import { assigned, config, DAY, issue, kinds, NOW } from './people-builder.js';
 
@@ -12,7 +12,7 @@ describe('one holder across kinds (docs/protocol.md §16)', () => {
       comments: [claim({ id: 5, by: 'agent[bot]', association: 'NONE', postedAgoMs: HOUR })],
       people: { timeline: [assigned('dana', 'maria', 2 * HOUR)] },
     });
-    const plan = decideIssue(facts, config({}, { trustedBots: ['agent[bot]'] }), NOW);
+    const plan = decideWithPeople(facts, config({}, { trustedBots: ['agent[bot]'] }), NOW);
     expect(kinds(plan)).toEqual(['finalise 5 person abandoned', 'add-label status:in-progress']);
     const finalise = plan.actions[0];
     expect(finalise?.kind === 'finalise' && finalise.body).toContain(
@@ -35,7 +35,7 @@ describe('one holder across kinds (docs/protocol.md §16)', () => {
       comments: [claim({ id: 5, by: 'agent', postedAgoMs: HOUR })],
       people: { timeline: [assigned('dana', 'maria', HOUR)] },
     });
-    expect(decideIssue(facts, config(), NOW).holder?.kind).toBe('person');
+    expect(decideWithPeople(facts, config(), NOW).holder?.kind).toBe('person');
   });
 
   it.each([
@@ -54,7 +54,7 @@ describe('one holder across kinds (docs/protocol.md §16)', () => {
         people: { timeline: [assigned('dana', 'maria', HOUR)] },
         roles: { maria: role },
       });
-      const plan = decideIssue(facts, config({ handover }), NOW);
+      const plan = decideWithPeople(facts, config({ handover }), NOW);
       if (handed) {
         expect(kinds(plan)).toEqual([
           'finalise 5 handed-over handed-over',
@@ -82,7 +82,7 @@ describe('one holder across kinds (docs/protocol.md §16)', () => {
       people: { timeline: [assigned('dana', 'wendy', HOUR)] },
       roles: { wendy: 'write' },
     });
-    expect(decideIssue(facts, config(), NOW).holder).toMatchObject({
+    expect(decideWithPeople(facts, config(), NOW).holder).toMatchObject({
       kind: 'person',
       author: 'dana',
     });
@@ -94,7 +94,7 @@ describe('one holder across kinds (docs/protocol.md §16)', () => {
       appAssignees: ['dana'],
       people: { timeline: [assigned('dana', 'claim-warden[bot]', HOUR)] },
     });
-    const plan = decideIssue(facts, config(), NOW);
+    const plan = decideWithPeople(facts, config(), NOW);
     expect(kinds(plan)).toEqual(['add-label status:in-progress']);
     expect(decide(facts, config(), NOW).actions).toContainEqual({
       kind: 'unassign',
@@ -107,14 +107,14 @@ describe('one holder across kinds (docs/protocol.md §16)', () => {
       assignees: ['alice'],
       comments: [claim({ id: 5, by: 'alice', assignee: 'claim' })],
     });
-    const plan = decideIssue(facts, config(), NOW);
+    const plan = decideWithPeople(facts, config(), NOW);
     expect(plan.holder).toMatchObject({ kind: 'agent', commentId: 5 });
     expect(plan).toEqual(decide(facts, config(), NOW));
   });
 
   it('bots are never person claims', () => {
     const facts = issue({ assignees: ['renovate[bot]'] });
-    expect(decideIssue(facts, config(), NOW).holder).toBeNull();
+    expect(decideWithPeople(facts, config(), NOW).holder).toBeNull();
   });
 
   it('a closed issue has no person holder: the status label goes', () => {
@@ -125,7 +125,7 @@ describe('one holder across kinds (docs/protocol.md §16)', () => {
       labels: ['status:in-progress'],
       people: { timeline: [assigned('dana', 'maria', HOUR)] },
     });
-    const plan = decideIssue(facts, config(), NOW);
+    const plan = decideWithPeople(facts, config(), NOW);
     expect(plan.holder).toBeNull();
     expect(kinds(plan)).toEqual(['remove-label status:in-progress']);
   });
@@ -136,7 +136,7 @@ describe('one holder across kinds (docs/protocol.md §16)', () => {
       comments: [claim({ id: 5, by: 'agent', postedAgoMs: 5 * MINUTE })],
       people: { timeline: null },
     });
-    const plan = decideIssue(facts, config(), NOW);
+    const plan = decideWithPeople(facts, config(), NOW);
     expect(plan.holder).toMatchObject({
       kind: 'person',
       started: new Date(NOW.getTime() - 60 * DAY),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideIssue } from '../../src/people/decide-issue.js';
+import { decideWithPeople } from '../../src/people/decide-with-people.js';
 import { claim, HOUR } from '../helpers/thread-builder.js';
 import { applyPlan } from './apply-plan.js';
 import { assigned, config, DAY, issue, kinds, NOW, noteTexts, said } from './people-builder.js';
@@ -18,7 +18,7 @@ function bobAssigned(agoMs: number, actor = APP) {
 describe('liveness of a person claim (docs/protocol.md §16)', () => {
   it('at remindAfter the app reminds once, saying when the claim expires', () => {
     const facts = bobAssigned(10 * DAY);
-    const plan = decideIssue(facts, config(), NOW);
+    const plan = decideWithPeople(facts, config(), NOW);
     expect(kinds(plan)).toEqual([
       'note <!-- claim-warden note=people-remind login=bob since=2026-11-20T12:00:00Z -->',
     ]);
@@ -27,12 +27,12 @@ describe('liveness of a person claim (docs/protocol.md §16)', () => {
     );
     expect(plan.deadline).toEqual(new Date(NOW.getTime() + 4 * DAY + 1));
     const reminded = applyPlan(facts, plan, NOW);
-    expect(decideIssue(reminded, config(), new Date(NOW.getTime() + DAY)).actions).toEqual([]);
+    expect(decideWithPeople(reminded, config(), new Date(NOW.getTime() + DAY)).actions).toEqual([]);
   });
 
   it('at staleAfter the app unassigns them with a note, and the issue is free', () => {
     const facts = bobAssigned(14 * DAY + 1000);
-    const plan = decideIssue(facts, config(), NOW);
+    const plan = decideWithPeople(facts, config(), NOW);
     expect(kinds(plan)).toEqual([
       'remove-label status:in-progress',
       'unassign bob',
@@ -45,18 +45,18 @@ describe('liveness of a person claim (docs/protocol.md §16)', () => {
   });
 
   it('exactly staleAfter old is still live', () => {
-    expect(decideIssue(bobAssigned(14 * DAY), config(), NOW).holder?.kind).toBe('person');
+    expect(decideWithPeople(bobAssigned(14 * DAY), config(), NOW).holder?.kind).toBe('person');
   });
 
   it('a comment by the person, or an open linked pull request, is a heartbeat', () => {
     const commented = { ...bobAssigned(13 * DAY), comments: [said(3, 'on it', 'bob', 2 * DAY)] };
-    expect(decideIssue(commented, config(), NOW).actions).toEqual([]);
+    expect(decideWithPeople(commented, config(), NOW).actions).toEqual([]);
     const base = bobAssigned(15 * DAY);
     const pull = { author: 'bob', updatedAt: new Date(NOW.getTime() - DAY), open: true };
     const pushed = { ...base, people: { ...base.people!, pulls: [pull] } };
-    expect(decideIssue(pushed, config(), NOW).actions).toEqual([]);
+    expect(decideWithPeople(pushed, config(), NOW).actions).toEqual([]);
     const closed = { ...base, people: { ...base.people!, pulls: [{ ...pull, open: false }] } };
-    expect(kinds(decideIssue(closed, config(), NOW))).toContain('unassign bob');
+    expect(kinds(decideWithPeople(closed, config(), NOW))).toContain('unassign bob');
   });
 
   it.each([
@@ -65,7 +65,7 @@ describe('liveness of a person claim (docs/protocol.md §16)', () => {
     ['all', 'maria', true],
     ['never', APP, false],
   ] as const)('expire: %s, assigned by %s: expires = %s', (expire, actor, expires) => {
-    const plan = decideIssue(bobAssigned(20 * DAY, actor), config({ expire }), NOW);
+    const plan = decideWithPeople(bobAssigned(20 * DAY, actor), config({ expire }), NOW);
     expect(kinds(plan).includes('unassign bob')).toBe(expires);
     if (!expires) {
       expect(plan.holder).toMatchObject({ kind: 'person', expires: false });
@@ -74,9 +74,9 @@ describe('liveness of a person claim (docs/protocol.md §16)', () => {
   });
 
   it('remindAfter: 0 sends no reminder', () => {
-    expect(decideIssue(bobAssigned(13 * DAY), config({ remindAfterMs: 0 }), NOW).actions).toEqual(
-      [],
-    );
+    expect(
+      decideWithPeople(bobAssigned(13 * DAY), config({ remindAfterMs: 0 }), NOW).actions,
+    ).toEqual([]);
   });
 });
 
@@ -98,7 +98,7 @@ describe('/release (docs/protocol.md §16)', () => {
       people: { timeline: [assigned('bob', 'maria', 2 * DAY)] },
       roles: { carol: 'write' },
     });
-    const plan = decideIssue(facts, config(), NOW);
+    const plan = decideWithPeople(facts, config(), NOW);
     expect(kinds(plan)).toEqual([
       'unassign bob',
       'assign carol',
@@ -118,7 +118,7 @@ describe('/release (docs/protocol.md §16)', () => {
       ],
       people: { timeline: [assigned('bob', 'maria', 2 * DAY)] },
     });
-    const plan = decideIssue(facts, config(), NOW);
+    const plan = decideWithPeople(facts, config(), NOW);
     expect(plan.waitlist).toEqual([]);
     expect(kinds(plan)).toContain('react 9');
   });
@@ -131,12 +131,15 @@ describe('/release (docs/protocol.md §16)', () => {
         people: { timeline: [assigned('bob', 'maria', 2 * DAY)] },
         roles: { tess: role },
       });
-    expect(kinds(decideIssue(facts('triage'), config(), NOW))).toEqual(['unassign bob', 'react 9']);
-    expect(noteTexts(decideIssue(facts('read'), config(), NOW))).toEqual([
+    expect(kinds(decideWithPeople(facts('triage'), config(), NOW))).toEqual([
+      'unassign bob',
+      'react 9',
+    ]);
+    expect(noteTexts(decideWithPeople(facts('read'), config(), NOW))).toEqual([
       '@tess only triagers and maintainers may release an issue for someone else.',
     ]);
     const nothing = issue({ comments: [said(9, '/release', 'bob')] });
-    expect(kinds(decideIssue(nothing, config(), NOW))).toEqual(['react 9']);
+    expect(kinds(decideWithPeople(nothing, config(), NOW))).toEqual(['react 9']);
   });
 });
 
@@ -150,11 +153,11 @@ describe('/pin and /unpin: the label is the state (docs/protocol.md §16)', () =
     });
 
   it('a pinned agent claim does not go stale', () => {
-    const plan = decideIssue(staleAgent(['claim:pinned']), config(), NOW);
+    const plan = decideWithPeople(staleAgent(['claim:pinned']), config(), NOW);
     expect(plan.actions).toEqual([]);
     expect(plan.holder).toMatchObject({ kind: 'agent', commentId: 5 });
     expect(plan.deadline).toBeNull();
-    expect(kinds(decideIssue(staleAgent([]), config(), NOW))).toContain(
+    expect(kinds(decideWithPeople(staleAgent([]), config(), NOW))).toContain(
       'finalise 5 stale abandoned',
     );
   });
@@ -166,15 +169,18 @@ describe('/pin and /unpin: the label is the state (docs/protocol.md §16)', () =
       comments: [claim({ id: 5, by: 'agent' }), said(7, '/pin', 'tess')],
       roles: { tess: 'triage' },
     });
-    expect(kinds(decideIssue(fresh, config(), NOW))).toEqual(['add-label claim:pinned', 'react 7']);
+    expect(kinds(decideWithPeople(fresh, config(), NOW))).toEqual([
+      'add-label claim:pinned',
+      'react 7',
+    ]);
     const reader = { ...fresh, comments: [claim({ id: 5, by: 'agent' }), said(7, '/pin', 'bob')] };
-    expect(noteTexts(decideIssue(reader, config(), NOW))).toEqual([
+    expect(noteTexts(decideWithPeople(reader, config(), NOW))).toEqual([
       '@bob only triagers and maintainers may pin a claim.',
     ]);
   });
 
   it('/unpin takes the label off and the claim goes stale as usual', () => {
-    const plan = decideIssue(
+    const plan = decideWithPeople(
       staleAgent(['claim:pinned'], [said(7, '/unpin', 'tess')]),
       config(),
       NOW,
@@ -191,12 +197,12 @@ describe('/pin and /unpin: the label is the state (docs/protocol.md §16)', () =
 
   it('/pin with no holder is refused; a pinned label with no holder is taken off', () => {
     const free = issue({ comments: [said(7, '/pin', 'tess')], roles: { tess: 'triage' } });
-    expect(noteTexts(decideIssue(free, config(), NOW))).toEqual([
+    expect(noteTexts(decideWithPeople(free, config(), NOW))).toEqual([
       '@tess no claim holds this issue: there is nothing to pin.',
     ]);
     const left = issue({ labels: ['claim:pinned'] });
-    expect(kinds(decideIssue(left, config(), NOW))).toEqual(['remove-label claim:pinned']);
-    expect(decideIssue(left, config({}, { enforceLabels: false }), NOW).actions).toEqual([]);
+    expect(kinds(decideWithPeople(left, config(), NOW))).toEqual(['remove-label claim:pinned']);
+    expect(decideWithPeople(left, config({}, { enforceLabels: false }), NOW).actions).toEqual([]);
   });
 
   it('a pinned person claim does not expire', () => {
@@ -205,7 +211,7 @@ describe('/pin and /unpin: the label is the state (docs/protocol.md §16)', () =
       labels: ['status:in-progress', 'claim:pinned'],
       people: { timeline: [assigned('bob', APP, 30 * DAY)] },
     });
-    const plan = decideIssue(facts, config(), NOW);
+    const plan = decideWithPeople(facts, config(), NOW);
     expect(plan.actions).toEqual([]);
     expect(plan.holder).toMatchObject({ kind: 'person', pinned: true, expires: false });
   });

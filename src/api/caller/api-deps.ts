@@ -46,10 +46,10 @@ export interface ApiDeps {
   /**
    * Who holds an issue and who waits for it as a reconcile decides it with people's claims
    * (docs/protocol.md §16): the people facts read as a reconcile reads them (fail closed:
-   * UnverifiableError), then `decideIssue`. Undefined when the config turns people's claims
+   * UnverifiableError), then `decideWithPeople`. Undefined when the config turns people's claims
    * off. Absent: the API reads nothing more (part two).
    */
-  peoplePlan?(
+  peopleGate?(
     octokit: ProbotOctokit,
     key: IssueKey,
     facts: IssueFacts,

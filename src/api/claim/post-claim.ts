@@ -1,5 +1,5 @@
 import { editClaimBody } from '../../claims/claim-body.js';
-import { decideClaim } from '../../claims/decide-claim.js';
+import { judgeAttempt } from '../../claims/judge-attempt.js';
 import type { ClaimComment } from '../../claims/liveness.js';
 import { hasName, sameName } from '../../claims/names.js';
 import { isTrustedAuthor } from '../../claims/trusted-claims.js';
@@ -17,8 +17,8 @@ import { onClaimWrite } from '../issue/on-claim-write.js';
 import type { IssueAtHand, IssueTarget } from '../issue/on-issue.js';
 import { settle } from '../issue/settle.js';
 import { writeAsCaller } from '../issue/write-as-caller.js';
-import { pathConflicts } from '../paths/path-conflicts.js';
-import { pathsClaimed } from '../paths/paths-claimed.js';
+import { pathConflicts } from '../paths-check/path-conflicts.js';
+import { pathsClaimed } from '../paths-check/paths-claimed.js';
 
 /**
  * `POST …/claim` (docs/protocol.md §8), under the issue's lock: refuse while another session
@@ -44,7 +44,7 @@ export async function postClaim(
       sameName(c.comment.author, caller.login) && c.marker.session === body.session;
     // docs/protocol.md §8: the caller's identities are written as the caller sent them.
     const ask = { ...body, login: caller.login };
-    const decision = decideClaim(state, ask, own, (_kind, value) => value, now);
+    const decision = judgeAttempt(state, ask, own, (_kind, value) => value, now);
     if (decision.kind === 'closed') {
       throw new ApiError(
         409,

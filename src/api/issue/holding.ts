@@ -11,7 +11,7 @@ import type { IssueAtHand } from './on-issue.js';
 /**
  * The holding of an issue just read, as the reconcile would decide it: the agent holder of
  * §3, unless people's claims are on (`people:` in claims.yml) and a person holds it, as the
- * reconcile decides it from the same reads (ApiDeps.peoplePlan). Without
+ * reconcile decides it from the same reads (ApiDeps.peopleGate). Without
  * `people`, no extra read: exactly part two.
  */
 export async function holdingOf(
@@ -22,14 +22,14 @@ export async function holdingOf(
 ): Promise<Holding> {
   const { thread, config } = at;
   const agent = issueHolder(claims, thread, config, now);
-  if (!config.people || !deps.peoplePlan) return { agent, person: null, waitlist: [] };
+  if (!config.people || !deps.peopleGate) return { agent, person: null, waitlist: [] };
   const facts: IssueFacts = {
     ...thread,
     appLogin: deps.appLogin,
     hints: [],
     appAssignees: await deps.store.appAssignees(at.key),
   };
-  const plan = await peoplePlan(deps, at, facts);
+  const plan = await peopleGate(deps, at, facts);
   if (plan === undefined) return { agent, person: null, waitlist: [] };
   const { holder, waitlist } = plan;
   if (holder?.kind === 'person') return { agent: null, person: holder, waitlist };
@@ -37,9 +37,9 @@ export async function holdingOf(
 }
 
 /** People's claims, fail closed (docs/protocol.md §6): GitHub failing is 503, never a guess. */
-async function peoplePlan(deps: ApiDeps, at: IssueAtHand, facts: IssueFacts) {
+async function peopleGate(deps: ApiDeps, at: IssueAtHand, facts: IssueFacts) {
   try {
-    return await deps.peoplePlan?.(at.repo.octokit, at.key, facts, at.config);
+    return await deps.peopleGate?.(at.repo.octokit, at.key, facts, at.config);
   } catch (error) {
     if (!(error instanceof UnverifiableError)) throw error;
     deps.log.warn(

@@ -3,11 +3,11 @@ import { indexIssue } from '../../read-model/index-issue.js';
 import type { ApiDeps } from '../caller/api-deps.js';
 import { holdingOf } from './holding.js';
 import { type IssueAtHand, readIssue } from './on-issue.js';
-import { reconcileNow } from './reconcile-now.js';
+import { reconcileUnderLock } from './reconcile-under-lock.js';
 
 /** What GitHub shows after a write: reconciled with the app's token, then read again. */
 export async function settle(deps: ApiDeps, at: IssueAtHand, reason: string) {
-  await reconcileNow(deps, at.key, reason);
+  await reconcileUnderLock(deps, at.key, reason);
   const thread = await readIssue(deps, at.repo, at.key);
   const claims = trustedClaims(thread.comments, at.config.trustedBots);
   const holding = await holdingOf(deps, { ...at, thread }, claims, deps.now());

@@ -8,7 +8,11 @@ import type { ApiDeps } from '../caller/api-deps.js';
  * cannot). When it fails, the reconcile is queued so the issue still converges, and the
  * answer is 503: the claim was written but not verified (docs/protocol.md §8 "Never a guess").
  */
-export async function reconcileNow(deps: ApiDeps, key: IssueKey, reason: string): Promise<void> {
+export async function reconcileUnderLock(
+  deps: ApiDeps,
+  key: IssueKey,
+  reason: string,
+): Promise<void> {
   try {
     await deps.reconcile({ key, hints: [], reason });
   } catch (err) {

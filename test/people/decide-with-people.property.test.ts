@@ -5,7 +5,7 @@ import type { IssueFacts } from '../../src/claims/issue-facts.js';
 import type { Role } from '../../src/claims/people-facts.js';
 import type { Plan } from '../../src/claims/plan.js';
 import type { ThreadComment } from '../../src/claims/types.js';
-import { decideIssue } from '../../src/people/decide-issue.js';
+import { decideWithPeople } from '../../src/people/decide-with-people.js';
 import { claim, HOUR } from '../helpers/thread-builder.js';
 import { applyPlan } from './apply-plan.js';
 import { assigned, config, DAY, issue, NOW, said } from './people-builder.js';
@@ -101,7 +101,7 @@ const rulesOf = (t: Thread) =>
   config({ who: t.who, labels: ['good first issue'], expire: t.expire });
 
 /**
- * decideIssue and GitHub in turn until nothing is left to write, at NOW, then once agents'
+ * decideWithPeople and GitHub in turn until nothing is left to write, at NOW, then once agents'
  * claims went stale, then once people's did: each time the issue may free and serve the line.
  */
 function toRest(facts: IssueFacts, t: Thread): { plans: Plan[]; last: IssueFacts } {
@@ -109,7 +109,7 @@ function toRest(facts: IssueFacts, t: Thread): { plans: Plan[]; last: IssueFacts
   let current = facts;
   for (const at of [NOW, new Date(NOW.getTime() + 11 * HOUR), new Date(NOW.getTime() + 15 * DAY)]) {
     for (let round = 0; round < 6; round++) {
-      const plan = decideIssue(current, rulesOf(t), at);
+      const plan = decideWithPeople(current, rulesOf(t), at);
       plans.push(plan);
       if (plan.actions.length === 0) break;
       current = applyPlan(current, plan, at);
@@ -118,17 +118,17 @@ function toRest(facts: IssueFacts, t: Thread): { plans: Plan[]; last: IssueFacts
   return { plans, last: current };
 }
 
-describe('decideIssue properties (docs/protocol.md §16)', () => {
+describe('decideWithPeople properties (docs/protocol.md §16)', () => {
   it('without people’s facts or settings it is decide() exactly', () => {
     fc.assert(
       fc.property(thread, (t) => {
         const facts = factsOf(t);
         const { people: _, ...withoutPeople } = facts;
-        expect(decideIssue(withoutPeople, rulesOf(t), NOW)).toEqual(
+        expect(decideWithPeople(withoutPeople, rulesOf(t), NOW)).toEqual(
           decide(withoutPeople, rulesOf(t), NOW),
         );
         const off = { ...rulesOf(t), people: undefined };
-        expect(decideIssue(facts, off, NOW)).toEqual(decide(facts, off, NOW));
+        expect(decideWithPeople(facts, off, NOW)).toEqual(decide(facts, off, NOW));
       }),
       { numRuns: 300 },
     );

@@ -16,7 +16,7 @@ import { serveWaitlist } from './waitlist.js';
  * issue is free, then each pending command (never an edited one) runs, oldest first, on the state the earlier ones
  * left, the waitlist served again whenever the issue frees.
  */
-export function decideIssue(facts: IssueFacts, config: DecideConfig, now: Date): Plan {
+export function decideWithPeople(facts: IssueFacts, config: DecideConfig, now: Date): Plan {
   const { people } = facts;
   const rules = config.people;
   if (people === undefined || rules === undefined || facts.isPullRequest) {

@@ -1,12 +1,12 @@
 import type { ProbotOctokit } from 'probot';
-import type { DecideConfig } from '../claims/decide-config.js';
-import type { IssueFacts } from '../claims/issue-facts.js';
-import type { Plan } from '../claims/plan.js';
-import { installationReads } from '../github/conditional.js';
-import type { IssueKey } from '../keys.js';
-import { decideIssue } from '../people/decide-issue.js';
-import type { Store } from '../store/store.js';
-import { type PeopleThread, peopleFactsFor } from './people-facts-for.js';
+import type { DecideConfig } from '../../claims/decide-config.js';
+import type { IssueFacts } from '../../claims/issue-facts.js';
+import type { Plan } from '../../claims/plan.js';
+import { installationReads } from '../../github/conditional.js';
+import type { IssueKey } from '../../keys.js';
+import { decideWithPeople } from '../../people/decide-with-people.js';
+import { type PeopleThread, peopleFactsFor } from '../../people-lookups/people-facts-for.js';
+import type { Store } from '../../store/store.js';
 
 /**
  * Who holds an issue and who waits for it once people's claims are weighed, as the reconcile
@@ -15,7 +15,7 @@ import { type PeopleThread, peopleFactsFor } from './people-facts-for.js';
  * readThread (its meta and 👍 counts ride along). Undefined with people's claims off: nothing
  * is read. Throws UnverifiableError when GitHub fails (fail closed).
  */
-export function peoplePlanOf(deps: {
+export function peopleGateOf(deps: {
   readonly store: Store;
   readonly appLogin: string;
   readonly now: () => Date;
@@ -38,7 +38,7 @@ export function peoplePlanOf(deps: {
       config,
     );
     if (!people) return undefined;
-    const { holder, waitlist } = decideIssue({ ...facts, people }, config, now);
+    const { holder, waitlist } = decideWithPeople({ ...facts, people }, config, now);
     return { holder, waitlist };
   };
 }

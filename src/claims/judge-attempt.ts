@@ -47,7 +47,7 @@ export type ClaimDecision =
  * claim comment: a takeover naming the oldest stale claim, with the assignee mode seeded as
  * §4 says. Pure.
  */
-export function decideClaim(
+export function judgeAttempt(
   state: ClaimState,
   ask: ClaimAsk,
   own: (claim: ClaimComment) => boolean,
