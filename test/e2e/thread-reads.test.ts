@@ -150,7 +150,12 @@ describe.concurrent('conditional thread reads', () => {
   it('the claims API reading an unchanged claim twice: the second read costs two 304s, same answer', async ({
     onTestFinished,
   }) => {
-    const harness = await harnessFor(onTestFinished, { seed: heldIssue });
+    // Readers share one read of an issue for a pacing interval (docs/protocol.md §8
+    // "Readers"); with no interval every read asks GitHub again, conditionally.
+    const harness = await harnessFor(onTestFinished, {
+      seed: heldIssue,
+      env: { CLAIMS_WRITE_PACING_MS: '0' },
+    });
     const { fake } = harness;
     fake.addComment(REPO, N, { author: 'alice', body: claimComment('s-api') });
     await harness.settle();
