@@ -31,7 +31,7 @@ export interface BullQueueOptions extends RetryOptions {
    */
   readonly lockDurationMs?: number;
   /**
-   * The per-issue lock's lease (default `lockDurationMs`, at most 5000 ms), renewed every
+   * The per-issue lock's lease (default `lockDurationMs`, at most 10000 ms), renewed every
    * third of it while held: short, so an issue whose holder lost its Redis connection (it can
    * neither renew nor release) is free again within seconds, not a whole `lockDurationMs`.
    */
@@ -56,7 +56,9 @@ export interface BullQueueOptions extends RetryOptions {
 }
 
 /** The longest default lease of the per-issue lock (see {@link BullQueueOptions.issueLockMs}). */
-const ISSUE_LOCK_LEASE_MS = 5000;
+// Longer than a Redis failover takes (a Sentinel or Cluster promotion: 5–7 s here), so a run
+// that cannot renew through one keeps its issue; far shorter than the run lock it replaced.
+const ISSUE_LOCK_LEASE_MS = 10_000;
 
 /** {@link BullQueueOptions} with every default filled in, read once by the constructor. */
 export type ResolvedOptions = Required<Omit<BullQueueOptions, 'connection' | 'logger'>>;

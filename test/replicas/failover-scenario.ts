@@ -194,7 +194,8 @@ export function failoverReplicas(
     env: {
       CLAIMS_EVENTS_URL: receiver.url,
       CLAIMS_EVENTS_SECRET: secret,
-      CLAIMS_QUEUE_LOCK: '2s',
+      // A lease longer than the failover (a run renews through it), as by default.
+      CLAIMS_QUEUE_LOCK: '10s',
       CLAIMS_WRITE_PACING_MS: '100',
     },
     seed: (fake) => {
