@@ -56274,8 +56274,8 @@ function pin(run3, command, pinned) {
   answer(run3, command, "accepted");
 }
 
-// src/people/decide-issue.ts
-function decideIssue(facts, config3, now) {
+// src/people/decide-with-people.ts
+function decideWithPeople(facts, config3, now) {
   const { people } = facts;
   const rules = config3.people;
   if (people === void 0 || rules === void 0 || facts.isPullRequest) {
@@ -57173,7 +57173,7 @@ var RedisStore = class extends composed() {
   }
 };
 
-// src/people-facts/cap-lock.ts
+// src/people-lookups/cap-lock.ts
 var CAP_LOCK_TTL_MS = 3e4;
 var inProcess = /* @__PURE__ */ new WeakMap();
 async function underCapLocks(store, installationId, logins, fn) {
@@ -57563,7 +57563,7 @@ async function reactedByApp(octokit, cache, key, commentId, appLogin) {
   }
 }
 
-// src/people-facts/reacted-commands.ts
+// src/people-lookups/reacted-commands.ts
 async function reactedCommands(deps, key, commands, plusOnes) {
   const reacted = /* @__PURE__ */ new Set();
   for (const id of commands) {
@@ -57573,7 +57573,7 @@ async function reactedCommands(deps, key, commands, plusOnes) {
   return reacted;
 }
 
-// src/people-facts/people-facts-for.ts
+// src/people-lookups/people-facts-for.ts
 async function peopleFactsFor(deps, key, facts, config3) {
   const { people } = config3;
   if (!people) return void 0;
@@ -58110,7 +58110,11 @@ async function reconcile(deps, request2) {
   const people = await peopleFactsFor(readDeps, key, facts, config3);
   const decided = (heldElsewhere) => {
     const withPeople = people && heldElsewhere ? { ...people, heldElsewhere } : people;
-    return decideIssue({ ...facts, ...withPeople ? { people: withPeople } : {} }, config3, now);
+    return decideWithPeople(
+      { ...facts, ...withPeople ? { people: withPeople } : {} },
+      config3,
+      now
+    );
   };
   const read = { octokit, key, config: config3, log, thread, appAssignees, previousHolder, paths, now };
   const apply = async (plan2) => {
