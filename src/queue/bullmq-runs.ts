@@ -21,7 +21,7 @@ import {
   type ReconcileHandler,
   type ReconcileRequest,
 } from './queue.js';
-import { retryAfterOf, retryDelay } from './retry.js';
+import { RATE_LIMIT_HOLD, retryAfterOf, retryDelay } from './retry.js';
 
 /** What {@link IssueRuns} works with: the worker side of the queue (docs/replicas.md). */
 interface IssueRunsContext {
@@ -139,10 +139,7 @@ export class IssueRuns {
    * jobs takes its issue for `ms` (TAKE moves them to delayed); other installations' run on.
    */
   private async hold(installationId: number, held: string, ms: number): Promise<void> {
-    this.context.logger.warn(
-      { installationId, waitMs: ms },
-      'GitHub rate limit: holding the installation’s reconciles for the wait it asked for',
-    );
+    this.context.logger.warn({ installationId, waitMs: ms }, RATE_LIMIT_HOLD);
     try {
       await holdScript.run(this.context.redis, [held], [Math.max(1, Math.ceil(ms))]);
     } catch (err) {

@@ -14,6 +14,7 @@ import {
   type WorkQueue,
 } from './queue.js';
 import {
+  RATE_LIMIT_HOLD,
   type ResolvedRetry,
   type RetryOptions,
   resolveRetry,
@@ -259,10 +260,7 @@ export class MemoryQueue implements WorkQueue {
     const current = this.held.get(installationId);
     if (current && current.until >= until) return;
     if (current) clearTimeout(current.timer);
-    this.logger.warn(
-      { installationId, waitMs: ms },
-      'GitHub rate limit: holding the installation’s reconciles for the wait it asked for',
-    );
+    this.logger.warn({ installationId, waitMs: ms }, RATE_LIMIT_HOLD);
     const timer = setTimeout(() => {
       this.held.delete(installationId);
       this.pump();

@@ -1,5 +1,9 @@
 import { backoffDelay } from '../backoff-delay.js';
 
+/** What both queues log when GitHub's rate limit holds an installation's reconciles. */
+export const RATE_LIMIT_HOLD =
+  'GitHub rate limit: holding the installation’s reconciles for the wait it asked for';
+
 /** Retry settings shared by both queues. */
 export interface RetryOptions {
   /** Delay before the first retry; each further retry doubles it (default 1000 ms). */

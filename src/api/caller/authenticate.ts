@@ -13,6 +13,10 @@ import {
 import type { IdentityLookups } from './identity-lookups.js';
 import type { TtlCache } from './ttl-cache.js';
 
+/** The 401 for a token GitHub refused (`GET /user` 401), by every route that asks GitHub. */
+export const TOKEN_REFUSED =
+  'GitHub refused the token: send a valid personal access token or GitHub user token as "Authorization: Bearer <token>"';
+
 /** Who is calling: the login GitHub names for the token, and GitHub as that caller. */
 export interface Caller {
   readonly login: string;
@@ -91,11 +95,7 @@ async function lookUp(github: CallerGitHub, token: string, now: () => Date): Pro
       'a GitHub App installation token cannot name its account (GET /user refuses it): a bot posts its claim comment directly and the app enforces it, or call with a user token',
     );
   }
-  throw new ApiError(
-    401,
-    'UNAUTHENTICATED',
-    'GitHub refused the token: send a valid personal access token or GitHub user token as "Authorization: Bearer <token>"',
-  );
+  throw new ApiError(401, 'UNAUTHENTICATED', TOKEN_REFUSED);
 }
 
 /** The key of every per-caller record: a hash of the token, never the token itself. */

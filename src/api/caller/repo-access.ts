@@ -2,7 +2,7 @@ import type { ProbotOctokit } from 'probot';
 import { statusOf } from '../../github/errors.js';
 import type { RepoKey } from '../../keys.js';
 import { ApiError, unverifiable } from '../answers/api-error.js';
-import type { Caller } from './authenticate.js';
+import { type Caller, TOKEN_REFUSED } from './authenticate.js';
 import { githubFailure, isGitHubFailure, retryAfterOf } from './caller-github.js';
 import { TtlCache } from './ttl-cache.js';
 
@@ -89,11 +89,7 @@ export function repoAccess(deps: {
       );
     }
     if (answer.status === 401) {
-      throw new ApiError(
-        401,
-        'UNAUTHENTICATED',
-        'GitHub refused the token: send a valid personal access token or GitHub user token as "Authorization: Bearer <token>"',
-      );
+      throw new ApiError(401, 'UNAUTHENTICATED', TOKEN_REFUSED);
     }
     // GitHub: 404 for what the token may not see; 403 where an organisation's policy (SAML
     // SSO, an IP allow list) keeps the token out; 451 for a blocked repository.

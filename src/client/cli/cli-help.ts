@@ -2,6 +2,10 @@ import { EXIT_CODES } from '../core/exit-codes.js';
 import { agentsGuide } from './agents-guide.js';
 import { SPECS } from './cli-specs.js';
 
+/** The `--token` line both helps print. */
+const TOKEN_OPTION =
+  '  --token T            GitHub token (default: GITHUB_TOKEN, then `gh auth token`)';
+
 /** `claim-warden --help`: every command, the options, the environment, the exit codes. */
 export function help(): string {
   const codes = Object.entries(EXIT_CODES)
@@ -16,7 +20,7 @@ export function help(): string {
     '',
     'Options for every command:',
     '  --json               print one JSON object instead of text',
-    '  --token T            GitHub token (default: GITHUB_TOKEN, then `gh auth token`)',
+    TOKEN_OPTION,
     '  --stale-after D      stale window when the repository sets none (10m..720h, default 6h)',
     '',
     ...ENVIRONMENT,
@@ -57,7 +61,7 @@ export function mcpHelp(): string {
     ),
     '',
     'Options:',
-    '  --token T            GitHub token (default: GITHUB_TOKEN, then `gh auth token`)',
+    TOKEN_OPTION,
     '  --stale-after D      stale window for calls that name none (10m..720h, default 6h)',
     '',
     ...ENVIRONMENT,
