@@ -1,7 +1,12 @@
 /** What decide() needs of the repository config (docs/protocol.md §7), already resolved. */
 export interface DecideConfig {
   readonly staleAfterMs: number;
-  readonly labels: { readonly inProgress: string; readonly blocked: string };
+  readonly labels: {
+    readonly inProgress: string;
+    readonly blocked: string;
+    /** docs/protocol.md §17; absent: `status:needs-review`. */
+    readonly needsReview?: string;
+  };
   readonly assign: boolean;
   readonly notifyOnExpiry: boolean;
   readonly enforceLabels: boolean;
