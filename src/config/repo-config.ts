@@ -11,6 +11,7 @@ export const REPO_CONFIG_PATH = '.github/claims.yml';
 export const DEFAULT_LABELS = {
   inProgress: 'status:in-progress',
   blocked: 'status:blocked',
+  needsReview: 'status:needs-review',
 } as const;
 
 // A user login (1..39 letters, digits, single inner hyphens) or an app's bot account,
@@ -55,8 +56,12 @@ export const RepoConfig = z
     staleAfter: durationSchema(MIN_STALE_AFTER, '720h', '6h').optional(),
     labels: z
       .strictObject(
-        { inProgress: LabelName.optional(), blocked: LabelName.optional() },
-        { error: 'must be a mapping with inProgress and/or blocked' },
+        {
+          inProgress: LabelName.optional(),
+          blocked: LabelName.optional(),
+          needsReview: LabelName.optional(),
+        },
+        { error: 'must be a mapping with inProgress, blocked and/or needsReview' },
       )
       .optional(),
     assign: z.boolean({ error: BOOLEAN_MESSAGE }).optional(),
@@ -103,6 +108,16 @@ export const RepoConfig = z
         code: 'custom',
         path: ['labels', 'blocked'],
         message: 'must differ from labels.inProgress (GitHub compares label names without case)',
+      });
+    }
+    const needsReview = config.labels?.needsReview ?? DEFAULT_LABELS.needsReview;
+    if (typeof needsReview !== 'string') return;
+    if ([inProgress, blocked].some((other) => other.toLowerCase() === needsReview.toLowerCase())) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['labels', 'needsReview'],
+        message:
+          'must differ from labels.inProgress and labels.blocked (GitHub compares label names without case)',
       });
     }
   });
