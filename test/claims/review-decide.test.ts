@@ -8,7 +8,12 @@ import { kinds } from './plan-state.js';
 
 const IN_PROGRESS = 'status:in-progress';
 const REVIEW = 'status:needs-review';
-const WORK: BranchWork = { branch: 'feat/1', aheadBy: 3, head: '1a2b3c4d'.padEnd(40, '0'), pull: null };
+const WORK: BranchWork = {
+  branch: 'feat/1',
+  aheadBy: 3,
+  head: '1a2b3c4d'.padEnd(40, '0'),
+  pull: null,
+};
 
 function note(actions: readonly Action[]): string {
   const found = actions.find((a) => a.kind === 'post-note');
@@ -121,7 +126,11 @@ describe('decide: stale work with commits goes to review (docs/protocol.md §17)
 
 describe('decide: never dragged back (docs/protocol.md §17)', () => {
   const stale = claim({ id: 1, by: 'alice', updatedAgoMs: 7 * HOUR });
-  const first = decide(facts({ comments: [stale], review: new Map([[1, WORK]]) }), DEFAULT_CONFIG, NOW);
+  const first = decide(
+    facts({ comments: [stale], review: new Map([[1, WORK]]) }),
+    DEFAULT_CONFIG,
+    NOW,
+  );
   const recorded = noteComment(5, note(first.actions));
 
   it('reads back whose work it is from the app’s own note', () => {

@@ -155,7 +155,11 @@ describe('parseRepoConfig', () => {
       'status:x',
       'labels: must be a mapping with inProgress, blocked and/or needsReview (got "status:x")',
     ],
-    ['labels', ['a'], 'labels: must be a mapping with inProgress, blocked and/or needsReview (got ["a"])'],
+    [
+      'labels',
+      ['a'],
+      'labels: must be a mapping with inProgress, blocked and/or needsReview (got ["a"])',
+    ],
     ['assign', 'yes', 'assign: must be true or false (got "yes")'],
     ['notifyOnExpiry', 1, 'notifyOnExpiry: must be true or false (got 1)'],
     ['enforceLabels', null, 'enforceLabels: must be true or false (got null)'],
