@@ -150,6 +150,8 @@ export interface QueueSettings {
   readonly labels: readonly string[];
   /** An issue carrying one of these is not claimable. */
   readonly exclude: readonly string[];
+  /** docs/protocol.md §17: the needs-review label (absent in settings kept before it). */
+  readonly needsReview?: string;
 }
 
 /**
@@ -157,7 +159,8 @@ export interface QueueSettings {
  * nothing required and the blocked label excluded.
  */
 export function queueSettings(config: ResolvedRepoConfig): QueueSettings {
-  return config.queue ?? { labels: [], exclude: [config.labels.blocked] };
+  const base = config.queue ?? { labels: [], exclude: [config.labels.blocked] };
+  return config.labels.needsReview ? { ...base, needsReview: config.labels.needsReview } : base;
 }
 
 /** What the operator sets for repositories that do not: the stale window (docs/protocol.md §3). */

@@ -4,13 +4,14 @@
  * default 6 h window, branches made on the fake with commits ahead of `main`.
  */
 import { describe, expect, it } from 'vitest';
+import type { RecordedRequest } from '../fake-github/fake-github.js';
 import { REPO, waitFor } from '../helpers/app-harness.js';
 import { claimComment, HOUR, harnessFor, markerOf } from '../e2e/e2e-helpers.js';
 
 const REVIEW = 'status:needs-review';
 const COMPARE = '/repos/acme/widgets/compare/';
 
-function compares(fake: { requests: readonly { method: string; path: string }[] }) {
+function compares(fake: { requests: readonly RecordedRequest[] }) {
   return fake.requests.filter((r) => r.method === 'GET' && r.path.startsWith(COMPARE));
 }
 

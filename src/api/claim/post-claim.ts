@@ -15,6 +15,7 @@ import { alreadyClaimed, peopleRefusal } from '../issue/already-claimed.js';
 import { holdingOf } from '../issue/holding.js';
 import { onClaimWrite } from '../issue/on-claim-write.js';
 import type { IssueAtHand, IssueTarget } from '../issue/on-issue.js';
+import { refuseNeedsReview } from '../issue/review-refusal.js';
 import { settle } from '../issue/settle.js';
 import { writeAsCaller } from '../issue/write-as-caller.js';
 import { pathConflicts } from '../paths-check/path-conflicts.js';
@@ -58,6 +59,8 @@ export async function postClaim(
     // docs/protocol.md §16: an issue a person holds, or people wait for, is not an agent's.
     const refusal = peopleRefusal(at, holding);
     if (refusal) throw refusal;
+    // docs/protocol.md §17: a needs-review issue is not claimable but by its stale owner.
+    await refuseNeedsReview(deps, at, caller.login, now);
     // docs/protocol.md §10: paths held by a live holder of another issue refuse the claim
     // before anything is written.
     if (body.paths) await refuseHeldPaths(deps, at, body.paths);
