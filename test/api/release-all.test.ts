@@ -5,7 +5,13 @@
  * repositories the caller cannot read are left alone.
  */
 import { describe, expect, it } from 'vitest';
-import { claimComment, harnessFor, IN_PROGRESS, markerOf, type OnFinished } from '../e2e/e2e-helpers.js';
+import {
+  claimComment,
+  harnessFor,
+  IN_PROGRESS,
+  markerOf,
+  type OnFinished,
+} from '../e2e/e2e-helpers.js';
 import { REPO } from '../helpers/app-harness.js';
 import { callApi, caller, claimBody, claimPath } from './api-helpers.js';
 
