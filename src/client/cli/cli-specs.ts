@@ -117,8 +117,7 @@ const LINES: Readonly<Record<ClientCommand['name'], Omit<CliSpec, 'command'>>> =
       }),
   },
   'release-all': {
-    usage:
-      'release --all --session S [--outcome landed|abandoned|handed-over] [--note T]',
+    usage: 'release --all --session S [--outcome landed|abandoned|handed-over] [--note T]',
     options: {
       all: { type: 'boolean' },
       session: { type: 'string' },

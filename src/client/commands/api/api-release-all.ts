@@ -57,10 +57,10 @@ export async function apiReleaseAll(
   }));
   const failed = body.failed.map(({ issue, error }) => ({ issue, error }));
   const lines = [
-    ...released.map(({ issue, claim }) => `released ${issue} (${outcome}): ${describeClaim(claim)}`),
-    ...failed.map(
-      ({ issue, error }) => `not released ${issue}: ${error.code}: ${error.message}`,
+    ...released.map(
+      ({ issue, claim }) => `released ${issue} (${outcome}): ${describeClaim(claim)}`,
     ),
+    ...failed.map(({ issue, error }) => `not released ${issue}: ${error.code}: ${error.message}`),
   ];
   if (lines.length === 0) lines.push('the session holds no live claim: nothing to release');
   if (failed.length > 0) lines.push('run release --all again to release the rest');
