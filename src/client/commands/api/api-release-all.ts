@@ -10,7 +10,7 @@ import { apiShape } from './api-shape.js';
 import { callOperation } from './call-operation.js';
 
 /** A release of everything a session holds, validated by the command layer. */
-export interface ReleaseAllRequest {
+interface ReleaseAllRequest {
   readonly session: string;
   readonly outcome?: Outcome;
   readonly note?: string;
