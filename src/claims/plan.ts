@@ -11,7 +11,11 @@ export type FinaliseReason =
   /** A person holds the issue: "assigned to @alice, who holds this issue" (abandoned). */
   | 'person'
   /** A maintainer assigned a person: "handed to @alice by @maintainer" (outcome handed-over). */
-  | 'handed-over';
+  | 'handed-over'
+  /** Another claim is in its grace (docs/protocol.md §17): "in grace for @alice's session until T". */
+  | 'grace'
+  /** A claim in grace its own session claimed again (§17): outcome handed-over. */
+  | 'reclaimed';
 
 /** One change to GitHub; a Plan is a list of them, applied in order by one executor. */
 export type Action =
@@ -81,6 +85,11 @@ export interface AgentHolder {
   readonly heartbeat: Date;
   readonly assignee?: AssigneeMode;
   readonly url?: string;
+  /**
+   * Set when the holder is a stale claim in its grace (docs/protocol.md §17): it holds the issue
+   * against other sessions until then.
+   */
+  readonly graceUntil?: Date;
   /** The paths it holds (docs/protocol.md §10), canonical; empty without a valid path line. */
   readonly paths: readonly string[];
   /** Why its path line was refused, when it has one that breaks the grammar: log it. */

@@ -1,4 +1,4 @@
-/** The error codes of the claims API (docs/protocol.md §8, §9, §10). */
+/** The error codes of the claims API (docs/protocol.md §8, §9, §10, §16, §17). */
 type ApiErrorCode =
   | 'UNAUTHENTICATED'
   | 'NOT_TRUSTED'
@@ -11,6 +11,7 @@ type ApiErrorCode =
   | 'PATHS_CLAIMED'
   | 'CLAIM_NOT_HELD'
   | 'PEOPLE_WAITING'
+  | 'IN_GRACE'
   | 'CONFIG_INVALID'
   | 'NOT_ENFORCED'
   | 'RATE_LIMITED'
