@@ -143,7 +143,12 @@ function postPlan(
         if (claim === reclaimed) {
           // docs/protocol.md §17: the session's own claim in grace is handed over to the new one.
           const text = reclaimedText(postedId);
-          const spec = { own: own(claim), outcome: 'handed-over', reason: 'reclaimed', text } as const;
+          const spec = {
+            own: own(claim),
+            outcome: 'handed-over',
+            reason: 'reclaimed',
+            text,
+          } as const;
           return finaliseAction(claimant, claim, spec, now);
         }
         const since = formatClaimTime(staleSince(claim, staleAfterMs, state.now));

@@ -44,7 +44,12 @@ export function withHeartbeat(claim: IndexedClaim, comment: EditedComment): Inde
     staleAt: staleAtOf(beat, staleAfterMs),
     // docs/protocol.md §17: the grace, kept as the gap between the two, moves with the window.
     ...(claim.graceUntil
-      ? { graceUntil: staleAtOf(beat, staleAfterMs + Date.parse(claim.graceUntil) - Date.parse(claim.staleAt)) }
+      ? {
+          graceUntil: staleAtOf(
+            beat,
+            staleAfterMs + Date.parse(claim.graceUntil) - Date.parse(claim.staleAt),
+          ),
+        }
       : {}),
     commentUpdatedAt: formatClaimTime(comment.updatedAt),
   };

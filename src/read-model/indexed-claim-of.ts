@@ -8,7 +8,11 @@ import type { IndexedClaim } from '../store/store.js';
  * A holder's comment as the index keeps it: its public facts (with `grace`, docs/protocol.md
  * §17, its `graceUntil`), its avatar, its order key.
  */
-export function indexedClaimOf(claim: ClaimComment, staleAfterMs: number, graceMs = 0): IndexedClaim {
+export function indexedClaimOf(
+  claim: ClaimComment,
+  staleAfterMs: number,
+  graceMs = 0,
+): IndexedClaim {
   return {
     ...claimFieldsOf(claim, staleAfterMs, graceMs),
     ...(claim.comment.avatarUrl ? { avatarUrl: claim.comment.avatarUrl } : {}),

@@ -69,5 +69,7 @@ function holderClaim(reconciled: ReconciledIssue): IndexedClaim | null {
   }
   const comment = thread.comments.find((c) => c.id === holder.commentId);
   const marker = comment ? parseClaimMarker(comment.body) : null;
-  return comment && marker ? indexedClaimOf({ comment, marker }, staleAfterMs, reconciled.graceMs) : null;
+  return comment && marker
+    ? indexedClaimOf({ comment, marker }, staleAfterMs, reconciled.graceMs)
+    : null;
 }

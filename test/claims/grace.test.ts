@@ -8,21 +8,15 @@ import { parseClaimMarker } from '../../src/claims/marker.js';
 import type { Action } from '../../src/claims/plan.js';
 import { trustedClaims } from '../../src/claims/trusted-claims.js';
 import type { ThreadComment } from '../../src/claims/types.js';
-import {
-  claim,
-  DEFAULT_CONFIG,
-  facts,
-  HOUR,
-  MINUTE,
-  NOW,
-} from '../helpers/thread-builder.js';
+import { claim, DEFAULT_CONFIG, facts, HOUR, MINUTE, NOW } from '../helpers/thread-builder.js';
 import { claimState } from './plan-state.js';
 
 const IN_PROGRESS = 'status:in-progress';
 /** A six-hour window and one hour of grace (docs/protocol.md §17). */
 const GRACE: DecideConfig = { ...DEFAULT_CONFIG, graceMs: HOUR };
 /** Alice's claim, gone stale 20 minutes ago: in its grace until 40 minutes from now. */
-const inGrace = () => claim({ id: 1, by: 'alice', session: 's-alice', updatedAgoMs: 6 * HOUR + 20 * MINUTE });
+const inGrace = () =>
+  claim({ id: 1, by: 'alice', session: 's-alice', updatedAgoMs: 6 * HOUR + 20 * MINUTE });
 
 function finalised(actions: readonly Action[]) {
   return actions.flatMap((a) =>
@@ -77,7 +71,10 @@ describe('decide: grace for the owner (docs/protocol.md §17)', () => {
     const [only, ...rest] = finalised(plan.actions);
     expect(rest).toEqual([]);
     expect(only).toMatchObject({ id: 1, outcome: 'handed-over', reason: 'reclaimed' });
-    expect(parseClaimMarker(only!.body)).toMatchObject({ stage: 'released', outcome: 'handed-over' });
+    expect(parseClaimMarker(only!.body)).toMatchObject({
+      stage: 'released',
+      outcome: 'handed-over',
+    });
     expect(plan.holder).toMatchObject({ commentId: 2 });
     expect(plan.holder).not.toHaveProperty('graceUntil');
     expect(plan.deadline).toEqual(new Date(NOW.getTime() + 6 * HOUR + 1));
@@ -90,7 +87,9 @@ describe('decide: grace for the owner (docs/protocol.md §17)', () => {
       GRACE,
       NOW,
     );
-    expect(finalised(plan.actions)).toMatchObject([{ id: 1, outcome: 'abandoned', reason: 'stale' }]);
+    expect(finalised(plan.actions)).toMatchObject([
+      { id: 1, outcome: 'abandoned', reason: 'stale' },
+    ]);
     expect(plan.holder).toBeNull();
     expect(plan.deadline).toBeNull();
   });
@@ -105,7 +104,12 @@ describe('decide: grace for the owner (docs/protocol.md §17)', () => {
 
   it('a live claim older than the stale one holds; the stale one has no grace over it', () => {
     const live = claim({ id: 1, by: 'bob', session: 's-bob' });
-    const stale = claim({ id: 2, by: 'alice', session: 's-alice', updatedAgoMs: 6 * HOUR + MINUTE });
+    const stale = claim({
+      id: 2,
+      by: 'alice',
+      session: 's-alice',
+      updatedAgoMs: 6 * HOUR + MINUTE,
+    });
     const plan = decide(facts({ comments: [live, stale] }), GRACE, NOW);
     expect(plan.holder).toMatchObject({ commentId: 1 });
     expect(finalised(plan.actions)).toMatchObject([{ id: 2, reason: 'stale' }]);
@@ -118,7 +122,11 @@ describe('decide: grace for the owner (docs/protocol.md §17)', () => {
   });
 
   it('on a closed issue a stale claim is finalised as before', () => {
-    const plan = decide(facts({ open: false, stateReason: 'completed', comments: [inGrace()] }), GRACE, NOW);
+    const plan = decide(
+      facts({ open: false, stateReason: 'completed', comments: [inGrace()] }),
+      GRACE,
+      NOW,
+    );
     expect(finalised(plan.actions)).toMatchObject([{ id: 1, reason: 'stale' }]);
     expect(plan.holder).toBeNull();
   });
@@ -126,21 +134,40 @@ describe('decide: grace for the owner (docs/protocol.md §17)', () => {
 
 describe('judgeAttempt in a grace (docs/protocol.md §17)', () => {
   const state = (comments: ThreadComment[]) => ({ ...claimState({ comments }), config: GRACE });
-  const own = (session: string) => (c: { marker: { session: string } }) => c.marker.session === session;
+  const own = (session: string) => (c: { marker: { session: string } }) =>
+    c.marker.session === session;
   const ask = (login: string, session: string) => ({ session, lane: 'l', branch: 'b', login });
 
   it('another session is refused with the end of the grace', () => {
-    const decision = judgeAttempt(state([inGrace()]), ask('bob', 's-bob'), own('s-bob'), (_k, v) => v, NOW);
+    const decision = judgeAttempt(
+      state([inGrace()]),
+      ask('bob', 's-bob'),
+      own('s-bob'),
+      (_k, v) => v,
+      NOW,
+    );
     expect(decision).toMatchObject({ kind: 'in-grace', hold: { claim: { comment: { id: 1 } } } });
   });
 
   it('the same session under another login is refused too', () => {
-    const decision = judgeAttempt(state([inGrace()]), ask('mallory', 's-alice'), own('s-alice'), (_k, v) => v, NOW);
+    const decision = judgeAttempt(
+      state([inGrace()]),
+      ask('mallory', 's-alice'),
+      own('s-alice'),
+      (_k, v) => v,
+      NOW,
+    );
     expect(decision.kind).toBe('in-grace');
   });
 
   it('the owner’s session posts a new claim that takes the stale one over', () => {
-    const decision = judgeAttempt(state([inGrace()]), ask('alice', 's-alice'), own('s-alice'), (_k, v) => v, NOW);
+    const decision = judgeAttempt(
+      state([inGrace()]),
+      ask('alice', 's-alice'),
+      own('s-alice'),
+      (_k, v) => v,
+      NOW,
+    );
     expect(decision.kind).toBe('post');
     if (decision.kind !== 'post') return;
     expect(decision.reclaimed?.comment.id).toBe(1);
@@ -179,7 +206,8 @@ describe('grace, as a property (docs/protocol.md §17)', () => {
             return;
           }
           const takeover = comments.find(
-            (c) => c.id > 1 && c.author === 'alice' && parseClaimMarker(c.body)?.session === 's-alice',
+            (c) =>
+              c.id > 1 && c.author === 'alice' && parseClaimMarker(c.body)?.session === 's-alice',
           );
           if (takeover === undefined) {
             expect(plan.holder).toMatchObject({ commentId: 1 });

@@ -41,7 +41,8 @@ describe('grace in claims.yml (docs/protocol.md §17)', () => {
     (grace) => {
       const result = parsed({ grace });
       expect(result.ok).toBe(false);
-      if (!result.ok) expect(result.error).toMatch(/^grace: must be a duration between 0s and 720h/);
+      if (!result.ok)
+        expect(result.error).toMatch(/^grace: must be a duration between 0s and 720h/);
     },
   );
 });

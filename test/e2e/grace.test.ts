@@ -59,7 +59,10 @@ describe.concurrent('grace for the owner (docs/protocol.md §17)', () => {
     expect(refused.status).toBe(409);
     expect(refused.body.error).toMatchObject({
       code: 'IN_GRACE',
-      details: { holder: { commentId, graceUntil }, recovery: { action: 'wait', retryAt: graceUntil } },
+      details: {
+        holder: { commentId, graceUntil },
+        recovery: { action: 'wait', retryAt: graceUntil },
+      },
     });
     expect(refused.body.error.message).toContain(`wait until then`);
     expect(fake.comments(REPO, n)).toHaveLength(comments);
@@ -68,7 +71,9 @@ describe.concurrent('grace for the owner (docs/protocol.md §17)', () => {
     const free = await bob.get(`/issues?claimable=true&repo=${REPO}`);
     expect(free.body.items).toEqual([]);
     const held = await bob.get(`/issues?claimable=false&repo=${REPO}`);
-    expect(held.body.items).toMatchObject([{ issue: { number: n }, claim: { commentId, graceUntil } }]);
+    expect(held.body.items).toMatchObject([
+      { issue: { number: n }, claim: { commentId, graceUntil } },
+    ]);
 
     // A heartbeat never revives a stale claim: the session claims again.
     const beat = await alice.post(`${claimPath(n)}/heartbeat`, { session: 's-a' });
@@ -89,16 +94,24 @@ describe.concurrent('grace for the owner (docs/protocol.md §17)', () => {
     onTestFinished,
   }) => {
     const { fake, n, advance, settle, bob } = await onClock(onTestFinished, GRACE);
-    const first = fake.addComment(REPO, n, { author: 'alice', body: claimComment('s-a', { at: fake.clock() }) });
+    const first = fake.addComment(REPO, n, {
+      author: 'alice',
+      body: claimComment('s-a', { at: fake.clock() }),
+    });
     await settle();
     expect(fake.issue(REPO, n).labels).toEqual([IN_PROGRESS]);
 
     advance(11 * MINUTE);
-    const theirs = fake.addComment(REPO, n, { author: 'bob', body: claimComment('s-b', { at: fake.clock() }) });
+    const theirs = fake.addComment(REPO, n, {
+      author: 'bob',
+      body: claimComment('s-b', { at: fake.clock() }),
+    });
     await settle();
     const { graceUntil } = (await bob.get(claimPath(n))).body.claim;
     expect(markerOf(fake, theirs.id)).toMatchObject({ stage: 'released', outcome: 'abandoned' });
-    expect(fake.comment(theirs.id)?.body).toContain(`in grace for @alice's session until ${graceUntil}`);
+    expect(fake.comment(theirs.id)?.body).toContain(
+      `in grace for @alice's session until ${graceUntil}`,
+    );
     // The claim in grace still holds: unreleased, labelled, assigned.
     expect(markerOf(fake, first.id)?.stage).toBe('claimed');
     expect(fake.issue(REPO, n)).toMatchObject({ labels: [IN_PROGRESS], assignees: ['alice'] });
@@ -115,6 +128,58 @@ describe.concurrent('grace for the owner (docs/protocol.md §17)', () => {
     expect(fake.issue(REPO, n)).toMatchObject({ labels: [], assignees: [] });
     const free = await bob.get(`/issues?claimable=true&repo=${REPO}`);
     expect(free.body.items).toMatchObject([{ issue: { number: n }, claim: null }]);
+  });
+
+  it('a comment claim of the owner’s session within the grace takes over; the old one is handed over', async ({
+    onTestFinished,
+  }) => {
+    const { fake, n, advance, settle } = await onClock(onTestFinished, GRACE);
+    const first = fake.addComment(REPO, n, {
+      author: 'alice',
+      body: claimComment('s-a', { at: fake.clock() }),
+    });
+    await settle();
+    advance(12 * MINUTE);
+    const again = fake.addComment(REPO, n, {
+      author: 'alice',
+      body: claimComment('s-a', { at: fake.clock() }),
+    });
+    await settle();
+    expect(markerOf(fake, first.id)).toMatchObject({ stage: 'released', outcome: 'handed-over' });
+    expect(fake.comment(first.id)?.body).toContain(
+      `claimed again by its own session in comment ${again.id}`,
+    );
+    expect(markerOf(fake, again.id)?.stage).toBe('claimed');
+    expect(fake.issue(REPO, n)).toMatchObject({ labels: [IN_PROGRESS], assignees: ['alice'] });
+  });
+
+  it('a person’s /claim in the grace gets one reply and waits; the issue is theirs when it ends', async ({
+    onTestFinished,
+  }) => {
+    const { fake, n, advance, settle, bob } = await onClock(onTestFinished, GRACE);
+    const first = fake.addComment(REPO, n, {
+      author: 'alice',
+      body: claimComment('s-a', { at: fake.clock() }),
+    });
+    await settle();
+    advance(11 * MINUTE);
+    const { graceUntil } = (await bob.get(claimPath(n))).body.claim;
+    fake.addComment(REPO, n, { author: 'bob', body: '/claim' });
+    await settle();
+    const replies = fake
+      .comments(REPO, n)
+      .filter((c) => c.user.login === fake.botLogin && c.body.includes('@bob'));
+    expect(replies).toHaveLength(1);
+    expect(replies[0]!.body).toContain(`holds this issue for its own session until ${graceUntil}`);
+    expect(replies[0]!.body).toContain('waitlist');
+    expect(fake.issue(REPO, n).assignees).toEqual(['alice']);
+
+    advance(5 * MINUTE);
+    await waitFor(
+      () => fake.issue(REPO, n).assignees.includes('bob'),
+      'the waitlist to be served at the end of the grace',
+    );
+    expect(markerOf(fake, first.id)?.stage).toBe('released');
   });
 
   it('grace 0 is today’s behaviour: another session takes a stale claim over at once', async ({

@@ -1,5 +1,5 @@
-import type { IssueFacts } from '../../claims/issue-facts.js';
 import { graceHold } from '../../claims/grace.js';
+import type { IssueFacts } from '../../claims/issue-facts.js';
 import { issueHolder } from '../../claims/issue-holder.js';
 import type { ClaimComment } from '../../claims/liveness.js';
 import { UnverifiableError } from '../../github/errors.js';
