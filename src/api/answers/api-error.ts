@@ -65,3 +65,16 @@ export function unverifiable(what: string, retryAfterS = DEFAULT_RETRY_AFTER_S):
     { 'retry-after': String(seconds) },
   );
 }
+
+/** The error object of an answer, `{ code, message, details? }`, as every door renders it. */
+export function errorObject(known: ApiError): {
+  code: string;
+  message: string;
+  details?: Record<string, unknown>;
+} {
+  return {
+    code: known.code,
+    message: known.message,
+    ...(known.details ? { details: known.details } : {}),
+  };
+}
