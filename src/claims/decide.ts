@@ -4,6 +4,7 @@ import { editClaimBody } from './claim-body.js';
 import { releasedClaim } from './comment.js';
 import type { DecideConfig } from './decide-config.js';
 import { expiryNote, hasExpiryNote } from './expiry-note.js';
+import { type GraceHold, graceEnd, isInGrace, settleGrace } from './grace.js';
 import { holderSummary } from './holder-summary.js';
 import type { IssueFacts } from './issue-facts.js';
 import { labelActions } from './label-actions.js';
@@ -63,9 +64,17 @@ export function decide(
   // Stale claims first: they can never hold (docs/protocol.md §3 and §4).
   const fresh: ClaimComment[] = [];
   const reviewed: { claim: ClaimComment; work: BranchWork }[] = [];
+  let graced: GraceHold | null = null;
   for (const claim of candidates) {
     if (claim === pinned || !isStale(claim, config.staleAfterMs, now)) {
       fresh.push(claim);
+      continue;
+    }
+    // docs/protocol.md §17: the oldest stale claim, with no live one before it, still holds
+    // against other sessions during its grace; the sweep finalises it when that ends.
+    const end = graceEnd(claim, config);
+    if (!graced && end && fresh.length === 0 && facts.open && isInGrace(claim, config, now)) {
+      graced = { claim, until: end };
       continue;
     }
     const since = formatClaimTime(staleSince(claim, config.staleAfterMs, now));
@@ -87,17 +96,26 @@ export function decide(
   // docs/protocol.md §10: on an open issue, a claim whose paths overlap a holder of another
   // issue with a lower comment id loses; the next live claim is then the candidate.
   const unpathed = facts.open ? withoutPathLosers(fresh, facts, config, finalising, notes) : fresh;
+  const grace = graced && settleGrace(graced, unpathed, finalising);
   // docs/protocol.md §17: a needs-review issue admits only its owner's return.
   const gate = facts.open ? reviewGate(facts, config, reviewed) : null;
-  const contenders = gateContenders(gate, facts, config, unpathed, finalising);
-  // The holder as if the issue were open: on a closed issue it is the claim that lands.
-  let holder = findHolder(
-    contenders,
-    true,
-    config.staleAfterMs,
-    now,
-    pinned && contenders.includes(pinned) ? pinned : undefined,
+  const contenders = gateContenders(
+    gate,
+    facts,
+    config,
+    grace ? grace.contenders : unpathed,
+    finalising,
   );
+  // The holder as if the issue were open: on a closed issue it is the claim that lands.
+  let holder =
+    grace?.holder ??
+    findHolder(
+      contenders,
+      true,
+      config.staleAfterMs,
+      now,
+      pinned && contenders.includes(pinned) ? pinned : undefined,
+    );
   const person = facts.open ? people.person : undefined;
   if (holder && !facts.open) {
     const landed = facts.stateReason === 'completed';
@@ -155,10 +173,12 @@ export function decide(
   actions.push(...reviewLabelActions(facts, config, gate, holder));
   actions.push(...assigneeActions(facts, config, claims, holder));
 
+  const inGrace = holder !== null && holder === graced?.claim ? graced.until : null;
   return {
     actions,
-    holder: holder && holderSummary(holder),
-    deadline: holder && holder !== pinned ? staleAt(holder, config.staleAfterMs) : null,
+    holder: holder && { ...holderSummary(holder), ...(inGrace ? { graceUntil: inGrace } : {}) },
+    deadline:
+      inGrace ?? (holder && holder !== pinned ? staleAt(holder, config.staleAfterMs) : null),
     waitlist: [],
   };
 }

@@ -14,7 +14,11 @@ export type FinaliseReason =
   /** A maintainer assigned a person: "handed to @alice by @maintainer" (outcome handed-over). */
   | 'handed-over'
   /** docs/protocol.md §17: the issue needs review and the claim is not its owner's (abandoned). */
-  | 'needs-review';
+  | 'needs-review'
+  /** Another claim is in its grace (docs/protocol.md §17): "in grace for @alice's session until T". */
+  | 'grace'
+  /** A claim in grace its own session claimed again (§17): outcome handed-over. */
+  | 'reclaimed';
 
 /** One change to GitHub; a Plan is a list of them, applied in order by one executor. */
 export type Action =
@@ -86,6 +90,11 @@ export interface AgentHolder {
   readonly heartbeat: Date;
   readonly assignee?: AssigneeMode;
   readonly url?: string;
+  /**
+   * Set when the holder is a stale claim in its grace (docs/protocol.md §17): it holds the issue
+   * against other sessions until then.
+   */
+  readonly graceUntil?: Date;
   /** The paths it holds (docs/protocol.md §10), canonical; empty without a valid path line. */
   readonly paths: readonly string[];
   /** Why its path line was refused, when it has one that breaks the grammar: log it. */

@@ -43,6 +43,12 @@ const PATH_GUARDS = ['fail', 'warn', 'off'] as const;
 /** `pathGuard`: `failure`, `neutral`, or no check run at all. */
 export type PathGuard = (typeof PATH_GUARDS)[number];
 
+/**
+ * `grace`: how long a stale claim still holds its issue against other sessions (docs/protocol.md
+ * §17); at most the stale window, which parseRepoConfig checks once the window is resolved.
+ */
+const GraceDuration = durationSchema('0s', '720h', '30m');
+
 /** The shortest stale window a repository may set (`staleAfter`, docs/protocol.md §7). */
 export const MIN_STALE_AFTER = '10m';
 
@@ -54,6 +60,8 @@ export const MIN_STALE_AFTER = '10m';
 export const RepoConfig = z
   .strictObject({
     staleAfter: durationSchema(MIN_STALE_AFTER, '720h', '6h').optional(),
+    // docs/protocol.md §17 "Grace for the owner": YAML reads `grace: 0` as a number; it is off.
+    grace: z.preprocess((value) => (value === 0 ? '0s' : value), GraceDuration).optional(),
     labels: z
       .strictObject(
         {

@@ -19,6 +19,7 @@ export function resolveRepoConfig(
   const people = resolvePeople(config.people);
   return {
     staleAfterMs: config.staleAfter ?? defaults.staleAfterMs,
+    ...(config.grace ? { graceMs: config.grace } : {}),
     labels,
     assign: config.assign ?? true,
     notifyOnExpiry: config.notifyOnExpiry ?? true,

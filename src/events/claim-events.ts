@@ -30,10 +30,12 @@ const FINALISED: Readonly<Record<string, { type: ClaimEventType; reason: string 
   person: { type: 'claim.lost', reason: 'a person holds the issue' },
   'handed-over': { type: 'claim.lost', reason: 'a maintainer handed the issue to a person' },
   'needs-review': { type: 'claim.lost', reason: 'the issue needs review' },
+  grace: { type: 'claim.lost', reason: "the issue is in grace for its stale holder's session" },
+  reclaimed: { type: 'claim.expired', reason: 'stale; its own session claimed again in grace' },
 };
 
 /** The finalisations that lose the issue to this issue's holder, whom their event names. */
-const TO_HOLDER = new Set(['lost', 'person', 'handed-over']);
+const TO_HOLDER = new Set(['lost', 'person', 'handed-over', 'grace']);
 
 /**
  * The claim changes of one reconcile (docs/protocol.md §13), derived from its plan and the
@@ -71,7 +73,8 @@ export function claimEvents(input: Reconciled, landed: readonly PendingEvent[] =
     finalised.add(action.commentId);
     const change = FINALISED[action.reason];
     if (!change) continue;
-    if (action.reason === 'stale' && action.commentId === previousHolder) expiredHolder = true;
+    const expiry = action.reason === 'stale' || action.reason === 'reclaimed';
+    if (expiry && action.commentId === previousHolder) expiredHolder = true;
     const claim = eventClaim(byId.get(action.commentId), action.commentId);
     // A claim that lost its paths lost to another issue's holder, not to this one's.
     const withHolder = TO_HOLDER.has(action.reason) && holder ? { holder } : {};

@@ -1,4 +1,4 @@
-/** The error codes of the claims API (docs/protocol.md §8, §9, §10). */
+/** The error codes of the claims API (docs/protocol.md §8, §9, §10, §16, §17). */
 type ApiErrorCode =
   | 'UNAUTHENTICATED'
   | 'NOT_TRUSTED'
@@ -12,6 +12,7 @@ type ApiErrorCode =
   | 'CLAIM_NOT_HELD'
   | 'PEOPLE_WAITING'
   | 'NEEDS_REVIEW'
+  | 'IN_GRACE'
   | 'CONFIG_INVALID'
   | 'NOT_ENFORCED'
   | 'RATE_LIMITED'
