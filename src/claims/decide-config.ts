@@ -6,7 +6,12 @@ export interface DecideConfig {
    * (docs/protocol.md §17 "Grace for the owner"); 0 or absent: off.
    */
   readonly graceMs?: number;
-  readonly labels: { readonly inProgress: string; readonly blocked: string };
+  readonly labels: {
+    readonly inProgress: string;
+    readonly blocked: string;
+    /** docs/protocol.md §17; absent: `status:needs-review`. */
+    readonly needsReview?: string;
+  };
   readonly assign: boolean;
   readonly notifyOnExpiry: boolean;
   readonly enforceLabels: boolean;

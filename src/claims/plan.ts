@@ -1,3 +1,4 @@
+import type { BranchWork } from './review.js';
 import type { AssigneeMode, Outcome } from './types.js';
 
 /** Why a claim comment is finalised; also the label of the finalisations metric. */
@@ -12,6 +13,8 @@ export type FinaliseReason =
   | 'person'
   /** A maintainer assigned a person: "handed to @alice by @maintainer" (outcome handed-over). */
   | 'handed-over'
+  /** docs/protocol.md §17: the issue needs review and the claim is not its owner's (abandoned). */
+  | 'needs-review'
   /** Another claim is in its grace (docs/protocol.md §17): "in grace for @alice's session until T". */
   | 'grace'
   /** A claim in grace its own session claimed again (§17): outcome handed-over. */
@@ -26,6 +29,8 @@ export type Action =
       readonly body: string;
       readonly reason: FinaliseReason;
       readonly outcome: Outcome;
+      /** docs/protocol.md §17: the work a stale claim left for review. */
+      readonly review?: BranchWork;
     }
   | { readonly kind: 'remove-label'; readonly label: string }
   | {
@@ -63,8 +68,8 @@ export type Action =
 /** The kinds of action that write a session's own comments, not the issue's shared state. */
 export const OWN_COMMENT_KINDS = ['post-claim', 'edit-claim', 'delete-comment'] as const;
 
-/** The two status labels of docs/protocol.md §4, and the pinned label of §16. */
-export type LabelRole = 'inProgress' | 'blocked' | 'pinned';
+/** The two status labels of docs/protocol.md §4, the pinned label of §16 and the review label of §17. */
+export type LabelRole = 'inProgress' | 'blocked' | 'pinned' | 'needsReview';
 
 /** The holder of an issue: an agent's claim comment or a person's assignment. */
 export type HolderSummary = AgentHolder | PersonHolder;

@@ -80,6 +80,8 @@ export const PublicIssue = z.object({
   assignees: z.array(z.string()).readonly(),
   createdAt: ClaimTime,
   updatedAt: ClaimTime,
+  /** docs/protocol.md §17: it carries the needs-review label (the work queue says so). */
+  needsReview: z.boolean().optional(),
 });
 
 /** The issue object of docs/protocol.md §9 (and §8's, with `state`). */

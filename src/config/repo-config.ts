@@ -11,6 +11,7 @@ export const REPO_CONFIG_PATH = '.github/claims.yml';
 export const DEFAULT_LABELS = {
   inProgress: 'status:in-progress',
   blocked: 'status:blocked',
+  needsReview: 'status:needs-review',
 } as const;
 
 // A user login (1..39 letters, digits, single inner hyphens) or an app's bot account,
@@ -63,8 +64,12 @@ export const RepoConfig = z
     grace: z.preprocess((value) => (value === 0 ? '0s' : value), GraceDuration).optional(),
     labels: z
       .strictObject(
-        { inProgress: LabelName.optional(), blocked: LabelName.optional() },
-        { error: 'must be a mapping with inProgress and/or blocked' },
+        {
+          inProgress: LabelName.optional(),
+          blocked: LabelName.optional(),
+          needsReview: LabelName.optional(),
+        },
+        { error: 'must be a mapping with inProgress, blocked and/or needsReview' },
       )
       .optional(),
     assign: z.boolean({ error: BOOLEAN_MESSAGE }).optional(),
@@ -113,6 +118,16 @@ export const RepoConfig = z
         message: 'must differ from labels.inProgress (GitHub compares label names without case)',
       });
     }
+    const needsReview = config.labels?.needsReview ?? DEFAULT_LABELS.needsReview;
+    if (typeof needsReview !== 'string') return;
+    if ([inProgress, blocked].some((other) => other.toLowerCase() === needsReview.toLowerCase())) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['labels', 'needsReview'],
+        message:
+          'must differ from labels.inProgress and labels.blocked (GitHub compares label names without case)',
+      });
+    }
   });
 
 /** A repository's config as written, after validation. */
@@ -143,6 +158,8 @@ export interface QueueSettings {
   readonly labels: readonly string[];
   /** An issue carrying one of these is not claimable. */
   readonly exclude: readonly string[];
+  /** docs/protocol.md §17: the needs-review label (absent in settings kept before it). */
+  readonly needsReview?: string;
 }
 
 /**
@@ -150,7 +167,8 @@ export interface QueueSettings {
  * nothing required and the blocked label excluded.
  */
 export function queueSettings(config: ResolvedRepoConfig): QueueSettings {
-  return config.queue ?? { labels: [], exclude: [config.labels.blocked] };
+  const base = config.queue ?? { labels: [], exclude: [config.labels.blocked] };
+  return config.labels.needsReview ? { ...base, needsReview: config.labels.needsReview } : base;
 }
 
 /** What the operator sets for repositories that do not: the stale window (docs/protocol.md §3). */

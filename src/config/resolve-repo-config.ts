@@ -14,6 +14,7 @@ export function resolveRepoConfig(
   const labels = {
     inProgress: config.labels?.inProgress ?? DEFAULT_LABELS.inProgress,
     blocked: config.labels?.blocked ?? DEFAULT_LABELS.blocked,
+    needsReview: config.labels?.needsReview ?? DEFAULT_LABELS.needsReview,
   };
   const people = resolvePeople(config.people);
   return {

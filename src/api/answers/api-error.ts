@@ -11,6 +11,7 @@ type ApiErrorCode =
   | 'PATHS_CLAIMED'
   | 'CLAIM_NOT_HELD'
   | 'PEOPLE_WAITING'
+  | 'NEEDS_REVIEW'
   | 'IN_GRACE'
   | 'CONFIG_INVALID'
   | 'NOT_ENFORCED'

@@ -16,6 +16,7 @@ import { holdingOf } from '../issue/holding.js';
 import { inGrace } from '../issue/in-grace.js';
 import { onClaimWrite } from '../issue/on-claim-write.js';
 import type { IssueAtHand, IssueTarget } from '../issue/on-issue.js';
+import { refuseNeedsReview } from '../issue/review-refusal.js';
 import { settle } from '../issue/settle.js';
 import { writeAsCaller } from '../issue/write-as-caller.js';
 import { pathConflicts } from '../paths-check/path-conflicts.js';
@@ -60,6 +61,8 @@ export async function postClaim(
     // docs/protocol.md §16: an issue a person holds, or people wait for, is not an agent's.
     const refusal = peopleRefusal(at, holding);
     if (refusal) throw refusal;
+    // docs/protocol.md §17: a needs-review issue is not claimable but by its stale owner.
+    await refuseNeedsReview(deps, at, caller.login, now);
     // docs/protocol.md §10: paths held by a live holder of another issue refuse the claim
     // before anything is written.
     if (body.paths) await refuseHeldPaths(deps, at, body.paths);
