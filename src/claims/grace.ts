@@ -68,7 +68,7 @@ export function graceHold(
 }
 
 /** Whether `claim` is a new claim of the same author and session as the claim in grace. */
-export function isOwnersReturn(hold: GraceHold, claim: ClaimComment): boolean {
+function isOwnersReturn(hold: GraceHold, claim: ClaimComment): boolean {
   return (
     claim.comment.id !== hold.claim.comment.id &&
     sameName(claim.comment.author, hold.claim.comment.author) &&
@@ -83,7 +83,7 @@ export function isOwnersReturn(hold: GraceHold, claim: ClaimComment): boolean {
  * (`refused`). With no takeover the claim in grace keeps the issue and every later claim is
  * refused. Pure.
  */
-export function graceVerdict(
+function graceVerdict(
   hold: GraceHold,
   later: readonly ClaimComment[],
 ): { takeover: ClaimComment | null; refused: ClaimComment[]; rest: ClaimComment[] } {
@@ -101,7 +101,7 @@ export function graceUntilOf(until: Date): string {
 }
 
 /** The reason line of a claim refused while another is in grace. */
-export function inGraceText(hold: GraceHold): string {
+function inGraceText(hold: GraceHold): string {
   return `in grace for @${hold.claim.comment.author}'s session until ${graceUntilOf(hold.until)}`;
 }
 

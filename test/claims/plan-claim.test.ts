@@ -105,3 +105,26 @@ describe('planClaim: what claiming an issue writes', () => {
     expect(plan.stale.map((c) => c.comment.id)).toEqual([5]);
   });
 });
+
+describe('planClaim in a grace (docs/protocol.md §17)', () => {
+  const graced = (by: string, session: string) =>
+    claim({ id: 1, by, session, updatedAgoMs: 6 * HOUR + 10 * 60_000 });
+  const inGrace = (by: string, session: string) => ({
+    ...claimState({ comments: [graced(by, session)], labels: [IN_PROGRESS], assignees: [by] }),
+    config: { ...claimState().config, graceMs: HOUR },
+  });
+
+  it('another session’s stale claim in its grace refuses the claim: nothing is written', () => {
+    const plan = planClaim(inGrace('bob', 'theirs'), ALICE, CLAIMANT, NOW);
+    expect(plan).toMatchObject({ kind: 'in-grace', hold: { claim: { comment: { id: 1 } } } });
+  });
+
+  it('the session’s own claim in grace is taken over and handed over, not abandoned', () => {
+    const plan = post(planClaim(inGrace('alice', 'mine'), ALICE, CLAIMANT, NOW));
+    const [handed] = plan.writes(9).filter((a) => a.kind === 'finalise');
+    expect(handed).toMatchObject({ commentId: 1, outcome: 'handed-over', reason: 'reclaimed' });
+    expect(handed?.kind === 'finalise' && handed.body).toContain(
+      'claimed again by its own session in comment 9',
+    );
+  });
+});

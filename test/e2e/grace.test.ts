@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseClaimMarker } from '../../src/claims/marker.js';
 import { caller, claimBody, claimPath } from '../api/api-helpers.js';
 import { REPO, waitFor } from '../helpers/app-harness.js';
+import { callTool, claimArgs, errorOf, mcpClient } from '../mcp/mcp-helpers.js';
 import { claimComment, harnessFor, IN_PROGRESS, markerOf, type OnFinished } from './e2e-helpers.js';
 
 const MINUTE = 60_000;
@@ -180,6 +181,32 @@ describe.concurrent('grace for the owner (docs/protocol.md §17)', () => {
       'the waitlist to be served at the end of the grace',
     );
     expect(markerOf(fake, first.id)?.stage).toBe('released');
+  });
+
+  it('through MCP: another session gets IN_GRACE, the owner’s session takes over', async ({
+    onTestFinished,
+  }) => {
+    const { fake, n, advance, settle, appUrl } = await onClock(onTestFinished, GRACE);
+    const alice = await mcpClient(appUrl, fake.tokenFor('alice'), 'agent-a');
+    const bob = await mcpClient(appUrl, fake.tokenFor('bob'), 'agent-b');
+    onTestFinished(() => Promise.all([alice.close(), bob.close()]).then(() => undefined));
+    const first = await callTool(alice, 'issue_claim', claimArgs(n, 's-a'));
+    const { commentId, graceUntil } = (
+      first.structuredContent as { claim: { commentId: number; graceUntil: string } }
+    ).claim;
+    await settle();
+    advance(11 * MINUTE);
+    const refused = await callTool(bob, 'issue_claim', claimArgs(n, 's-b'));
+    expect(refused.isError).toBe(true);
+    expect(errorOf(refused)).toMatchObject({
+      code: 'IN_GRACE',
+      details: { recovery: { action: 'wait', retryAt: graceUntil } },
+    });
+    const again = await callTool(alice, 'issue_claim', claimArgs(n, 's-a'));
+    expect(again.isError).toBeFalsy();
+    expect(again.structuredContent).toMatchObject({
+      replaced: [{ commentId, outcome: 'handed-over' }],
+    });
   });
 
   it('grace 0 is today’s behaviour: another session takes a stale claim over at once', async ({
