@@ -36,6 +36,9 @@ export function holderText(holding: Holding, staleAt: Date | null): string {
   if (holding.kind === 'person') {
     return `${markdownCode(holding.claim.login)} holds this issue (assigned ${formatClaimTime(holding.claim.started)}); ${until}`;
   }
+  if (holding.kind === 'hosted') {
+    return `the hosted agent ${markdownCode(holding.claim.login)} holds this issue (since ${formatClaimTime(holding.claim.started)}); it holds while it is assigned or its pull request is open`;
+  }
   const { holder } = holding.agent;
   return `the agent claim in comment ${holder.commentId} (session ${markdownCode(holder.session)}, by ${markdownCode(holder.author)}) holds this issue; ${until}`;
 }

@@ -1,8 +1,8 @@
 import type { DecideConfig } from '../claims/decide-config.js';
 import type { IssueFacts } from '../claims/issue-facts.js';
+import { latestAssignment } from '../claims/latest-assignment.js';
 import type { AssignmentEvent } from '../claims/people-facts.js';
 import { personAssignees } from './explained.js';
-import { latestAssignment } from './person-claims.js';
 import { threadCommands } from './thread-commands.js';
 
 /** What the edge reads from GitHub for decideWithPeople, beyond the thread (docs/protocol.md §16). */

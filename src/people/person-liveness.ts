@@ -72,6 +72,7 @@ export function expireAndRemind(run: PeopleRun): void {
 export function holdingStaleAt(run: PeopleRun, holding: Holding): Date | null {
   if (holding.kind === 'person')
     return expires(run, holding.claim) ? staleAt(run, holding.claim) : null;
-  if (run.pinned) return null;
+  // docs/protocol.md §18: a hosted agent never goes stale by time.
+  if (holding.kind === 'hosted' || run.pinned) return null;
   return new Date(holding.agent.holder.heartbeat.getTime() + run.config.staleAfterMs + 1);
 }

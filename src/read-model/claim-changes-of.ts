@@ -27,7 +27,7 @@ export function claimChangesOf(
   const changes: ClaimChange[] = [];
   for (const action of plan.actions) {
     if (action.kind !== 'finalise') continue;
-    if (action.reason !== 'stale' && action.reason !== 'lost' && action.reason !== 'person') {
+    if (!['stale', 'lost', 'person', 'hosted'].includes(action.reason)) {
       continue;
     }
     const claim = claimOf(byId.get(action.commentId));
@@ -55,6 +55,7 @@ export function claimChangesOf(
 function holderOf(plan: Plan, byId: ReadonlyMap<number, ThreadComment>): ClaimChange['by'] | null {
   const holder = plan.holder;
   if (holder?.kind === 'person') return { login: holder.author, kind: 'person' };
+  if (holder?.kind === 'hosted') return { login: holder.author, kind: 'hosted' };
   const claim = holder ? claimOf(byId.get(holder.commentId)) : null;
   return claim ? { login: claim.comment.author, session: claim.marker.session } : null;
 }
