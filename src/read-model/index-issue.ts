@@ -1,12 +1,12 @@
 import type { Logger } from 'pino';
 import type { DecideConfig } from '../claims/decide-config.js';
 import type { ClaimComment } from '../claims/liveness.js';
-import type { PersonHolder } from '../claims/plan.js';
+import type { HostedHolder, PersonHolder } from '../claims/plan.js';
 import type { IssueMeta, IssueThread } from '../github/thread.js';
 import type { IssueKey } from '../keys.js';
 import { issueRef } from '../keys.js';
 import type { IndexedClaim, Store } from '../store/store.js';
-import { indexedClaimOf, indexedPersonOf } from './indexed-claim-of.js';
+import { indexedClaimOf, indexedHostedOf, indexedPersonOf } from './indexed-claim-of.js';
 import { indexedIssueOf } from './indexed-issue-of.js';
 
 /**
@@ -16,8 +16,8 @@ import { indexedIssueOf } from './indexed-issue-of.js';
 export interface Holding {
   /** The agent's claim comment that holds the issue (docs/protocol.md §3). */
   readonly agent: ClaimComment | null;
-  /** The person whose assignment holds it. */
-  readonly person: PersonHolder | null;
+  /** The person whose assignment holds it, or the hosted agent (docs/protocol.md §18). */
+  readonly person: PersonHolder | HostedHolder | null;
   /** People waiting for the issue, first first; agents cannot take it while any wait. */
   readonly waitlist: readonly string[];
 }
@@ -52,6 +52,7 @@ function indexedHolding(
   holding: Pick<Holding, 'agent' | 'person'>,
   config: Pick<DecideConfig, 'staleAfterMs' | 'people'>,
 ): IndexedClaim | null {
+  if (holding.person?.kind === 'hosted') return indexedHostedOf(holding.person);
   if (holding.person) {
     return indexedPersonOf(holding.person, config.people?.staleAfterMs ?? config.staleAfterMs);
   }

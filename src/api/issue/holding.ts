@@ -32,7 +32,9 @@ export async function holdingOf(
   const plan = await peopleGate(deps, at, facts);
   if (plan === undefined) return { agent, person: null, waitlist: [] };
   const { holder, waitlist } = plan;
-  if (holder?.kind === 'person') return { agent: null, person: holder, waitlist };
+  if (holder?.kind === 'person' || holder?.kind === 'hosted') {
+    return { agent: null, person: holder, waitlist };
+  }
   return { agent, person: null, waitlist };
 }
 
