@@ -2,15 +2,20 @@
  * Lists the exports of `src/` that no other module imports, by reading
  * every import and re-export of the project with the TypeScript compiler API.
  *
- * Usage: `npx tsx scripts/unused-exports.ts [--src-only]`. With `--src-only` an import from
- * test/, bench/ or sandbox/ does not count as a use. Prints one `file: name (kind)` line a
+ * Usage: `npx tsx scripts/unused-exports.ts [--src-only] [--root DIR]`. With `--src-only` an
+ * import from test/, bench/ or sandbox/ does not count as a use; `--root` reads another
+ * project (its tsconfig.json and src/; default this one, as its test does with fixtures). Prints one `file: name (kind)` line a
  * dead export and a closing count, and exits 1 when there is any: `.ci/run` runs it after
  * the lint, so an export nothing imports is made module-private or removed.
  */
 import { relative, resolve } from 'node:path';
 import ts from 'typescript';
 
-const root = resolve(import.meta.dirname, '..');
+const rootArg = process.argv.indexOf('--root');
+const root =
+  rootArg >= 0 && process.argv[rootArg + 1]
+    ? resolve(process.argv[rootArg + 1]!)
+    : resolve(import.meta.dirname, '..');
 const srcOnly = process.argv.includes('--src-only');
 const config = ts.getParsedCommandLineOfConfigFile(
   resolve(root, 'tsconfig.json'),

@@ -1,15 +1,10 @@
 import type { Logger } from 'pino';
+import { settingDefault } from '../config/settings.js';
 import type { RedisClient } from '../redis/connect-redis.js';
 import { fallbackNotice } from '../redis/fallback-notice.js';
 import { within } from '../redis/within.js';
 import { RedisScript } from '../store/redis-script.js';
-import {
-  GITHUB_WRITE_SPACING_MS,
-  type PacedGroup,
-  type PacingClock,
-  REAL_TIME,
-  type WritePacing,
-} from './write-pacing.js';
+import { type PacedGroup, type PacingClock, REAL_TIME, type WritePacing } from './write-pacing.js';
 
 /**
  * Takes the next start of one schedule: the later of now and the schedule's next free
@@ -63,7 +58,7 @@ interface SharedWritePacingOptions {
  * writes are paced by `fallback`, this process's own schedule, and the switch is logged once.
  */
 export function sharedWritePacing(options: SharedWritePacingOptions): WritePacing {
-  const writeMs = options.writeMs ?? GITHUB_WRITE_SPACING_MS;
+  const writeMs = options.writeMs ?? settingDefault('CLAIMS_WRITE_PACING_MS');
   const notice = fallbackNotice(options.log, `${options.prefix}pacing`);
   const group = (name: string, spacingMs: number, local: PacedGroup): PacedGroup => ({
     key(id) {

@@ -9,6 +9,8 @@
  * behaviour while the spacing and the clock become ours to choose (tests run on less).
  */
 
+import { settingDefault } from '../config/settings.js';
+
 /** The clock a pacing waits on; tests pass one they drive or record. */
 export interface PacingClock {
   /** Milliseconds on a monotonic scale. */
@@ -19,7 +21,7 @@ export interface PacingClock {
 
 /** How far apart writes start, per installation (docs/protocol.md §6). */
 interface WritePacingOptions {
-  /** Between any two writes of one installation (default 1000: GitHub's one second). */
+  /** Between any two writes of one installation (default `CLAIMS_WRITE_PACING_MS`'s: GitHub's one second). */
   readonly writeMs?: number;
   /** Between two writes that notify people, such as a new comment (default 3 × writeMs). */
   readonly notifyingWriteMs?: number;
@@ -43,9 +45,6 @@ export interface WritePacing {
   readonly notifications: PacedGroup;
 }
 
-/** GitHub's one second between writes of one installation. */
-export const GITHUB_WRITE_SPACING_MS = 1000;
-
 /** Real time: a monotonic clock and timers. */
 export const REAL_TIME: PacingClock = {
   now: () => performance.now(),
@@ -58,7 +57,7 @@ export const REAL_TIME: PacingClock = {
  * previous notifying one); installations never wait on each other.
  */
 export function writePacing(options: WritePacingOptions = {}): WritePacing {
-  const writeMs = options.writeMs ?? GITHUB_WRITE_SPACING_MS;
+  const writeMs = options.writeMs ?? settingDefault('CLAIMS_WRITE_PACING_MS');
   const clock = options.clock ?? REAL_TIME;
   return {
     write: pacedGroup(writeMs, clock),

@@ -74,5 +74,7 @@ export function holdingStaleAt(run: PeopleRun, holding: Holding): Date | null {
     return expires(run, holding.claim) ? staleAt(run, holding.claim) : null;
   // docs/protocol.md §18: a hosted agent never goes stale by time.
   if (holding.kind === 'hosted' || run.pinned) return null;
-  return new Date(holding.agent.holder.heartbeat.getTime() + run.config.staleAfterMs + 1);
+  // docs/protocol.md §17: a stale claim in its grace holds until the grace ends.
+  const { graceUntil, heartbeat } = holding.agent.holder;
+  return graceUntil ?? new Date(heartbeat.getTime() + run.config.staleAfterMs + 1);
 }

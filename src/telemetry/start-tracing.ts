@@ -41,7 +41,7 @@ async function start(env: Readonly<Record<string, string | undefined>>): Promise
       // Tells the replicas of one trace apart.
       'service.instance.id': randomUUID(),
     }),
-    spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url }))],
+    spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url }), batching(env))],
   });
   // The W3C trace context propagator and an AsyncLocalStorage context manager.
   provider.register();
@@ -68,13 +68,36 @@ async function instrument(): Promise<void> {
     ]);
   registerInstrumentations({
     instrumentations: [
-      // Probes are not worth a trace each.
       new HttpInstrumentation({
+        // Probes are not worth a trace each.
         ignoreIncomingRequestHook: (req) => req.url === '/health' || req.url === '/metrics',
+        // Outgoing requests are GitHub's (each its `GitHub …` span, trace-calls.ts, with the
+        // route template) and the exporter's own: a client span of each would say it twice.
+        disableOutgoingRequestInstrumentation: true,
       }),
       new IORedisInstrumentation({ requireParentSpan: true }),
     ],
   });
+}
+
+/**
+ * The batch span processor's sizes: the SDK's `OTEL_BSP_*` variables when set, else batches
+ * of 2,048 spans (one export carries a few hundred deliveries, not 512 spans at a time) from
+ * a queue of 16,384 (at 1,000 deliveries a second of four or five spans each, the SDK's
+ * default 2,048 would drop spans between two 5 s exports).
+ */
+function batching(env: Readonly<Record<string, string | undefined>>): {
+  maxQueueSize: number;
+  maxExportBatchSize: number;
+} {
+  const number = (name: string, fallback: number) => {
+    const value = Number(env[name]);
+    return env[name] && Number.isFinite(value) && value > 0 ? value : fallback;
+  };
+  return {
+    maxQueueSize: number('OTEL_BSP_MAX_QUEUE_SIZE', 16_384),
+    maxExportBatchSize: number('OTEL_BSP_MAX_EXPORT_BATCH_SIZE', 2048),
+  };
 }
 
 /** The OTLP/HTTP traces URL the standard variables name, or undefined when traces are off. */

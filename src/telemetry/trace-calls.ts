@@ -1,6 +1,6 @@
 import type { ProbotOctokit } from 'probot';
 import { statusOf } from '../github/errors.js';
-import { inSpan, SpanKind, tracingOn } from '../tracing/tracing.js';
+import { inRecordingSpan, inSpan, SpanKind, tracingOn } from '../tracing/tracing.js';
 import { routeTemplate } from './route-template.js';
 
 const traced = new WeakSet<object>();
@@ -9,12 +9,15 @@ const traced = new WeakSet<object>();
  * A span for every GitHub request of an octokit, once per octokit, when traces are on:
  * `GitHub GET /repos/{owner}/{repo}/issues/{id}` for a read and `GitHub write POST …` for a
  * write (anything but GET and HEAD), a child of the reconcile, API call or webhook that made
- * it. The route is the template, as in the metrics; the status is the answer's.
+ * it. The route is the template, as in the metrics; the status is the answer's. Outside a
+ * recorded span (a sweep's timer, a trace the sampler left out) a request gets no span and no
+ * attribute is worked out.
  */
 export function traceCalls(octokit: ProbotOctokit, installation: string): void {
   if (!tracingOn() || traced.has(octokit)) return;
   traced.add(octokit);
   octokit.hook.wrap('request', async (request, options) => {
+    if (!inRecordingSpan()) return request(options);
     const method = options.method;
     const route = routeTemplate(options.url);
     const write = method !== 'GET' && method !== 'HEAD';

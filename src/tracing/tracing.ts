@@ -27,6 +27,14 @@ export function tracingOn(): boolean {
   return on;
 }
 
+/**
+ * Whether the active span records: false when traces are off, outside any span, or in a trace
+ * the sampler left out, where a child span would record nothing either.
+ */
+export function inRecordingSpan(): boolean {
+  return on && trace.getActiveSpan()?.isRecording() === true;
+}
+
 const tracer = () => trace.getTracer('claim-warden');
 
 /** What {@link inSpan} starts the span with. */
