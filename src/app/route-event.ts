@@ -14,7 +14,7 @@ import {
   pullEvent,
   pushEvent,
 } from '../guard/guard-event.js';
-import { hostedPullEvent } from '../hosted/hosted-pull-event.js';
+import { hostedPullRoute } from '../hosted/hosted-pull-event.js';
 import type { IssueKey } from '../keys.js';
 import { parseCommand } from '../people/commands.js';
 import type { ReconcileRequest } from '../queue/queue.js';
@@ -47,8 +47,7 @@ export const SUBSCRIBED_EVENTS = [
   'pull_request.reopened',
   'pull_request.synchronize',
   'pull_request.edited',
-  // docs/protocol.md §18: a hosted agent's pull request closed ends its claim.
-  'pull_request.closed',
+  'pull_request.closed', // §18: a hosted agent's pull request closed ends its claim
   'push',
 ] as const;
 
@@ -66,8 +65,7 @@ export type EventRoute =
        * command. (A `label` is relevant too when it is their pinned label.)
        */
       readonly people?: true;
-      /** Relevant only if this bot is one of the repository's `agents.hosted` (§18). */
-      readonly hosted?: string;
+      readonly hosted?: string; // relevant only if one of `agents.hosted` (§18)
       /**
        * The edit only moved this comment's heartbeat (or a stage without a label): if the
        * comment holds the issue, the sweep verifies it at its indexed deadline instead.
@@ -77,11 +75,7 @@ export type EventRoute =
       readonly forget?: IssueKey;
     }
   | { readonly kind: 'forget'; readonly key: IssueKey }
-  /**
-   * A pull request to check or a push to weigh (docs/protocol.md §11): see src/guard/. A bot's
-   * pull request may also be a hosted agent's claim on the issues it closes (§18): `hosted`
-   * are their reconciles, relevant only if the bot is in the repository's `agents.hosted`.
-   */
+  /** A pull request to check or a push to weigh (§11); `hosted`: a hosted agent's (§18). */
   | {
       readonly kind: 'guard';
       readonly event: GuardEvent | null;
@@ -148,14 +142,8 @@ export function routeEvent(event: Subscribed, appLogin: string, now: Date): Even
       return routeIssue(event, installationId, now);
     case 'pull_request': {
       const checked = pullEvent(shape.data as z.infer<typeof PullRequestPayload>, installationId);
-      const hosted = hostedPullEvent(event.payload, now);
-      if (hosted === null) return guard(checked);
-      const repository = (shape.data as z.infer<typeof PullRequestPayload>).repository;
-      const requests = hosted.issues.map(
-        (number) =>
-          reconcile(installationId, repository, number, reasonOf(event), [hosted.hint]).request,
-      );
-      return { kind: 'guard', event: checked, hosted: { login: hosted.login, requests } };
+      const hosted = hostedPullRoute(event.payload, installationId, now);
+      return hosted ? { kind: 'guard', event: checked, hosted } : guard(checked);
     }
     case 'push':
       return guard(pushEvent(shape.data as z.infer<typeof PushPayload>, installationId, now));

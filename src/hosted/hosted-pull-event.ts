@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Hint } from '../claims/types.js';
+import type { ReconcileRequest } from '../queue/queue.js';
 import { closingLinks } from './closing-links.js';
 import { DEFAULT_HOSTED_AGENTS, isHostedLogin } from './hosted-logins.js';
 
@@ -9,7 +10,11 @@ const HOSTED_PULL_ACTIONS = ['opened', 'edited', 'closed', 'reopened'];
 /** The fields read of a `pull_request` delivery for hosted agents; others are not copied. */
 const HostedPullPayload = z.object({
   action: z.string(),
-  repository: z.object({ full_name: z.string() }),
+  repository: z.object({
+    full_name: z.string(),
+    name: z.string(),
+    owner: z.object({ login: z.string() }),
+  }),
   pull_request: z.object({
     number: z.number().int(),
     state: z.string(),
@@ -29,6 +34,9 @@ export interface HostedPullEvent {
   readonly login: string;
   /** The issues of the repository its body links with a closing keyword (before and after an edit). */
   readonly issues: readonly number[];
+  readonly repo: { readonly owner: string; readonly repo: string };
+  /** `pull_request.opened` and so on, the reconciles' reason. */
+  readonly reason: string;
   readonly hint: Hint & { readonly kind: 'hosted-pull' };
 }
 
@@ -56,6 +64,8 @@ export function hostedPullEvent(payload: unknown, now: Date): HostedPullEvent | 
   if (issues.length === 0) return null;
   return {
     login: user.login,
+    repo: { owner: repository.owner.login, repo: repository.name },
+    reason: `pull_request.${shape.data.action}`,
     issues,
     hint: {
       kind: 'hosted-pull',
@@ -70,4 +80,23 @@ export function hostedPullEvent(payload: unknown, now: Date): HostedPullEvent | 
       at: now.toISOString(),
     },
   };
+}
+
+/**
+ * The reconciles a hosted agent's pull request event asks (docs/protocol.md §18), one per
+ * issue it closes, each with the pull request as the event showed it; null when none.
+ */
+export function hostedPullRoute(
+  payload: unknown,
+  installationId: number,
+  now: Date,
+): { readonly login: string; readonly requests: readonly ReconcileRequest[] } | null {
+  const event = hostedPullEvent(payload, now);
+  if (event === null) return null;
+  const requests = event.issues.map((number) => ({
+    key: { installationId, ...event.repo, number },
+    hints: [event.hint],
+    reason: event.reason,
+  }));
+  return { login: event.login, requests };
 }
