@@ -205,7 +205,7 @@ describe('pull_request events of hosted agents', () => {
     user = { login: 'claude[bot]', type: 'Bot' },
   ) => ({
     action: 'opened',
-    repository: { full_name: 'acme/widgets' },
+    repository: { full_name: 'acme/widgets', name: 'widgets', owner: { login: 'acme' } },
     pull_request: {
       number: 40,
       state: 'open',
