@@ -29,7 +29,7 @@ const HostedPullPayload = z.object({
 });
 
 /** What a hosted agent's pull request event asks: reconcile these issues, with this hint. */
-export interface HostedPullEvent {
+interface HostedPullEvent {
   /** The pull request's author: the repository's `agents.hosted` decides whether it counts. */
   readonly login: string;
   /** The issues of the repository its body links with a closing keyword (before and after an edit). */
