@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import type { Hint } from '../claims/types.js';
-import type { ReconcileRequest } from '../queue/queue.js';
+import type { IssueKey } from '../keys.js';
+
+/** A reconcile of one issue, as the work queue takes it. */
+interface IssueReconcile {
+  readonly key: IssueKey;
+  readonly hints: readonly Hint[];
+  readonly reason: string;
+}
+
 import { closingLinks } from './closing-links.js';
 import { DEFAULT_HOSTED_AGENTS, isHostedLogin } from './hosted-logins.js';
 
@@ -90,7 +98,7 @@ export function hostedPullRoute(
   payload: unknown,
   installationId: number,
   now: Date,
-): { readonly login: string; readonly requests: readonly ReconcileRequest[] } | null {
+): { readonly login: string; readonly requests: readonly IssueReconcile[] } | null {
   const event = hostedPullEvent(payload, now);
   if (event === null) return null;
   const requests = event.issues.map((number) => ({
