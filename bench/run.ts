@@ -9,6 +9,7 @@ import { benchDoor } from './door-bench.js';
 import { benchEvents } from './events-bench.js';
 import { benchFairness } from './fairness-bench.js';
 import { benchGuard } from './guard-bench.js';
+import { benchHosted } from './hosted-bench.js';
 import { benchLimits } from './limits-bench.js';
 import { benchMarkers } from './marker-bench.js';
 import { benchMcp } from './mcp-bench.js';
@@ -43,6 +44,7 @@ const BENCHES: ReadonlyArray<readonly [string, () => Promise<Section>]> = [
   ['throughput', benchThroughput],
   ['calls', benchCalls],
   ['people', benchPeople],
+  ['hosted', benchHosted],
   ['convergence', benchConvergence],
   ['fairness', benchFairness],
   ['sweep', benchSweep],

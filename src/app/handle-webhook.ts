@@ -93,7 +93,7 @@ export async function handleWebhook(
   let guard: GuardWork | undefined;
   if (route.kind === 'guard') {
     try {
-      guard = await deps.guardWork(route.event);
+      guard = await guardAndHosted(deps, route);
     } catch (error) {
       log.error({ err: error, event, delivery: id }, 'delivery not weighed: answered 503');
       return { event, result: 'failed', error: new DeliveryNotQueuedError(event, id, error) };
@@ -154,6 +154,26 @@ export async function handleWebhook(
   }
   await deps.deliveries.commit(id);
   return { event, result: route.kind };
+}
+
+/**
+ * The guard's work of a pull request or push, plus the reconciles of the issues a hosted
+ * agent's pull request closes (docs/protocol.md §18) when the repository lists the bot.
+ */
+async function guardAndHosted(
+  deps: WebhookDeps,
+  route: EventRoute & { kind: 'guard' },
+): Promise<GuardWork> {
+  const work = route.event ? await deps.guardWork(route.event) : { requests: [] };
+  const hosted = route.hosted;
+  const first = hosted?.requests[0];
+  if (!hosted || !first) return work;
+  const concerned = await deps.concernsClaims({
+    kind: 'reconcile',
+    request: first,
+    hosted: hosted.login,
+  });
+  return concerned ? { ...work, requests: [...work.requests, ...hosted.requests] } : work;
 }
 
 /** `name.action`, or the bare name for events without an action (`push`, not `push.`). */

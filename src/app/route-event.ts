@@ -14,6 +14,7 @@ import {
   pullEvent,
   pushEvent,
 } from '../guard/guard-event.js';
+import { hostedPullRoute } from '../hosted/hosted-pull-event.js';
 import type { IssueKey } from '../keys.js';
 import { parseCommand } from '../people/commands.js';
 import type { ReconcileRequest } from '../queue/queue.js';
@@ -46,6 +47,7 @@ export const SUBSCRIBED_EVENTS = [
   'pull_request.reopened',
   'pull_request.synchronize',
   'pull_request.edited',
+  'pull_request.closed', // §18: a hosted agent's pull request closed ends its claim
   'push',
 ] as const;
 
@@ -63,6 +65,7 @@ export type EventRoute =
        * command. (A `label` is relevant too when it is their pinned label.)
        */
       readonly people?: true;
+      readonly hosted?: string; // relevant only if one of `agents.hosted` (§18)
       /**
        * The edit only moved this comment's heartbeat (or a stage without a label): if the
        * comment holds the issue, the sweep verifies it at its indexed deadline instead.
@@ -72,8 +75,12 @@ export type EventRoute =
       readonly forget?: IssueKey;
     }
   | { readonly kind: 'forget'; readonly key: IssueKey }
-  /** A pull request to check or a push to weigh (docs/protocol.md §11): see src/guard/. */
-  | { readonly kind: 'guard'; readonly event: GuardEvent }
+  /** A pull request to check or a push to weigh (§11); `hosted`: a hosted agent's (§18). */
+  | {
+      readonly kind: 'guard';
+      readonly event: GuardEvent | null;
+      readonly hosted?: { readonly login: string; readonly requests: readonly ReconcileRequest[] };
+    }
   /** The app was uninstalled or suspended there: its cached octokit is dropped. */
   | { readonly kind: 'uninstalled'; readonly installationId: number }
   | {
@@ -133,8 +140,11 @@ export function routeEvent(event: Subscribed, appLogin: string, now: Date): Even
       return routeComment(event, installationId, appLogin, now);
     case 'issues':
       return routeIssue(event, installationId, now);
-    case 'pull_request':
-      return guard(pullEvent(shape.data as z.infer<typeof PullRequestPayload>, installationId));
+    case 'pull_request': {
+      const checked = pullEvent(shape.data as z.infer<typeof PullRequestPayload>, installationId);
+      const hosted = hostedPullRoute(event.payload, installationId, now);
+      return hosted ? { kind: 'guard', event: checked, hosted } : guard(checked);
+    }
     case 'push':
       return guard(pushEvent(shape.data as z.infer<typeof PushPayload>, installationId, now));
   }

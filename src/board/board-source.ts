@@ -23,8 +23,8 @@ export interface BoardClaim {
   readonly title: string;
   /** The issue's page on GitHub. */
   readonly url: string;
-  /** An agent's claim comment, or a person's assignment (docs/protocol.md §16). */
-  readonly kind: 'agent' | 'person';
+  /** An agent's claim comment, a person's assignment (§16) or a hosted agent (§18). */
+  readonly kind: 'agent' | 'person' | 'hosted';
   /** Null for a person: no comment holds the issue. */
   readonly commentId: number | null;
   /** The claim comment's page on GitHub; the issue's for a person. */

@@ -73,6 +73,7 @@ meter { width: 72px; height: 10px; vertical-align: middle; }
 .badge { display: inline-block; padding: 0 6px; margin-left: 4px; border-radius: 2em; font-size: 11px;
   font-weight: 600; border: 1px solid var(--border); vertical-align: middle; }
 .badge-person { color: var(--link); border-color: var(--link); }
+.badge-hosted { color: var(--muted); border-color: var(--muted); }
 .kind { display: inline-block; min-width: 88px; font-weight: 600; font-size: 12px; }
 .kind-expiry { color: var(--attention); }
 .kind-loss { color: var(--danger); }

@@ -55,6 +55,7 @@ export const CLIENT_SCRIPT = `'use strict';
 
   function none() { return el('span', { class: 'muted' }, ['\\u2014']); }
   function person() { return el('span', { class: 'badge badge-person' }, ['person']); }
+  function hosted(name) { return el('span', { class: 'badge badge-hosted', title: 'hosted agent' }, [name.replace(/\\[bot\\]$/i, '')]); }
   function staleBar(hb, stale, now) {
     var win = Math.max(1, stale - hb), left = Math.max(0, stale - now);
     return [el('meter', { min: '0', max: String(win), low: String(Math.round(win / 4)), high: String(Math.round(win / 2)), optimum: String(win), value: String(left) }, [Math.round((100 * left) / win) + '%']), ' ', el('span', {}, [dur(left) + ' left'])];
@@ -65,6 +66,7 @@ export const CLIENT_SCRIPT = `'use strict';
     c.paths.forEach(function (p, i) { if (i) paths.push(' '); paths.push(pathCode(p)); });
     var holder = [avatar(c.avatarUrl), el('a', { href: safe(c.commentUrl) }, [c.holder])];
     if (c.kind === 'person') holder.push(' ', person());
+    if (c.kind === 'hosted') holder.push(' ', hosted(c.holder));
     var cells = [
       [c.repo],
       [el('a', { href: safe(c.url) }, [c.title || '#' + c.number]), ' ', el('span', { class: 'muted' }, ['#' + c.number])],

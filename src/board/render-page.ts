@@ -133,7 +133,8 @@ function time(iso: string, text: string): string {
 function claimRow(c: Claim, now: number): string {
   const heartbeat = Date.parse(c.heartbeat);
   const none = '<span class="muted">—</span>';
-  const badge = c.kind === 'person' ? ' <span class="badge badge-person">person</span>' : '';
+  const badge =
+    c.kind === 'person' ? ' <span class="badge badge-person">person</span>' : hostedBadge(c);
   const cells = [
     e(c.repo),
     `<a href="${e(safeUrl(c.url))}">${e(c.title || `#${c.number}`)}</a> <span class="muted">#${c.number}</span>`,
@@ -150,6 +151,16 @@ function claimRow(c: Claim, now: number): string {
   ];
   const kind = c.kind === 'person' ? ' class="person"' : '';
   return `<tr${kind}>${cells.map((cell, i) => `<td data-label="${CLAIM_COLUMNS[i]}">${cell}</td>`).join('')}</tr>`;
+}
+
+/**
+ * docs/protocol.md §18: a hosted agent's row carries a badge with the bot's name (without its
+ * `[bot]` suffix).
+ */
+function hostedBadge(c: Claim): string {
+  if (c.kind !== 'hosted') return '';
+  const name = c.holder.replace(/\[bot\]$/i, '');
+  return ` <span class="badge badge-hosted" title="hosted agent">${e(name)}</span>`;
 }
 
 /** A claimed path that a narrow cell breaks only after a `/`, never inside a name. */

@@ -20,6 +20,11 @@ export interface DecideConfig {
   readonly notify?: readonly string[];
   /** People's claims (docs/protocol.md §16); absent: disabled. */
   readonly people?: PeopleConfig;
+  /**
+   * The hosted agents' logins (docs/protocol.md §18), matched without case or `[bot]`;
+   * absent or empty: hosted claims are off.
+   */
+  readonly hosted?: readonly string[];
 }
 
 /** The `people:` block of the repository config, resolved (docs/protocol.md §16). */

@@ -117,7 +117,7 @@ export function decide(
       now,
       pinned && contenders.includes(pinned) ? pinned : undefined,
     );
-  const person = facts.open ? people.person : undefined;
+  const person = facts.open ? (people.person ?? people.hosted) : undefined;
   if (holder && !facts.open) {
     const landed = facts.stateReason === 'completed';
     finalising.push({

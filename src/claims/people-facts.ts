@@ -13,11 +13,23 @@ export interface AssignmentEvent {
   readonly at: Date;
 }
 
-/** A pull request by a person that links the issue (by closing keyword or branch name). */
+/**
+ * A pull request that mentions the issue (the timeline's `cross-referenced` entries): a
+ * person's heartbeat (§16), or a hosted agent's claim when its body links the issue with a
+ * closing keyword (§18). The fields after `open` are absent in what an older version kept.
+ */
 export interface LinkedPull {
   readonly author: string;
   readonly updatedAt: Date;
   readonly open: boolean;
+  readonly number?: number;
+  readonly body?: string;
+  readonly createdAt?: Date;
+  /** The pull request's repository is the issue's own. */
+  readonly sameRepo?: boolean;
+  /** Its head branch, when the entry or the event that led here names it. */
+  readonly head?: string;
+  readonly url?: string;
 }
 
 /** A login's role on the repository, as GitHub's permission endpoint names it. */

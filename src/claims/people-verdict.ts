@@ -9,6 +9,15 @@ export interface PeopleVerdict {
    * handed over when a maintainer (`handedOverBy`) assigned the person after it.
    */
   readonly person?: { readonly login: string; readonly handedOverBy?: string };
+  /**
+   * A hosted agent holds the open issue (docs/protocol.md §18): every live agent claim is
+   * finalised with `text`, the one that held as handed over when `handedOverBy` is set.
+   */
+  readonly hosted?: {
+    readonly login: string;
+    readonly text: string;
+    readonly handedOverBy?: string;
+  };
   /** The holder is pinned: the oldest unreleased agent claim does not go stale. */
   readonly pinned?: boolean;
 }

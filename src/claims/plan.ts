@@ -18,11 +18,21 @@ export type FinaliseReason =
   /** Another claim is in its grace (docs/protocol.md §17): "in grace for @alice's session until T". */
   | 'grace'
   /** A claim in grace its own session claimed again (§17): outcome handed-over. */
-  | 'reclaimed';
+  | 'reclaimed'
+  /** A hosted agent holds the issue: "Copilot is working on this (assigned by @mia)" (§18). */
+  | 'hosted';
 
 /** One change to GitHub; a Plan is a list of them, applied in order by one executor. */
 export type Action =
-  | { readonly kind: 'post-note'; readonly body: string; readonly forCommentId: number }
+  | {
+      readonly kind: 'post-note';
+      readonly body: string;
+      readonly forCommentId: number;
+      /** Posted on this pull request of the repository instead (docs/protocol.md §18). */
+      readonly onPull?: number;
+    }
+  /** One of the app's own notes rewritten: its hidden tag records more (docs/protocol.md §18). */
+  | { readonly kind: 'edit-note'; readonly commentId: number; readonly body: string }
   | {
       readonly kind: 'finalise';
       readonly commentId: number;
@@ -71,8 +81,8 @@ export const OWN_COMMENT_KINDS = ['post-claim', 'edit-claim', 'delete-comment'] 
 /** The two status labels of docs/protocol.md §4, the pinned label of §16 and the review label of §17. */
 export type LabelRole = 'inProgress' | 'blocked' | 'pinned' | 'needsReview';
 
-/** The holder of an issue: an agent's claim comment or a person's assignment. */
-export type HolderSummary = AgentHolder | PersonHolder;
+/** The holder of an issue: an agent's claim comment, a person's assignment or a hosted agent. */
+export type HolderSummary = AgentHolder | PersonHolder | HostedHolder;
 
 /** The holder decide() settled on when it is an agent's claim comment, for logs and the client. */
 export interface AgentHolder {
@@ -115,6 +125,22 @@ export interface PersonHolder {
   readonly pinned: boolean;
   /** False: `people.expire` exempts it, or it is pinned. */
   readonly expires: boolean;
+  /** The issue's url. */
+  readonly url?: string;
+}
+
+/** A hosted agent holding the issue (docs/protocol.md §18): never stale by time. */
+export interface HostedHolder {
+  readonly kind: 'hosted';
+  /** The bot's login, as GitHub shows it. */
+  readonly author: string;
+  readonly started: Date;
+  /** Its pull request's `updated_at`, else the assignment. */
+  readonly heartbeat: Date;
+  /** Who assigned it; '' when only its pull request holds. */
+  readonly assignedBy: string;
+  /** Its pull request closing the issue, when it has one. */
+  readonly pull: { readonly number: number; readonly head?: string; readonly url?: string } | null;
   /** The issue's url. */
   readonly url?: string;
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { type ClaimComment, heartbeat } from './liveness.js';
 import { formatClaimTime } from './marker.js';
 import { pathLineOf } from './paths.js';
-import type { PersonHolder } from './plan.js';
+import type { HostedHolder, PersonHolder } from './plan.js';
 
 /** A time as claims show it (docs/protocol.md §8): `YYYY-MM-DDTHH:MM:SSZ`, so times compare as strings. */
 const ClaimTime = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
@@ -58,16 +58,36 @@ export const PersonClaim = z.object({
 });
 
 /**
- * The claim object of docs/protocol.md §8 (§16: of either kind) in its key order, as the API,
+ * A hosted agent's claim (docs/protocol.md §18): its assignment or its pull request. No
+ * comment, session or lane; `branch` the pull request's head when known; it never goes
+ * stale by time, so `staleAt` is null.
+ */
+export const HostedClaim = z.object({
+  issue: z.string(),
+  kind: z.literal('hosted'),
+  commentId: z.null(),
+  url: z.string(),
+  author: z.string(),
+  session: z.null(),
+  lane: z.null(),
+  branch: z.string().nullable(),
+  ...times,
+  staleAt: z.null(),
+  ...tail,
+});
+
+/**
+ * The claim object of docs/protocol.md §8 (§16, §18: of any kind) in its key order, as the API,
  * the work queue (§9) and the MCP tools answer and the client reads it; parsing drops unknown
  * keys.
  */
-export const PublicClaim = z.union([AgentClaim, PersonClaim]);
+export const PublicClaim = z.union([AgentClaim, PersonClaim, HostedClaim]);
 
 /** The claim object of docs/protocol.md §8. */
 export type PublicClaim = z.infer<typeof PublicClaim>;
 export type AgentClaim = z.infer<typeof AgentClaim>;
 export type PersonClaim = z.infer<typeof PersonClaim>;
+export type HostedClaim = z.infer<typeof HostedClaim>;
 
 /** The issue object of docs/protocol.md §9 in its key order; §8's answers add `state`. */
 export const PublicIssue = z.object({
@@ -93,7 +113,8 @@ type FieldsOf<T> = Omit<T, 'issue' | 'assignee' | 'kind'> & { readonly assignee?
 /** An agent claim's facts; `kind` may be absent in what an older version kept. */
 type AgentClaimFields = FieldsOf<AgentClaim> & { readonly kind?: 'agent' };
 type PersonClaimFields = FieldsOf<PersonClaim> & { readonly kind: 'person' };
-export type ClaimFields = AgentClaimFields | PersonClaimFields;
+type HostedClaimFields = FieldsOf<HostedClaim> & { readonly kind: 'hosted' };
+export type ClaimFields = AgentClaimFields | PersonClaimFields | HostedClaimFields;
 
 /** Whether a claim (its object or its facts, of any version) is a person's (§16). */
 export function isPersonClaim<T extends { readonly kind?: string }>(
@@ -115,6 +136,11 @@ export function publicClaimOf(issue: string, claim: ClaimFields | PublicClaim): 
     ...(claim.outcome ? { outcome: claim.outcome } : {}),
     ...(claim.paths ? { paths: claim.paths } : {}),
   };
+  if (claim.kind === 'hosted') {
+    const { url, author, branch } = claim;
+    const none = { commentId: null, url, author, session: null, lane: null, branch };
+    return { issue, kind: 'hosted', ...none, ...tail, staleAt: null, ...extra };
+  }
   if (isPersonClaim(claim)) {
     const { url, author, staleAt } = claim;
     const none = { commentId: null, url, author, session: null, lane: null, branch: null };
@@ -146,6 +172,29 @@ export function personClaimFieldsOf(holder: PersonHolder, staleAfterMs: number):
     updated: beat,
     heartbeat: beat,
     staleAt: holder.expires ? staleAtOf(holder.heartbeat, staleAfterMs) : null,
+  };
+}
+
+/**
+ * A hosted agent's claim as claim facts (docs/protocol.md §18): the pull request's page as its
+ * url when it has one (else the issue's), its head as the branch, `stage` `implementing` while
+ * a pull request is open (else `claimed`), `updated` its heartbeat, no stale time.
+ */
+export function hostedClaimFieldsOf(holder: HostedHolder): HostedClaimFields {
+  const beat = formatClaimTime(holder.heartbeat);
+  return {
+    kind: 'hosted',
+    commentId: null,
+    url: holder.pull?.url ?? holder.url ?? '',
+    author: holder.author,
+    session: null,
+    lane: null,
+    branch: holder.pull?.head ?? null,
+    stage: holder.pull ? 'implementing' : 'claimed',
+    started: formatClaimTime(holder.started),
+    updated: beat,
+    heartbeat: beat,
+    staleAt: null,
   };
 }
 

@@ -96,6 +96,23 @@ export type Hint =
     }
   | {
       /**
+       * docs/protocol.md §18: a hosted agent's pull request whose body links the issue, as
+       * its `pull_request` event showed it (the timeline may not list it yet, and never names
+       * its head branch).
+       */
+      readonly kind: 'hosted-pull';
+      readonly number: number;
+      readonly author: string;
+      readonly body: string;
+      readonly open: boolean;
+      readonly head: string;
+      readonly url: string;
+      readonly createdAt: string;
+      readonly updatedAt: string;
+      readonly at: string;
+    }
+  | {
+      /**
        * Not about an issue (its request names issue 0 of the repository): set the
        * `claim-warden/config` check run on a commit that changed `.github/claims.yml`.
        */

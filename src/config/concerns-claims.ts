@@ -1,4 +1,5 @@
 import { hasName } from '../claims/names.js';
+import { isHostedLogin } from '../hosted/hosted-logins.js';
 import type { ResolvedRepoConfig } from './repo-config.js';
 
 /** What an event route leaves to the repository's config (src/app/route-event.ts). */
@@ -6,6 +7,8 @@ interface ConfigDependentRoute {
   readonly label?: string;
   readonly bot?: string;
   readonly people?: true;
+  /** A bot's pull request: relevant when it is one of `agents.hosted` (docs/protocol.md §18). */
+  readonly hosted?: string;
 }
 
 /**
@@ -22,5 +25,8 @@ export function concernsClaims(config: ResolvedRepoConfig, route: ConfigDependen
     return hasName([labels.inProgress, labels.blocked, ...review, ...pinned], route.label);
   }
   if (route.people) return people !== undefined;
+  if (route.hosted !== undefined) {
+    return people !== undefined && isHostedLogin(route.hosted, config.hosted ?? []);
+  }
   return route.bot === undefined || hasName(trustedBots, route.bot);
 }

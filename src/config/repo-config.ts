@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { DecideConfig } from '../claims/decide-config.js';
+import { AgentsBlock } from './agents-config.js';
 import { durationSchema } from './duration.js';
 import { BOOLEAN_MESSAGE, LABELS_MESSAGE, LabelName } from './label-schema.js';
 import { checkPeopleBlock, PeopleBlock } from './people-config.js';
@@ -102,6 +103,8 @@ export const RepoConfig = z
       .optional(),
     // docs/protocol.md §16: people's claims.
     people: PeopleBlock.optional(),
+    // docs/protocol.md §18: hosted agents.
+    agents: AgentsBlock.optional(),
   })
   .superRefine((config, ctx) => {
     // One label for both states would be added and removed in turn: refuse it. GitHub

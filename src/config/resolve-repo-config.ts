@@ -1,3 +1,4 @@
+import { resolveHosted } from './agents-config.js';
 import { resolvePeople } from './people-config.js';
 import {
   DEFAULT_LABELS,
@@ -31,6 +32,7 @@ export function resolveRepoConfig(
     mode: config.mode ?? 'enforce',
     enabled: config.enabled ?? true,
     ...(people ? { people } : {}),
+    hosted: resolveHosted(config.agents),
     ...(config.queue
       ? {
           queue: {

@@ -1,4 +1,4 @@
-import type { AgentClaim, PersonClaim } from '../claims/public-claim.js';
+import type { AgentClaim, HostedClaim, PersonClaim } from '../claims/public-claim.js';
 
 /** The types of outgoing claim events (docs/protocol.md §13). */
 const CLAIM_EVENT_TYPES = [
@@ -36,7 +36,9 @@ export type EventClaim =
         >
       >)
   | (Pick<PersonClaim, 'kind' | 'commentId' | 'author' | 'started'> &
-      Partial<Pick<PersonClaim, 'url'>>);
+      Partial<Pick<PersonClaim, 'url'>>)
+  | (Pick<HostedClaim, 'kind' | 'commentId' | 'author' | 'started'> &
+      Partial<Pick<HostedClaim, 'url' | 'branch'>>);
 
 /**
  * One outgoing event (docs/protocol.md §13): POSTed as JSON, once per change of a claim, at

@@ -32,10 +32,11 @@ const FINALISED: Readonly<Record<string, { type: ClaimEventType; reason: string 
   'needs-review': { type: 'claim.lost', reason: 'the issue needs review' },
   grace: { type: 'claim.lost', reason: "the issue is in grace for its stale holder's session" },
   reclaimed: { type: 'claim.expired', reason: 'stale; its own session claimed again in grace' },
+  hosted: { type: 'claim.lost', reason: 'a hosted agent holds the issue' },
 };
 
 /** The finalisations that lose the issue to this issue's holder, whom their event names. */
-const TO_HOLDER = new Set(['lost', 'person', 'handed-over', 'grace']);
+const TO_HOLDER = new Set(['lost', 'person', 'handed-over', 'grace', 'hosted']);
 
 /**
  * The claim changes of one reconcile (docs/protocol.md §13), derived from its plan and the
@@ -62,7 +63,7 @@ export function claimEvents(input: Reconciled, landed: readonly PendingEvent[] =
   const current = holderRef(plan.holder);
   const events = landed.map(({ event }) => event);
   const finalised = new Set(
-    events.flatMap((e) => (e.claim.kind === 'person' ? [] : [e.claim.commentId])),
+    events.flatMap((e) => (e.claim.commentId === null ? [] : [e.claim.commentId])),
   );
   let expiredHolder = events.some(
     (e) => e.type === 'claim.expired' && e.claim.commentId === previousHolder,
@@ -138,6 +139,16 @@ export function claimEvents(input: Reconciled, landed: readonly PendingEvent[] =
 /** The holder as an event names it: an agent's comment as the thread showed it, or a person. */
 function holderClaim(holder: HolderSummary, byId: ReadonlyMap<number, ThreadComment>): EventClaim {
   if (holder.kind === 'agent') return eventClaim(byId.get(holder.commentId), holder.commentId);
+  if (holder.kind === 'hosted') {
+    return {
+      kind: 'hosted',
+      commentId: null,
+      url: holder.pull?.url ?? holder.url ?? '',
+      author: holder.author,
+      started: formatClaimTime(holder.started),
+      branch: holder.pull?.head ?? null,
+    };
+  }
   return {
     kind: 'person',
     commentId: null,
@@ -153,7 +164,14 @@ function holderClaim(holder: HolderSummary, byId: ReadonlyMap<number, ThreadComm
  * released (the person released it, or was unassigned).
  */
 function personEnd(input: Reconciled, ref: string): ClaimEvent {
-  const { login, started } = personOf(ref);
+  const { login, started, kind } = personOf(ref);
+  // docs/protocol.md §18: a hosted agent's claim ends with its assignment and pull request.
+  if (kind === 'hosted') {
+    const claim: EventClaim = { kind: 'hosted', commentId: null, author: login, started };
+    return event(input, 'claim.released', claim, {
+      reason: 'no longer assigned, and no open pull request',
+    });
+  }
   const claim: EventClaim = { kind: 'person', commentId: null, author: login, started };
   // The expiry note's hidden tag (src/people/): `claim-warden:people expired=<login> since=…`.
   const tag = `claim-warden:people expired=${login} `;
@@ -205,8 +223,8 @@ function event(
  */
 function eventId(issue: string, claim: EventClaim, type: ClaimEventType): string {
   const change =
-    claim.kind === 'person'
-      ? `person:${claim.author.toLowerCase()}\n${type}\n${claim.started}`
+    claim.kind === 'person' || claim.kind === 'hosted'
+      ? `${claim.kind}:${claim.author.toLowerCase()}\n${type}\n${claim.started}`
       : `${claim.commentId}\n${type}\n${claim.updated ?? ''}`;
   const hex = createHash('sha256').update(`${issue}\n${change}`).digest('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;

@@ -15,11 +15,24 @@ export type HolderRef = number | string;
 export function holderRef(holder: HolderSummary | null): HolderRef | null {
   if (holder === null) return null;
   if (holder.kind === 'agent') return holder.commentId;
+  // docs/protocol.md §18: a hosted agent, named like a person.
+  if (holder.kind === 'hosted') {
+    return `hosted:${holder.author.toLowerCase()}@${formatClaimTime(holder.started)}`;
+  }
   return `person:${holder.author.toLowerCase()}@${formatClaimTime(holder.started)}`;
 }
 
-/** The login (lowercased) and assignment time of a person's {@link holderRef}. */
-export function personOf(ref: string): { login: string; started: string } {
+/**
+ * The login (lowercased) and start of a person's or a hosted agent's {@link holderRef}, and
+ * which of the two it is.
+ */
+export function personOf(ref: string): {
+  login: string;
+  started: string;
+  kind: 'person' | 'hosted';
+} {
   const at = ref.lastIndexOf('@');
-  return { login: ref.slice('person:'.length, at), started: ref.slice(at + 1) };
+  const colon = ref.indexOf(':');
+  const kind = ref.startsWith('hosted:') ? 'hosted' : 'person';
+  return { login: ref.slice(colon + 1, at), started: ref.slice(at + 1), kind };
 }

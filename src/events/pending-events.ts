@@ -30,7 +30,7 @@ export function pendingOf(plan: Plan, events: readonly ClaimEvent[]): PendingEve
   const pending: PendingEvent[] = [];
   for (const event of events) {
     // A person's claim has no comment to finalise: nothing of it is kept.
-    if (event.claim.kind === 'person') continue;
+    if (event.claim.commentId === null) continue;
     const marker = markers.get(event.claim.commentId);
     if (marker !== undefined && isFinalisation(event)) pending.push({ event, marker });
   }

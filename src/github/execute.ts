@@ -119,8 +119,18 @@ export async function executePlan<A extends WriteAction>(
     }
     const octokit = 'own' in writers ? (own ? writers.own : writers.app) : writers;
     switch (action.kind) {
-      case 'post-note':
-        await octokit.rest.issues.createComment({ ...issue, body: action.body });
+      case 'post-note': {
+        // docs/protocol.md §18: a note for a hosted agent goes on its pull request.
+        const on = action.onPull === undefined ? issue : { ...repo, issue_number: action.onPull };
+        await octokit.rest.issues.createComment({ ...on, body: action.body });
+        break;
+      }
+      case 'edit-note':
+        await octokit.rest.issues.updateComment({
+          ...repo,
+          comment_id: action.commentId,
+          body: action.body,
+        });
         break;
       case 'post-claim': {
         const { data } = await octokit.rest.issues.createComment({ ...issue, body: action.body });

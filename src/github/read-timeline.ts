@@ -37,6 +37,12 @@ type KeptEvent =
       readonly author: string;
       readonly updatedAt: string;
       readonly open: boolean;
+      // docs/protocol.md §18: what tells a hosted agent's claim (absent in older kept pages).
+      readonly number?: number;
+      readonly body?: string;
+      readonly createdAt?: string;
+      readonly repositoryUrl?: string;
+      readonly url?: string;
     };
 
 /** A page as kept: its events, how many GitHub listed, and the next page. */
@@ -64,7 +70,10 @@ export async function readTimeline(
     const last = pages.at(-1);
     if (last?.kept && last.page.listed >= PER_PAGE)
       pages = await readPages(octokit, key, cache, true);
-    return timelineOf(pages.flatMap(({ page }) => page.events));
+    return timelineOf(
+      pages.flatMap(({ page }) => page.events),
+      key,
+    );
   } catch (error) {
     if (error instanceof UnverifiableError) throw error;
     throw new UnverifiableError('could not read the timeline', key, statusOf(error), {
@@ -112,9 +121,14 @@ interface GitHubTimelineEvent {
   readonly assignee?: { readonly login?: string } | null;
   readonly source?: {
     readonly issue?: {
+      readonly number?: number;
       readonly user?: { readonly login?: string } | null;
       readonly state?: string;
+      readonly body?: string | null;
+      readonly created_at?: string;
       readonly updated_at?: string;
+      readonly repository_url?: string;
+      readonly html_url?: string;
       readonly pull_request?: unknown;
     };
   };
@@ -140,15 +154,40 @@ function keptEvent(event: GitHubTimelineEvent): KeptEvent[] {
   if (event.event !== 'cross-referenced' || !source?.pull_request) return [];
   const author = source.user?.login;
   if (!author || !source.updated_at) return [];
-  return [{ e: 'pull', author, updatedAt: source.updated_at, open: source.state === 'open' }];
+  return [
+    {
+      e: 'pull',
+      author,
+      updatedAt: source.updated_at,
+      open: source.state === 'open',
+      ...(source.number !== undefined ? { number: source.number } : {}),
+      ...(source.body ? { body: source.body } : {}),
+      ...(source.created_at ? { createdAt: source.created_at } : {}),
+      ...(source.repository_url ? { repositoryUrl: source.repository_url } : {}),
+      ...(source.html_url ? { url: source.html_url } : {}),
+    },
+  ];
 }
 
-function timelineOf(events: readonly KeptEvent[]): IssueTimeline {
+function timelineOf(events: readonly KeptEvent[], key: IssueKey): IssueTimeline {
   const assignments: AssignmentEvent[] = [];
   const pulls: LinkedPull[] = [];
+  const ownRepo = `/repos/${key.owner}/${key.repo}`.toLowerCase();
   for (const event of events) {
     if (event.e === 'pull') {
-      pulls.push({ author: event.author, updatedAt: new Date(event.updatedAt), open: event.open });
+      pulls.push({
+        author: event.author,
+        updatedAt: new Date(event.updatedAt),
+        open: event.open,
+        ...(event.number !== undefined ? { number: event.number } : {}),
+        ...(event.body !== undefined ? { body: event.body } : {}),
+        ...(event.createdAt ? { createdAt: new Date(event.createdAt) } : {}),
+        ...(event.url ? { url: event.url } : {}),
+        // GitHub's `repository_url` ends in `/repos/{owner}/{repo}` (GHES prefixes `/api/v3`).
+        ...(event.repositoryUrl
+          ? { sameRepo: event.repositoryUrl.toLowerCase().endsWith(ownRepo) }
+          : {}),
+      });
     } else {
       assignments.push({
         event: event.e,

@@ -1,7 +1,8 @@
 import type { ProbotOctokit } from 'probot';
 import type { DecideConfig } from '../claims/decide-config.js';
 import type { IssueFacts } from '../claims/issue-facts.js';
-import type { PeopleFacts, Role } from '../claims/people-facts.js';
+import type { LinkedPull, PeopleFacts, Role } from '../claims/people-facts.js';
+import type { Hint } from '../claims/types.js';
 import type { ReadCache } from '../github/conditional.js';
 import { readAssignable } from '../github/read-assignable.js';
 import { readMembership } from '../github/read-membership.js';
@@ -18,7 +19,7 @@ import { reactedCommands } from './reacted-commands.js';
 interface PeopleReadDeps {
   readonly octokit: ProbotOctokit;
   readonly reads: ReadCache;
-  readonly store: Pick<Store, 'openIssues'>;
+  readonly store: Pick<Store, 'openIssues' | 'issueClaim'>;
   readonly appLogin: string;
   readonly now: Date;
 }
@@ -48,7 +49,11 @@ export async function peopleFactsFor(
   if (!people) return undefined;
   const { octokit, reads, now } = deps;
   const first = peopleReads(facts, config, now);
-  const timeline = first.timeline ? await readTimeline(octokit, key, reads) : null;
+  // docs/protocol.md §18: a hosted agent that held at the last reconcile may hold on its pull
+  // request alone, which only the timeline shows (the index says so without a call).
+  const indexed = (config.hosted ?? []).length > 0 ? await deps.store.issueClaim(key) : null;
+  const hostedHeld = indexed?.kind === 'hosted';
+  const timeline = first.timeline || hostedHeld ? await readTimeline(octokit, key, reads) : null;
   // With the timeline read, the decision also asks about whoever made each assignment.
   const needs = timeline ? peopleReads(facts, config, now, timeline.assignments) : first;
   const logins = distinct(needs.logins);
@@ -73,7 +78,7 @@ export async function peopleFactsFor(
   const slug = deps.appLogin.replace(/\[bot\]$/i, '');
   return {
     timeline: timeline?.assignments ?? null,
-    pulls: timeline?.pulls ?? [],
+    pulls: withKnownHeads(withHintedPulls(timeline?.pulls ?? [], facts.hints), indexed),
     roles,
     members,
     heldElsewhere,
@@ -94,4 +99,51 @@ function isBot(login: string, bots: readonly string[] = []): boolean {
 /** The logins lowercased, each once, in the order first named. */
 function distinct(logins: readonly string[]): string[] {
   return [...new Set(logins.map((login) => login.toLowerCase()))];
+}
+
+/**
+ * docs/protocol.md §18: the pull requests the timeline lists, with those a `pull_request`
+ * event told of (fresher, and naming the head branch, which the timeline never does); of two
+ * snapshots of one pull request the later `updated_at` counts.
+ */
+function withHintedPulls(pulls: readonly LinkedPull[], hints: readonly Hint[]): LinkedPull[] {
+  const out = [...pulls];
+  for (const hint of hints) {
+    if (hint.kind !== 'hosted-pull') continue;
+    const told: LinkedPull = {
+      author: hint.author,
+      updatedAt: new Date(hint.updatedAt),
+      open: hint.open,
+      number: hint.number,
+      body: hint.body,
+      createdAt: new Date(hint.createdAt),
+      sameRepo: true,
+      head: hint.head,
+      url: hint.url,
+    };
+    const at = out.findIndex((pull) => pull.number === hint.number);
+    if (at === -1) out.push(told);
+    else {
+      const known = out[at]!;
+      out[at] =
+        known.updatedAt.getTime() > told.updatedAt.getTime()
+          ? { ...known, head: hint.head }
+          : { ...told, url: known.url ?? told.url };
+    }
+  }
+  return out;
+}
+
+/** The head branch the index kept for a hosted agent's pull request, which the timeline omits. */
+function withKnownHeads(
+  pulls: readonly LinkedPull[],
+  indexed: { readonly kind?: string; readonly url: string; readonly branch: string | null } | null,
+): LinkedPull[] {
+  if (indexed?.kind !== 'hosted' || indexed.branch === null) return [...pulls];
+  const branch = indexed.branch;
+  return pulls.map((pull) =>
+    pull.head === undefined && pull.url !== undefined && pull.url === indexed.url
+      ? { ...pull, head: branch }
+      : pull,
+  );
 }

@@ -4,6 +4,7 @@ import { isLive } from '../claims/liveness.js';
 import { parseClaimMarker } from '../claims/marker.js';
 import { hasName } from '../claims/names.js';
 import { isTrustedAuthor, trustedClaims } from '../claims/trusted-claims.js';
+import { isHostedLogin } from '../hosted/hosted-logins.js';
 import { isBot } from './thread-commands.js';
 
 /**
@@ -40,7 +41,10 @@ export function personAssignees(facts: IssueFacts, config: DecideConfig, now: Da
     if (parseClaimMarker(hint.body)?.assignee !== undefined)
       explained.add(hint.author.toLowerCase());
   }
+  // docs/protocol.md §18: a hosted agent is never a person, whatever type GitHub reports.
+  const hosted = config.hosted ?? [];
   return facts.assignees.filter(
-    (login) => !isBot(login, facts) && !explained.has(login.toLowerCase()),
+    (login) =>
+      !isBot(login, facts) && !isHostedLogin(login, hosted) && !explained.has(login.toLowerCase()),
   );
 }

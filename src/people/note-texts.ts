@@ -37,6 +37,9 @@ export function holderText(holding: Holding, staleAt: Date | null): string {
   if (holding.kind === 'person') {
     return `${markdownCode(holding.claim.login)} holds this issue (assigned ${formatClaimTime(holding.claim.started)}); ${until}`;
   }
+  if (holding.kind === 'hosted') {
+    return `the hosted agent ${markdownCode(holding.claim.login)} holds this issue (since ${formatClaimTime(holding.claim.started)}); it holds while it is assigned or its pull request is open`;
+  }
   const { holder } = holding.agent;
   // docs/protocol.md §17: a stale claim in its grace holds only for its own session.
   const held =

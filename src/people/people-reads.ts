@@ -1,8 +1,10 @@
 import type { DecideConfig } from '../claims/decide-config.js';
 import type { IssueFacts } from '../claims/issue-facts.js';
+import { latestAssignment } from '../claims/latest-assignment.js';
+import { sameName } from '../claims/names.js';
 import type { AssignmentEvent } from '../claims/people-facts.js';
+import { isHostedLogin } from '../hosted/hosted-logins.js';
 import { personAssignees } from './explained.js';
-import { latestAssignment } from './person-claims.js';
 import { threadCommands } from './thread-commands.js';
 
 /** What the edge reads from GitHub for decideWithPeople, beyond the thread (docs/protocol.md §16). */
@@ -27,6 +29,25 @@ interface PeopleReads {
    * each to the issue (it drops one it cannot without an error).
    */
   readonly assignable: readonly string[];
+}
+
+/**
+ * docs/protocol.md §18: what tells, without a call, that a hosted agent may work on the issue:
+ * a listed bot assigned, its pull request's event, or the app's note about it in the thread.
+ * (The edge adds the index's holder.) An issue with neither signal reads nothing more.
+ */
+function hostedSignal(facts: IssueFacts, config: DecideConfig): boolean {
+  const hosted = config.hosted ?? [];
+  if (hosted.length === 0) return false;
+  return (
+    facts.assignees.some((login) => isHostedLogin(login, hosted)) ||
+    facts.hints.some((hint) => hint.kind === 'hosted-pull') ||
+    facts.comments.some(
+      (c) =>
+        sameName(c.author, facts.appLogin) &&
+        c.body.startsWith('<!-- claim-warden note=hosted-duplicate '),
+    )
+  );
 }
 
 const NOTHING: PeopleReads = {
@@ -70,13 +91,16 @@ export function peopleReads(
       logins.add(command.login.toLowerCase());
     }
   }
-  for (const login of persons) {
+  // Who assigned each person, and each hosted agent (§18): a maintainer's hands an agent's
+  // claim over.
+  const hosted = facts.assignees.filter((login) => isHostedLogin(login, config.hosted ?? []));
+  for (const login of [...persons, ...hosted]) {
     const latest = latestAssignment(timeline, login);
     if (latest) logins.add(latest.actor.toLowerCase());
   }
   const sorted = [...logins].sort();
   return {
-    timeline: persons.length > 0,
+    timeline: persons.length > 0 || hostedSignal(facts, config),
     logins: sorted,
     members: rules.who === 'members' && sorted.length > 0,
     reactions,

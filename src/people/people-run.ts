@@ -3,6 +3,7 @@ import type { IssueFacts } from '../claims/issue-facts.js';
 import { sameName } from '../claims/names.js';
 import type { PeopleFacts } from '../claims/people-facts.js';
 import type { Action, AgentHolder } from '../claims/plan.js';
+import type { HostedClaim } from '../hosted/hosted-claims.js';
 import { type CommandOutcome, replyTag } from './note-tags.js';
 import type { PersonClaim } from './person-claims.js';
 import { mayHandOver } from './roles.js';
@@ -14,10 +15,11 @@ export interface AgentCandidate {
   readonly createdAt: Date;
 }
 
-/** Who holds the issue across kinds (docs/protocol.md §16). */
+/** Who holds the issue across kinds (docs/protocol.md §16, §18). */
 export type Holding =
   | { readonly kind: 'agent'; readonly agent: AgentCandidate }
-  | { readonly kind: 'person'; readonly claim: PersonClaim; readonly handedOverBy?: string };
+  | { readonly kind: 'person'; readonly claim: PersonClaim; readonly handedOverBy?: string }
+  | { readonly kind: 'hosted'; readonly claim: HostedClaim; readonly handedOverBy?: string };
 
 /**
  * One decision about people's claims in progress: the state each command sees and leaves,
@@ -32,6 +34,8 @@ export interface PeopleRun {
   agent: AgentCandidate | null;
   /** Live person claims, oldest first. */
   persons: PersonClaim[];
+  /** Hosted agents' claims (docs/protocol.md §18), oldest first; the app never changes them. */
+  readonly hosted: readonly HostedClaim[];
   pinned: boolean;
   /** The thread's commands; each one run gets its answer here. */
   readonly commands: ThreadCommand[];
@@ -44,22 +48,46 @@ export interface PeopleRun {
 }
 
 /**
- * docs/protocol.md §16: the oldest person claim holds against an agent claim posted after it
- * started (a tie goes to the person); a younger one takes the issue only when a maintainer
- * made the assignment, handing the agent's claim over. A closed issue has no holder.
+ * docs/protocol.md §16 and §18: the oldest claim holds, across kinds, by start time (a tie
+ * goes to the earlier kind: person, hosted, agent). A person or hosted agent assigned after
+ * an agent's claim began takes the issue only when a maintainer made the assignment, handing
+ * the agent's claim over. A closed issue has no holder.
  */
 export function holderOf(run: PeopleRun): Holding | null {
   if (!run.facts.open) return null;
-  const first = run.persons[0];
   const agent = run.agent;
-  if (first === undefined) return agent ? { kind: 'agent', agent } : null;
-  if (agent === null || first.started.getTime() <= agent.createdAt.getTime()) {
-    return { kind: 'person', claim: first };
+  const others: Holding[] = [
+    ...run.persons.map((claim) => ({ kind: 'person' as const, claim })),
+    ...run.hosted.map((claim) => ({ kind: 'hosted' as const, claim })),
+  ].sort((a, b) => startOf(a) - startOf(b) || RANK[a.kind] - RANK[b.kind]);
+  for (const other of others) {
+    if (agent === null || startOf(other) <= agent.createdAt.getTime()) return other;
+    const actor = actorOf(other);
+    if (actor !== '' && mayHandOver(run.people, run.rules, actor)) {
+      return { ...other, handedOverBy: actor } as Holding;
+    }
   }
-  if (first.actor !== '' && mayHandOver(run.people, run.rules, first.actor)) {
-    return { kind: 'person', claim: first, handedOverBy: first.actor };
+  return agent ? { kind: 'agent', agent } : null;
+}
+
+/** docs/protocol.md §18's tie order. */
+const RANK: Readonly<Record<Holding['kind'], number>> = { person: 0, hosted: 1, agent: 2 };
+
+function startOf(holding: Holding): number {
+  return holding.kind === 'agent'
+    ? holding.agent.createdAt.getTime()
+    : holding.claim.started.getTime();
+}
+
+/** Who made the assignment a claim began with; '' for a hosted agent's pull request alone. */
+function actorOf(holding: Holding): string {
+  if (holding.kind === 'person') return holding.claim.actor;
+  if (holding.kind === 'hosted') {
+    // Its pull request began it (before any assignment): no one handed anything over.
+    const { claim } = holding;
+    return claim.assignedAt?.getTime() === claim.started.getTime() ? claim.assignedBy : '';
   }
-  return { kind: 'agent', agent };
+  return '';
 }
 
 export function personOf(run: PeopleRun, login: string): PersonClaim | undefined {

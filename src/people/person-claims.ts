@@ -1,6 +1,7 @@
 import type { IssueFacts } from '../claims/issue-facts.js';
+import { latestAssignment } from '../claims/latest-assignment.js';
 import { sameName } from '../claims/names.js';
-import type { AssignmentEvent, PeopleFacts } from '../claims/people-facts.js';
+import type { PeopleFacts } from '../claims/people-facts.js';
 
 /** A person's assignment as a claim (docs/protocol.md §16). */
 export interface PersonClaim {
@@ -23,19 +24,6 @@ export function personClaims(
   return logins
     .map((login) => personClaim(facts, people, login))
     .sort((a, b) => a.started.getTime() - b.started.getTime() || a.login.localeCompare(b.login));
-}
-
-/** The timeline's latest `assigned` event for `login`: the start of their claim. */
-export function latestAssignment(
-  timeline: readonly AssignmentEvent[] | null,
-  login: string,
-): AssignmentEvent | undefined {
-  let assigned: AssignmentEvent | undefined;
-  for (const event of timeline ?? []) {
-    if (event.event !== 'assigned' || !sameName(event.login, login)) continue;
-    if (!assigned || event.at.getTime() >= assigned.at.getTime()) assigned = event;
-  }
-  return assigned;
 }
 
 function personClaim(facts: IssueFacts, people: PeopleFacts, login: string): PersonClaim {

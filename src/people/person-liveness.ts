@@ -72,7 +72,8 @@ export function expireAndRemind(run: PeopleRun): void {
 export function holdingStaleAt(run: PeopleRun, holding: Holding): Date | null {
   if (holding.kind === 'person')
     return expires(run, holding.claim) ? staleAt(run, holding.claim) : null;
-  if (run.pinned) return null;
+  // docs/protocol.md §18: a hosted agent never goes stale by time.
+  if (holding.kind === 'hosted' || run.pinned) return null;
   // docs/protocol.md §17: a stale claim in its grace holds until the grace ends.
   const { graceUntil, heartbeat } = holding.agent.holder;
   return graceUntil ?? new Date(heartbeat.getTime() + run.config.staleAfterMs + 1);

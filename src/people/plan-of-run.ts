@@ -1,7 +1,9 @@
 import { decide } from '../claims/decide.js';
 import { hasName } from '../claims/names.js';
 import type { PeopleVerdict } from '../claims/people-verdict.js';
-import type { Action, HolderSummary, Plan } from '../claims/plan.js';
+import type { Action, HolderSummary, HostedHolder, Plan } from '../claims/plan.js';
+import { duplicateNotes, type EarlierHolder } from '../hosted/duplicate-notes.js';
+import type { HostedClaim } from '../hosted/hosted-claims.js';
 import { type Holding, holderOf, type PeopleRun } from './people-run.js';
 import { expires, remindAt, reminded, staleAt } from './person-liveness.js';
 import { agentFacts } from './start-run.js';
@@ -26,11 +28,17 @@ export function planOfRun(run: PeopleRun): Plan {
     ...assigneeActions(run),
     ...pinActions(run, holding),
     ...run.notes,
+    ...hostedNotes(run, holding),
     ...run.reactions,
   ];
   return {
     actions,
-    holder: holding?.kind === 'person' ? personHolder(run, holding) : base.holder,
+    holder:
+      holding?.kind === 'person'
+        ? personHolder(run, holding)
+        : holding?.kind === 'hosted'
+          ? hostedHolder(run, holding.claim)
+          : base.holder,
     deadline: earliest([base.deadline, ...personDeadlines(run)]),
     waitlist: waitlistOf(run).map((waiting) => waiting.login),
   };
@@ -43,7 +51,58 @@ function verdictOf(run: PeopleRun, holding: Holding | null): PeopleVerdict {
       person: holding.handedOverBy ? { login, handedOverBy: holding.handedOverBy } : { login },
     };
   }
+  if (holding?.kind === 'hosted') {
+    const { login, assignedBy } = holding.claim;
+    const name = login.replace(/\[bot\]$/i, '');
+    const by = assignedBy
+      ? ` (assigned by @${assignedBy})`
+      : ' (its pull request closes this issue)';
+    const text = `${name} is working on this${by}`;
+    return {
+      hosted: holding.handedOverBy
+        ? { login, text, handedOverBy: holding.handedOverBy }
+        : { login, text },
+    };
+  }
   return holding ? { pinned: run.pinned } : {};
+}
+
+/** docs/protocol.md §18: the hosted agents working beside the claim that holds are told once. */
+function hostedNotes(run: PeopleRun, holding: Holding | null): Action[] {
+  if (holding === null || holding.kind === 'hosted' || run.hosted.length === 0) return [];
+  const earlier: EarlierHolder =
+    holding.kind === 'person'
+      ? {
+          ref: `person:${holding.claim.login.toLowerCase()}`,
+          who: `@${holding.claim.login}`,
+          since: holding.claim.started,
+        }
+      : {
+          ref: String(holding.agent.holder.commentId),
+          who: `@${holding.agent.holder.author}'s session`,
+          since: holding.agent.createdAt,
+        };
+  return duplicateNotes(run.facts, run.people.issue, run.hosted, earlier);
+}
+
+function hostedHolder(run: PeopleRun, claim: HostedClaim): HostedHolder {
+  const { pull } = claim;
+  return {
+    kind: 'hosted',
+    author: claim.login,
+    started: claim.started,
+    heartbeat: claim.heartbeat,
+    assignedBy: claim.assignedBy,
+    pull:
+      pull?.number === undefined
+        ? null
+        : {
+            number: pull.number,
+            ...(pull.head ? { head: pull.head } : {}),
+            ...(pull.url ? { url: pull.url } : {}),
+          },
+    url: run.people.issueUrl,
+  };
 }
 
 /** Writes only what GitHub does not show already. */

@@ -4,6 +4,7 @@ import { agentHolder } from '../claims/holder-summary.js';
 import type { IssueFacts } from '../claims/issue-facts.js';
 import { hasName } from '../claims/names.js';
 import type { PeopleFacts } from '../claims/people-facts.js';
+import { hostedClaims } from '../hosted/hosted-claims.js';
 import { personAssignees } from './explained.js';
 import { peopleNotes } from './note-tags.js';
 import type { AgentCandidate, PeopleRun } from './people-run.js';
@@ -32,6 +33,7 @@ export function startRun(
     now,
     agent: agentCandidate(facts, decide(agents, config, now, { pinned }).holder),
     persons,
+    hosted: hostedClaims(facts, people, config.hosted),
     pinned,
     commands: threadCommands(
       facts,

@@ -63,7 +63,9 @@ function eligible(run: PeopleRun, waiting: Waiting): boolean {
 export function serveWaitlist(run: PeopleRun): void {
   if (!run.facts.open) return;
   const holding = holderOf(run);
-  if (holding?.kind === 'person') return;
+  // A person holding is ahead of the line, and so is a hosted agent, holding or not: it holds
+  // once the earlier claim ends (docs/protocol.md §18).
+  if (holding?.kind === 'person' || holding?.kind === 'hosted' || run.hosted.length > 0) return;
   const first = waitlistOf(run).find((waiting) => eligible(run, waiting));
   if (first === undefined) return;
   if (holding && holding.agent.createdAt.getTime() <= first.since.getTime()) return;

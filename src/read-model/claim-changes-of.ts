@@ -56,7 +56,9 @@ export function claimChangesOf(
  */
 function changeKind(reason: FinaliseReason, held: boolean): ClaimChange['kind'] | null {
   if (reason === 'stale' || reason === 'reclaimed') return held ? 'takeover' : 'expiry';
-  if (reason === 'lost' || reason === 'person' || reason === 'grace') return 'loss';
+  if (reason === 'lost' || reason === 'person' || reason === 'grace' || reason === 'hosted') {
+    return 'loss';
+  }
   return null;
 }
 
@@ -64,6 +66,7 @@ function changeKind(reason: FinaliseReason, held: boolean): ClaimChange['kind'] 
 function holderOf(plan: Plan, byId: ReadonlyMap<number, ThreadComment>): ClaimChange['by'] | null {
   const holder = plan.holder;
   if (holder?.kind === 'person') return { login: holder.author, kind: 'person' };
+  if (holder?.kind === 'hosted') return { login: holder.author, kind: 'hosted' };
   const claim = holder ? claimOf(byId.get(holder.commentId)) : null;
   return claim ? { login: claim.comment.author, session: claim.marker.session } : null;
 }

@@ -2,12 +2,12 @@ import type { Logger } from 'pino';
 import type { DecideConfig } from '../claims/decide-config.js';
 import type { GraceHold } from '../claims/grace.js';
 import type { ClaimComment } from '../claims/liveness.js';
-import type { PersonHolder } from '../claims/plan.js';
+import type { HostedHolder, PersonHolder } from '../claims/plan.js';
 import type { IssueMeta, IssueThread } from '../github/thread.js';
 import type { IssueKey } from '../keys.js';
 import { issueRef } from '../keys.js';
 import type { IndexedClaim, Store } from '../store/store.js';
-import { indexedClaimOf, indexedPersonOf } from './indexed-claim-of.js';
+import { indexedClaimOf, indexedHostedOf, indexedPersonOf } from './indexed-claim-of.js';
 import { indexedIssueOf } from './indexed-issue-of.js';
 
 /**
@@ -22,8 +22,8 @@ export interface Holding {
    * holds the issue against other sessions; absent or null: none.
    */
   readonly grace?: GraceHold | null;
-  /** The person whose assignment holds it. */
-  readonly person: PersonHolder | null;
+  /** The person whose assignment holds it, or the hosted agent (docs/protocol.md §18). */
+  readonly person: PersonHolder | HostedHolder | null;
   /** People waiting for the issue, first first; agents cannot take it while any wait. */
   readonly waitlist: readonly string[];
 }
@@ -58,6 +58,7 @@ function indexedHolding(
   holding: Pick<Holding, 'agent' | 'person' | 'grace'>,
   config: Pick<DecideConfig, 'staleAfterMs' | 'graceMs' | 'people'>,
 ): IndexedClaim | null {
+  if (holding.person?.kind === 'hosted') return indexedHostedOf(holding.person);
   if (holding.person) {
     return indexedPersonOf(holding.person, config.people?.staleAfterMs ?? config.staleAfterMs);
   }

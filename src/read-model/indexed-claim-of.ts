@@ -1,7 +1,7 @@
 import type { ClaimComment } from '../claims/liveness.js';
 import { formatClaimTime } from '../claims/marker.js';
-import type { PersonHolder } from '../claims/plan.js';
-import { claimFieldsOf, personClaimFieldsOf } from '../claims/public-claim.js';
+import type { HostedHolder, PersonHolder } from '../claims/plan.js';
+import { claimFieldsOf, hostedClaimFieldsOf, personClaimFieldsOf } from '../claims/public-claim.js';
 import type { IndexedClaim } from '../store/store.js';
 
 /**
@@ -27,5 +27,11 @@ export function indexedClaimOf(
  */
 export function indexedPersonOf(holder: PersonHolder, staleAfterMs: number): IndexedClaim {
   const fields = personClaimFieldsOf(holder, staleAfterMs);
+  return { ...fields, commentUpdatedAt: fields.heartbeat };
+}
+
+/** A hosted agent's claim as the index keeps it (docs/protocol.md §18); ordered by its heartbeat. */
+export function indexedHostedOf(holder: HostedHolder): IndexedClaim {
+  const fields = hostedClaimFieldsOf(holder);
   return { ...fields, commentUpdatedAt: fields.heartbeat };
 }

@@ -8,7 +8,7 @@ import type { PathCheck } from '../path-holders/path-holders-for.js';
 import { type RecordPathDeps, recordPathHolder } from '../path-holders/record-path-holder.js';
 import type { IndexedClaim } from '../store/store.js';
 import { claimChangesOf } from './claim-changes-of.js';
-import { indexedClaimOf, indexedPersonOf } from './indexed-claim-of.js';
+import { indexedClaimOf, indexedHostedOf, indexedPersonOf } from './indexed-claim-of.js';
 import { indexedIssueOf } from './indexed-issue-of.js';
 
 /** What one applied reconcile settled on, as the read model records it. */
@@ -58,7 +58,8 @@ export async function recordReconciled(
 /**
  * The plan's holder as the index keeps it. An agent's is read from its comment in the thread
  * (decide() names one only among the thread's claim comments), so the avatar and the
- * comment's `updated_at` come with it; a person's is the assignment (docs/protocol.md §16).
+ * comment's `updated_at` come with it; a person's is the assignment (docs/protocol.md §16), a
+ * hosted agent's its assignment or pull request (§18).
  */
 function holderClaim(reconciled: ReconciledIssue): IndexedClaim | null {
   const { plan, thread, staleAfterMs } = reconciled;
@@ -67,6 +68,7 @@ function holderClaim(reconciled: ReconciledIssue): IndexedClaim | null {
   if (holder.kind === 'person') {
     return indexedPersonOf(holder, reconciled.peopleStaleAfterMs ?? staleAfterMs);
   }
+  if (holder.kind === 'hosted') return indexedHostedOf(holder);
   const comment = thread.comments.find((c) => c.id === holder.commentId);
   const marker = comment ? parseClaimMarker(comment.body) : null;
   return comment && marker

@@ -36,7 +36,7 @@ export interface ClaimChange {
    */
   readonly by?:
     | { readonly login: string; readonly session: string; readonly kind?: 'agent' }
-    | { readonly login: string; readonly kind: 'person' };
+    | { readonly login: string; readonly kind: 'person' | 'hosted' };
 }
 
 /** The history keeps at most this many changes, the newest; older ones are dropped. */

@@ -54,7 +54,7 @@ export function registerScrapedGauges(registry: Registry, deps: ScrapedGaugeDeps
   const claims = claimCounts(deps);
   new Gauge({
     name: 'claims_indexed_claims',
-    help: 'Claims on open issues as the open-issue index holds them, by kind (agent, person) and state (its stage when live, else stale)',
+    help: 'Claims on open issues as the open-issue index holds them, by kind (agent, person, hosted) and state (its stage when live, else stale)',
     labelNames: ['kind', 'state'],
     registers,
     async collect() {

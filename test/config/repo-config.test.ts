@@ -30,6 +30,7 @@ const DEFAULT_CONFIG: ResolvedRepoConfig = {
   heartbeatOnPush: true,
   mode: 'enforce',
   enabled: true,
+  hosted: ['Copilot', 'copilot-swe-agent', 'claude', 'chatgpt-codex-connector'],
   people: {
     who: 'collaborators',
     labels: [],
@@ -70,6 +71,7 @@ describe('parseRepoConfig', () => {
       mode: 'observe',
       enabled: false,
       people: { enabled: false },
+      agents: { hosted: ['my-agent[bot]'] },
     };
     expect(parseRepoConfig(raw, defaults)).toEqual({
       ok: true,
@@ -85,6 +87,7 @@ describe('parseRepoConfig', () => {
         heartbeatOnPush: false,
         mode: 'observe',
         enabled: false,
+        hosted: ['my-agent[bot]'],
       },
     });
   });

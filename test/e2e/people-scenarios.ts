@@ -346,7 +346,8 @@ export const SCENARIOS: readonly PeopleScenario[] = [
   },
   {
     name: 'an account GitHub types Bot without the [bot] suffix (Copilot) is never a person',
-    config: PEOPLE_ON,
+    // With hosted agents off (docs/protocol.md §18 makes a listed Copilot a hosted claim).
+    config: `${PEOPLE_ON}agents:\n  hosted: []\n`,
     async run(world) {
       const { fake } = world;
       fake.addUser('Copilot', { type: 'Bot' });

@@ -636,6 +636,33 @@ export class FakeGitHub {
     return pull.head.sha;
   }
 
+  /**
+   * Closes a pull request (unmerged) as `actor`: `pull_request.closed`. GitHub sends no
+   * `issues` event for it; the cross-referenced issues' timelines show it closed.
+   */
+  closePullRequest(repo: string, number: number, actor?: string): void {
+    const pull = this.pullRecord(repo, number);
+    const at = this.state.timestamp();
+    pull.issue.state = 'closed';
+    pull.issue.closedAt = at;
+    pull.issue.updatedAt = at;
+    this.emitEvent(pullRequestEvent(this.pullDeps, pull, 'closed', actor ?? pull.issue.author));
+  }
+
+  /** Rewrites a pull request's description as `actor`: `pull_request.edited` with the old body. */
+  editPullRequestBody(repo: string, number: number, body: string, actor?: string): void {
+    const pull = this.pullRecord(repo, number);
+    const from = pull.issue.body ?? '';
+    pull.issue.body = body;
+    pull.issue.updatedAt = this.state.timestamp();
+    crossReference(this.state, pull.issue, body, pull.issue.updatedAt);
+    this.emitEvent(
+      pullRequestEvent(this.pullDeps, pull, 'edited', actor ?? pull.issue.author, {
+        changes: { body: { from } },
+      }),
+    );
+  }
+
   /** Edits a pull request's title as `actor`: `pull_request.edited`. */
   editPullRequest(repo: string, number: number, title: string, actor?: string): void {
     const pull = this.pullRecord(repo, number);

@@ -1,9 +1,10 @@
 import type { DecideConfig } from '../../claims/decide-config.js';
 import type { ClaimComment } from '../../claims/liveness.js';
 import { formatClaimTime } from '../../claims/marker.js';
-import type { AgentHolder, PersonHolder } from '../../claims/plan.js';
+import type { AgentHolder, HostedHolder, PersonHolder } from '../../claims/plan.js';
 import {
   claimFieldsOf,
+  hostedClaimFieldsOf,
   type PublicClaim,
   type PublicIssue,
   personClaimFieldsOf,
@@ -80,9 +81,11 @@ export function queueIssueObject(issue: IndexedIssue): PublicIssue {
  */
 export function personObject(
   key: IssueKey,
-  holder: PersonHolder,
+  holder: PersonHolder | HostedHolder,
   config: Pick<DecideConfig, 'staleAfterMs' | 'people'>,
 ): PublicClaim {
+  // docs/protocol.md §18: a hosted agent's claim, which never goes stale by time.
+  if (holder.kind === 'hosted') return publicClaimOf(issueRef(key), hostedClaimFieldsOf(holder));
   const staleAfterMs = config.people?.staleAfterMs ?? config.staleAfterMs;
   return publicClaimOf(issueRef(key), personClaimFieldsOf(holder, staleAfterMs));
 }

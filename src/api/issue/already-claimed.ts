@@ -1,5 +1,5 @@
 import type { ClaimComment } from '../../claims/liveness.js';
-import type { PersonHolder } from '../../claims/plan.js';
+import type { HostedHolder, PersonHolder } from '../../claims/plan.js';
 import { issueRef } from '../../keys.js';
 import type { Holding } from '../../read-model/index-issue.js';
 import { ApiError } from '../answers/api-error.js';
@@ -30,8 +30,21 @@ export function alreadyClaimed(
  * the person's claim object; an agent never takes an issue from a person, so there is nothing
  * to wait for when the claim does not expire.
  */
-function heldByPerson(at: IssueAtHand, holder: PersonHolder, finalised?: number): ApiError {
+function heldByPerson(
+  at: IssueAtHand,
+  holder: PersonHolder | HostedHolder,
+  finalised?: number,
+): ApiError {
   const claim = personObject(at.key, holder, at.config);
+  if (holder.kind === 'hosted') {
+    // docs/protocol.md §18: it holds while assigned or its pull request is open; no stale time.
+    return new ApiError(
+      409,
+      'ISSUE_ALREADY_CLAIMED',
+      `${issueRef(at.key)} is held by ${claim.author}, a hosted agent working on it since ${claim.started}; it holds while it is assigned or its pull request is open: pick another issue${abandoned(finalised)}`,
+      { holder: claim, recovery: { action: 'pick-another' }, ...(finalised ? { finalised } : {}) },
+    );
+  }
   const until = claim.staleAt
     ? `wait until ${claim.staleAt} or pick another issue`
     : 'the claim does not expire: pick another issue';

@@ -35,7 +35,9 @@ export async function holdingOf(
   const plan = await peopleGate(deps, at, facts);
   if (plan === undefined) return { agent, grace, person: null, waitlist: [] };
   const { holder, waitlist } = plan;
-  if (holder?.kind === 'person') return { agent: null, grace: null, person: holder, waitlist };
+  if (holder?.kind === 'person' || holder?.kind === 'hosted') {
+    return { agent: null, grace: null, person: holder, waitlist };
+  }
   return { agent, grace, person: null, waitlist };
 }
 

@@ -63,6 +63,11 @@ export function describeClaim(view: ClaimView): string {
     const until = view.staleAt ? `stale at ${view.staleAt}` : 'does not expire';
     return `@${view.author}, a person assigned since ${view.started}: last activity ${view.heartbeat}, ${until}`;
   }
+  // docs/protocol.md §18: a hosted agent, by its bot login and pull request branch.
+  if (view.kind === 'hosted') {
+    const branch = view.branch ? `, branch ${view.branch}` : '';
+    return `${view.author}, a hosted agent working on it since ${view.started}${branch}: last activity ${view.heartbeat}, holds while assigned or its pull request is open`;
+  }
   const paths = view.paths ? `, paths ${view.paths.join(',')}` : '';
   return `comment ${view.commentId} by @${view.author}: session ${view.session}, lane ${view.lane}, branch ${view.branch}, stage ${view.stage}${paths}, last update ${view.heartbeat}`;
 }
