@@ -18,6 +18,7 @@ import { benchPeople } from './people-bench.js';
 import { benchReaders } from './readers-bench.js';
 import { benchRecovery } from './recovery-bench.js';
 import { benchRedisHa } from './redis-ha-bench.js';
+import { benchReleaseAll } from './release-all-bench.js';
 import { fmt, renderSection, type Section } from './section.js';
 import { benchSweep } from './sweep-bench.js';
 import { benchThroughput } from './throughput-bench.js';
@@ -52,6 +53,7 @@ const BENCHES: ReadonlyArray<readonly [string, () => Promise<Section>]> = [
   ['guard', benchGuard],
   ['action', benchAction],
   ['api', benchApi],
+  ['release-all', benchReleaseAll],
   ['limits', benchLimits],
   ['readers', benchReaders],
   ['mcp', benchMcp],

@@ -11,7 +11,7 @@ import type { ReconcileResult } from '../reconcile/reconcile-deps.js';
 import { isRepoName } from '../repo-names.js';
 import type { Store } from '../store/store.js';
 import type { ApiAnswer } from './answers/api-answer.js';
-import { ApiError, invalidInput, unverifiable } from './answers/api-error.js';
+import { ApiError, errorObject, invalidInput, unverifiable } from './answers/api-error.js';
 import type { ApiDeps } from './caller/api-deps.js';
 import { authenticate, bearerToken, type Caller, tokenHashOf } from './caller/authenticate.js';
 import {
@@ -339,12 +339,6 @@ function failureOf(known: ApiError): OperationReply {
   return {
     status: known.status,
     headers: { ...known.headers },
-    body: {
-      error: {
-        code: known.code,
-        message: known.message,
-        ...(known.details ? { details: known.details } : {}),
-      },
-    },
+    body: { error: errorObject(known) },
   };
 }

@@ -1,13 +1,20 @@
 import type { OperationName } from '../operations/operation.js';
 import type { ApiAnswer } from './answers/api-answer.js';
 import type { ApiError } from './answers/api-error.js';
-import { ClaimBody, HeartbeatBody, parseBody, ReleaseBody } from './answers/request-bodies.js';
+import {
+  ClaimBody,
+  HeartbeatBody,
+  parseBody,
+  ReleaseAllBody,
+  ReleaseBody,
+} from './answers/request-bodies.js';
 import type { ApiDeps } from './caller/api-deps.js';
 import type { Caller } from './caller/authenticate.js';
 import { issueNotFound, repoNotFound } from './caller/not-found.js';
 import { getClaim } from './claim/get-claim.js';
 import { heartbeatClaim } from './claim/heartbeat-claim.js';
 import { postClaim } from './claim/post-claim.js';
+import { releaseAllClaims } from './claim/release-all-claims.js';
 import { releaseClaim } from './claim/release-claim.js';
 import { checkPaths } from './paths-check/check-paths.js';
 import { listIssues } from './queue/list-issues.js';
@@ -26,7 +33,8 @@ export interface OperationRequest {
 
 /**
  * What runs an operation for a caller, and the one 404 its route answers (docs/protocol.md §8
- * "Nothing leaks"), null for the queue, which names no repository in its route.
+ * "Nothing leaks"), null for the queue and the release of a session's claims, which name no
+ * repository in their route.
  */
 interface OperationHandler {
   readonly notFound: (() => ApiError) | null;
@@ -52,6 +60,10 @@ export const OPERATION_HANDLERS: Readonly<Record<OperationName, OperationHandler
     notFound: issueNotFound,
     serve: (deps, caller, r) =>
       releaseClaim(deps, caller, issueOf(r), parseBody(ReleaseBody, r.body)),
+  },
+  'release-all': {
+    notFound: null,
+    serve: (deps, caller, r) => releaseAllClaims(deps, caller, parseBody(ReleaseAllBody, r.body)),
   },
   get: {
     notFound: issueNotFound,

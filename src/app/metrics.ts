@@ -9,6 +9,8 @@ export interface Metrics {
   /** Reconciles that failed on every attempt and were kept due for the sweep. */
   readonly reconcilesKeptDue: Counter;
   readonly finalisations: Counter<'reason'>;
+  /** Stale claims' branches read for review (docs/protocol.md §17): `work`, `none`, `failed`. */
+  readonly reviewReads: Counter<'result'>;
   /** Writes that observe mode decided and did not send (docs/protocol.md §15). */
   readonly observedWrites: Counter<'kind'>;
   readonly githubCalls: Counter<'method' | 'route' | 'status'>;
@@ -50,6 +52,12 @@ export function createMetrics(queueDepth: () => Promise<number>): Metrics {
       name: 'claims_finalisations_total',
       help: 'Claim comments finalised, by reason',
       labelNames: ['reason'],
+      registers: [registry],
+    }),
+    reviewReads: new Counter({
+      name: 'claims_review_reads_total',
+      help: 'Stale claims whose branch was read for work to review, by result (work, none, failed: left as it is until the next sweep)',
+      labelNames: ['result'],
       registers: [registry],
     }),
     observedWrites: new Counter({

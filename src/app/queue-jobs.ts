@@ -12,6 +12,7 @@ import { keepDue } from '../queue/keep-due.js';
 import type { ExhaustedHandler, ReconcileHandler, ReconcileRequest } from '../queue/queue.js';
 import { reconcile } from '../reconcile/reconcile.js';
 import type { ReconcileResult } from '../reconcile/reconcile-deps.js';
+import type { ReviewReadResult } from '../review/review-facts-for.js';
 import { issueAttributes } from '../telemetry/issue-attributes.js';
 import { inQueuedSpan } from '../tracing/tracing.js';
 import type { WardenCore } from './warden-core.js';
@@ -62,6 +63,7 @@ export function queueJobs(core: WardenCore, events: EventOutbox | null): QueueJo
     requestReconcile: (key: IssueKey) => queue.enqueue({ key, hints: [], reason: 'paths' }),
     requestPullCheck,
     onObserve: (action: WriteAction) => metrics.observedWrites.inc({ kind: action.kind }),
+    onReviewRead: (result: ReviewReadResult) => metrics.reviewReads.inc({ result }),
     // Outgoing claim events (docs/protocol.md §13); not called for a plan only observed.
     ...(events
       ? { publishEvents: (changes: readonly ClaimEvent[]) => events.publish(changes) }

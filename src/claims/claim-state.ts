@@ -10,7 +10,7 @@ import { hasName } from './names.js';
  */
 export interface ClaimState {
   readonly thread: Pick<IssueFacts, 'open' | 'stateReason' | 'labels' | 'assignees' | 'comments'>;
-  readonly config: Pick<DecideConfig, 'staleAfterMs' | 'labels' | 'assign'>;
+  readonly config: Pick<DecideConfig, 'staleAfterMs' | 'graceMs' | 'labels' | 'assign'>;
   /** The trusted claim comments (docs/protocol.md §2), oldest first. */
   readonly claims: readonly ClaimComment[];
   /** docs/protocol.md §3: the oldest live claim by comment id, or null. */

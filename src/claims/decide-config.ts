@@ -1,7 +1,17 @@
 /** What decide() needs of the repository config (docs/protocol.md §7), already resolved. */
 export interface DecideConfig {
   readonly staleAfterMs: number;
-  readonly labels: { readonly inProgress: string; readonly blocked: string };
+  /**
+   * How long after going stale a claim still holds its issue against other sessions
+   * (docs/protocol.md §17 "Grace for the owner"); 0 or absent: off.
+   */
+  readonly graceMs?: number;
+  readonly labels: {
+    readonly inProgress: string;
+    readonly blocked: string;
+    /** docs/protocol.md §17; absent: `status:needs-review`. */
+    readonly needsReview?: string;
+  };
   readonly assign: boolean;
   readonly notifyOnExpiry: boolean;
   readonly enforceLabels: boolean;

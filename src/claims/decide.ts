@@ -4,6 +4,7 @@ import { editClaimBody } from './claim-body.js';
 import { releasedClaim } from './comment.js';
 import type { DecideConfig } from './decide-config.js';
 import { expiryNote, hasExpiryNote } from './expiry-note.js';
+import { type GraceHold, graceEnd, isInGrace, settleGrace } from './grace.js';
 import { holderSummary } from './holder-summary.js';
 import type { IssueFacts } from './issue-facts.js';
 import { labelActions } from './label-actions.js';
@@ -13,6 +14,7 @@ import { formatClaimTime } from './marker.js';
 import type { PeopleVerdict } from './people-verdict.js';
 import { personFinalising } from './person-finalising.js';
 import type { Action, Plan } from './plan.js';
+import { type BranchWork, gateContenders, reviewGate, reviewLabelActions } from './review.js';
 import { trustedClaims } from './trusted-claims.js';
 import type { Outcome } from './types.js';
 import { type Finalising, withoutPathLosers } from './without-path-losers.js';
@@ -61,35 +63,59 @@ export function decide(
   const pinned = people.pinned ? candidates[0] : undefined;
   // Stale claims first: they can never hold (docs/protocol.md §3 and §4).
   const fresh: ClaimComment[] = [];
+  const reviewed: { claim: ClaimComment; work: BranchWork }[] = [];
+  let graced: GraceHold | null = null;
   for (const claim of candidates) {
     if (claim === pinned || !isStale(claim, config.staleAfterMs, now)) {
       fresh.push(claim);
       continue;
     }
+    // docs/protocol.md §17: the oldest stale claim, with no live one before it, still holds
+    // against other sessions during its grace; the sweep finalises it when that ends.
+    const end = graceEnd(claim, config);
+    if (!graced && end && fresh.length === 0 && facts.open && isInGrace(claim, config, now)) {
+      graced = { claim, until: end };
+      continue;
+    }
     const since = formatClaimTime(staleSince(claim, config.staleAfterMs, now));
-    finalising.push({ claim, outcome: 'abandoned', reason: 'stale', text: `stale since ${since}` });
-    if (config.notifyOnExpiry && facts.open && !hasExpiryNote(facts, claim.comment.id)) {
+    // docs/protocol.md §17: a stale branch with work sends the issue to review (its note is
+    // the record of whose work it is, so it is posted whatever notifyOnExpiry says).
+    const work = (facts.open && facts.review?.get(claim.comment.id)) || undefined;
+    if (work) reviewed.push({ claim, work });
+    const text = `stale since ${since}${work ? `; its work on ${work.branch} awaits review` : ''}`;
+    finalising.push({ claim, outcome: 'abandoned', reason: 'stale', text });
+    if ((config.notifyOnExpiry || work) && facts.open && !hasExpiryNote(facts, claim.comment.id)) {
       notes.push({
         kind: 'post-note',
         forCommentId: claim.comment.id,
-        body: expiryNote(claim, since, config.notify ?? []),
+        body: expiryNote(claim, since, config.notify ?? [], work),
       });
     }
   }
 
   // docs/protocol.md §10: on an open issue, a claim whose paths overlap a holder of another
   // issue with a lower comment id loses; the next live claim is then the candidate.
-  const contenders = facts.open
-    ? withoutPathLosers(fresh, facts, config, finalising, notes)
-    : fresh;
-  // The holder as if the issue were open: on a closed issue it is the claim that lands.
-  let holder = findHolder(
-    contenders,
-    true,
-    config.staleAfterMs,
-    now,
-    pinned && contenders.includes(pinned) ? pinned : undefined,
+  const unpathed = facts.open ? withoutPathLosers(fresh, facts, config, finalising, notes) : fresh;
+  const grace = graced && settleGrace(graced, unpathed, finalising);
+  // docs/protocol.md §17: a needs-review issue admits only its owner's return.
+  const gate = facts.open ? reviewGate(facts, config, reviewed) : null;
+  const contenders = gateContenders(
+    gate,
+    facts,
+    config,
+    grace ? grace.contenders : unpathed,
+    finalising,
   );
+  // The holder as if the issue were open: on a closed issue it is the claim that lands.
+  let holder =
+    grace?.holder ??
+    findHolder(
+      contenders,
+      true,
+      config.staleAfterMs,
+      now,
+      pinned && contenders.includes(pinned) ? pinned : undefined,
+    );
   const person = facts.open ? people.person : undefined;
   if (holder && !facts.open) {
     const landed = facts.stateReason === 'completed';
@@ -128,9 +154,11 @@ export function decide(
   if (finalising.some((f) => f.claim === holder)) holder = null;
 
   const actions: Action[] = [...notes];
+  const workOf = new Map(reviewed.map(({ claim, work }) => [claim, work]));
   for (const { claim, outcome, reason, text } of finalising.sort(
     (a, b) => a.claim.comment.id - b.claim.comment.id,
   )) {
+    const work = workOf.get(claim);
     const finalised = releasedClaim(claim.marker, outcome, now);
     actions.push({
       kind: 'finalise',
@@ -138,15 +166,19 @@ export function decide(
       body: editClaimBody(claim.comment.body, { marker: finalised, reason: text }),
       reason,
       outcome,
+      ...(work ? { review: work } : {}),
     });
   }
   actions.push(...labelActions(facts, config, holder, finalising.length > 0, person !== undefined));
+  actions.push(...reviewLabelActions(facts, config, gate, holder));
   actions.push(...assigneeActions(facts, config, claims, holder));
 
+  const inGrace = holder !== null && holder === graced?.claim ? graced.until : null;
   return {
     actions,
-    holder: holder && holderSummary(holder),
-    deadline: holder && holder !== pinned ? staleAt(holder, config.staleAfterMs) : null,
+    holder: holder && { ...holderSummary(holder), ...(inGrace ? { graceUntil: inGrace } : {}) },
+    deadline:
+      inGrace ?? (holder && holder !== pinned ? staleAt(holder, config.staleAfterMs) : null),
     waitlist: [],
   };
 }

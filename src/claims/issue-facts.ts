@@ -1,4 +1,5 @@
 import type { PeopleFacts } from './people-facts.js';
+import type { ReviewFacts } from './review.js';
 import type { Hint, ThreadComment } from './types.js';
 
 /** Everything decide() knows about one issue: GitHub's state plus what events told. */
@@ -34,6 +35,11 @@ export interface IssueFacts {
   readonly bots?: readonly string[];
   /** People's claims (docs/protocol.md §16). Absent with `people.enabled: false`: part two exactly. */
   readonly people?: PeopleFacts;
+  /**
+   * docs/protocol.md §17: the work on each stale claim's branch, as the edge read it
+   * (`reviewReads`). Absent: nothing was read, and stale claims go back to the queue.
+   */
+  readonly review?: ReviewFacts;
 }
 
 /** A holder of another issue of the repository and its paths, verified from its thread. */

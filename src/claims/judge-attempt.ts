@@ -1,5 +1,6 @@
 import { type ClaimState, hasLabel, isAssigned } from './claim-state.js';
 import { type ClaimCommentOptions, renderClaimComment } from './comment.js';
+import { type GraceHold, graceHold } from './grace.js';
 import { type ClaimComment, isStale } from './liveness.js';
 import { sameName } from './names.js';
 import type { IdentityKind } from './public-identity.js';
@@ -29,6 +30,8 @@ export type ClaimDecision =
   | { readonly kind: 'resume'; readonly holder: ClaimComment }
   /** Another session holds it. */
   | { readonly kind: 'held'; readonly holder: ClaimComment }
+  /** A stale claim of another session is in its grace (docs/protocol.md §17): wait for its end. */
+  | { readonly kind: 'in-grace'; readonly hold: GraceHold }
   /** Nobody holds it: the claim comment to post, a takeover of `stale` when any remain. */
   | {
       readonly kind: 'post';
@@ -36,6 +39,11 @@ export type ClaimDecision =
       readonly body: string;
       /** The unreleased claims this one takes over, all stale, oldest (the replaced) first. */
       readonly stale: readonly ClaimComment[];
+      /**
+       * Among `stale`, the asking session's own claim in its grace, which the new claim takes
+       * over (docs/protocol.md §17): finalised as handed over, not abandoned.
+       */
+      readonly reclaimed?: ClaimComment;
       /** What the claim's writes change on the issue, so a failure can undo exactly that. */
       readonly changes: { readonly addedLabel: boolean; readonly assigned: boolean };
     };
@@ -45,7 +53,8 @@ export type ClaimDecision =
  * mode and the claims API alike: refused when closed, resumed when the asking session holds
  * it (`own` says which claims are its), refused while another holds it, otherwise a new
  * claim comment: a takeover naming the oldest stale claim, with the assignee mode seeded as
- * §4 says. Pure.
+ * §4 says. A stale claim in its grace (§17) refuses every session but its own, whose new
+ * claim takes over from it. Pure.
  */
 export function judgeAttempt(
   state: ClaimState,
@@ -59,6 +68,9 @@ export function judgeAttempt(
   if (holder) return { kind: own(holder) ? 'resume' : 'held', holder };
   const { labels, assign, staleAfterMs } = state.config;
   const { login } = ask;
+  const hold = graceHold(state.claims, state.thread, state.config, state.now);
+  const owners = hold !== null && own(hold.claim) && sameName(hold.claim.comment.author, login);
+  if (hold && !owners) return { kind: 'in-grace', hold };
   // With no holder on an open issue every unreleased claim is stale (docs/protocol.md §3);
   // each is finalised, and the oldest, the one that held the issue, is named as replaced.
   const stale = state.claims.filter(
@@ -98,5 +110,5 @@ export function judgeAttempt(
     addedLabel: !hasLabel(state, labels.inProgress),
     assigned: mode === 'claim' && !wasAssigned,
   };
-  return { kind: 'post', marker, body, stale, changes };
+  return { kind: 'post', marker, body, stale, changes, ...(hold ? { reclaimed: hold.claim } : {}) };
 }

@@ -30,7 +30,7 @@ export function isStale(claim: ClaimComment, staleAfterMs: number, now: Date): b
 }
 
 /** The clock-skew cap of docs/protocol.md §3: the marker's `updated` is over a window ahead. */
-function isSkewed(claim: ClaimComment, staleAfterMs: number, now: Date): boolean {
+export function isSkewed(claim: ClaimComment, staleAfterMs: number, now: Date): boolean {
   return claim.marker.updated.getTime() - now.getTime() > staleAfterMs;
 }
 

@@ -1,5 +1,6 @@
 import { type Claimant, type ClaimState, hasLabel, isAssigned } from './claim-state.js';
 import { finaliseAction } from './finalise-action.js';
+import { reclaimedText } from './grace.js';
 import { type ClaimDecision, judgeAttempt, type Publish } from './judge-attempt.js';
 import { type ClaimComment, staleSince } from './liveness.js';
 import { formatClaimTime } from './marker.js';
@@ -31,6 +32,8 @@ export type ClaimPlan =
   | { readonly kind: 'resume'; readonly holder: ClaimComment; readonly actions: readonly Action[] }
   /** Another session holds it: `actions` finalise the session's own losing live claims. */
   | ({ readonly kind: 'held' } & Losers)
+  /** Another session's stale claim is in its grace (docs/protocol.md §17): nothing is written. */
+  | Extract<ClaimDecision, { kind: 'in-grace' }>
   /** Nobody holds it: post `comment`, then apply `writes` of the id GitHub gave it. */
   | {
       readonly kind: 'post';
@@ -67,6 +70,7 @@ export function planClaim(
   const decision = judgeAttempt(state, request, own, publish, now);
   switch (decision.kind) {
     case 'closed':
+    case 'in-grace':
       return decision;
     case 'resume': {
       const { holder } = decision;
@@ -121,7 +125,7 @@ function resumeActions(
 /** No live holder: a new claim (a takeover when stale claims remain), and its writes. */
 function postPlan(
   state: ClaimState,
-  { marker, body, stale, changes }: Extract<ClaimDecision, { kind: 'post' }>,
+  { marker, body, stale, changes, reclaimed }: Extract<ClaimDecision, { kind: 'post' }>,
   login: string,
   own: (claim: ClaimComment) => boolean,
   claimant: Claimant,
@@ -136,6 +140,17 @@ function postPlan(
     changes,
     writes(postedId) {
       const actions: Action[] = stale.map((claim) => {
+        if (claim === reclaimed) {
+          // docs/protocol.md §17: the session's own claim in grace is handed over to the new one.
+          const text = reclaimedText(postedId);
+          const spec = {
+            own: own(claim),
+            outcome: 'handed-over',
+            reason: 'reclaimed',
+            text,
+          } as const;
+          return finaliseAction(claimant, claim, spec, now);
+        }
         const since = formatClaimTime(staleSince(claim, staleAfterMs, state.now));
         const text = `stale since ${since}; taken over by comment ${postedId} (session ${marker.session})`;
         const spec = { own: own(claim), outcome: 'abandoned', reason: 'stale', text } as const;

@@ -1,3 +1,4 @@
+import type { BranchWork } from './review.js';
 import type { AssigneeMode, Outcome } from './types.js';
 
 /** Why a claim comment is finalised; also the label of the finalisations metric. */
@@ -11,7 +12,13 @@ export type FinaliseReason =
   /** A person holds the issue: "assigned to @alice, who holds this issue" (abandoned). */
   | 'person'
   /** A maintainer assigned a person: "handed to @alice by @maintainer" (outcome handed-over). */
-  | 'handed-over';
+  | 'handed-over'
+  /** docs/protocol.md §17: the issue needs review and the claim is not its owner's (abandoned). */
+  | 'needs-review'
+  /** Another claim is in its grace (docs/protocol.md §17): "in grace for @alice's session until T". */
+  | 'grace'
+  /** A claim in grace its own session claimed again (§17): outcome handed-over. */
+  | 'reclaimed';
 
 /** One change to GitHub; a Plan is a list of them, applied in order by one executor. */
 export type Action =
@@ -22,6 +29,8 @@ export type Action =
       readonly body: string;
       readonly reason: FinaliseReason;
       readonly outcome: Outcome;
+      /** docs/protocol.md §17: the work a stale claim left for review. */
+      readonly review?: BranchWork;
     }
   | { readonly kind: 'remove-label'; readonly label: string }
   | {
@@ -59,8 +68,8 @@ export type Action =
 /** The kinds of action that write a session's own comments, not the issue's shared state. */
 export const OWN_COMMENT_KINDS = ['post-claim', 'edit-claim', 'delete-comment'] as const;
 
-/** The two status labels of docs/protocol.md §4, and the pinned label of §16. */
-export type LabelRole = 'inProgress' | 'blocked' | 'pinned';
+/** The two status labels of docs/protocol.md §4, the pinned label of §16 and the review label of §17. */
+export type LabelRole = 'inProgress' | 'blocked' | 'pinned' | 'needsReview';
 
 /** The holder of an issue: an agent's claim comment or a person's assignment. */
 export type HolderSummary = AgentHolder | PersonHolder;
@@ -81,6 +90,11 @@ export interface AgentHolder {
   readonly heartbeat: Date;
   readonly assignee?: AssigneeMode;
   readonly url?: string;
+  /**
+   * Set when the holder is a stale claim in its grace (docs/protocol.md §17): it holds the issue
+   * against other sessions until then.
+   */
+  readonly graceUntil?: Date;
   /** The paths it holds (docs/protocol.md §10), canonical; empty without a valid path line. */
   readonly paths: readonly string[];
   /** Why its path line was refused, when it has one that breaks the grammar: log it. */

@@ -30,6 +30,11 @@ export const AgentClaim = z.object({
   branch: z.string(),
   ...times,
   staleAt: ClaimTime,
+  /**
+   * With `grace` on (docs/protocol.md §17): until when the claim holds the issue against other
+   * sessions unless renewed; between `staleAt` and this it is in grace.
+   */
+  graceUntil: ClaimTime.optional(),
   ...tail,
 });
 
@@ -75,6 +80,8 @@ export const PublicIssue = z.object({
   assignees: z.array(z.string()).readonly(),
   createdAt: ClaimTime,
   updatedAt: ClaimTime,
+  /** docs/protocol.md §17: it carries the needs-review label (the work queue says so). */
+  needsReview: z.boolean().optional(),
 });
 
 /** The issue object of docs/protocol.md §9 (and §8's, with `state`). */
@@ -113,9 +120,10 @@ export function publicClaimOf(issue: string, claim: ClaimFields | PublicClaim): 
     const none = { commentId: null, url, author, session: null, lane: null, branch: null };
     return { issue, kind: 'person', ...none, ...tail, staleAt, ...extra };
   }
-  const { commentId, url, author, session, lane, branch, staleAt } = claim;
+  const { commentId, url, author, session, lane, branch, staleAt, graceUntil } = claim;
   const agent = { commentId, url, author, session, lane, branch };
-  return { issue, kind: 'agent', ...agent, ...tail, staleAt, ...extra };
+  const grace = graceUntil ? { graceUntil } : {};
+  return { issue, kind: 'agent', ...agent, ...tail, staleAt, ...grace, ...extra };
 }
 
 /**
@@ -149,8 +157,15 @@ export function staleAtOf(beat: Date, staleAfterMs: number): string {
   return formatClaimTime(new Date(beat.getTime() + staleAfterMs + 1000));
 }
 
-/** A claim comment's facts: its marker, its valid path line (canonical), its author. */
-export function claimFieldsOf(claim: ClaimComment, staleAfterMs: number): AgentClaimFields {
+/**
+ * A claim comment's facts: its marker, its valid path line (canonical), its author; with a
+ * grace (docs/protocol.md §17), when it stops holding the issue against other sessions.
+ */
+export function claimFieldsOf(
+  claim: ClaimComment,
+  staleAfterMs: number,
+  graceMs = 0,
+): AgentClaimFields {
   const { comment, marker } = claim;
   const beat = heartbeat(claim);
   const line = pathLineOf(comment.body);
@@ -167,6 +182,7 @@ export function claimFieldsOf(claim: ClaimComment, staleAfterMs: number): AgentC
     updated: formatClaimTime(marker.updated),
     heartbeat: formatClaimTime(beat),
     staleAt: staleAtOf(beat, staleAfterMs),
+    ...(graceMs > 0 ? { graceUntil: staleAtOf(beat, staleAfterMs + graceMs) } : {}),
     ...(marker.assignee ? { assignee: marker.assignee } : {}),
     ...(marker.outcome ? { outcome: marker.outcome } : {}),
     ...(line.kind === 'valid' ? { paths: line.paths } : {}),

@@ -18,7 +18,8 @@ export function concernsClaims(config: ResolvedRepoConfig, route: ConfigDependen
   const { labels, trustedBots, people } = config;
   if (route.label !== undefined) {
     const pinned = people ? [people.pinnedLabel] : [];
-    return hasName([labels.inProgress, labels.blocked, ...pinned], route.label);
+    const review = labels.needsReview ? [labels.needsReview] : [];
+    return hasName([labels.inProgress, labels.blocked, ...review, ...pinned], route.label);
   }
   if (route.people) return people !== undefined;
   return route.bot === undefined || hasName(trustedBots, route.bot);

@@ -1,3 +1,4 @@
+import { formatDuration } from './duration.js';
 import { PEOPLE_KEYS } from './people-config.js';
 import {
   DEFAULT_LABELS,
@@ -20,7 +21,19 @@ export function parseRepoConfig(
     return { ok: false, error: 'the file must be a mapping of settings such as "staleAfter: 6h"' };
   }
   const parsed = RepoConfig.safeParse(raw);
-  if (parsed.success) return { ok: true, config: resolveRepoConfig(parsed.data, defaults) };
+  if (parsed.success) {
+    const config = resolveRepoConfig(parsed.data, defaults);
+    // docs/protocol.md §17: the grace lasts at most one stale window, the repository's or
+    // the operator's default, known only once resolved.
+    if ((config.graceMs ?? 0) > config.staleAfterMs) {
+      const window = formatDuration(config.staleAfterMs);
+      return {
+        ok: false,
+        error: `grace: must be at most the stale window (${window}), or 0 to turn it off (got ${show(valueAt(raw, ['grace']))})`,
+      };
+    }
+    return { ok: true, config };
+  }
   const problems: string[] = [];
   for (const issue of parsed.error.issues) {
     if (issue.code === 'unrecognized_keys') {

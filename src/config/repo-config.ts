@@ -11,6 +11,7 @@ export const REPO_CONFIG_PATH = '.github/claims.yml';
 export const DEFAULT_LABELS = {
   inProgress: 'status:in-progress',
   blocked: 'status:blocked',
+  needsReview: 'status:needs-review',
 } as const;
 
 // A user login (1..39 letters, digits, single inner hyphens) or an app's bot account,
@@ -42,6 +43,12 @@ const PATH_GUARDS = ['fail', 'warn', 'off'] as const;
 /** `pathGuard`: `failure`, `neutral`, or no check run at all. */
 export type PathGuard = (typeof PATH_GUARDS)[number];
 
+/**
+ * `grace`: how long a stale claim still holds its issue against other sessions (docs/protocol.md
+ * §17); at most the stale window, which parseRepoConfig checks once the window is resolved.
+ */
+const GraceDuration = durationSchema('0s', '720h', '30m');
+
 /** The shortest stale window a repository may set (`staleAfter`, docs/protocol.md §7). */
 export const MIN_STALE_AFTER = '10m';
 
@@ -53,10 +60,16 @@ export const MIN_STALE_AFTER = '10m';
 export const RepoConfig = z
   .strictObject({
     staleAfter: durationSchema(MIN_STALE_AFTER, '720h', '6h').optional(),
+    // docs/protocol.md §17 "Grace for the owner": YAML reads `grace: 0` as a number; it is off.
+    grace: z.preprocess((value) => (value === 0 ? '0s' : value), GraceDuration).optional(),
     labels: z
       .strictObject(
-        { inProgress: LabelName.optional(), blocked: LabelName.optional() },
-        { error: 'must be a mapping with inProgress and/or blocked' },
+        {
+          inProgress: LabelName.optional(),
+          blocked: LabelName.optional(),
+          needsReview: LabelName.optional(),
+        },
+        { error: 'must be a mapping with inProgress, blocked and/or needsReview' },
       )
       .optional(),
     assign: z.boolean({ error: BOOLEAN_MESSAGE }).optional(),
@@ -105,6 +118,16 @@ export const RepoConfig = z
         message: 'must differ from labels.inProgress (GitHub compares label names without case)',
       });
     }
+    const needsReview = config.labels?.needsReview ?? DEFAULT_LABELS.needsReview;
+    if (typeof needsReview !== 'string') return;
+    if ([inProgress, blocked].some((other) => other.toLowerCase() === needsReview.toLowerCase())) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['labels', 'needsReview'],
+        message:
+          'must differ from labels.inProgress and labels.blocked (GitHub compares label names without case)',
+      });
+    }
   });
 
 /** A repository's config as written, after validation. */
@@ -135,6 +158,8 @@ export interface QueueSettings {
   readonly labels: readonly string[];
   /** An issue carrying one of these is not claimable. */
   readonly exclude: readonly string[];
+  /** docs/protocol.md §17: the needs-review label (absent in settings kept before it). */
+  readonly needsReview?: string;
 }
 
 /**
@@ -142,7 +167,8 @@ export interface QueueSettings {
  * nothing required and the blocked label excluded.
  */
 export function queueSettings(config: ResolvedRepoConfig): QueueSettings {
-  return config.queue ?? { labels: [], exclude: [config.labels.blocked] };
+  const base = config.queue ?? { labels: [], exclude: [config.labels.blocked] };
+  return config.labels.needsReview ? { ...base, needsReview: config.labels.needsReview } : base;
 }
 
 /** What the operator sets for repositories that do not: the stale window (docs/protocol.md §3). */

@@ -14,10 +14,12 @@ export function resolveRepoConfig(
   const labels = {
     inProgress: config.labels?.inProgress ?? DEFAULT_LABELS.inProgress,
     blocked: config.labels?.blocked ?? DEFAULT_LABELS.blocked,
+    needsReview: config.labels?.needsReview ?? DEFAULT_LABELS.needsReview,
   };
   const people = resolvePeople(config.people);
   return {
     staleAfterMs: config.staleAfter ?? defaults.staleAfterMs,
+    ...(config.grace ? { graceMs: config.grace } : {}),
     labels,
     assign: config.assign ?? true,
     notifyOnExpiry: config.notifyOnExpiry ?? true,

@@ -59,4 +59,15 @@ export interface ClaimEvent {
   readonly holder?: EventClaim;
   /** Why, for people: the reason line the app wrote on the comment. */
   readonly reason?: string;
+  /** `claim.expired` of a stale claim that left work (docs/protocol.md §17). */
+  readonly review?: EventReview;
+}
+
+/** The work a stale claim left, as `claim.expired` tells it: `pull` a number or null. */
+export interface EventReview {
+  readonly branch: string;
+  readonly aheadBy: number;
+  /** The head commit, 7 characters. */
+  readonly head: string;
+  readonly pull: number | null;
 }

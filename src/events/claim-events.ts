@@ -3,7 +3,7 @@ import { formatClaimTime, parseClaimMarker } from '../claims/marker.js';
 import type { HolderSummary, Plan } from '../claims/plan.js';
 import type { ThreadComment } from '../claims/types.js';
 import { type IssueKey, issueKeyString } from '../keys.js';
-import type { ClaimEvent, ClaimEventType, EventClaim } from './claim-event.js';
+import type { ClaimEvent, ClaimEventType, EventClaim, EventReview } from './claim-event.js';
 import { type HolderRef, holderRef, personOf } from './holder-ref.js';
 import type { PendingEvent } from './pending-events.js';
 
@@ -29,10 +29,13 @@ const FINALISED: Readonly<Record<string, { type: ClaimEventType; reason: string 
   closed: { type: 'claim.released', reason: 'the issue was closed' },
   person: { type: 'claim.lost', reason: 'a person holds the issue' },
   'handed-over': { type: 'claim.lost', reason: 'a maintainer handed the issue to a person' },
+  'needs-review': { type: 'claim.lost', reason: 'the issue needs review' },
+  grace: { type: 'claim.lost', reason: "the issue is in grace for its stale holder's session" },
+  reclaimed: { type: 'claim.expired', reason: 'stale; its own session claimed again in grace' },
 };
 
 /** The finalisations that lose the issue to this issue's holder, whom their event names. */
-const TO_HOLDER = new Set(['lost', 'person', 'handed-over']);
+const TO_HOLDER = new Set(['lost', 'person', 'handed-over', 'grace']);
 
 /**
  * The claim changes of one reconcile (docs/protocol.md §13), derived from its plan and the
@@ -70,11 +73,17 @@ export function claimEvents(input: Reconciled, landed: readonly PendingEvent[] =
     finalised.add(action.commentId);
     const change = FINALISED[action.reason];
     if (!change) continue;
-    if (action.reason === 'stale' && action.commentId === previousHolder) expiredHolder = true;
+    const expiry = action.reason === 'stale' || action.reason === 'reclaimed';
+    if (expiry && action.commentId === previousHolder) expiredHolder = true;
     const claim = eventClaim(byId.get(action.commentId), action.commentId);
     // A claim that lost its paths lost to another issue's holder, not to this one's.
     const withHolder = TO_HOLDER.has(action.reason) && holder ? { holder } : {};
-    events.push(event(input, change.type, claim, { ...withHolder, reason: change.reason }));
+    const review = action.review && {
+      review: { ...action.review, head: action.review.head.slice(0, 7) },
+    };
+    events.push(
+      event(input, change.type, claim, { ...withHolder, reason: change.reason, ...review }),
+    );
   }
 
   // A person's claim has no comment to finalise: it ends when the person is unassigned.
@@ -174,7 +183,7 @@ function event(
   input: Pick<Reconciled, 'key' | 'now'>,
   type: ClaimEventType,
   claim: EventClaim,
-  extra: { holder?: EventClaim; reason?: string },
+  extra: { holder?: EventClaim; reason?: string; review?: EventReview },
 ): ClaimEvent {
   const { key } = input;
   const repository = `${key.owner}/${key.repo}`;

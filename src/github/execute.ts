@@ -15,6 +15,9 @@ interface LabelStyle {
 
 /** The colour and description of each status label the app creates. */
 function labelStyle(label: string, role: LabelRole): LabelStyle {
+  if (role === 'needsReview') {
+    return { color: 'fbca04', description: 'A stale session left work here; review it first' };
+  }
   return role === 'blocked'
     ? { color: 'd93f0b', description: 'The holder of this issue’s claim is blocked' }
     : { color: '1d76db', description: `Held by a live claim; see the claim comment (${label})` };

@@ -69,6 +69,8 @@ function requestOf(
   args: Args,
   client: string | undefined,
 ): OperationRequest | OperationReply {
+  // A route that names nothing (a session's claims): the arguments are the body.
+  if (operation.target === 'none') return { body: args };
   if (operation.target === 'repo') {
     const name = parseRepoName(String(args.repo));
     if (!name) return invalidField('repo', '<owner>/<repo>');
@@ -128,7 +130,9 @@ export function registerRemoteTools(server: McpServer, context: RemoteToolContex
         annotations: operation.hints,
       },
       async (args: Args, extra: ToolExtra) => {
-        if (operation.target === 'none') return queue(operation, args, extra);
+        if (operation.target === 'none' && operation.method === 'GET') {
+          return queue(operation, args, extra);
+        }
         const request = requestOf(operation, args, context.client);
         if ('status' in request) return toolResult(request);
         return toolResult(await call(operation, request, extra));

@@ -21,6 +21,25 @@ export const HeartbeatAnswer = z.looseObject({ issue: IssueObject, claim: ClaimO
 /** `DELETE …/claim`'s 200: the finalised claim. */
 export const ReleaseAnswer = z.looseObject({ released: z.literal(true), claim: ClaimObject });
 
+/**
+ * `DELETE /claims`'s 200 (docs/protocol.md §17): the claims released, and the issues that could
+ * not be, each with the error object its own release answered; both ordered by repository
+ * and number.
+ */
+export const ReleaseAllAnswer = z.looseObject({
+  released: z.array(ClaimObject),
+  failed: z.array(
+    z.looseObject({
+      issue: z.string(),
+      error: z.looseObject({
+        code: z.string(),
+        message: z.string(),
+        details: z.record(z.string(), z.unknown()).optional(),
+      }),
+    }),
+  ),
+});
+
 /** `GET …/claim`'s 200: `claim` null when the issue is free. */
 export const GetAnswer = z.looseObject({ issue: IssueObject, claim: ClaimObject.nullable() });
 

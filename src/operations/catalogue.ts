@@ -6,6 +6,7 @@ import {
   HeartbeatAnswer,
   ListAnswer,
   PathsAnswer,
+  ReleaseAllAnswer,
   ReleaseAnswer,
 } from './answers.js';
 import {
@@ -104,6 +105,30 @@ export const releaseOperation = defineOperation({
   hints: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
 });
 
+/** The outcome a release of everything a session holds writes when none is given. */
+export const RELEASE_ALL_OUTCOME = 'abandoned';
+
+/** `DELETE /claims` (docs/protocol.md §17): release everything a session holds. */
+export const releaseAllOperation = defineOperation({
+  name: 'release-all',
+  tool: 'release_all_claims',
+  title: 'Release every claim of a session',
+  description: `Finalise every live claim this session holds, in every repository of the app that the caller can read, each exactly as releasing it alone would (labels and the assignee it added removed, the comment marked released). Answers the claims released and the issues that could not be verified, each with its error; a session holding nothing releases nothing. The last call of a session. Outcome default: ${RELEASE_ALL_OUTCOME}.`,
+  input: {
+    session,
+    outcome: z
+      .enum(OUTCOMES)
+      .optional()
+      .describe(`landed, abandoned or handed-over; default ${RELEASE_ALL_OUTCOME}`),
+    note: NoteField,
+  },
+  answer: ReleaseAllAnswer,
+  method: 'DELETE',
+  route: '/claims',
+  target: 'none',
+  hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+});
+
 /** `GET …/claim` (docs/protocol.md §8): an issue and its live claim. */
 export const getOperation = defineOperation({
   name: 'get',
@@ -154,6 +179,7 @@ export const OPERATIONS: readonly Operation[] = [
   claimOperation,
   heartbeatOperation,
   releaseOperation,
+  releaseAllOperation,
   getOperation,
   listOperation,
   pathsOperation,

@@ -35,7 +35,15 @@ export const QueueQueryInput = {
   claimable: z
     .boolean()
     .optional()
-    .describe('true: open issues nobody holds (an expired claim counts as free); false: held ones'),
+    .describe(
+      'true: open issues nobody holds and none awaiting review (an expired claim counts as free once its branch is checked); false: held ones',
+    ),
+  needsReview: z
+    .boolean()
+    .optional()
+    .describe(
+      'true: exactly the open issues labelled for review (a stale session left work); false: the others',
+    ),
   claimedBy: z.string().optional().describe('me, or a login: that account’s live claims'),
   assignedToMe: z.boolean().optional().describe('Only issues assigning the caller'),
   repo: z.string().optional().describe('Only this repository, as <owner>/<repo>'),

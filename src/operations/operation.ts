@@ -1,9 +1,19 @@
 import type { z } from 'zod';
 
 /** The operations of the claims app, by the name each door knows them under. */
-export type OperationName = 'claim' | 'heartbeat' | 'release' | 'get' | 'list' | 'paths';
+export type OperationName =
+  | 'claim'
+  | 'heartbeat'
+  | 'release'
+  | 'release-all'
+  | 'get'
+  | 'list'
+  | 'paths';
 
-/** What an operation's route names: an issue, a repository, or nothing (the whole queue). */
+/**
+ * What an operation's route names: an issue, a repository, or nothing (the whole queue, or
+ * every claim of a session).
+ */
 type OperationTarget = 'issue' | 'repo' | 'none';
 
 /** The MCP hints of an operation's tool (the MCP specification's tool annotations). */

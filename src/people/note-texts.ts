@@ -1,3 +1,4 @@
+import { graceUntilOf } from '../claims/grace.js';
 import { markdownCode } from '../claims/markdown-code.js';
 import { formatClaimTime } from '../claims/marker.js';
 import type { Holding, PeopleRun } from './people-run.js';
@@ -37,7 +38,12 @@ export function holderText(holding: Holding, staleAt: Date | null): string {
     return `${markdownCode(holding.claim.login)} holds this issue (assigned ${formatClaimTime(holding.claim.started)}); ${until}`;
   }
   const { holder } = holding.agent;
-  return `the agent claim in comment ${holder.commentId} (session ${markdownCode(holder.session)}, by ${markdownCode(holder.author)}) holds this issue; ${until}`;
+  // docs/protocol.md §17: a stale claim in its grace holds only for its own session.
+  const held =
+    holder.graceUntil && staleAt
+      ? `went stale and holds this issue for its own session until ${graceUntilOf(staleAt)} (its grace)`
+      : `holds this issue; ${until}`;
+  return `the agent claim in comment ${holder.commentId} (session ${markdownCode(holder.session)}, by ${markdownCode(holder.author)}) ${held}`;
 }
 
 /** Who may `/claim` here, for a refusal. */

@@ -73,5 +73,7 @@ export function holdingStaleAt(run: PeopleRun, holding: Holding): Date | null {
   if (holding.kind === 'person')
     return expires(run, holding.claim) ? staleAt(run, holding.claim) : null;
   if (run.pinned) return null;
-  return new Date(holding.agent.holder.heartbeat.getTime() + run.config.staleAfterMs + 1);
+  // docs/protocol.md §17: a stale claim in its grace holds until the grace ends.
+  const { graceUntil, heartbeat } = holding.agent.holder;
+  return graceUntil ?? new Date(heartbeat.getTime() + run.config.staleAfterMs + 1);
 }

@@ -1,6 +1,6 @@
 import type { ClaimComment } from '../claims/liveness.js';
 import { parseClaimMarker } from '../claims/marker.js';
-import type { Plan } from '../claims/plan.js';
+import type { FinaliseReason, Plan } from '../claims/plan.js';
 import type { ThreadComment } from '../claims/types.js';
 import type { IssueMeta, IssueThread } from '../github/thread.js';
 import type { IssueKey } from '../keys.js';
@@ -27,12 +27,10 @@ export function claimChangesOf(
   const changes: ClaimChange[] = [];
   for (const action of plan.actions) {
     if (action.kind !== 'finalise') continue;
-    if (action.reason !== 'stale' && action.reason !== 'lost' && action.reason !== 'person') {
-      continue;
-    }
+    const kind = changeKind(action.reason, by !== null);
+    if (kind === null) continue;
     const claim = claimOf(byId.get(action.commentId));
     if (claim === null) continue;
-    const kind = action.reason === 'stale' ? (by ? 'takeover' : 'expiry') : 'loss';
     changes.push({
       id: `${claim.comment.id}:${kind}`,
       kind,
@@ -49,6 +47,17 @@ export function claimChangesOf(
     });
   }
   return changes;
+}
+
+/**
+ * A finalisation as the history counts it: stale (or, docs/protocol.md §17, reclaimed in
+ * grace by its own session) is a takeover when a claim holds after it, else an expiry; lost
+ * to a claim, a person or a claim in grace is a loss; the rest are not listed.
+ */
+function changeKind(reason: FinaliseReason, held: boolean): ClaimChange['kind'] | null {
+  if (reason === 'stale' || reason === 'reclaimed') return held ? 'takeover' : 'expiry';
+  if (reason === 'lost' || reason === 'person' || reason === 'grace') return 'loss';
+  return null;
 }
 
 /** Who holds the issue after the plan, as the history names it: a person has no session. */

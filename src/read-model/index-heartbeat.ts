@@ -42,6 +42,15 @@ export function withHeartbeat(claim: IndexedClaim, comment: EditedComment): Inde
     updated: formatClaimTime(marker.updated),
     heartbeat: formatClaimTime(beat),
     staleAt: staleAtOf(beat, staleAfterMs),
+    // docs/protocol.md §17: the grace, kept as the gap between the two, moves with the window.
+    ...(claim.graceUntil
+      ? {
+          graceUntil: staleAtOf(
+            beat,
+            staleAfterMs + Date.parse(claim.graceUntil) - Date.parse(claim.staleAt),
+          ),
+        }
+      : {}),
     commentUpdatedAt: formatClaimTime(comment.updatedAt),
   };
 }

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { DecideConfig } from '../claims/decide-config.js';
+import type { GraceHold } from '../claims/grace.js';
 import type { ClaimComment } from '../claims/liveness.js';
 import type { PersonHolder } from '../claims/plan.js';
 import type { IssueMeta, IssueThread } from '../github/thread.js';
@@ -16,6 +17,11 @@ import { indexedIssueOf } from './indexed-issue-of.js';
 export interface Holding {
   /** The agent's claim comment that holds the issue (docs/protocol.md §3). */
   readonly agent: ClaimComment | null;
+  /**
+   * With no live agent holder, the stale claim in its grace (docs/protocol.md §17), which still
+   * holds the issue against other sessions; absent or null: none.
+   */
+  readonly grace?: GraceHold | null;
   /** The person whose assignment holds it. */
   readonly person: PersonHolder | null;
   /** People waiting for the issue, first first; agents cannot take it while any wait. */
@@ -32,7 +38,7 @@ export async function indexIssue(
   key: IssueKey,
   thread: IssueThread & { readonly meta: IssueMeta },
   holding: Omit<Holding, 'waitlist'> & { readonly waitlist?: readonly string[] },
-  config: Pick<DecideConfig, 'staleAfterMs' | 'people'>,
+  config: Pick<DecideConfig, 'staleAfterMs' | 'graceMs' | 'people'>,
 ): Promise<void> {
   try {
     if (!thread.open) {
@@ -49,11 +55,13 @@ export async function indexIssue(
 }
 
 function indexedHolding(
-  holding: Pick<Holding, 'agent' | 'person'>,
-  config: Pick<DecideConfig, 'staleAfterMs' | 'people'>,
+  holding: Pick<Holding, 'agent' | 'person' | 'grace'>,
+  config: Pick<DecideConfig, 'staleAfterMs' | 'graceMs' | 'people'>,
 ): IndexedClaim | null {
   if (holding.person) {
     return indexedPersonOf(holding.person, config.people?.staleAfterMs ?? config.staleAfterMs);
   }
-  return holding.agent && indexedClaimOf(holding.agent, config.staleAfterMs);
+  // docs/protocol.md §17: a claim in grace still holds the issue in the index.
+  const agent = holding.agent ?? holding.grace?.claim ?? null;
+  return agent && indexedClaimOf(agent, config.staleAfterMs, config.graceMs);
 }

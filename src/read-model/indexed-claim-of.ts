@@ -4,10 +4,17 @@ import type { PersonHolder } from '../claims/plan.js';
 import { claimFieldsOf, personClaimFieldsOf } from '../claims/public-claim.js';
 import type { IndexedClaim } from '../store/store.js';
 
-/** A holder's comment as the index keeps it: its public facts, its avatar, its order key. */
-export function indexedClaimOf(claim: ClaimComment, staleAfterMs: number): IndexedClaim {
+/**
+ * A holder's comment as the index keeps it: its public facts (with `grace`, docs/protocol.md
+ * §17, its `graceUntil`), its avatar, its order key.
+ */
+export function indexedClaimOf(
+  claim: ClaimComment,
+  staleAfterMs: number,
+  graceMs = 0,
+): IndexedClaim {
   return {
-    ...claimFieldsOf(claim, staleAfterMs),
+    ...claimFieldsOf(claim, staleAfterMs, graceMs),
     ...(claim.comment.avatarUrl ? { avatarUrl: claim.comment.avatarUrl } : {}),
     commentUpdatedAt: formatClaimTime(claim.comment.updatedAt),
   };

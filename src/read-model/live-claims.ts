@@ -2,15 +2,13 @@ import type { IndexedClaim, IndexedEntry, IndexedIssue, Store } from '../store/s
 
 /**
  * docs/protocol.md §3 at read time: a claim past its `staleAt` is free at once, sweep or no
- * sweep, so the work queue and the board judge an indexed claim alike. A person's claim
- * without a `staleAt` does not expire (§16).
+ * sweep, so the work queue and the board judge an indexed claim alike; with a grace (§17),
+ * past its `graceUntil`. A person's claim without a `staleAt` does not expire (§16).
  */
 export function isLiveClaim(claim: IndexedClaim | null, now: Date): claim is IndexedClaim {
-  return (
-    claim !== null &&
-    claim.stage !== 'released' &&
-    (claim.staleAt === null || Date.parse(claim.staleAt) > now.getTime())
-  );
+  if (claim === null || claim.stage === 'released') return false;
+  const until = ('graceUntil' in claim ? claim.graceUntil : undefined) ?? claim.staleAt;
+  return until === null || Date.parse(until) > now.getTime();
 }
 
 /**

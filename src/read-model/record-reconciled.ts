@@ -20,6 +20,8 @@ interface ReconciledIssue {
   readonly staleAfterMs: number;
   /** `people.staleAfter` (docs/protocol.md §16), for a person holder's `staleAt`. */
   readonly peopleStaleAfterMs?: number;
+  /** `grace` (docs/protocol.md §17), for an agent holder's `graceUntil`. */
+  readonly graceMs?: number;
   readonly now: Date;
 }
 
@@ -67,5 +69,7 @@ function holderClaim(reconciled: ReconciledIssue): IndexedClaim | null {
   }
   const comment = thread.comments.find((c) => c.id === holder.commentId);
   const marker = comment ? parseClaimMarker(comment.body) : null;
-  return comment && marker ? indexedClaimOf({ comment, marker }, staleAfterMs) : null;
+  return comment && marker
+    ? indexedClaimOf({ comment, marker }, staleAfterMs, reconciled.graceMs)
+    : null;
 }

@@ -71,6 +71,7 @@ export async function applyPlan(
   await recordReconciled(read.pathDeps, key, {
     ...{ plan, thread, paths: read.paths, staleAfterMs: config.staleAfterMs, now },
     ...(peopleStaleAfterMs ? { peopleStaleAfterMs } : {}),
+    ...(config.graceMs ? { graceMs: config.graceMs } : {}),
   });
   log.debug({ holder: plan.holder, writes: plan.actions.length }, 'issue reconciled');
 }

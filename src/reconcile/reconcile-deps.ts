@@ -5,6 +5,7 @@ import type { ResolvedRepoConfig } from '../config/repo-config.js';
 import type { ClaimEvent } from '../events/claim-event.js';
 import type { executePlan, KnownLabels, WriteAction } from '../github/execute.js';
 import type { IssueKey } from '../keys.js';
+import type { ReviewReadResult } from '../review/review-facts-for.js';
 import type { Store } from '../store/store.js';
 
 /** A repository's config with its rollout keys: usable, or invalid with the field named. */
@@ -30,6 +31,8 @@ export interface ReconcileDeps {
   requestReconcile?(key: IssueKey): Promise<void>;
   /** Asks for a re-check of a pull request the holder's paths flagged (docs/protocol.md §11). */
   requestPullCheck?(key: IssueKey): Promise<void>;
+  /** Told of each stale claim's branch read for review (docs/protocol.md §17). */
+  onReviewRead?(result: ReviewReadResult): void;
   /** Applies the plan (default executePlan). */
   readonly executePlan?: typeof executePlan;
   /**

@@ -9,6 +9,7 @@ import { assignsCappedPerson, underCapLocks } from '../people-lookups/cap-lock.j
 import { peopleFactsFor } from '../people-lookups/people-facts-for.js';
 import type { ReconcileRequest } from '../queue/queue.js';
 import { personClaimsElsewhere } from '../read-model/held-elsewhere.js';
+import { reviewFactsFor } from '../review/review-facts-for.js';
 import { applyPlan } from './apply-plan.js';
 import { readIssueThread } from './read-issue-thread.js';
 import type { ReconcileDeps, ReconcileResult } from './reconcile-deps.js';
@@ -58,11 +59,19 @@ export async function reconcile(
   const readOther = (other: IssueKey) => readThread(octokit, other, reads);
   const pathDeps = { ...deps, readThread: readOther, log };
   const paths = await pathHoldersFor(pathDeps, key, thread, config, now);
-  const facts = {
+  const threadFacts = {
     ...thread,
     ...{ appLogin: deps.appLogin, hints: request.hints, appAssignees },
     pathHolders: paths.holders,
   };
+  // docs/protocol.md §17: the work each stale claim's branch holds, read before deciding.
+  const review = await reviewFactsFor(
+    { octokit, reads, now, onReviewRead: deps.onReviewRead, log },
+    key,
+    threadFacts,
+    config,
+  );
+  const facts = { ...threadFacts, review };
   const readDeps = { octokit, reads, store: deps.store, appLogin: deps.appLogin, now };
   const people = await peopleFactsFor(readDeps, key, facts, config);
   const decided = (heldElsewhere?: PeopleFacts['heldElsewhere']) => {

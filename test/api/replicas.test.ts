@@ -39,3 +39,52 @@ describe('two replicas on one Redis', () => {
     expect(fake.issue(REPO, n).assignees).toEqual([winner.body.claim.author]);
   });
 });
+
+describe('three replicas on one Redis', () => {
+  it('a session’s release of everything sent to three replicas at once releases each claim once', async () => {
+    cluster = await startCluster({ replicas: 3, seed: (f) => f.addRepo('acme/gears') });
+    const { fake, replicas } = cluster;
+    const [first, second, third] = replicas.map((r) => caller(r.url, fake, 'alice'));
+    const held = [
+      { repo: 'acme/gears', n: fake.createIssue('acme/gears') },
+      { repo: REPO, n: fake.createIssue(REPO) },
+      { repo: REPO, n: fake.createIssue(REPO) },
+    ];
+    const other = fake.createIssue(REPO);
+    const ids: number[] = [];
+    for (const { repo, n } of held) {
+      const answer = await first!.post(claimPath(n, repo), claimBody('s-1'));
+      expect(answer.status).toBe(201);
+      ids.push(answer.body.claim.commentId);
+    }
+    const kept = await second!.post(claimPath(other), claimBody('s-2'));
+    expect(kept.status).toBe(201);
+    fake.clearRequests();
+
+    const answers = await Promise.all(
+      [first!, second!, third!].map((as) => as.delete('/claims', { session: 's-1' })),
+    );
+    for (const answer of answers) {
+      expect(answer.status).toBe(200);
+      expect(answer.body.failed).toEqual([]);
+    }
+    // Every claim released by exactly one of the calls, each edited once, in the issue's lock.
+    const released = answers.flatMap((a) =>
+      a.body.released.map((c: { commentId: number }) => c.commentId),
+    );
+    expect(released.sort()).toEqual([...ids].sort());
+    for (const id of ids) {
+      const edits = fake.requests.filter(
+        (r) => r.method === 'PATCH' && r.path.endsWith(`/issues/comments/${id}`),
+      );
+      expect(edits).toHaveLength(1);
+    }
+    for (const { repo, n } of held) expect(fake.issue(repo, n).labels).toEqual([]);
+    expect(fake.issue(REPO, other).labels).toEqual(['status:in-progress']);
+    // Idempotent wherever it is asked.
+    expect((await third!.delete('/claims', { session: 's-1' })).body).toEqual({
+      released: [],
+      failed: [],
+    });
+  });
+});

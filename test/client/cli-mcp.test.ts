@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { describe, expect, it } from 'vitest';
+import { SPECS } from '../../src/client/cli/cli-specs.js';
 import { commands } from '../../src/client/cli/commands.js';
 import { mcpServer } from '../../src/client/cli/mcp-server.js';
 import { type Harness, issueNumber, REPO, worldsPerTest } from './harness.js';
@@ -199,7 +200,9 @@ describe('the CLI', () => {
     const h = await world();
     const { code, stdout } = await h.cli(['--help']);
     expect(code).toBe(0);
-    for (const command of commands) expect(stdout).toContain(`claim-warden ${command.name}`);
+    // Every command's usage line: `release --all` is the release of everything a session holds.
+    for (const spec of SPECS) expect(stdout).toContain(`claim-warden ${spec.usage}`);
+    expect(SPECS.map((spec) => spec.command)).toEqual(commands);
     expect(stdout).toMatch(/3 {2}unverifiable/);
   });
 });

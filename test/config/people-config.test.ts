@@ -148,7 +148,7 @@ describe('people: in claims.yml (docs/protocol.md §16)', () => {
     expect(
       errorOf({ labels: 5, people: { who: 'all', maxClaims: 'two', staleAfter: 'x' } }).split('; '),
     ).toEqual([
-      'labels: must be a mapping with inProgress and/or blocked (got 5)',
+      'labels: must be a mapping with inProgress, blocked and/or needsReview (got 5)',
       'people.who: must be one of collaborators, members or anyone (got "all")',
       'people.maxClaims: must be a whole number from 0 (no cap) to 1000 (got "two")',
       'people.staleAfter: must be a duration between 1d and 90d, such as 14d (got "x")',

@@ -16,7 +16,11 @@ const defaults = { staleAfterMs: 6 * h };
 
 const DEFAULT_CONFIG: ResolvedRepoConfig = {
   staleAfterMs: 6 * h,
-  labels: { inProgress: 'status:in-progress', blocked: 'status:blocked' },
+  labels: {
+    inProgress: 'status:in-progress',
+    blocked: 'status:blocked',
+    needsReview: 'status:needs-review',
+  },
   assign: true,
   notifyOnExpiry: true,
   enforceLabels: true,
@@ -55,7 +59,7 @@ describe('parseRepoConfig', () => {
   it('reads every field of docs/protocol.md §7', () => {
     const raw = {
       staleAfter: '1h30m',
-      labels: { inProgress: 'claimed', blocked: 'claimed: blocked 🚧' },
+      labels: { inProgress: 'claimed', blocked: 'claimed: blocked 🚧', needsReview: 'review me' },
       assign: false,
       notifyOnExpiry: false,
       enforceLabels: false,
@@ -71,7 +75,7 @@ describe('parseRepoConfig', () => {
       ok: true,
       config: {
         staleAfterMs: 90 * m,
-        labels: { inProgress: 'claimed', blocked: 'claimed: blocked 🚧' },
+        labels: { inProgress: 'claimed', blocked: 'claimed: blocked 🚧', needsReview: 'review me' },
         assign: false,
         notifyOnExpiry: false,
         enforceLabels: false,
@@ -149,9 +153,13 @@ describe('parseRepoConfig', () => {
     [
       'labels',
       'status:x',
-      'labels: must be a mapping with inProgress and/or blocked (got "status:x")',
+      'labels: must be a mapping with inProgress, blocked and/or needsReview (got "status:x")',
     ],
-    ['labels', ['a'], 'labels: must be a mapping with inProgress and/or blocked (got ["a"])'],
+    [
+      'labels',
+      ['a'],
+      'labels: must be a mapping with inProgress, blocked and/or needsReview (got ["a"])',
+    ],
     ['assign', 'yes', 'assign: must be true or false (got "yes")'],
     ['notifyOnExpiry', 1, 'notifyOnExpiry: must be true or false (got 1)'],
     ['enforceLabels', null, 'enforceLabels: must be true or false (got null)'],
@@ -186,6 +194,9 @@ describe('parseRepoConfig', () => {
   });
 
   it('refuses one label for both states, whatever the case', () => {
+    expect(errorOf({ labels: { needsReview: 'Status:Blocked' } })).toBe(
+      'labels.needsReview: must differ from labels.inProgress and labels.blocked (GitHub compares label names without case) (got "Status:Blocked")',
+    );
     expect(errorOf({ labels: { inProgress: 'Status:Blocked' } })).toBe(
       'labels.blocked: must differ from labels.inProgress (GitHub compares label names without case)',
     );
@@ -274,7 +285,11 @@ describe('loadRepoConfig', () => {
       config: {
         ...DEFAULT_CONFIG,
         staleAfterMs: 2 * h,
-        labels: { inProgress: 'status:in-progress', blocked: 'on-hold' },
+        labels: {
+          inProgress: 'status:in-progress',
+          blocked: 'on-hold',
+          needsReview: 'status:needs-review',
+        },
         trustedBots: ['my-agent[bot]'],
       },
       sources: ['o/r:.github/claims.yml'],

@@ -17,6 +17,7 @@ import {
   STATUS_CODES,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { BranchesModel, branchRoutes } from './branches.js';
 import { hookRoutes } from './hook-routes.js';
 import { FakeOAuth, type OAuthClient } from './oauth.js';
 import { validateRequest } from './openapi.js';
@@ -232,6 +233,7 @@ export class FakeGitHub {
   private readonly routes: Route[];
   /** Pull requests, commits and check runs (docs/protocol.md §11). */
   readonly pulls = new PullsModel();
+  readonly branches = new BranchesModel();
   private readonly pullDeps: PullRouteDeps;
   private readonly outbox: WebhookOutbox;
   private readonly tokens = new Map<string, Auth>();
@@ -309,6 +311,7 @@ export class FakeGitHub {
       htmlUrl: () => this.url,
     };
     this.routes.push(...pullRoutes(this.pullDeps));
+    this.routes.push(...branchRoutes(this.pullDeps, this.branches));
     server.on('request', (req, res) => {
       this.handle(req, res).catch((error: unknown) => {
         this.log('fake-github: request failed', { error: String(error) });
@@ -538,6 +541,25 @@ export class FakeGitHub {
   /** Stores a file for the contents API, e.g. `.github/claims.yml`. */
   setFile(repo: string, path: string, content: string): void {
     this.state.setFile(repo, path, content);
+  }
+
+  // ---- branches (docs/protocol.md §17) ---------------------------------------------------
+
+  /**
+   * Creates `name` on `repo` with `ahead` commits the default branch (`main`) lacks (default
+   * 0): `GET …/compare/main...name` answers it, with the newest commit last. Returns the head
+   * SHA (the fork point's when not ahead).
+   */
+  createBranch(repo: string, name: string, options: { ahead?: number } = {}): string {
+    const base = this.pulls.newSha();
+    const ahead = Array.from({ length: options.ahead ?? 0 }, () => this.pulls.newSha());
+    this.branches.add({ repo: this.state.repo(repo).fullName, name, ahead, base });
+    return ahead.at(-1) ?? base;
+  }
+
+  /** Deletes a branch: its compare answers 404 again. */
+  deleteBranch(repo: string, name: string): void {
+    this.branches.branches.delete(`${this.state.repo(repo).fullName.toLowerCase()}#${name}`);
   }
 
   // ---- pull requests and pushes (docs/protocol.md §11) ----------------------------------

@@ -96,6 +96,41 @@ describe.concurrent('the remote MCP server at /mcp', () => {
     expect(mine.structuredContent).toMatchObject({ items: [{ issue: { number: n } }] });
   });
 
+  it('release_all_claims releases every claim of the session, and a bad argument is a refusal result', async ({
+    onTestFinished,
+  }) => {
+    const { fake, appUrl } = await harnessFor(onTestFinished);
+    const [a, b, c] = [fake.createIssue(REPO), fake.createIssue(REPO), fake.createIssue(REPO)];
+    const client = await mcpClient(appUrl, fake.tokenFor('alice'));
+    onTestFinished(() => client.close());
+    for (const n of [a, b]) await callTool(client, 'issue_claim', claimArgs(n, 's-1'));
+    await callTool(client, 'issue_claim', claimArgs(c, 's-2'));
+
+    const released = await callTool(client, 'release_all_claims', {
+      session: 's-1',
+      outcome: 'landed',
+    });
+    expect(released.isError).toBeFalsy();
+    expect(released.structuredContent).toMatchObject({
+      released: [
+        { issue: `${REPO}#${a}`, stage: 'released', outcome: 'landed' },
+        { issue: `${REPO}#${b}`, stage: 'released', outcome: 'landed' },
+      ],
+      failed: [],
+    });
+    const kept = await callTool(client, 'issue_get', { issue: `${REPO}#${c}` });
+    expect(kept.structuredContent).toMatchObject({ claim: { session: 's-2' } });
+    const again = await callTool(client, 'release_all_claims', { session: 's-1' });
+    expect(again.structuredContent).toEqual({ released: [], failed: [] });
+
+    const bad = await callTool(client, 'release_all_claims', { session: 'not a session' });
+    expect(bad.isError).toBe(true);
+    expect(errorOf(bad)).toMatchObject({
+      code: 'INVALID_INPUT',
+      details: { fields: { session: expect.any(String) } },
+    });
+  });
+
   it('two MCP clients racing on one issue get exactly one claim; the other a refusal result', async ({
     onTestFinished,
   }) => {

@@ -34,7 +34,13 @@ describe('remote and stdio tools', () => {
     const remote = new Map((await client.listTools()).tools.map((t) => [t.name, t]));
     const local = await stdioTools();
     const shared = local.filter((t) => remote.has(t.name)).map((t) => t.name);
-    expect(shared.sort()).toEqual(['issue_claim', 'issue_release', 'issues_list', 'paths_check']);
+    expect(shared.sort()).toEqual([
+      'issue_claim',
+      'issue_release',
+      'issues_list',
+      'paths_check',
+      'release_all_claims',
+    ]);
     for (const tool of local.filter((t) => remote.has(t.name))) {
       const other = remote.get(tool.name)!;
       expect(other.title).toBe(tool.title);

@@ -1,4 +1,4 @@
-/** The error codes of the claims API (docs/protocol.md §8, §9, §10). */
+/** The error codes of the claims API (docs/protocol.md §8, §9, §10, §16, §17). */
 type ApiErrorCode =
   | 'UNAUTHENTICATED'
   | 'NOT_TRUSTED'
@@ -11,6 +11,8 @@ type ApiErrorCode =
   | 'PATHS_CLAIMED'
   | 'CLAIM_NOT_HELD'
   | 'PEOPLE_WAITING'
+  | 'NEEDS_REVIEW'
+  | 'IN_GRACE'
   | 'CONFIG_INVALID'
   | 'NOT_ENFORCED'
   | 'RATE_LIMITED'
@@ -63,4 +65,17 @@ export function unverifiable(what: string, retryAfterS = DEFAULT_RETRY_AFTER_S):
     undefined,
     { 'retry-after': String(seconds) },
   );
+}
+
+/** The error object of an answer, `{ code, message, details? }`, as every door renders it. */
+export function errorObject(known: ApiError): {
+  code: string;
+  message: string;
+  details?: Record<string, unknown>;
+} {
+  return {
+    code: known.code,
+    message: known.message,
+    ...(known.details ? { details: known.details } : {}),
+  };
 }

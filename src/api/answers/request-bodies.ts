@@ -82,6 +82,16 @@ export const ReleaseBody = z.strictObject({
 });
 export type ReleaseBody = Omit<z.infer<typeof ReleaseBody>, 'outcome'> & { outcome: Outcome };
 
+/** The body of `DELETE /claims` (docs/protocol.md §17): a release of everything a session holds. */
+export const ReleaseAllBody = z.strictObject({
+  session: Identity,
+  outcome: ReleaseOutcome.optional(),
+  note: Note.optional(),
+});
+export type ReleaseAllBody = Omit<z.infer<typeof ReleaseAllBody>, 'outcome'> & {
+  outcome?: Outcome;
+};
+
 /** Keys that name parts of JavaScript objects, never a field: refused before parsing. */
 const RESERVED_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 

@@ -18,11 +18,17 @@ import type { IndexedIssue } from '../../store/store.js';
 
 /**
  * A claim comment as the claim object (docs/protocol.md §8), with the paths of its path line
- * when it is valid. `GET …/claim`, the work queue, the MCP tool and `claim-warden list` all
- * render claims through publicClaimOf, so they show the same fields.
+ * when it is valid, and with `grace` (§17) its `graceUntil`. `GET …/claim`, the work queue,
+ * the MCP tool and `claim-warden list` all render claims through publicClaimOf, so they show
+ * the same fields.
  */
-export function claimObject(key: IssueKey, claim: ClaimComment, staleAfterMs: number): PublicClaim {
-  return publicClaimOf(issueRef(key), claimFieldsOf(claim, staleAfterMs));
+export function claimObject(
+  key: IssueKey,
+  claim: ClaimComment,
+  staleAfterMs: number,
+  graceMs = 0,
+): PublicClaim {
+  return publicClaimOf(issueRef(key), claimFieldsOf(claim, staleAfterMs, graceMs));
 }
 
 /** The holder of another issue, as its own thread showed it, as the claim object. */

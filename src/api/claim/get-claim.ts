@@ -1,3 +1,4 @@
+import { graceHold } from '../../claims/grace.js';
 import { issueHolder } from '../../claims/issue-holder.js';
 import { trustedClaims } from '../../claims/trusted-claims.js';
 import { issueKeyString } from '../../keys.js';
@@ -33,19 +34,20 @@ export async function getClaim(
     return { at, holding };
   });
   const { thread, config } = at;
-  const { person } = holding;
+  const { person, grace } = holding;
   // Liveness as of this answer, not of the shared read: a claim gone stale since is free,
   // unless a pin keeps it (the one liveness every surface reads, docs/protocol.md §16).
-  const agent =
-    holding.agent &&
-    issueHolder(trustedClaims(thread.comments, config.trustedBots), thread, config, deps.now());
+  const claims = trustedClaims(thread.comments, config.trustedBots);
+  const live = holding.agent && issueHolder(claims, thread, config, deps.now());
+  // docs/protocol.md §17: a stale claim in its grace is shown, with its `graceUntil`.
+  const agent = live ?? (grace && graceHold(claims, thread, config, deps.now())?.claim);
   return {
     status: 200,
     body: {
       issue: issueObject(key, thread),
       claim: person
         ? personObject(key, person, config)
-        : agent && claimObject(key, agent, config.staleAfterMs),
+        : agent && claimObject(key, agent, config.staleAfterMs, config.graceMs),
     },
   };
 }

@@ -13,8 +13,10 @@ import type { ApiDeps } from '../caller/api-deps.js';
 import type { Caller } from '../caller/authenticate.js';
 import { alreadyClaimed, peopleRefusal } from '../issue/already-claimed.js';
 import { holdingOf } from '../issue/holding.js';
+import { inGrace } from '../issue/in-grace.js';
 import { onClaimWrite } from '../issue/on-claim-write.js';
 import type { IssueAtHand, IssueTarget } from '../issue/on-issue.js';
+import { refuseNeedsReview } from '../issue/review-refusal.js';
 import { settle } from '../issue/settle.js';
 import { writeAsCaller } from '../issue/write-as-caller.js';
 import { pathConflicts } from '../paths-check/path-conflicts.js';
@@ -55,9 +57,12 @@ export async function postClaim(
     }
     if (decision.kind === 'resume') return renew(deps, caller, at, decision.holder, body);
     if (decision.kind === 'held') throw alreadyClaimed(at, decision.holder);
+    if (decision.kind === 'in-grace') throw inGrace(at, decision.hold);
     // docs/protocol.md §16: an issue a person holds, or people wait for, is not an agent's.
     const refusal = peopleRefusal(at, holding);
     if (refusal) throw refusal;
+    // docs/protocol.md §17: a needs-review issue is not claimable but by its stale owner.
+    await refuseNeedsReview(deps, at, caller.login, now);
     // docs/protocol.md §10: paths held by a live holder of another issue refuse the claim
     // before anything is written.
     if (body.paths) await refuseHeldPaths(deps, at, body.paths);
@@ -78,7 +83,7 @@ export async function postClaim(
         status: 201,
         body: {
           issue: issueObject(key, readback.thread),
-          claim: claimObject(key, winner, config.staleAfterMs),
+          claim: claimObject(key, winner, config.staleAfterMs, config.graceMs),
           alreadyHeld: false,
           assigned: hasName(readback.thread.assignees, caller.login),
           replaced: stale.map((c) =>
@@ -95,6 +100,7 @@ export async function postClaim(
     const finalised = config.mode === 'observe' ? undefined : (mine?.comment.id ?? posted.id);
     const settled = { ...at, thread: readback.thread };
     if (winner) throw alreadyClaimed(settled, winner, finalised);
+    if (readback.holding.grace) throw inGrace(settled, readback.holding.grace, finalised);
     const lostToPeople = peopleRefusal(settled, readback.holding, finalised);
     if (lostToPeople) throw lostToPeople;
     if (body.paths && mine?.marker.stage === 'released') {
@@ -154,7 +160,7 @@ async function renew(
     status: 200,
     body: {
       issue: issueObject(at.key, readback.thread),
-      claim: claimObject(at.key, winner, at.config.staleAfterMs),
+      claim: claimObject(at.key, winner, at.config.staleAfterMs, at.config.graceMs),
       alreadyHeld: true,
       assigned: hasName(readback.thread.assignees, caller.login),
       replaced: [],

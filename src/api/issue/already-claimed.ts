@@ -12,7 +12,7 @@ export function alreadyClaimed(
   holder: ClaimComment,
   finalised?: number,
 ): ApiError {
-  const claim = claimObject(at.key, holder, at.config.staleAfterMs);
+  const claim = claimObject(at.key, holder, at.config.staleAfterMs, at.config.graceMs);
   return new ApiError(
     409,
     'ISSUE_ALREADY_CLAIMED',

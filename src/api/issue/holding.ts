@@ -1,3 +1,4 @@
+import { graceHold } from '../../claims/grace.js';
 import type { IssueFacts } from '../../claims/issue-facts.js';
 import { issueHolder } from '../../claims/issue-holder.js';
 import type { ClaimComment } from '../../claims/liveness.js';
@@ -22,7 +23,9 @@ export async function holdingOf(
 ): Promise<Holding> {
   const { thread, config } = at;
   const agent = issueHolder(claims, thread, config, now);
-  if (!config.people || !deps.peopleGate) return { agent, person: null, waitlist: [] };
+  // docs/protocol.md §17: with no live holder, a stale claim in its grace still holds.
+  const grace = agent ? null : graceHold(claims, thread, config, now);
+  if (!config.people || !deps.peopleGate) return { agent, grace, person: null, waitlist: [] };
   const facts: IssueFacts = {
     ...thread,
     appLogin: deps.appLogin,
@@ -30,10 +33,10 @@ export async function holdingOf(
     appAssignees: await deps.store.appAssignees(at.key),
   };
   const plan = await peopleGate(deps, at, facts);
-  if (plan === undefined) return { agent, person: null, waitlist: [] };
+  if (plan === undefined) return { agent, grace, person: null, waitlist: [] };
   const { holder, waitlist } = plan;
-  if (holder?.kind === 'person') return { agent: null, person: holder, waitlist };
-  return { agent, person: null, waitlist };
+  if (holder?.kind === 'person') return { agent: null, grace: null, person: holder, waitlist };
+  return { agent, grace, person: null, waitlist };
 }
 
 /** People's claims, fail closed (docs/protocol.md §6): GitHub failing is 503, never a guess. */

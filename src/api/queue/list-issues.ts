@@ -10,6 +10,7 @@ import { type IssueQuery, type QueueCursor, queryIssues } from './query-issues.j
 
 const PARAMS = new Set([
   'claimable',
+  'needsReview',
   'claimedBy',
   'assignedToMe',
   'repo',
@@ -47,7 +48,7 @@ export async function listIssues(
   await forEachBounded([...repos], VISIBILITY_CHECKS_AT_ONCE, async ([name, where]) => {
     if (!(await deps.access.canRead(caller, name))) return;
     visible.add(name);
-    if (query.claimable !== true) return;
+    if (query.claimable !== true && query.needsReview === undefined) return;
     // As the app's last read of claims.yml found it; read now only when none is kept.
     let claimable = await deps.store.queueSettings(where);
     if (claimable === undefined) {
@@ -84,6 +85,7 @@ function parseQuery(params: URLSearchParams, me: string): IssueQuery {
     return value === 'true';
   };
   const claimable = bool('claimable', ['true', 'false']);
+  const needsReview = bool('needsReview', ['true', 'false']);
   const assignedToMe = bool('assignedToMe', ['true']);
   const claimedBy = get('claimedBy');
   if (claimedBy !== undefined && claimedBy !== 'me' && !LOGIN.test(claimedBy)) {
@@ -112,6 +114,7 @@ function parseQuery(params: URLSearchParams, me: string): IssueQuery {
   return {
     limit,
     ...(claimable === undefined ? {} : { claimable }),
+    ...(needsReview === undefined ? {} : { needsReview }),
     ...(claimedBy === undefined ? {} : { claimedBy: claimedBy === 'me' ? me : claimedBy }),
     ...(assignedToMe ? { assignedTo: me } : {}),
     ...(repo === undefined ? {} : { repo }),

@@ -1,5 +1,6 @@
 import { hasName, sameName } from '../../claims/names.js';
 import { type PublicClaim, type PublicIssue, publicClaimOf } from '../../claims/public-claim.js';
+import { DEFAULT_NEEDS_REVIEW_LABEL } from '../../claims/review.js';
 import type { QueueSettings } from '../../config/repo-config.js';
 import { issueRef } from '../../keys.js';
 import { isFreeForAgents, isLiveClaim } from '../../read-model/live-claims.js';
@@ -9,6 +10,8 @@ import { queueIssueObject } from '../answers/serialise.js';
 /** The filters of `GET /api/claims/v1/issues` (docs/protocol.md §9), validated. */
 export interface IssueQuery {
   readonly claimable?: boolean;
+  /** docs/protocol.md §17: the issues carrying the needs-review label (true), or the others. */
+  readonly needsReview?: boolean;
   /** A login; `me` is resolved to the caller's before the query runs. */
   readonly claimedBy?: string;
   readonly assignedTo?: string;
@@ -79,9 +82,13 @@ export function queryIssues(
       continue;
     }
     if (query.claimable === false && !live) continue;
+    const reviewing = needsReview(issue.labels, context.settings(repo));
+    if (query.needsReview !== undefined && reviewing !== query.needsReview) continue;
     if (
       query.claimable === true &&
       (!isFreeForAgents(entry, context.now) ||
+        reviewing ||
+        awaitsCompare(entry) ||
         !claimableByConfig(issue.labels, context.settings(repo)))
     ) {
       continue;
@@ -91,11 +98,32 @@ export function queryIssues(
   matching.sort((a, b) => compare(a.cursor, b.cursor));
   const page = matching.slice(0, query.limit);
   const items = page.map(({ entry, live }) => ({
-    issue: queueIssueObject(entry.issue),
+    issue: {
+      ...queueIssueObject(entry.issue),
+      needsReview: needsReview(
+        entry.issue.labels,
+        context.settings(`${entry.issue.key.owner}/${entry.issue.key.repo}`),
+      ),
+    },
     claim: live ? publicClaimOf(issueRef(entry.issue.key), entry.claim!) : null,
   }));
   const last = page[page.length - 1];
   return { items, next: matching.length > query.limit && last ? last.cursor : null };
+}
+
+/** docs/protocol.md §17: the issue carries the needs-review label (the default name unless known). */
+function needsReview(labels: readonly string[], settings: QueueSettings | null): boolean {
+  return hasName(labels, settings?.needsReview ?? DEFAULT_NEEDS_REVIEW_LABEL);
+}
+
+/**
+ * docs/protocol.md §17: an agent's claim the index holds that has gone stale without being
+ * finalised names a branch whose work is not known until a compare answers; until the
+ * reconcile that finalises it, the issue is not offered.
+ */
+function awaitsCompare(entry: IndexedEntry): boolean {
+  const { claim } = entry;
+  return claim !== null && claim.kind !== 'person' && claim.stage !== 'released';
 }
 
 function claimableByConfig(labels: readonly string[], settings: QueueSettings | null): boolean {

@@ -36,7 +36,7 @@ const ENVIRONMENT = [
   'Environment: GITHUB_TOKEN, GITHUB_API_URL (GitHub Enterprise: https://<host>/api/v3),',
   'XDG_CONFIG_HOME or CLAIM_WARDEN_CONFIG_DIR (identity key and private-names.txt),',
   'CLAIM_WARDEN_URL (the claims app’s base URL: claim, status and release ask it first;',
-  'list and paths check need it).',
+  'list, paths check and release --all need it).',
 ];
 
 /** Where the guide is: this copy's docs/agents.md (an installed package ships it). */

@@ -42,6 +42,17 @@ export const str = (values: Values, name: string): string | undefined => {
   return typeof value === 'string' ? value : undefined;
 };
 
+/** `--outcome`, checked against the outcomes of docs/protocol.md §1. */
+function outcomeOf(values: Values): string | undefined {
+  const outcome = str(values, 'outcome');
+  if (outcome !== undefined && !(OUTCOMES as readonly string[]).includes(outcome)) {
+    throw usageError(
+      `--outcome must be landed, abandoned or handed-over, not ${JSON.stringify(outcome)}`,
+    );
+  }
+  return outcome;
+}
+
 /** Drops absent optional fields, so the input matches what an MCP client would send. */
 function defined(input: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
@@ -96,21 +107,27 @@ const LINES: Readonly<Record<ClientCommand['name'], Omit<CliSpec, 'command'>>> =
     },
     required: ['session', 'outcome'],
     positionals: REF_ARG,
-    input: async (v, [ref]) => {
-      const outcome = str(v, 'outcome');
-      if (outcome !== undefined && !(OUTCOMES as readonly string[]).includes(outcome)) {
-        throw usageError(
-          `--outcome must be landed, abandoned or handed-over, not ${JSON.stringify(outcome)}`,
-        );
-      }
-      return defined({
+    input: async (v, [ref]) =>
+      defined({
         issue: ref,
         session: str(v, 'session'),
-        outcome,
+        outcome: outcomeOf(v),
         note: str(v, 'note'),
         staleAfter: str(v, 'stale-after'),
-      });
+      }),
+  },
+  'release-all': {
+    usage: 'release --all --session S [--outcome landed|abandoned|handed-over] [--note T]',
+    options: {
+      all: { type: 'boolean' },
+      session: { type: 'string' },
+      outcome: { type: 'string' },
+      note: { type: 'string' },
     },
+    required: ['session'],
+    positionals: { count: 0, wanted: 'no issue reference with --all' },
+    input: async (v) =>
+      defined({ session: str(v, 'session'), outcome: outcomeOf(v), note: str(v, 'note') }),
   },
   check: {
     usage: 'check < brief.txt',
@@ -200,3 +217,14 @@ export const SPECS: readonly CliSpec[] = commands.map((command) => ({
   command,
   ...LINES[command.name],
 }));
+
+/**
+ * The spec of `claim-warden <name> …argv`: `release --all` is the release of everything a
+ * session holds (its own command, sharing the subcommand's name); `release-all` is no
+ * subcommand of its own.
+ */
+export function specOf(name: string, argv: readonly string[]): CliSpec | undefined {
+  const wanted = name === 'release' && argv.includes('--all') ? 'release-all' : name;
+  if (name === 'release-all') return undefined;
+  return SPECS.find((s) => s.command.name === wanted);
+}

@@ -11,7 +11,7 @@ import { answerParseErrors } from './answer-parse-errors.js';
 import { argvProblem } from './argv-problem.js';
 import { help, mcpHelp } from './cli-help.js';
 import type { CliIo } from './cli-io.js';
-import { type CliSpec, COMMON, SPECS, str, type Values } from './cli-specs.js';
+import { type CliSpec, COMMON, specOf, str, type Values } from './cli-specs.js';
 import { mcpServer } from './mcp-server.js';
 import { packageVersion } from './package-version.js';
 import { runCommand } from './run-command.js';
@@ -34,7 +34,7 @@ export async function cli(argv: readonly string[], io: CliIo): Promise<number> {
     return EXIT_CODES.ok;
   }
   if (name === 'mcp') return mcp(rest, io);
-  const spec = SPECS.find((s) => s.command.name === name);
+  const spec = specOf(name, rest);
   if (!spec) {
     io.stderr(`claim-warden: unknown command ${JSON.stringify(name)}\n\n${help()}\n`);
     return EXIT_CODES.usage;

@@ -6,6 +6,8 @@ import {
   claimOperation,
   listOperation,
   pathsOperation,
+  RELEASE_ALL_OUTCOME,
+  releaseAllOperation,
   releaseOperation,
 } from '../../operations/catalogue.js';
 import {
@@ -18,6 +20,7 @@ import {
 } from '../../operations/fields.js';
 import { apiClaim } from '../commands/api/api-claim.js';
 import { apiRelease } from '../commands/api/api-release.js';
+import { apiReleaseAll } from '../commands/api/api-release-all.js';
 import { apiStatus } from '../commands/api/api-status.js';
 import { list } from '../commands/api/list.js';
 import { pathsCheck } from '../commands/api/paths-check.js';
@@ -58,7 +61,15 @@ interface CommandContext {
  */
 export interface ClientCommand {
   /** The CLI subcommand. */
-  readonly name: 'claim' | 'status' | 'release' | 'check' | 'migrate' | 'list' | 'paths';
+  readonly name:
+    | 'claim'
+    | 'status'
+    | 'release'
+    | 'release-all'
+    | 'check'
+    | 'migrate'
+    | 'list'
+    | 'paths';
   /** The MCP tool name. */
   readonly tool: string;
   readonly title: string;
@@ -233,6 +244,34 @@ const releaseCommand = defineCommand({
   },
 });
 
+/** `release --all --session [--outcome] [--note]`: everything the session holds, through the app. */
+const releaseAllCommand = defineCommand({
+  name: 'release-all',
+  tool: releaseAllOperation.tool,
+  title: releaseAllOperation.title,
+  description: `${releaseAllOperation.description} ${NEEDS_APP}`,
+  readOnly: false,
+  input: {
+    session,
+    outcome: z
+      .enum(OUTCOMES)
+      .optional()
+      .describe(`landed, abandoned or handed-over; default ${RELEASE_ALL_OUTCOME}`),
+    note,
+  },
+  async run(input, context) {
+    const request = {
+      session: requireIdentity(input.session, 'session'),
+      ...(input.outcome === undefined ? {} : { outcome: input.outcome }),
+      ...(input.note === undefined ? {} : { note: requireNote(input.note) }),
+    };
+    // docs/protocol.md §17: only the app knows every claim of a session (its index).
+    requireApp(context, 'release --all');
+    const desk = await deskFor(context, undefined, request.session);
+    return apiReleaseAll(desk, desk.api!, request);
+  },
+});
+
 /** `check` (the brief on stdin; `brief` for MCP). */
 const checkCommand = defineCommand({
   name: 'check',
@@ -314,6 +353,7 @@ export const commands: readonly ClientCommand[] = [
   claimCommand,
   statusCommand,
   releaseCommand,
+  releaseAllCommand,
   checkCommand,
   migrateCommand,
   listCommand,

@@ -8,7 +8,7 @@ import type { Desk } from '../../io/desk.js';
 import type { ClaimRequest } from '../direct/claim-request.js';
 import { claimedResult } from '../replies/claimed-result.js';
 import { closedRefusal } from '../replies/closed-refusal.js';
-import { heldRefusalOf } from '../replies/held-refusal.js';
+import { heldRefusalOf, inGraceRefusalOf } from '../replies/held-refusal.js';
 import { resumedResult } from '../replies/resumed-result.js';
 import { apiClaimView, heldIn } from './api-claim-view.js';
 import { apiErrorOf, apiFailure } from './api-failure.js';
@@ -75,6 +75,12 @@ function refusal(name: string, reply: Parameters<typeof apiFailure>[1]): ClientE
         finalised === undefined ? {} : { lostRace: true, finalised },
       );
     }
+    case 'IN_GRACE':
+      return inGraceRefusalOf(
+        name,
+        apiClaimView(error.details?.holder, false, name),
+        String(error.details?.recovery?.retryAt),
+      );
     case 'ISSUE_NOT_OPEN':
       return closedRefusal(name, error.details?.stateReason);
     case 'PATHS_CLAIMED':

@@ -11,6 +11,8 @@ import { callOperation } from './call-operation.js';
 /** The work queue's filters (docs/protocol.md §9), as the CLI's flags and the MCP tool give them. */
 interface ListRequest {
   readonly claimable?: boolean;
+  /** docs/protocol.md §17: the issues labelled for review (true) or the others. */
+  readonly needsReview?: boolean;
   /** `me` or a login. */
   readonly claimedBy?: string;
   readonly assignedToMe?: boolean;
@@ -74,6 +76,7 @@ export async function list(api: ClaimsApi, request: ListRequest): Promise<Comman
 function query(request: ListRequest, cursor: string | undefined): URLSearchParams {
   const params = new URLSearchParams();
   if (request.claimable !== undefined) params.set('claimable', String(request.claimable));
+  if (request.needsReview !== undefined) params.set('needsReview', String(request.needsReview));
   if (request.claimedBy !== undefined) params.set('claimedBy', request.claimedBy);
   if (request.assignedToMe) params.set('assignedToMe', 'true');
   if (request.repo !== undefined) params.set('repo', request.repo);

@@ -1,3 +1,4 @@
+import { graceUntilOf } from '../../../claims/grace.js';
 import type { ClaimComment } from '../../../claims/liveness.js';
 import type { HalfMadeClaim } from '../../../claims/plan-abandon.js';
 import { type ClaimPlan, planClaim } from '../../../claims/plan-claim.js';
@@ -12,7 +13,7 @@ import { type IssueState, readIssueState } from '../../io/issue-state.js';
 import { viewIn } from '../replies/claim-view.js';
 import { claimedResult } from '../replies/claimed-result.js';
 import { closedRefusal } from '../replies/closed-refusal.js';
-import { heldRefusal } from '../replies/held-refusal.js';
+import { heldRefusal, inGraceRefusalOf } from '../replies/held-refusal.js';
 import { abandonHalfMade } from './abandon-half-made.js';
 import { abandonLosers } from './abandon-losers.js';
 import type { ClaimRequest } from './claim-request.js';
@@ -45,6 +46,8 @@ export async function claim(desk: Desk, request: ClaimRequest): Promise<CommandR
       return resumeClaim(desk, state, plan, request);
     case 'held':
       throw await abandonLosers(desk, state, plan, false);
+    case 'in-grace':
+      throw inGraceRefusalOf(name, viewIn(state, plan.hold.claim), graceUntilOf(plan.hold.until));
     case 'post':
       return postClaim(desk, state, plan, login);
   }

@@ -27,10 +27,11 @@ export function claimView(
   issueOpen: boolean,
   staleAfterMs: number,
   now: Date,
+  graceMs = 0,
 ): ClaimView {
   // A live claim's staleAt is the app's (claimFieldsOf: the first whole second it is stale);
-  // a stale one's is when it went stale.
-  const fields = claimFieldsOf(claim, staleAfterMs);
+  // a stale one's is when it went stale. With a grace (docs/protocol.md §17), its graceUntil.
+  const fields = claimFieldsOf(claim, staleAfterMs, graceMs);
   const view = isStale(claim, staleAfterMs, now)
     ? { ...fields, staleAt: formatClaimTime(staleSince(claim, staleAfterMs, now)) }
     : fields;
@@ -68,5 +69,6 @@ export function describeClaim(view: ClaimView): string {
 
 /** The view of a claim as one read of its issue saw it. */
 export function viewIn(state: IssueState, claim: ClaimComment): ClaimView {
-  return claimView(claim, state.thread.open, state.config.staleAfterMs, state.now);
+  const { staleAfterMs, graceMs } = state.config;
+  return claimView(claim, state.thread.open, staleAfterMs, state.now, graceMs);
 }

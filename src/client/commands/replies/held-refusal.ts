@@ -2,7 +2,7 @@ import type { ClaimComment } from '../../../claims/liveness.js';
 import { type ClientError, refused } from '../../core/client-error.js';
 import { formatIssueRef } from '../../core/issue-ref.js';
 import type { IssueState } from '../../io/issue-state.js';
-import { type ClaimView, claimView, describeClaim } from './claim-view.js';
+import { type ClaimView, describeClaim, viewIn } from './claim-view.js';
 
 /** What a held refusal says besides the holder. */
 interface HeldRefusalOptions {
@@ -21,8 +21,20 @@ export function heldRefusal(
   holder: ClaimComment,
   options: HeldRefusalOptions = {},
 ): ClientError {
-  const view = claimView(holder, state.thread.open, state.config.staleAfterMs, state.now);
+  const view = viewIn(state, holder);
   return heldRefusalOf(formatIssueRef(state.ref), view, options);
+}
+
+/**
+ * The refusal while another session's stale claim is in its grace (docs/protocol.md §17): only
+ * that session may claim the issue again until `retryAt`, the end of the grace. Direct and API
+ * mode alike.
+ */
+export function inGraceRefusalOf(name: string, view: ClaimView, retryAt: string): ClientError {
+  return refused(
+    `${name} is in grace for another session's stale claim until ${retryAt}: only that session may claim it again; wait until then or pick another issue: ${describeClaim(view)}`,
+    { issue: name, reason: 'in-grace', holder: view, retryAt },
+  );
 }
 
 /** The held refusal of the issue `name` and its holder's view (direct and API mode alike). */

@@ -1,0 +1,211 @@
+import type { DecideConfig } from './decide-config.js';
+import type { IssueFacts } from './issue-facts.js';
+import { type ClaimComment, isStale } from './liveness.js';
+import { hasName, sameName } from './names.js';
+import type { Action } from './plan.js';
+import { trustedClaims } from './trusted-claims.js';
+import type { Finalising } from './without-path-losers.js';
+
+/**
+ * docs/protocol.md §17 "stale work with commits goes to review": what a stale claim's branch
+ * holds that the default branch lacks, as the edge read it (compare, then open pull requests).
+ */
+export interface BranchWork {
+  readonly branch: string;
+  /** Commits the default branch lacks (`ahead_by`); 0 with an open pull request only. */
+  readonly aheadBy: number;
+  /** The branch's head commit (full SHA). */
+  readonly head: string;
+  /** The open pull request from the branch, or null. */
+  readonly pull: number | null;
+}
+
+/**
+ * The review facts of one issue: for each stale, unreleased claim whose branch the edge read
+ * ({@link reviewReads}), its work, or null when the branch has none (404, not ahead, no open
+ * pull request). Absent from IssueFacts: nothing was read, and stale claims go back to the
+ * queue as before review existed (the client's own planning).
+ */
+export type ReviewFacts = ReadonlyMap<number, BranchWork | null>;
+
+/** The label a review puts on the issue when the config names none. */
+export const DEFAULT_NEEDS_REVIEW_LABEL = 'status:needs-review';
+
+/** The needs-review label of a config. */
+export function needsReviewLabel(config: DecideConfig): string {
+  return config.labels.needsReview ?? DEFAULT_NEEDS_REVIEW_LABEL;
+}
+
+/** One branch the edge must read before decide() may finalise a stale claim. */
+export interface ReviewRead {
+  readonly commentId: number;
+  readonly branch: string;
+}
+
+/**
+ * Pure: the stale, unreleased trusted claims of an open issue whose branch must be read for
+ * work before they are finalised. A closed issue reads nothing: a stale claim there changes
+ * nothing about review. Pinned claims never go stale, so they are the edge's to leave out.
+ */
+export function reviewReads(facts: IssueFacts, config: DecideConfig, now: Date): ReviewRead[] {
+  if (!facts.open || facts.isPullRequest) return [];
+  return trustedClaims(facts.comments, config.trustedBots)
+    .filter((c) => c.marker.stage !== 'released' && isStale(c, config.staleAfterMs, now))
+    .map((c) => ({ commentId: c.comment.id, branch: c.marker.branch }));
+}
+
+/** The hidden second line of a review note: whose work it is and what it holds. */
+export function reviewTag(author: string, work: BranchWork): string {
+  return `<!-- claim-warden review author=${author} branch=${work.branch} ahead=${work.aheadBy} head=${work.head} pull=${work.pull ?? 'none'} -->`;
+}
+
+const REVIEW_TAG =
+  /^<!-- claim-warden review author=(\S+) branch=(\S+) ahead=(\d+) head=([0-9a-f]{7,40}) pull=(\d+|none) -->$/;
+
+/** A review the app noted on the thread: whose work, and the work. */
+export interface NotedReview {
+  readonly author: string;
+  readonly work: BranchWork;
+}
+
+/** The latest review the app's own notes record on the thread, or null. */
+export function notedReview(facts: IssueFacts): NotedReview | null {
+  let latest: { id: number; review: NotedReview } | null = null;
+  for (const comment of facts.comments) {
+    if (!sameName(comment.author, facts.appLogin)) continue;
+    const match = REVIEW_TAG.exec(comment.body.split('\n')[1]?.replace(/\r$/, '') ?? '');
+    if (!match || (latest && latest.id > comment.id)) continue;
+    const [, author, branch, ahead, head, pull] = match as unknown as string[];
+    latest = {
+      id: comment.id,
+      review: {
+        author: author!,
+        work: {
+          branch: branch!,
+          aheadBy: Number(ahead),
+          head: head!,
+          pull: pull === 'none' ? null : Number(pull),
+        },
+      },
+    };
+  }
+  return latest?.review ?? null;
+}
+
+/** The sentence naming a stale session's work, as the expiry note and refusals say it. */
+export function workSentence(author: string, work: BranchWork): string {
+  const commits = `${work.aheadBy} commit${work.aheadBy === 1 ? '' : 's'}`;
+  const pull = work.pull === null ? '' : ` and pull request #${work.pull}`;
+  return `@${author}'s session left ${commits} on ${work.branch} (${work.head.slice(0, 7)})${pull}; review them before this is taken over.`;
+}
+
+/**
+ * docs/protocol.md §17 "never dragged back": the gate a needs-review issue puts on new claims,
+ * or null when none is in force (no label, and no review starts in this decision).
+ */
+export interface ReviewGate {
+  /** The stale claim's author, whose own return is admitted; null for a label set by hand. */
+  readonly owner: string | null;
+  /** The work, as this decision found it or the app's note recorded it; null by hand. */
+  readonly work: BranchWork | null;
+  /** A review starts in this decision (the label is to be added). */
+  readonly starts: boolean;
+  /** The reason line of a refused claim. */
+  readonly refusal: string;
+}
+
+/**
+ * The gate of one decision. `started`: the stale claims this decision finalises into review,
+ * with their work, oldest first (the latest is the one the gate names).
+ */
+export function reviewGate(
+  facts: IssueFacts,
+  config: DecideConfig,
+  started: readonly { claim: ClaimComment; work: BranchWork }[],
+): ReviewGate | null {
+  const labelled = hasName(facts.labels, needsReviewLabel(config));
+  const latest = started.at(-1);
+  if (latest) {
+    const owner = latest.claim.comment.author;
+    return { owner, work: latest.work, starts: !labelled, refusal: refusalText(owner) };
+  }
+  if (!labelled) return null;
+  const noted = notedReview(facts);
+  return {
+    owner: noted?.author ?? null,
+    work: noted?.work ?? null,
+    starts: false,
+    refusal: refusalText(noted?.author ?? null),
+  };
+}
+
+function refusalText(owner: string | null): string {
+  const whose = owner ? `@${owner}'s stale session left work here` : 'a maintainer marked it';
+  return `this issue needs review (${whose}); ask a maintainer to review it, or claim another issue`;
+}
+
+/**
+ * The contenders a gate lets hold: the owner's own claims, and the holder that held when a
+ * person added the label by hand (the in-progress label still shows it and no stale claim
+ * ends now). The rest are refused.
+ */
+export function admittedByGate(
+  gate: ReviewGate,
+  facts: IssueFacts,
+  config: DecideConfig,
+  contenders: readonly ClaimComment[],
+  staleEndsNow: boolean,
+): Set<ClaimComment> {
+  const admitted = new Set<ClaimComment>();
+  const holding = !gate.starts && !staleEndsNow && hasName(facts.labels, config.labels.inProgress);
+  const oldest = contenders.reduce<ClaimComment | null>(
+    (first, c) => (first === null || c.comment.id < first.comment.id ? c : first),
+    null,
+  );
+  for (const claim of contenders) {
+    if (gate.owner !== null && sameName(claim.comment.author, gate.owner)) admitted.add(claim);
+    else if (holding && claim === oldest) admitted.add(claim);
+  }
+  return admitted;
+}
+
+/**
+ * The needs-review label's writes: added when a review starts and the owner does not hold,
+ * taken off when the owner's own claim holds (the owner came back to finish the work).
+ */
+export function reviewLabelActions(
+  facts: IssueFacts,
+  config: DecideConfig,
+  gate: ReviewGate | null,
+  holder: ClaimComment | null,
+): Action[] {
+  if (!gate) return [];
+  const label = needsReviewLabel(config);
+  const ownerHolds =
+    holder !== null && gate.owner !== null && sameName(holder.comment.author, gate.owner);
+  const has = hasName(facts.labels, label);
+  if (ownerHolds) return has ? [{ kind: 'remove-label', label }] : [];
+  if (gate.starts && !has) return [{ kind: 'add-label', label, role: 'needsReview' }];
+  return [];
+}
+
+/**
+ * The contenders that may still hold under the gate, in their order; each refused one is
+ * finalised as abandoned with the gate's reason (pushed onto `finalising`).
+ */
+export function gateContenders(
+  gate: ReviewGate | null,
+  facts: IssueFacts,
+  config: DecideConfig,
+  contenders: readonly ClaimComment[],
+  finalising: Finalising[],
+): ClaimComment[] {
+  if (!gate) return [...contenders];
+  const staleEndsNow = finalising.some((f) => f.reason === 'stale');
+  const admitted = admittedByGate(gate, facts, config, contenders, staleEndsNow);
+  for (const claim of contenders) {
+    if (admitted.has(claim)) continue;
+    finalising.push({ claim, outcome: 'abandoned', reason: 'needs-review', text: gate.refusal });
+  }
+  return contenders.filter((claim) => admitted.has(claim));
+}
