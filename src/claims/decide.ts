@@ -1,5 +1,6 @@
 import { administrativeRemoval } from './administrative-removal.js';
 import { assigneeActions } from './assignee-actions.js';
+import type { BranchWork } from './branch-work.js';
 import { editClaimBody } from './claim-body.js';
 import { releasedClaim } from './comment.js';
 import type { DecideConfig } from './decide-config.js';
@@ -14,7 +15,7 @@ import { formatClaimTime } from './marker.js';
 import type { PeopleVerdict } from './people-verdict.js';
 import { personFinalising } from './person-finalising.js';
 import type { Action, Plan } from './plan.js';
-import { type BranchWork, gateContenders, reviewGate, reviewLabelActions } from './review.js';
+import { gateContenders, reviewGate, reviewLabelActions } from './review.js';
 import { trustedClaims } from './trusted-claims.js';
 import type { Outcome } from './types.js';
 import { type Finalising, withoutPathLosers } from './without-path-losers.js';

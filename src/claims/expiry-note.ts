@@ -1,10 +1,11 @@
+import type { BranchWork } from './branch-work.js';
 import { hasNote } from './has-note.js';
 import type { IssueFacts } from './issue-facts.js';
 import { type ClaimComment, heartbeat } from './liveness.js';
 import { markdownCode } from './markdown-code.js';
 import { formatClaimTime } from './marker.js';
 import { sameName } from './names.js';
-import { type BranchWork, reviewTag, workSentence } from './review.js';
+import { reviewTag, workSentence } from './review.js';
 
 /** The first line of the note the app posts when a claim expires; makes the note idempotent. */
 export function expiryNoteTag(commentId: number): string {

@@ -1,5 +1,5 @@
+import type { ReviewFacts } from './branch-work.js';
 import type { PeopleFacts } from './people-facts.js';
-import type { ReviewFacts } from './review.js';
 import type { Hint, ThreadComment } from './types.js';
 
 /** Everything decide() knows about one issue: GitHub's state plus what events told. */

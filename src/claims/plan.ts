@@ -1,4 +1,4 @@
-import type { BranchWork } from './review.js';
+import type { BranchWork } from './branch-work.js';
 import type { AssigneeMode, Outcome } from './types.js';
 
 /** Why a claim comment is finalised; also the label of the finalisations metric. */

@@ -1,5 +1,5 @@
 import type { ProbotOctokit } from 'probot';
-import type { BranchWork } from '../claims/review.js';
+import type { BranchWork } from '../claims/branch-work.js';
 import { conditionalGet, type ReadCache } from '../github/conditional.js';
 import { statusOf, UnverifiableError } from '../github/errors.js';
 import { keptAnswer } from '../github/kept-answer.js';

@@ -1,8 +1,9 @@
 import type { Logger } from 'pino';
 import type { ProbotOctokit } from 'probot';
+import type { BranchWork, ReviewFacts } from '../claims/branch-work.js';
 import type { DecideConfig } from '../claims/decide-config.js';
 import type { IssueFacts } from '../claims/issue-facts.js';
-import { type BranchWork, type ReviewFacts, reviewReads } from '../claims/review.js';
+import { reviewReads } from '../claims/review.js';
 import type { ReadCache } from '../github/conditional.js';
 import { statusOf } from '../github/errors.js';
 import type { IssueKey } from '../keys.js';

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import type { BranchWork } from '../../src/claims/branch-work.js';
 import { decide } from '../../src/claims/decide.js';
 import type { Action } from '../../src/claims/plan.js';
-import { type BranchWork, notedReview, reviewReads } from '../../src/claims/review.js';
+import { notedReview, reviewReads } from '../../src/claims/review.js';
 import type { ThreadComment } from '../../src/claims/types.js';
 import { APP_LOGIN, claim, DEFAULT_CONFIG, facts, HOUR, NOW } from '../helpers/thread-builder.js';
 import { kinds } from './plan-state.js';

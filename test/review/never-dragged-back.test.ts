@@ -42,9 +42,7 @@ function numbers(issues: readonly { number: number }[]) {
 }
 
 describe.concurrent('never dragged back', () => {
-  it('the queue never offers it; needsReview=true lists exactly it', async ({
-    onTestFinished,
-  }) => {
+  it('the queue never offers it; needsReview=true lists exactly it', async ({ onTestFinished }) => {
     const harness = await harnessFor(onTestFinished);
     const free = harness.fake.createIssue(REPO);
     const { n } = await inReview(harness);

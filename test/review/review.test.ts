@@ -4,9 +4,9 @@
  * default 6 h window, branches made on the fake with commits ahead of `main`.
  */
 import { describe, expect, it } from 'vitest';
+import { claimComment, HOUR, harnessFor, markerOf } from '../e2e/e2e-helpers.js';
 import type { RecordedRequest } from '../fake-github/fake-github.js';
 import { REPO, waitFor } from '../helpers/app-harness.js';
-import { claimComment, HOUR, harnessFor, markerOf } from '../e2e/e2e-helpers.js';
 
 const REVIEW = 'status:needs-review';
 const COMPARE = '/repos/acme/widgets/compare/';
@@ -16,9 +16,7 @@ function compares(fake: { requests: readonly RecordedRequest[] }) {
 }
 
 describe.concurrent('stale work with commits goes to review', () => {
-  it('labels the issue for review and notes whose work it is', async ({
-    onTestFinished,
-  }) => {
+  it('labels the issue for review and notes whose work it is', async ({ onTestFinished }) => {
     const harness = await harnessFor(onTestFinished);
     const { fake } = harness;
     const head = fake.createBranch(REPO, 'feat/s-old', { ahead: 3 });
@@ -91,7 +89,8 @@ describe.concurrent('stale work with commits goes to review', () => {
       updatedAt: at,
     });
     await waitFor(
-      () => markerOf(fake, a.id)?.stage === 'released' && markerOf(fake, b.id)?.stage === 'released',
+      () =>
+        markerOf(fake, a.id)?.stage === 'released' && markerOf(fake, b.id)?.stage === 'released',
       'both finalised',
     );
     await harness.settle();
@@ -109,7 +108,11 @@ describe.concurrent('stale work with commits goes to review', () => {
     const harness = await harnessFor(onTestFinished);
     const { fake } = harness;
     fake.createBranch(REPO, 'feat/s-pr');
-    const pull = fake.openPullRequest(REPO, { head: 'feat/s-pr', files: ['a.ts'], author: 'alice' });
+    const pull = fake.openPullRequest(REPO, {
+      head: 'feat/s-pr',
+      files: ['a.ts'],
+      author: 'alice',
+    });
     const n = fake.createIssue(REPO);
     const at = new Date(Date.now() - 7 * HOUR);
     const stale = fake.addComment(REPO, n, {
@@ -132,7 +135,11 @@ describe.concurrent('stale work with commits goes to review', () => {
     const harness = await harnessFor(onTestFinished);
     const { fake } = harness;
     fake.createBranch(REPO, 'feat/s-down', { ahead: 1 });
-    const failing = fake.inject({ path: /compare\/main\.\.\.feat(%2F|\/)s-down$/, status: 502, times: 1_000 });
+    const failing = fake.inject({
+      path: /compare\/main\.\.\.feat(%2F|\/)s-down$/,
+      status: 502,
+      times: 1_000,
+    });
     const n = fake.createIssue(REPO);
     const at = new Date(Date.now() - 7 * HOUR);
     const stale = fake.addComment(REPO, n, {
@@ -146,7 +153,10 @@ describe.concurrent('stale work with commits goes to review', () => {
     expect(fake.issue(REPO, n).labels).not.toContain(REVIEW);
     expect(fake.comments(REPO, n).filter((c) => c.user?.login === fake.botLogin)).toEqual([]);
     fake.clearInjections();
-    await waitFor(() => markerOf(fake, stale.id)?.stage === 'released', 'finalised once it answers');
+    await waitFor(
+      () => markerOf(fake, stale.id)?.stage === 'released',
+      'finalised once it answers',
+    );
     await harness.settle();
     expect(fake.issue(REPO, n).labels).toEqual([REVIEW]);
   });

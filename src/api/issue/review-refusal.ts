@@ -1,5 +1,6 @@
+import type { BranchWork } from '../../claims/branch-work.js';
 import { sameName } from '../../claims/names.js';
-import { type BranchWork, reviewGate } from '../../claims/review.js';
+import { reviewGate } from '../../claims/review.js';
 import { trustedClaims } from '../../claims/trusted-claims.js';
 import { installationReads } from '../../github/conditional.js';
 import { UnverifiableError } from '../../github/errors.js';
