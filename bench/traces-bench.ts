@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { freePort, STACK_SECRET, stackEnv } from '../sandbox/stack.js';
@@ -12,6 +13,20 @@ const INSTRUMENT = fileURLToPath(new URL('../src/telemetry/instrument.ts', impor
 const WARM_UP_MS = 2000;
 const ROUND_MS = 750;
 const ROUNDS = 6;
+const SETTLE_MS = 2000;
+
+/**
+ * The CPU time a child has used, all its threads (`/proc`, Linux), in ms; undefined elsewhere.
+ * Per delivery it is steadier than throughput on a machine shared with other work.
+ */
+function cpuMs(pid: number | undefined): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return undefined;
+  }
+}
 
 /** An OTLP/HTTP collector that takes every export and keeps nothing. */
 async function startSink(): Promise<{
@@ -90,6 +105,7 @@ export async function benchTraces(): Promise<Section> {
       children.push(child);
       return Number(child.ready.port);
     };
+    const pids = () => children.map((child) => child.process.pid);
     const noop = await start('noop');
     const off = await start('app');
     const on = await start('app', { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url });
@@ -97,14 +113,27 @@ export async function benchTraces(): Promise<Section> {
     for (const payload of payloads) {
       for (const port of ports) await blast(port, payload, WARM_UP_MS / payloads.length);
       const sums = [0, 0, 0];
+      const answered = [0, 0, 0];
+      const cpuBefore = pids().map(cpuMs);
       let failed = 0;
       for (let round = 0; round < ROUNDS; round++) {
         for (const [i, port] of ports.entries()) {
           const result = await blast(port, payload, ROUND_MS);
           sums[i]! += result.perSecond;
+          answered[i]! += result.perSecond * (ROUND_MS / 1000);
           failed += result.failed;
         }
       }
+      // What the deliveries left running (reconciles, exports) counts too.
+      await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+      const perDelivery = pids().map((pid, i) => {
+        const before = cpuBefore[i];
+        const after = cpuMs(pid);
+        return before === undefined || after === undefined
+          ? undefined
+          : (after - before) / answered[i]!;
+      });
+      const [, offCpu, onCpu] = perDelivery;
       if (failed > 0) throw new Error(`traces: ${failed} deliveries of "${payload.name}" failed`);
       const [noopRate, offRate, onRate] = sums.map((sum) => sum / ROUNDS) as [
         number,
@@ -117,8 +146,18 @@ export async function benchTraces(): Promise<Section> {
         `${fmt(onRate)}/s`,
         fmt(onRate / offRate, 2),
         fmt(offRate / noopRate, 2),
+        offCpu === undefined || onCpu === undefined
+          ? '—'
+          : `${fmt(offCpu * 1000)} / ${fmt(onCpu * 1000)} µs (${fmt(offCpu / onCpu, 2)})`,
       ]);
-      data.push({ payload: payload.name, noopRate, offRate, onRate, onOverOff: onRate / offRate });
+      data.push({
+        payload: payload.name,
+        noopRate,
+        offRate,
+        onRate,
+        onOverOff: onRate / offRate,
+        cpuMsPerDelivery: { off: offCpu, on: onCpu },
+      });
     }
     if (sink.exports() === 0) throw new Error('traces: the app with traces on exported nothing');
   } finally {
@@ -133,8 +172,17 @@ export async function benchTraces(): Promise<Section> {
       'The app as the image starts it (instrumentation loaded first); off: no OTEL_EXPORTER_OTLP_ENDPOINT.',
       `${ROUNDS} alternating rounds of ${ROUND_MS} ms against a no-op Probot app, mean. Goals: on/off ≥ 0.9;`,
       'off/no-op as in the throughput benchmark (traces off cost nothing measurable).',
+      "CPU a delivery: the process's CPU time (all threads) over its rounds and what they left running;",
+      'the ratio off/on is the throughput on would keep where CPU is what limits it.',
     ],
-    columns: ['delivery', 'traces off', 'traces on', 'on/off', 'off/no-op'],
+    columns: [
+      'delivery',
+      'traces off',
+      'traces on',
+      'on/off',
+      'off/no-op',
+      'CPU a delivery off / on',
+    ],
     rows,
     data,
   };

@@ -71,8 +71,9 @@ async function instrument(): Promise<void> {
       new HttpInstrumentation({
         // Probes are not worth a trace each.
         ignoreIncomingRequestHook: (req) => req.url === '/health' || req.url === '/metrics',
-        // Outgoing requests are GitHub's (each its `GitHub …` span, trace-calls.ts, with the
-        // route template) and the exporter's own: a client span of each would say it twice.
+        // Incoming only: GitHub's requests go through fetch, each with its `GitHub …` span
+        // (trace-calls.ts, with the route template); the one `http` client left is the
+        // exporter's own, whose requests are no part of a trace.
         disableOutgoingRequestInstrumentation: true,
       }),
       new IORedisInstrumentation({ requireParentSpan: true }),
