@@ -22,8 +22,13 @@ export const calls: Call[] = [];
 /** Requests that matched no mock. */
 export const unmatched: string[] = [];
 
-/** Closes the network, records unmatched requests; call once per file (beforeAll). */
+/**
+ * Closes the network, records unmatched requests; call once per file (beforeAll). Nock
+ * intercepts from its import on; a file after one that restored it (test files share a
+ * process) turns it on again.
+ */
 export function installNockGuards(): void {
+  if (!nock.isActive()) nock.activate();
   nock.disableNetConnect();
   nock.enableNetConnect('127.0.0.1');
   nock.emitter.on('no match', (req: NoMatch, options?: NoMatch) => {
@@ -35,10 +40,15 @@ export function installNockGuards(): void {
   });
 }
 
-/** Opens the network again; call once per file (afterAll). */
+/**
+ * Opens the network again and takes nock out of `http` and `fetch`; call once per file
+ * (afterAll). The next test file in this process then talks to the real network stack.
+ */
 export function removeNockGuards(): void {
   nock.emitter.removeAllListeners('no match');
   nock.enableNetConnect();
+  nock.cleanAll();
+  nock.restore();
 }
 
 /** What nock's 'no match' event carries: request options, or a ClientRequest and its options. */

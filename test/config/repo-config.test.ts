@@ -256,8 +256,15 @@ describe('loadRepoConfig', () => {
     retry: { enabled: false },
   });
 
-  beforeAll(() => nock.disableNetConnect());
-  afterAll(() => nock.enableNetConnect());
+  // Test files share a process: nock is turned on for this file and off after it.
+  beforeAll(() => {
+    if (!nock.isActive()) nock.activate();
+    nock.disableNetConnect();
+  });
+  afterAll(() => {
+    nock.enableNetConnect();
+    nock.restore();
+  });
   afterEach(() => {
     const pending = nock.pendingMocks();
     nock.cleanAll();

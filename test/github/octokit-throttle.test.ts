@@ -26,11 +26,14 @@ beforeAll(() => {
     privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
     publicKeyEncoding: { type: 'spki', format: 'pem' },
   }));
+  // Test files share a process: nock is turned on for this file and off after it.
+  if (!nock.isActive()) nock.activate();
   nock.disableNetConnect();
 });
 
 afterAll(() => {
   nock.enableNetConnect();
+  nock.restore();
 });
 
 let logLines: Array<Record<string, unknown>>;
