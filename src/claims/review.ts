@@ -11,12 +11,12 @@ import type { Finalising } from './without-path-losers.js';
 export const DEFAULT_NEEDS_REVIEW_LABEL = 'status:needs-review';
 
 /** The needs-review label of a config. */
-export function needsReviewLabel(config: DecideConfig): string {
+function needsReviewLabel(config: DecideConfig): string {
   return config.labels.needsReview ?? DEFAULT_NEEDS_REVIEW_LABEL;
 }
 
 /** One branch the edge must read before decide() may finalise a stale claim. */
-export interface ReviewRead {
+interface ReviewRead {
   readonly commentId: number;
   readonly branch: string;
 }
@@ -42,7 +42,7 @@ const REVIEW_TAG =
   /^<!-- claim-warden review author=(\S+) branch=(\S+) ahead=(\d+) head=([0-9a-f]{7,40}) pull=(\d+|none) -->$/;
 
 /** A review the app noted on the thread: whose work, and the work. */
-export interface NotedReview {
+interface NotedReview {
   readonly author: string;
   readonly work: BranchWork;
 }
@@ -82,7 +82,7 @@ export function workSentence(author: string, work: BranchWork): string {
  * docs/protocol.md §17 "never dragged back": the gate a needs-review issue puts on new claims,
  * or null when none is in force (no label, and no review starts in this decision).
  */
-export interface ReviewGate {
+interface ReviewGate {
   /** The stale claim's author, whose own return is admitted; null for a label set by hand. */
   readonly owner: string | null;
   /** The work, as this decision found it or the app's note recorded it; null by hand. */
@@ -128,7 +128,7 @@ function refusalText(owner: string | null): string {
  * person added the label by hand (the in-progress label still shows it and no stale claim
  * ends now). The rest are refused.
  */
-export function admittedByGate(
+function admittedByGate(
   gate: ReviewGate,
   facts: IssueFacts,
   config: DecideConfig,

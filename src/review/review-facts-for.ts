@@ -13,7 +13,7 @@ import { readBranchWork } from './read-branch-work.js';
 export type ReviewReadResult = 'work' | 'none' | 'failed';
 
 /** What gathering the review facts reads with. */
-export interface ReviewReadDeps {
+interface ReviewReadDeps {
   readonly octokit: ProbotOctokit;
   readonly reads: ReadCache;
   readonly now: Date;

@@ -13,7 +13,7 @@ import type { IssueAtHand } from './on-issue.js';
 import { settle } from './settle.js';
 
 /** The `review` object of a NEEDS_REVIEW answer and of `claim.expired` (docs/protocol.md §17). */
-export function publicReview(work: BranchWork) {
+function publicReview(work: BranchWork) {
   return {
     branch: work.branch,
     aheadBy: work.aheadBy,
