@@ -28,6 +28,7 @@ import {
   MINUTE,
   mock,
   mockIssue,
+  mockNoBranchWork,
   mockThread,
   NOW,
   OWNER,
@@ -185,6 +186,7 @@ describe('docs/protocol.md §5: events', () => {
       token: false,
       config: 'cached',
     });
+    mockNoBranchWork('feat/11');
     const expected = expectWrites(
       write.note(1, expect.stringContaining('@alice') as unknown as string),
       write.finalise(11, finalised(ahead, 'abandoned', 'stale since 2026-11-30T12:00:00Z')),

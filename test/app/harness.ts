@@ -660,3 +660,15 @@ export function useTestApp(): () => TestApp {
     return app;
   };
 }
+
+/**
+ * docs/protocol.md §17: before a stale claim is finalised its branch is read for work. Mocks
+ * the repository (its default branch) and a compare that finds no branch (404): no work.
+ */
+export function mockNoBranchWork(branch: string): void {
+  mock('GET', `/repos/${OWNER}/${REPO}`, [200, { default_branch: 'main' }]);
+  mock('GET', `/repos/${OWNER}/${REPO}/compare/main...${encodeURIComponent(branch)}`, [
+    404,
+    { message: 'Not Found' },
+  ]);
+}

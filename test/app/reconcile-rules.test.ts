@@ -23,6 +23,7 @@ import {
   mock,
   mockComments,
   mockIssue,
+  mockNoBranchWork,
   mockThread,
   NOW,
   OWNER,
@@ -142,6 +143,7 @@ describe('a stale, unreleased claim', () => {
     const alice = claim({ id: 11, by: 'alice', session: 'sess-alice', updatedAgoMs: 7 * HOUR });
     const bob = claim({ id: 12, by: 'bob' });
     mockThread({ comments: [alice, bob], labels: [IN_PROGRESS], assignees: ['alice'] });
+    mockNoBranchWork('feat/11');
     const expected = expectWrites(
       write.note(1, expect.stringContaining('@alice') as unknown as string),
       write.finalise(11, finalised(alice, 'abandoned', 'stale since 2026-11-30T11:00:00Z')),
@@ -167,6 +169,7 @@ describe('a stale, unreleased claim', () => {
       assignees: ['bob'],
       config: 'notifyOnExpiry: false\n',
     });
+    mockNoBranchWork('feat/11');
     const expected = expectWrites(
       write.finalise(11, finalised(alice, 'abandoned', 'stale since 2026-11-30T11:00:00Z')),
     );
@@ -185,6 +188,7 @@ describe('a stale, unreleased claim', () => {
 
     // First attempt: the note goes out, then the finalisation fails (all of octokit's retries).
     mockThread({ comments: [alice], labels: [IN_PROGRESS], assignees: ['alice'] });
+    mockNoBranchWork('feat/11');
     expectWrites(write.note(1, expect.stringContaining('@alice') as unknown as string));
     mock('PATCH', '/repos/o/r/issues/comments/11', [500, { message: 'Server Error' }], {
       body: { body },
@@ -201,6 +205,8 @@ describe('a stale, unreleased claim', () => {
     };
     mockIssue({ comments: [alice, note], labels: [IN_PROGRESS], assignees: ['alice'] });
     mockComments(1, [alice, note]);
+    // The branch is read again (the default branch is kept).
+    mock('GET', '/repos/o/r/compare/main...feat%2F11', [404, { message: 'Not Found' }]);
     expectWrites(
       write.finalise(11, body),
       write.removeLabel(1, IN_PROGRESS),

@@ -11,6 +11,7 @@ import {
   IN_PROGRESS,
   INSTALLATION,
   issuePath,
+  mockNoBranchWork,
   mockThread,
   NOW,
   OWNER,
@@ -60,6 +61,7 @@ describe('the sweep', () => {
       token: false,
       config: 'cached',
     });
+    mockNoBranchWork('feat/11');
     const expected = expectWrites(
       write.note(1, expectMention('alice')),
       write.finalise(11, finalised(alice, 'abandoned', 'stale since 2026-11-30T17:00:00Z', later)),

@@ -504,7 +504,11 @@ describe('RepoConfigCache', () => {
 
 describe('queue settings (docs/protocol.md §9)', () => {
   it('without a queue key, nothing is required and the blocked label is excluded', () => {
-    expect(queueSettings(DEFAULT_CONFIG)).toEqual({ labels: [], exclude: ['status:blocked'] });
+    expect(queueSettings(DEFAULT_CONFIG)).toEqual({
+      labels: [],
+      exclude: ['status:blocked'],
+      needsReview: 'status:needs-review',
+    });
   });
 
   it('reads queue.labels and queue.exclude', () => {
@@ -513,7 +517,11 @@ describe('queue settings (docs/protocol.md §9)', () => {
       defaults,
     );
     if (!result.ok) throw new Error(result.error);
-    expect(queueSettings(result.config)).toEqual({ labels: ['ready'], exclude: ['wontfix'] });
+    expect(queueSettings(result.config)).toEqual({
+      labels: ['ready'],
+      exclude: ['wontfix'],
+      needsReview: 'status:needs-review',
+    });
   });
 
   it('queue.exclude defaults to the repository’s blocked label', () => {
@@ -522,7 +530,11 @@ describe('queue settings (docs/protocol.md §9)', () => {
       defaults,
     );
     if (!result.ok) throw new Error(result.error);
-    expect(queueSettings(result.config)).toEqual({ labels: ['ready'], exclude: ['stuck'] });
+    expect(queueSettings(result.config)).toEqual({
+      labels: ['ready'],
+      exclude: ['stuck'],
+      needsReview: 'status:needs-review',
+    });
   });
 
   it.each([
