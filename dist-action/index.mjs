@@ -54014,14 +54014,33 @@ function hasName(names, name) {
   return names.some((n) => sameName(n, name));
 }
 
+// src/hosted/hosted-logins.ts
+var DEFAULT_HOSTED_AGENTS = [
+  "Copilot",
+  "copilot-swe-agent",
+  "claude",
+  "chatgpt-codex-connector"
+];
+function bare(login) {
+  return login.toLowerCase().replace(/\[bot\]$/, "");
+}
+function isHostedLogin(login, hosted) {
+  const name = bare(login);
+  return name !== "" && hosted.some((listed) => bare(listed) === name);
+}
+
 // src/config/concerns-claims.ts
 function concernsClaims(config3, route) {
   const { labels, trustedBots, people } = config3;
   if (route.label !== void 0) {
     const pinned = people ? [people.pinnedLabel] : [];
-    return hasName([labels.inProgress, labels.blocked, ...pinned], route.label);
+    const review = labels.needsReview ? [labels.needsReview] : [];
+    return hasName([labels.inProgress, labels.blocked, ...review, ...pinned], route.label);
   }
   if (route.people) return people !== void 0;
+  if (route.hosted !== void 0) {
+    return people !== void 0 && isHostedLogin(route.hosted, config3.hosted ?? []);
+  }
   return route.bot === void 0 || hasName(trustedBots, route.bot);
 }
 
@@ -54123,11 +54142,27 @@ function resolvePeople(block) {
   };
 }
 
+// src/config/agents-config.ts
+var BOT_LOGIN = /^[a-z\d](?:[a-z\d]|-(?=[a-z\d])){0,38}(?:\[bot\])?$/i;
+var BOT_MESSAGE = 'must be a bot login such as "Copilot" or "claude[bot]" (no @, no spaces)';
+var AgentsBlock = external_exports.strictObject(
+  {
+    hosted: external_exports.array(external_exports.string({ error: BOT_MESSAGE }).regex(BOT_LOGIN, { error: BOT_MESSAGE }), {
+      error: 'must be a list of bot logins such as ["Copilot", "claude"]; [] turns it off'
+    }).optional()
+  },
+  { error: "must be a mapping with hosted" }
+);
+function resolveHosted(agents) {
+  return agents?.hosted ?? DEFAULT_HOSTED_AGENTS;
+}
+
 // src/config/repo-config.ts
 var REPO_CONFIG_PATH = ".github/claims.yml";
 var DEFAULT_LABELS = {
   inProgress: "status:in-progress",
-  blocked: "status:blocked"
+  blocked: "status:blocked",
+  needsReview: "status:needs-review"
 };
 var LOGIN = /^[a-z\d](?:[a-z\d]|-(?=[a-z\d])){0,38}(?:\[bot\])?$/i;
 var LOGIN_MESSAGE = 'must be a GitHub login such as "my-agent[bot]" (no @, no spaces)';
@@ -54138,12 +54173,19 @@ var NotifyTarget = external_exports.string({ error: NOTIFY_MESSAGE }).regex(/^@?
   error: NOTIFY_MESSAGE
 }).transform((target) => target.replace(/^@/, ""));
 var PATH_GUARDS = ["fail", "warn", "off"];
+var GraceDuration = durationSchema("0s", "720h", "30m");
 var MIN_STALE_AFTER = "10m";
 var RepoConfig = external_exports.strictObject({
   staleAfter: durationSchema(MIN_STALE_AFTER, "720h", "6h").optional(),
+  // docs/protocol.md §17 "Grace for the owner": YAML reads `grace: 0` as a number; it is off.
+  grace: external_exports.preprocess((value) => value === 0 ? "0s" : value, GraceDuration).optional(),
   labels: external_exports.strictObject(
-    { inProgress: LabelName.optional(), blocked: LabelName.optional() },
-    { error: "must be a mapping with inProgress and/or blocked" }
+    {
+      inProgress: LabelName.optional(),
+      blocked: LabelName.optional(),
+      needsReview: LabelName.optional()
+    },
+    { error: "must be a mapping with inProgress, blocked and/or needsReview" }
   ).optional(),
   assign: external_exports.boolean({ error: BOOLEAN_MESSAGE }).optional(),
   notifyOnExpiry: external_exports.boolean({ error: BOOLEAN_MESSAGE }).optional(),
@@ -54166,7 +54208,9 @@ var RepoConfig = external_exports.strictObject({
     { error: "must be a mapping with labels and/or exclude" }
   ).optional(),
   // docs/protocol.md §16: people's claims.
-  people: PeopleBlock.optional()
+  people: PeopleBlock.optional(),
+  // docs/protocol.md §18: hosted agents.
+  agents: AgentsBlock.optional()
 }).superRefine((config3, ctx) => {
   const inProgress = config3.labels?.inProgress ?? DEFAULT_LABELS.inProgress;
   const blocked = config3.labels?.blocked ?? DEFAULT_LABELS.blocked;
@@ -54179,17 +54223,28 @@ var RepoConfig = external_exports.strictObject({
       message: "must differ from labels.inProgress (GitHub compares label names without case)"
     });
   }
+  const needsReview = config3.labels?.needsReview ?? DEFAULT_LABELS.needsReview;
+  if (typeof needsReview !== "string") return;
+  if ([inProgress, blocked].some((other) => other.toLowerCase() === needsReview.toLowerCase())) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["labels", "needsReview"],
+      message: "must differ from labels.inProgress and labels.blocked (GitHub compares label names without case)"
+    });
+  }
 });
 
 // src/config/resolve-repo-config.ts
 function resolveRepoConfig(config3, defaults) {
   const labels = {
     inProgress: config3.labels?.inProgress ?? DEFAULT_LABELS.inProgress,
-    blocked: config3.labels?.blocked ?? DEFAULT_LABELS.blocked
+    blocked: config3.labels?.blocked ?? DEFAULT_LABELS.blocked,
+    needsReview: config3.labels?.needsReview ?? DEFAULT_LABELS.needsReview
   };
   const people = resolvePeople(config3.people);
   return {
     staleAfterMs: config3.staleAfter ?? defaults.staleAfterMs,
+    ...config3.grace ? { graceMs: config3.grace } : {},
     labels,
     assign: config3.assign ?? true,
     notifyOnExpiry: config3.notifyOnExpiry ?? true,
@@ -54201,6 +54256,7 @@ function resolveRepoConfig(config3, defaults) {
     mode: config3.mode ?? "enforce",
     enabled: config3.enabled ?? true,
     ...people ? { people } : {},
+    hosted: resolveHosted(config3.agents),
     ...config3.queue ? {
       queue: {
         labels: config3.queue.labels ?? [],
@@ -54216,7 +54272,17 @@ function parseRepoConfig(raw, defaults) {
     return { ok: false, error: 'the file must be a mapping of settings such as "staleAfter: 6h"' };
   }
   const parsed = RepoConfig.safeParse(raw);
-  if (parsed.success) return { ok: true, config: resolveRepoConfig(parsed.data, defaults) };
+  if (parsed.success) {
+    const config3 = resolveRepoConfig(parsed.data, defaults);
+    if ((config3.graceMs ?? 0) > config3.staleAfterMs) {
+      const window2 = formatDuration(config3.staleAfterMs);
+      return {
+        ok: false,
+        error: `grace: must be at most the stale window (${window2}), or 0 to turn it off (got ${show(valueAt(raw, ["grace"]))})`
+      };
+    }
+    return { ok: true, config: config3 };
+  }
   const problems = [];
   for (const issue2 of parsed.error.issues) {
     if (issue2.code === "unrecognized_keys") {
@@ -54620,6 +54686,9 @@ function keptComment(c) {
 
 // src/github/execute.ts
 function labelStyle(label, role) {
+  if (role === "needsReview") {
+    return { color: "fbca04", description: "A stale session left work here; review it first" };
+  }
   return role === "blocked" ? { color: "d93f0b", description: "The holder of this issue\u2019s claim is blocked" } : { color: "1d76db", description: `Held by a live claim; see the claim comment (${label})` };
 }
 var KnownLabels = class _KnownLabels {
@@ -54652,8 +54721,17 @@ async function executePlan(writers, key, plan, options2) {
     }
     const octokit = "own" in writers ? own2 ? writers.own : writers.app : writers;
     switch (action.kind) {
-      case "post-note":
-        await octokit.rest.issues.createComment({ ...issue2, body: action.body });
+      case "post-note": {
+        const on = action.onPull === void 0 ? issue2 : { ...repo, issue_number: action.onPull };
+        await octokit.rest.issues.createComment({ ...on, body: action.body });
+        break;
+      }
+      case "edit-note":
+        await octokit.rest.issues.updateComment({
+          ...repo,
+          comment_id: action.commentId,
+          body: action.body
+        });
         break;
       case "post-claim": {
         const { data } = await octokit.rest.issues.createComment({ ...issue2, body: action.body });
@@ -55344,6 +55422,99 @@ function escapeChar(char) {
   return code > 65535 ? `\\u{${hex3}}` : `\\u${hex3.padStart(4, "0")}`;
 }
 
+// src/claims/review.ts
+var DEFAULT_NEEDS_REVIEW_LABEL = "status:needs-review";
+function needsReviewLabel(config3) {
+  return config3.labels.needsReview ?? DEFAULT_NEEDS_REVIEW_LABEL;
+}
+function reviewReads(facts, config3, now) {
+  if (!facts.open || facts.isPullRequest) return [];
+  return trustedClaims(facts.comments, config3.trustedBots).filter((c) => c.marker.stage !== "released" && isStale(c, config3.staleAfterMs, now)).map((c) => ({ commentId: c.comment.id, branch: c.marker.branch }));
+}
+function reviewTag(author, work) {
+  return `<!-- claim-warden review author=${author} branch=${work.branch} ahead=${work.aheadBy} head=${work.head} pull=${work.pull ?? "none"} -->`;
+}
+var REVIEW_TAG = /^<!-- claim-warden review author=(\S+) branch=(\S+) ahead=(\d+) head=([0-9a-f]{7,40}) pull=(\d+|none) -->$/;
+function notedReview(facts) {
+  let latest = null;
+  for (const comment of facts.comments) {
+    if (!sameName(comment.author, facts.appLogin)) continue;
+    const match = REVIEW_TAG.exec(comment.body.split("\n")[1]?.replace(/\r$/, "") ?? "");
+    if (!match || latest && latest.id > comment.id) continue;
+    const [, author, branch, ahead, head, pull] = match;
+    latest = {
+      id: comment.id,
+      review: {
+        author,
+        work: {
+          branch,
+          aheadBy: Number(ahead),
+          head,
+          pull: pull === "none" ? null : Number(pull)
+        }
+      }
+    };
+  }
+  return latest?.review ?? null;
+}
+function workSentence(author, work) {
+  const commits = `${work.aheadBy} commit${work.aheadBy === 1 ? "" : "s"}`;
+  const pull = work.pull === null ? "" : ` and pull request #${work.pull}`;
+  return `@${author}'s session left ${commits} on ${work.branch} (${work.head.slice(0, 7)})${pull}; review them before this is taken over.`;
+}
+function reviewGate(facts, config3, started) {
+  const labelled = hasName(facts.labels, needsReviewLabel(config3));
+  const latest = started.at(-1);
+  if (latest) {
+    const owner = latest.claim.comment.author;
+    return { owner, work: latest.work, starts: !labelled, refusal: refusalText(owner) };
+  }
+  if (!labelled) return null;
+  const noted = notedReview(facts);
+  return {
+    owner: noted?.author ?? null,
+    work: noted?.work ?? null,
+    starts: false,
+    refusal: refusalText(noted?.author ?? null)
+  };
+}
+function refusalText(owner) {
+  const whose = owner ? `@${owner}'s stale session left work here` : "a maintainer marked it";
+  return `this issue needs review (${whose}); ask a maintainer to review it, or claim another issue`;
+}
+function admittedByGate(gate, facts, config3, contenders, staleEndsNow) {
+  const admitted = /* @__PURE__ */ new Set();
+  const holding = !gate.starts && !staleEndsNow && hasName(facts.labels, config3.labels.inProgress);
+  const oldest2 = contenders.reduce(
+    (first, c) => first === null || c.comment.id < first.comment.id ? c : first,
+    null
+  );
+  for (const claim3 of contenders) {
+    if (gate.owner !== null && sameName(claim3.comment.author, gate.owner)) admitted.add(claim3);
+    else if (holding && claim3 === oldest2) admitted.add(claim3);
+  }
+  return admitted;
+}
+function reviewLabelActions(facts, config3, gate, holder) {
+  if (!gate) return [];
+  const label = needsReviewLabel(config3);
+  const ownerHolds = holder !== null && gate.owner !== null && sameName(holder.comment.author, gate.owner);
+  const has = hasName(facts.labels, label);
+  if (ownerHolds) return has ? [{ kind: "remove-label", label }] : [];
+  if (gate.starts && !has) return [{ kind: "add-label", label, role: "needsReview" }];
+  return [];
+}
+function gateContenders(gate, facts, config3, contenders, finalising) {
+  if (!gate) return [...contenders];
+  const staleEndsNow = finalising.some((f) => f.reason === "stale");
+  const admitted = admittedByGate(gate, facts, config3, contenders, staleEndsNow);
+  for (const claim3 of contenders) {
+    if (admitted.has(claim3)) continue;
+    finalising.push({ claim: claim3, outcome: "abandoned", reason: "needs-review", text: gate.refusal });
+  }
+  return contenders.filter((claim3) => admitted.has(claim3));
+}
+
 // src/claims/expiry-note.ts
 function expiryNoteTag(commentId) {
   return `<!-- claim-warden note=expired comment=${commentId} -->`;
@@ -55351,13 +55522,69 @@ function expiryNoteTag(commentId) {
 function hasExpiryNote(facts, commentId) {
   return hasNote(facts, expiryNoteTag(commentId));
 }
-function expiryNote(claim3, since, notify) {
+function expiryNote(claim3, since, notify, work) {
   const others = notify.filter((target) => !sameName(target, claim3.comment.author));
+  const author = claim3.comment.author;
+  if (work) {
+    return [
+      expiryNoteTag(claim3.comment.id),
+      reviewTag(author, work),
+      `${workSentence(author, work)} The claim in comment ${claim3.comment.id} (session ${markdownCode(claim3.marker.session)}) went stale: no update since ${formatClaimTime(heartbeat(claim3))}, stale since ${since}. The issue is labelled for review and is not offered to other sessions until a maintainer removes the label; @${author} may claim it again to finish the work.`,
+      ...others.length > 0 ? [`cc ${others.map((target) => `@${target}`).join(" ")}`] : []
+    ].join("\n");
+  }
   return [
     expiryNoteTag(claim3.comment.id),
     `@${claim3.comment.author} the claim in comment ${claim3.comment.id} (session ${markdownCode(claim3.marker.session)}) went stale: no update since ${formatClaimTime(heartbeat(claim3))}, stale since ${since}. It has been released as abandoned; claim the issue again to go on.`,
     ...others.length > 0 ? [`cc ${others.map((target) => `@${target}`).join(" ")}`] : []
   ].join("\n");
+}
+
+// src/claims/grace.ts
+function graceEnd(claim3, config3) {
+  const graceMs = config3.graceMs ?? 0;
+  if (graceMs <= 0) return null;
+  return new Date(heartbeat(claim3).getTime() + config3.staleAfterMs + graceMs + 1);
+}
+function isInGrace(claim3, config3, now) {
+  if (claim3.marker.stage === "released") return false;
+  if (!isStale(claim3, config3.staleAfterMs, now) || isSkewed(claim3, config3.staleAfterMs, now)) {
+    return false;
+  }
+  const end = graceEnd(claim3, config3);
+  return end !== null && now.getTime() < end.getTime();
+}
+function isOwnersReturn(hold2, claim3) {
+  return claim3.comment.id !== hold2.claim.comment.id && sameName(claim3.comment.author, hold2.claim.comment.author) && claim3.marker.session === hold2.claim.marker.session;
+}
+function graceVerdict(hold2, later) {
+  const at = later.findIndex((claim3) => isOwnersReturn(hold2, claim3));
+  if (at === -1) return { takeover: null, refused: [...later], rest: [] };
+  return { takeover: later[at], refused: later.slice(0, at), rest: later.slice(at) };
+}
+function graceUntilOf(until) {
+  return formatClaimTime(new Date(until.getTime() - 1 + 1e3));
+}
+function inGraceText(hold2) {
+  return `in grace for @${hold2.claim.comment.author}'s session until ${graceUntilOf(hold2.until)}`;
+}
+function reclaimedText(takeoverId) {
+  return `stale, and claimed again by its own session in comment ${takeoverId} within the grace`;
+}
+function settleGrace(hold2, later, finalising) {
+  const { takeover, refused, rest } = graceVerdict(hold2, later);
+  const text = inGraceText(hold2);
+  for (const claim3 of refused) {
+    finalising.push({ claim: claim3, outcome: "abandoned", reason: "grace", text });
+  }
+  if (takeover === null) return { holder: hold2.claim, contenders: [] };
+  finalising.push({
+    claim: hold2.claim,
+    outcome: "handed-over",
+    reason: "reclaimed",
+    text: reclaimedText(takeover.comment.id)
+  });
+  return { holder: null, contenders: rest };
 }
 
 // src/claims/holder-summary.ts
@@ -55420,6 +55647,7 @@ function personFinalising(claim3, person, held2) {
       text: `handed to @${person.login} by @${person.handedOverBy}`
     };
   }
+  if ("text" in person) return { claim: claim3, outcome: "abandoned", reason: "hosted", text: person.text };
   return {
     claim: claim3,
     outcome: "abandoned",
@@ -55502,30 +55730,49 @@ function decide(facts, config3, now, people = {}) {
   }
   const pinned = people.pinned ? candidates[0] : void 0;
   const fresh = [];
+  const reviewed = [];
+  let graced = null;
   for (const claim3 of candidates) {
     if (claim3 === pinned || !isStale(claim3, config3.staleAfterMs, now)) {
       fresh.push(claim3);
       continue;
     }
+    const end = graceEnd(claim3, config3);
+    if (!graced && end && fresh.length === 0 && facts.open && isInGrace(claim3, config3, now)) {
+      graced = { claim: claim3, until: end };
+      continue;
+    }
     const since = formatClaimTime(staleSince(claim3, config3.staleAfterMs, now));
-    finalising.push({ claim: claim3, outcome: "abandoned", reason: "stale", text: `stale since ${since}` });
-    if (config3.notifyOnExpiry && facts.open && !hasExpiryNote(facts, claim3.comment.id)) {
+    const work = facts.open && facts.review?.get(claim3.comment.id) || void 0;
+    if (work) reviewed.push({ claim: claim3, work });
+    const text = `stale since ${since}${work ? `; its work on ${work.branch} awaits review` : ""}`;
+    finalising.push({ claim: claim3, outcome: "abandoned", reason: "stale", text });
+    if ((config3.notifyOnExpiry || work) && facts.open && !hasExpiryNote(facts, claim3.comment.id)) {
       notes.push({
         kind: "post-note",
         forCommentId: claim3.comment.id,
-        body: expiryNote(claim3, since, config3.notify ?? [])
+        body: expiryNote(claim3, since, config3.notify ?? [], work)
       });
     }
   }
-  const contenders = facts.open ? withoutPathLosers(fresh, facts, config3, finalising, notes) : fresh;
-  let holder = findHolder(
+  const unpathed = facts.open ? withoutPathLosers(fresh, facts, config3, finalising, notes) : fresh;
+  const grace = graced && settleGrace(graced, unpathed, finalising);
+  const gate = facts.open ? reviewGate(facts, config3, reviewed) : null;
+  const contenders = gateContenders(
+    gate,
+    facts,
+    config3,
+    grace ? grace.contenders : unpathed,
+    finalising
+  );
+  let holder = grace?.holder ?? findHolder(
     contenders,
     true,
     config3.staleAfterMs,
     now,
     pinned && contenders.includes(pinned) ? pinned : void 0
   );
-  const person = facts.open ? people.person : void 0;
+  const person = facts.open ? people.person ?? people.hosted : void 0;
   if (holder && !facts.open) {
     const landed = facts.stateReason === "completed";
     finalising.push({
@@ -55560,24 +55807,29 @@ function decide(facts, config3, now, people = {}) {
   }
   if (finalising.some((f) => f.claim === holder)) holder = null;
   const actions = [...notes];
+  const workOf = new Map(reviewed.map(({ claim: claim3, work }) => [claim3, work]));
   for (const { claim: claim3, outcome, reason: reason2, text } of finalising.sort(
     (a, b) => a.claim.comment.id - b.claim.comment.id
   )) {
+    const work = workOf.get(claim3);
     const finalised = releasedClaim(claim3.marker, outcome, now);
     actions.push({
       kind: "finalise",
       commentId: claim3.comment.id,
       body: editClaimBody(claim3.comment.body, { marker: finalised, reason: text }),
       reason: reason2,
-      outcome
+      outcome,
+      ...work ? { review: work } : {}
     });
   }
   actions.push(...labelActions(facts, config3, holder, finalising.length > 0, person !== void 0));
+  actions.push(...reviewLabelActions(facts, config3, gate, holder));
   actions.push(...assigneeActions(facts, config3, claims, holder));
+  const inGrace = holder !== null && holder === graced?.claim ? graced.until : null;
   return {
     actions,
-    holder: holder && holderSummary(holder),
-    deadline: holder && holder !== pinned ? staleAt(holder, config3.staleAfterMs) : null,
+    holder: holder && { ...holderSummary(holder), ...inGrace ? { graceUntil: inGrace } : {} },
+    deadline: inGrace ?? (holder && holder !== pinned ? staleAt(holder, config3.staleAfterMs) : null),
     waitlist: []
   };
 }
@@ -55718,8 +55970,12 @@ function holderText(holding, staleAt3) {
   if (holding.kind === "person") {
     return `${markdownCode(holding.claim.login)} holds this issue (assigned ${formatClaimTime(holding.claim.started)}); ${until}`;
   }
+  if (holding.kind === "hosted") {
+    return `the hosted agent ${markdownCode(holding.claim.login)} holds this issue (since ${formatClaimTime(holding.claim.started)}); it holds while it is assigned or its pull request is open`;
+  }
   const { holder } = holding.agent;
-  return `the agent claim in comment ${holder.commentId} (session ${markdownCode(holder.session)}, by ${markdownCode(holder.author)}) holds this issue; ${until}`;
+  const held2 = holder.graceUntil && staleAt3 ? `went stale and holds this issue for its own session until ${graceUntilOf(staleAt3)} (its grace)` : `holds this issue; ${until}`;
+  return `the agent claim in comment ${holder.commentId} (session ${markdownCode(holder.session)}, by ${markdownCode(holder.author)}) ${held2}`;
 }
 function whoText(run3) {
   const { who, labels } = run3.rules;
@@ -55776,16 +56032,31 @@ function overCap(people, config3, login) {
 // src/people/people-run.ts
 function holderOf(run3) {
   if (!run3.facts.open) return null;
-  const first = run3.persons[0];
   const agent = run3.agent;
-  if (first === void 0) return agent ? { kind: "agent", agent } : null;
-  if (agent === null || first.started.getTime() <= agent.createdAt.getTime()) {
-    return { kind: "person", claim: first };
+  const others = [
+    ...run3.persons.map((claim3) => ({ kind: "person", claim: claim3 })),
+    ...run3.hosted.map((claim3) => ({ kind: "hosted", claim: claim3 }))
+  ].sort((a, b) => startOf(a) - startOf(b) || RANK2[a.kind] - RANK2[b.kind]);
+  for (const other of others) {
+    if (agent === null || startOf(other) <= agent.createdAt.getTime()) return other;
+    const actor = actorOf(other);
+    if (actor !== "" && mayHandOver(run3.people, run3.rules, actor)) {
+      return { ...other, handedOverBy: actor };
+    }
   }
-  if (first.actor !== "" && mayHandOver(run3.people, run3.rules, first.actor)) {
-    return { kind: "person", claim: first, handedOverBy: first.actor };
+  return agent ? { kind: "agent", agent } : null;
+}
+var RANK2 = { person: 0, hosted: 1, agent: 2 };
+function startOf(holding) {
+  return holding.kind === "agent" ? holding.agent.createdAt.getTime() : holding.claim.started.getTime();
+}
+function actorOf(holding) {
+  if (holding.kind === "person") return holding.claim.actor;
+  if (holding.kind === "hosted") {
+    const { claim: claim3 } = holding;
+    return claim3.assignedAt?.getTime() === claim3.started.getTime() ? claim3.assignedBy : "";
   }
-  return { kind: "agent", agent };
+  return "";
 }
 function personOf(run3, login) {
   return run3.persons.find((claim3) => sameName(claim3.login, login));
@@ -55869,8 +56140,143 @@ function expireAndRemind(run3) {
 function holdingStaleAt(run3, holding) {
   if (holding.kind === "person")
     return expires(run3, holding.claim) ? staleAt2(run3, holding.claim) : null;
-  if (run3.pinned) return null;
-  return new Date(holding.agent.holder.heartbeat.getTime() + run3.config.staleAfterMs + 1);
+  if (holding.kind === "hosted" || run3.pinned) return null;
+  const { graceUntil, heartbeat: heartbeat2 } = holding.agent.holder;
+  return graceUntil ?? new Date(heartbeat2.getTime() + run3.config.staleAfterMs + 1);
+}
+
+// src/hosted/duplicate-notes.ts
+function tagOf(claim3, holder) {
+  return `<!-- claim-warden note=hosted-duplicate login=${claim3.login.toLowerCase()} holder=${holder.ref}`;
+}
+function fullTag(claim3, holder, pull) {
+  return `${tagOf(claim3, holder)} pull=${pull ?? "-"} -->`;
+}
+function duplicateNotes(facts, issue2, waiting, holder) {
+  if (holder === null || !facts.open) return [];
+  const number4 = issue2.slice(issue2.lastIndexOf("#"));
+  const line = `${number4} is held by ${holder.who} since ${formatClaimTime(holder.since)}; this work may be duplicated.`;
+  const actions = [];
+  for (const claim3 of waiting) {
+    const pull = claim3.pull?.number ?? null;
+    const prefix = `${tagOf(claim3, holder)} `;
+    const note = facts.comments.find(
+      (c) => sameName(c.author, facts.appLogin) && c.body.startsWith(prefix)
+    );
+    const told = note ? /^[^\n]* pull=(\d+) -->/.exec(note.body)?.[1] : void 0;
+    if (pull !== null && told !== String(pull)) {
+      actions.push({
+        kind: "post-note",
+        forCommentId: 0,
+        onPull: pull,
+        body: `<!-- claim-warden note=hosted-duplicate-pull issue=${number4.slice(1)} -->
+@${claim3.login.replace(/\[bot\]$/i, "")} ${line}`
+      });
+    }
+    const tag = fullTag(claim3, holder, pull ?? (told ? Number(told) : null));
+    if (note === void 0) {
+      const assigner = claim3.assignedBy ? `@${claim3.assignedBy} ` : "";
+      const what = claim3.assignedBy ? `assigned ${claim3.login}` : `${claim3.login} opened a pull request`;
+      actions.push({
+        kind: "post-note",
+        forCommentId: 0,
+        body: `${tag}
+${assigner}${what}, but ${line}`
+      });
+    } else if (pull !== null && told !== String(pull)) {
+      actions.push({
+        kind: "edit-note",
+        commentId: note.id,
+        body: note.body.replace(/^[^\n]*/, tag)
+      });
+    }
+  }
+  return actions;
+}
+
+// src/claims/latest-assignment.ts
+function latestAssignment(timeline, login) {
+  let assigned;
+  for (const event2 of timeline ?? []) {
+    if (event2.event !== "assigned" || !sameName(event2.login, login)) continue;
+    if (!assigned || event2.at.getTime() >= assigned.at.getTime()) assigned = event2;
+  }
+  return assigned;
+}
+
+// src/hosted/closing-links.ts
+var CLOSING = /\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?):?[ \t]+(?:([A-Za-z\d][\w.-]*\/[\w.-]+))?#(\d+)\b/gi;
+function closingLinks(body, repo) {
+  const numbers = [];
+  for (const match of body.matchAll(CLOSING)) {
+    if (match[1] !== void 0 && match[1].toLowerCase() !== repo.toLowerCase()) continue;
+    const number4 = Number(match[2]);
+    if (number4 > 0 && !numbers.includes(number4)) numbers.push(number4);
+  }
+  return numbers;
+}
+
+// src/hosted/hosted-claims.ts
+function issueParts(issue2) {
+  const at = issue2.lastIndexOf("#");
+  return { repo: issue2.slice(0, at), number: Number(issue2.slice(at + 1)) };
+}
+function closesIssue(pull, issue2, hosted) {
+  const { repo, number: number4 } = issueParts(issue2);
+  return pull.open && pull.sameRepo === true && pull.number !== void 0 && isHostedLogin(pull.author, hosted) && closingLinks(pull.body ?? "", repo).includes(number4);
+}
+var bare2 = (login) => login.toLowerCase().replace(/\[bot\]$/, "");
+function hostedClaims(facts, people, hosted = []) {
+  if (hosted.length === 0) return [];
+  const byLogin = /* @__PURE__ */ new Map();
+  const entry = (login) => {
+    const name = bare2(login);
+    let found = byLogin.get(name);
+    if (!found) {
+      found = { login, assigned: false, pulls: [] };
+      byLogin.set(name, found);
+    }
+    return found;
+  };
+  for (const login of facts.assignees) {
+    if (isHostedLogin(login, hosted)) {
+      const found = entry(login);
+      found.login = login;
+      found.assigned = true;
+    }
+  }
+  for (const pull of people.pulls) {
+    if (closesIssue(pull, people.issue, hosted)) entry(pull.author).pulls.push(pull);
+  }
+  const claims = [];
+  for (const { login, assigned, pulls } of byLogin.values()) {
+    const event2 = assigned ? latestAssignment(people.timeline, login) : void 0;
+    const assignedAt = assigned ? event2?.at ?? people.createdAt : null;
+    const pull = oldest(pulls);
+    const starts = [assignedAt, pull ? startOf2(pull) : null].filter((d) => d !== null);
+    const started = new Date(Math.min(...starts.map((d) => d.getTime())));
+    claims.push({
+      login,
+      started,
+      assignedBy: event2?.actor ?? "",
+      assignedAt,
+      pull,
+      heartbeat: pull?.updatedAt ?? assignedAt ?? started
+    });
+  }
+  return claims.sort(
+    (a, b) => a.started.getTime() - b.started.getTime() || a.login.localeCompare(b.login)
+  );
+}
+function startOf2(pull) {
+  return pull.createdAt ?? pull.updatedAt;
+}
+function oldest(pulls) {
+  let first = null;
+  for (const pull of pulls) {
+    if (first === null || startOf2(pull).getTime() < startOf2(first).getTime()) first = pull;
+  }
+  return first;
 }
 
 // src/people/visible-lines.ts
@@ -55994,22 +56400,15 @@ function personAssignees(facts, config3, now) {
     if (parseClaimMarker(hint.body)?.assignee !== void 0)
       explained.add(hint.author.toLowerCase());
   }
+  const hosted = config3.hosted ?? [];
   return facts.assignees.filter(
-    (login) => !isBot(login, facts) && !explained.has(login.toLowerCase())
+    (login) => !isBot(login, facts) && !isHostedLogin(login, hosted) && !explained.has(login.toLowerCase())
   );
 }
 
 // src/people/person-claims.ts
 function personClaims(facts, people, logins) {
   return logins.map((login) => personClaim(facts, people, login)).sort((a, b) => a.started.getTime() - b.started.getTime() || a.login.localeCompare(b.login));
-}
-function latestAssignment(timeline, login) {
-  let assigned;
-  for (const event2 of timeline ?? []) {
-    if (event2.event !== "assigned" || !sameName(event2.login, login)) continue;
-    if (!assigned || event2.at.getTime() >= assigned.at.getTime()) assigned = event2;
-  }
-  return assigned;
 }
 function personClaim(facts, people, login) {
   const assigned = latestAssignment(people.timeline, login);
@@ -56052,6 +56451,7 @@ function startRun(facts, people, config3, rules, now) {
     now,
     agent: agentCandidate(facts, decide(agents, config3, now, { pinned }).holder),
     persons,
+    hosted: hostedClaims(facts, people, config3.hosted),
     pinned,
     commands: threadCommands(
       facts,
@@ -56106,7 +56506,7 @@ function eligible(run3, waiting) {
 function serveWaitlist(run3) {
   if (!run3.facts.open) return;
   const holding = holderOf(run3);
-  if (holding?.kind === "person") return;
+  if (holding?.kind === "person" || holding?.kind === "hosted" || run3.hosted.length > 0) return;
   const first = waitlistOf(run3).find((waiting) => eligible(run3, waiting));
   if (first === void 0) return;
   if (holding && holding.agent.createdAt.getTime() <= first.since.getTime()) return;
@@ -56135,11 +56535,12 @@ function planOfRun(run3) {
     ...assigneeActions2(run3),
     ...pinActions(run3, holding),
     ...run3.notes,
+    ...hostedNotes(run3, holding),
     ...run3.reactions
   ];
   return {
     actions,
-    holder: holding?.kind === "person" ? personHolder(run3, holding) : base.holder,
+    holder: holding?.kind === "person" ? personHolder(run3, holding) : holding?.kind === "hosted" ? hostedHolder(run3, holding.claim) : base.holder,
     deadline: earliest([base.deadline, ...personDeadlines(run3)]),
     waitlist: waitlistOf(run3).map((waiting) => waiting.login)
   };
@@ -56151,7 +56552,45 @@ function verdictOf(run3, holding) {
       person: holding.handedOverBy ? { login, handedOverBy: holding.handedOverBy } : { login }
     };
   }
+  if (holding?.kind === "hosted") {
+    const { login, assignedBy } = holding.claim;
+    const name = login.replace(/\[bot\]$/i, "");
+    const by = assignedBy ? ` (assigned by @${assignedBy})` : " (its pull request closes this issue)";
+    const text = `${name} is working on this${by}`;
+    return {
+      hosted: holding.handedOverBy ? { login, text, handedOverBy: holding.handedOverBy } : { login, text }
+    };
+  }
   return holding ? { pinned: run3.pinned } : {};
+}
+function hostedNotes(run3, holding) {
+  if (holding === null || holding.kind === "hosted" || run3.hosted.length === 0) return [];
+  const earlier = holding.kind === "person" ? {
+    ref: `person:${holding.claim.login.toLowerCase()}`,
+    who: `@${holding.claim.login}`,
+    since: holding.claim.started
+  } : {
+    ref: String(holding.agent.holder.commentId),
+    who: `@${holding.agent.holder.author}'s session`,
+    since: holding.agent.createdAt
+  };
+  return duplicateNotes(run3.facts, run3.people.issue, run3.hosted, earlier);
+}
+function hostedHolder(run3, claim3) {
+  const { pull } = claim3;
+  return {
+    kind: "hosted",
+    author: claim3.login,
+    started: claim3.started,
+    heartbeat: claim3.heartbeat,
+    assignedBy: claim3.assignedBy,
+    pull: pull?.number === void 0 ? null : {
+      number: pull.number,
+      ...pull.head ? { head: pull.head } : {},
+      ...pull.url ? { url: pull.url } : {}
+    },
+    url: run3.people.issueUrl
+  };
 }
 function assigneeActions2(run3) {
   const assigned = (login) => hasName(run3.facts.assignees, login);
@@ -56827,8 +57266,8 @@ function parseLogins(value) {
 // src/store/open-issues.ts
 function holdRecord(claim3, waitlist = []) {
   if (claim3 === null) return waitlist.length > 0 ? { waitlist } : null;
-  const { waitlist: _recorded, ...bare } = claim3;
-  return waitlist.length > 0 ? { ...bare, waitlist } : bare;
+  const { waitlist: _recorded, ...bare3 } = claim3;
+  return waitlist.length > 0 ? { ...bare3, waitlist } : bare3;
 }
 function holdOf(record2) {
   if (!record2) return { claim: null };
@@ -57305,7 +57744,10 @@ async function readTimeline(octokit, key, cache) {
     const last = pages.at(-1);
     if (last?.kept && last.page.listed >= PER_PAGE)
       pages = await readPages(octokit, key, cache, true);
-    return timelineOf(pages.flatMap(({ page }) => page.events));
+    return timelineOf(
+      pages.flatMap(({ page }) => page.events),
+      key
+    );
   } catch (error62) {
     if (error62 instanceof UnverifiableError) throw error62;
     throw new UnverifiableError("could not read the timeline", key, statusOf(error62), {
@@ -57356,14 +57798,37 @@ function keptEvent(event2) {
   if (event2.event !== "cross-referenced" || !source?.pull_request) return [];
   const author = source.user?.login;
   if (!author || !source.updated_at) return [];
-  return [{ e: "pull", author, updatedAt: source.updated_at, open: source.state === "open" }];
+  return [
+    {
+      e: "pull",
+      author,
+      updatedAt: source.updated_at,
+      open: source.state === "open",
+      ...source.number !== void 0 ? { number: source.number } : {},
+      ...source.body ? { body: source.body } : {},
+      ...source.created_at ? { createdAt: source.created_at } : {},
+      ...source.repository_url ? { repositoryUrl: source.repository_url } : {},
+      ...source.html_url ? { url: source.html_url } : {}
+    }
+  ];
 }
-function timelineOf(events) {
+function timelineOf(events, key) {
   const assignments = [];
   const pulls = [];
+  const ownRepo = `/repos/${key.owner}/${key.repo}`.toLowerCase();
   for (const event2 of events) {
     if (event2.e === "pull") {
-      pulls.push({ author: event2.author, updatedAt: new Date(event2.updatedAt), open: event2.open });
+      pulls.push({
+        author: event2.author,
+        updatedAt: new Date(event2.updatedAt),
+        open: event2.open,
+        ...event2.number !== void 0 ? { number: event2.number } : {},
+        ...event2.body !== void 0 ? { body: event2.body } : {},
+        ...event2.createdAt ? { createdAt: new Date(event2.createdAt) } : {},
+        ...event2.url ? { url: event2.url } : {},
+        // GitHub's `repository_url` ends in `/repos/{owner}/{repo}` (GHES prefixes `/api/v3`).
+        ...event2.repositoryUrl ? { sameRepo: event2.repositoryUrl.toLowerCase().endsWith(ownRepo) } : {}
+      });
     } else {
       assignments.push({
         event: event2.e,
@@ -57377,6 +57842,13 @@ function timelineOf(events) {
 }
 
 // src/people/people-reads.ts
+function hostedSignal(facts, config3) {
+  const hosted = config3.hosted ?? [];
+  if (hosted.length === 0) return false;
+  return facts.assignees.some((login) => isHostedLogin(login, hosted)) || facts.hints.some((hint) => hint.kind === "hosted-pull") || facts.comments.some(
+    (c) => sameName(c.author, facts.appLogin) && c.body.startsWith("<!-- claim-warden note=hosted-duplicate ")
+  );
+}
 var NOTHING = {
   timeline: false,
   logins: [],
@@ -57406,13 +57878,14 @@ function peopleReads(facts, config3, now, timeline = null) {
       logins.add(command.login.toLowerCase());
     }
   }
-  for (const login of persons) {
+  const hosted = facts.assignees.filter((login) => isHostedLogin(login, config3.hosted ?? []));
+  for (const login of [...persons, ...hosted]) {
     const latest = latestAssignment(timeline, login);
     if (latest) logins.add(latest.actor.toLowerCase());
   }
   const sorted = [...logins].sort();
   return {
-    timeline: persons.length > 0,
+    timeline: persons.length > 0 || hostedSignal(facts, config3),
     logins: sorted,
     members: rules.who === "members" && sorted.length > 0,
     reactions,
@@ -57439,6 +57912,11 @@ var AgentClaim = external_exports.object({
   branch: external_exports.string(),
   ...times,
   staleAt: ClaimTime,
+  /**
+   * With `grace` on (docs/protocol.md §17): until when the claim holds the issue against other
+   * sessions unless renewed; between `staleAt` and this it is in grace.
+   */
+  graceUntil: ClaimTime.optional(),
   ...tail
 });
 var PersonClaim = external_exports.object({
@@ -57454,7 +57932,20 @@ var PersonClaim = external_exports.object({
   staleAt: ClaimTime.nullable(),
   ...tail
 });
-var PublicClaim = external_exports.union([AgentClaim, PersonClaim]);
+var HostedClaim = external_exports.object({
+  issue: external_exports.string(),
+  kind: external_exports.literal("hosted"),
+  commentId: external_exports.null(),
+  url: external_exports.string(),
+  author: external_exports.string(),
+  session: external_exports.null(),
+  lane: external_exports.null(),
+  branch: external_exports.string().nullable(),
+  ...times,
+  staleAt: external_exports.null(),
+  ...tail
+});
+var PublicClaim = external_exports.union([AgentClaim, PersonClaim, HostedClaim]);
 var PublicIssue = external_exports.object({
   repo: external_exports.string(),
   number: external_exports.number().int(),
@@ -57464,7 +57955,9 @@ var PublicIssue = external_exports.object({
   labels: external_exports.array(external_exports.string()).readonly(),
   assignees: external_exports.array(external_exports.string()).readonly(),
   createdAt: ClaimTime,
-  updatedAt: ClaimTime
+  updatedAt: ClaimTime,
+  /** docs/protocol.md §17: it carries the needs-review label (the work queue says so). */
+  needsReview: external_exports.boolean().optional()
 });
 function isPersonClaim(claim3) {
   return claim3.kind === "person";
@@ -57486,10 +57979,27 @@ function personClaimFieldsOf(holder, staleAfterMs) {
     staleAt: holder.expires ? staleAtOf(holder.heartbeat, staleAfterMs) : null
   };
 }
+function hostedClaimFieldsOf(holder) {
+  const beat = formatClaimTime(holder.heartbeat);
+  return {
+    kind: "hosted",
+    commentId: null,
+    url: holder.pull?.url ?? holder.url ?? "",
+    author: holder.author,
+    session: null,
+    lane: null,
+    branch: holder.pull?.head ?? null,
+    stage: holder.pull ? "implementing" : "claimed",
+    started: formatClaimTime(holder.started),
+    updated: beat,
+    heartbeat: beat,
+    staleAt: null
+  };
+}
 function staleAtOf(beat, staleAfterMs) {
   return formatClaimTime(new Date(beat.getTime() + staleAfterMs + 1e3));
 }
-function claimFieldsOf(claim3, staleAfterMs) {
+function claimFieldsOf(claim3, staleAfterMs, graceMs = 0) {
   const { comment, marker } = claim3;
   const beat = heartbeat(claim3);
   const line = pathLineOf(comment.body);
@@ -57506,6 +58016,7 @@ function claimFieldsOf(claim3, staleAfterMs) {
     updated: formatClaimTime(marker.updated),
     heartbeat: formatClaimTime(beat),
     staleAt: staleAtOf(beat, staleAfterMs),
+    ...graceMs > 0 ? { graceUntil: staleAtOf(beat, staleAfterMs + graceMs) } : {},
     ...marker.assignee ? { assignee: marker.assignee } : {},
     ...marker.outcome ? { outcome: marker.outcome } : {},
     ...line.kind === "valid" ? { paths: line.paths } : {}
@@ -57514,7 +58025,9 @@ function claimFieldsOf(claim3, staleAfterMs) {
 
 // src/read-model/live-claims.ts
 function isLiveClaim(claim3, now) {
-  return claim3 !== null && claim3.stage !== "released" && (claim3.staleAt === null || Date.parse(claim3.staleAt) > now.getTime());
+  if (claim3 === null || claim3.stage === "released") return false;
+  const until = ("graceUntil" in claim3 ? claim3.graceUntil : void 0) ?? claim3.staleAt;
+  return until === null || Date.parse(until) > now.getTime();
 }
 
 // src/read-model/held-elsewhere.ts
@@ -57579,7 +58092,9 @@ async function peopleFactsFor(deps, key, facts, config3) {
   if (!people) return void 0;
   const { octokit, reads, now } = deps;
   const first = peopleReads(facts, config3, now);
-  const timeline = first.timeline ? await readTimeline(octokit, key, reads) : null;
+  const indexed = (config3.hosted ?? []).length > 0 ? await deps.store.issueClaim(key) : null;
+  const hostedHeld = indexed?.kind === "hosted";
+  const timeline = first.timeline || hostedHeld ? await readTimeline(octokit, key, reads) : null;
   const needs = timeline ? peopleReads(facts, config3, now, timeline.assignments) : first;
   const logins = distinct(needs.logins);
   const roles = /* @__PURE__ */ new Map();
@@ -57599,7 +58114,7 @@ async function peopleFactsFor(deps, key, facts, config3) {
   const slug = deps.appLogin.replace(/\[bot\]$/i, "");
   return {
     timeline: timeline?.assignments ?? null,
-    pulls: timeline?.pulls ?? [],
+    pulls: withKnownHeads(withHintedPulls(timeline?.pulls ?? [], facts.hints), indexed),
     roles,
     members: members2,
     heldElsewhere,
@@ -57617,6 +58132,122 @@ function isBot2(login, bots = []) {
 function distinct(logins) {
   return [...new Set(logins.map((login) => login.toLowerCase()))];
 }
+function withHintedPulls(pulls, hints) {
+  const out = [...pulls];
+  for (const hint of hints) {
+    if (hint.kind !== "hosted-pull") continue;
+    const told = {
+      author: hint.author,
+      updatedAt: new Date(hint.updatedAt),
+      open: hint.open,
+      number: hint.number,
+      body: hint.body,
+      createdAt: new Date(hint.createdAt),
+      sameRepo: true,
+      head: hint.head,
+      url: hint.url
+    };
+    const at = out.findIndex((pull) => pull.number === hint.number);
+    if (at === -1) out.push(told);
+    else {
+      const known = out[at];
+      out[at] = known.updatedAt.getTime() > told.updatedAt.getTime() ? { ...known, head: hint.head } : { ...told, url: known.url ?? told.url };
+    }
+  }
+  return out;
+}
+function withKnownHeads(pulls, indexed) {
+  if (indexed?.kind !== "hosted" || indexed.branch === null) return [...pulls];
+  const branch = indexed.branch;
+  return pulls.map(
+    (pull) => pull.head === void 0 && pull.url !== void 0 && pull.url === indexed.url ? { ...pull, head: branch } : pull
+  );
+}
+
+// src/review/read-branch-work.ts
+var DEFAULT_BRANCH_TTL_MS = 36e5;
+async function readBranchWork(octokit, cache, key, branch) {
+  try {
+    const base = await defaultBranch(octokit, cache, key);
+    let compare;
+    try {
+      compare = (await conditionalGet(
+        octokit,
+        cache,
+        "GET /repos/{owner}/{repo}/compare/{basehead}",
+        { owner: key.owner, repo: key.repo, basehead: `${base}...${branch}` },
+        ({ data }) => keptCompare(data)
+      )).value;
+    } catch (error62) {
+      if (statusOf(error62) === 404) return null;
+      throw error62;
+    }
+    const pull = (await conditionalGet(
+      octokit,
+      cache,
+      "GET /repos/{owner}/{repo}/pulls",
+      { owner: key.owner, repo: key.repo, head: `${key.owner}:${branch}`, state: "open" },
+      ({ data }) => firstPull(data)
+    )).value;
+    if (compare.aheadBy === 0 && pull === null) return null;
+    return {
+      branch,
+      aheadBy: compare.aheadBy,
+      head: compare.head ?? pull?.head ?? "",
+      pull: pull?.number ?? null
+    };
+  } catch (error62) {
+    throw new UnverifiableError(
+      `could not read the work on branch ${branch}`,
+      key,
+      statusOf(error62),
+      {
+        cause: error62
+      }
+    );
+  }
+}
+function defaultBranch(octokit, cache, key) {
+  const name = `default-branch v1 ${key.owner}/${key.repo}`.toLowerCase();
+  return keptAnswer(cache, name, DEFAULT_BRANCH_TTL_MS, async () => {
+    const { data } = await octokit.rest.repos.get({ owner: key.owner, repo: key.repo });
+    return data.default_branch;
+  });
+}
+function keptCompare(data) {
+  const body = data;
+  return { aheadBy: body.ahead_by ?? 0, head: body.commits?.at(-1)?.sha ?? null };
+}
+function firstPull(data) {
+  const pulls = data;
+  const first = pulls[0];
+  return first ? { number: first.number, head: first.head?.sha ?? "" } : null;
+}
+
+// src/review/review-facts-for.ts
+async function reviewFactsFor(deps, key, facts, config3) {
+  const review = /* @__PURE__ */ new Map();
+  const byBranch = /* @__PURE__ */ new Map();
+  for (const { commentId, branch } of reviewReads(facts, config3, deps.now)) {
+    let work = byBranch.get(branch);
+    if (work === void 0) {
+      try {
+        work = await readBranchWork(deps.octokit, deps.reads, key, branch);
+      } catch (error62) {
+        deps.onReviewRead?.("failed");
+        deps.log?.warn(
+          { commentId, branch, status: statusOf(error62) },
+          "could not read the work on a stale claim\u2019s branch: the claim is left as it is until the next sweep"
+        );
+        throw error62;
+      }
+      deps.onReviewRead?.(work ? "work" : "none");
+      byBranch.set(branch, work);
+    }
+    review.set(commentId, work);
+  }
+  return review;
+}
 
 // src/events/claim-events.ts
 import { createHash as createHash3 } from "node:crypto";
@@ -57625,11 +58256,16 @@ import { createHash as createHash3 } from "node:crypto";
 function holderRef(holder) {
   if (holder === null) return null;
   if (holder.kind === "agent") return holder.commentId;
+  if (holder.kind === "hosted") {
+    return `hosted:${holder.author.toLowerCase()}@${formatClaimTime(holder.started)}`;
+  }
   return `person:${holder.author.toLowerCase()}@${formatClaimTime(holder.started)}`;
 }
 function personOf2(ref) {
   const at = ref.lastIndexOf("@");
-  return { login: ref.slice("person:".length, at), started: ref.slice(at + 1) };
+  const colon = ref.indexOf(":");
+  const kind = ref.startsWith("hosted:") ? "hosted" : "person";
+  return { login: ref.slice(colon + 1, at), started: ref.slice(at + 1), kind };
 }
 
 // src/events/claim-events.ts
@@ -57643,9 +58279,13 @@ var FINALISED = {
   },
   closed: { type: "claim.released", reason: "the issue was closed" },
   person: { type: "claim.lost", reason: "a person holds the issue" },
-  "handed-over": { type: "claim.lost", reason: "a maintainer handed the issue to a person" }
+  "handed-over": { type: "claim.lost", reason: "a maintainer handed the issue to a person" },
+  "needs-review": { type: "claim.lost", reason: "the issue needs review" },
+  grace: { type: "claim.lost", reason: "the issue is in grace for its stale holder's session" },
+  reclaimed: { type: "claim.expired", reason: "stale; its own session claimed again in grace" },
+  hosted: { type: "claim.lost", reason: "a hosted agent holds the issue" }
 };
-var TO_HOLDER = /* @__PURE__ */ new Set(["lost", "person", "handed-over"]);
+var TO_HOLDER = /* @__PURE__ */ new Set(["lost", "person", "handed-over", "grace", "hosted"]);
 function claimEvents(input2, landed = []) {
   const { plan, previousHolder } = input2;
   const byId = new Map(input2.comments.map((c) => [c.id, c]));
@@ -57653,7 +58293,7 @@ function claimEvents(input2, landed = []) {
   const current = holderRef(plan.holder);
   const events = landed.map(({ event: event2 }) => event2);
   const finalised = new Set(
-    events.flatMap((e) => e.claim.kind === "person" ? [] : [e.claim.commentId])
+    events.flatMap((e) => e.claim.commentId === null ? [] : [e.claim.commentId])
   );
   let expiredHolder = events.some(
     (e) => e.type === "claim.expired" && e.claim.commentId === previousHolder
@@ -57663,10 +58303,16 @@ function claimEvents(input2, landed = []) {
     finalised.add(action.commentId);
     const change = FINALISED[action.reason];
     if (!change) continue;
-    if (action.reason === "stale" && action.commentId === previousHolder) expiredHolder = true;
+    const expiry = action.reason === "stale" || action.reason === "reclaimed";
+    if (expiry && action.commentId === previousHolder) expiredHolder = true;
     const claim3 = eventClaim(byId.get(action.commentId), action.commentId);
     const withHolder = TO_HOLDER.has(action.reason) && holder ? { holder } : {};
-    events.push(event(input2, change.type, claim3, { ...withHolder, reason: change.reason }));
+    const review = action.review && {
+      review: { ...action.review, head: action.review.head.slice(0, 7) }
+    };
+    events.push(
+      event(input2, change.type, claim3, { ...withHolder, reason: change.reason, ...review })
+    );
   }
   const personGone = typeof previousHolder === "string" && current !== previousHolder ? personEnd(input2, previousHolder) : void 0;
   if (personGone) {
@@ -57706,6 +58352,16 @@ function claimEvents(input2, landed = []) {
 }
 function holderClaim(holder, byId) {
   if (holder.kind === "agent") return eventClaim(byId.get(holder.commentId), holder.commentId);
+  if (holder.kind === "hosted") {
+    return {
+      kind: "hosted",
+      commentId: null,
+      url: holder.pull?.url ?? holder.url ?? "",
+      author: holder.author,
+      started: formatClaimTime(holder.started),
+      branch: holder.pull?.head ?? null
+    };
+  }
   return {
     kind: "person",
     commentId: null,
@@ -57715,7 +58371,13 @@ function holderClaim(holder, byId) {
   };
 }
 function personEnd(input2, ref) {
-  const { login, started } = personOf2(ref);
+  const { login, started, kind } = personOf2(ref);
+  if (kind === "hosted") {
+    const claim4 = { kind: "hosted", commentId: null, author: login, started };
+    return event(input2, "claim.released", claim4, {
+      reason: "no longer assigned, and no open pull request"
+    });
+  }
   const claim3 = { kind: "person", commentId: null, author: login, started };
   const tag = `claim-warden:people expired=${login} `;
   const notes = [
@@ -57739,7 +58401,7 @@ function event(input2, type, claim3, extra) {
   };
 }
 function eventId(issue2, claim3, type) {
-  const change = claim3.kind === "person" ? `person:${claim3.author.toLowerCase()}
+  const change = claim3.kind === "person" || claim3.kind === "hosted" ? `${claim3.kind}:${claim3.author.toLowerCase()}
 ${type}
 ${claim3.started}` : `${claim3.commentId}
 ${type}
@@ -57773,7 +58435,7 @@ function pendingOf(plan, events) {
   }
   const pending = [];
   for (const event2 of events) {
-    if (event2.claim.kind === "person") continue;
+    if (event2.claim.commentId === null) continue;
     const marker = markers.get(event2.claim.commentId);
     if (marker !== void 0 && isFinalisation(event2)) pending.push({ event: event2, marker });
   }
@@ -57897,12 +58559,10 @@ function claimChangesOf(key, plan, thread, now) {
   const changes = [];
   for (const action of plan.actions) {
     if (action.kind !== "finalise") continue;
-    if (action.reason !== "stale" && action.reason !== "lost" && action.reason !== "person") {
-      continue;
-    }
+    const kind = changeKind(action.reason, by !== null);
+    if (kind === null) continue;
     const claim3 = claimOf(byId.get(action.commentId));
     if (claim3 === null) continue;
-    const kind = action.reason === "stale" ? by ? "takeover" : "expiry" : "loss";
     changes.push({
       id: `${claim3.comment.id}:${kind}`,
       kind,
@@ -57920,9 +58580,17 @@ function claimChangesOf(key, plan, thread, now) {
   }
   return changes;
 }
+function changeKind(reason2, held2) {
+  if (reason2 === "stale" || reason2 === "reclaimed") return held2 ? "takeover" : "expiry";
+  if (reason2 === "lost" || reason2 === "person" || reason2 === "grace" || reason2 === "hosted") {
+    return "loss";
+  }
+  return null;
+}
 function holderOf2(plan, byId) {
   const holder = plan.holder;
   if (holder?.kind === "person") return { login: holder.author, kind: "person" };
+  if (holder?.kind === "hosted") return { login: holder.author, kind: "hosted" };
   const claim3 = holder ? claimOf(byId.get(holder.commentId)) : null;
   return claim3 ? { login: claim3.comment.author, session: claim3.marker.session } : null;
 }
@@ -57932,15 +58600,19 @@ function claimOf(comment) {
 }
 
 // src/read-model/indexed-claim-of.ts
-function indexedClaimOf(claim3, staleAfterMs) {
+function indexedClaimOf(claim3, staleAfterMs, graceMs = 0) {
   return {
-    ...claimFieldsOf(claim3, staleAfterMs),
+    ...claimFieldsOf(claim3, staleAfterMs, graceMs),
     ...claim3.comment.avatarUrl ? { avatarUrl: claim3.comment.avatarUrl } : {},
     commentUpdatedAt: formatClaimTime(claim3.comment.updatedAt)
   };
 }
 function indexedPersonOf(holder, staleAfterMs) {
   const fields = personClaimFieldsOf(holder, staleAfterMs);
+  return { ...fields, commentUpdatedAt: fields.heartbeat };
+}
+function indexedHostedOf(holder) {
+  const fields = hostedClaimFieldsOf(holder);
   return { ...fields, commentUpdatedAt: fields.heartbeat };
 }
 
@@ -57979,9 +58651,10 @@ function holderClaim2(reconciled) {
   if (holder.kind === "person") {
     return indexedPersonOf(holder, reconciled.peopleStaleAfterMs ?? staleAfterMs);
   }
+  if (holder.kind === "hosted") return indexedHostedOf(holder);
   const comment = thread.comments.find((c) => c.id === holder.commentId);
   const marker = comment ? parseClaimMarker(comment.body) : null;
-  return comment && marker ? indexedClaimOf({ comment, marker }, staleAfterMs) : null;
+  return comment && marker ? indexedClaimOf({ comment, marker }, staleAfterMs, reconciled.graceMs) : null;
 }
 
 // src/reconcile/app-assignees.ts
@@ -58032,7 +58705,8 @@ async function applyPlan(deps, read, plan) {
   const peopleStaleAfterMs = config3.people?.staleAfterMs;
   await recordReconciled(read.pathDeps, key, {
     ...{ plan, thread, paths: read.paths, staleAfterMs: config3.staleAfterMs, now },
-    ...peopleStaleAfterMs ? { peopleStaleAfterMs } : {}
+    ...peopleStaleAfterMs ? { peopleStaleAfterMs } : {},
+    ...config3.graceMs ? { graceMs: config3.graceMs } : {}
   });
   log.debug({ holder: plan.holder, writes: plan.actions.length }, "issue reconciled");
 }
@@ -58101,11 +58775,18 @@ async function reconcile(deps, request2) {
   const readOther = (other) => readThread(octokit, other, reads);
   const pathDeps = { ...deps, readThread: readOther, log };
   const paths = await pathHoldersFor(pathDeps, key, thread, config3, now);
-  const facts = {
+  const threadFacts = {
     ...thread,
     ...{ appLogin: deps.appLogin, hints: request2.hints, appAssignees },
     pathHolders: paths.holders
   };
+  const review = await reviewFactsFor(
+    { octokit, reads, now, onReviewRead: deps.onReviewRead, log },
+    key,
+    threadFacts,
+    config3
+  );
+  const facts = { ...threadFacts, review };
   const readDeps = { octokit, reads, store: deps.store, appLogin: deps.appLogin, now };
   const people = await peopleFactsFor(readDeps, key, facts, config3);
   const decided = (heldElsewhere) => {
@@ -58180,9 +58861,9 @@ ${url2}`;
     this.reads.delete(id);
     this.reads.set(id, { read: { ...read }, expiresAt: this.now() + ttlMs });
     while (this.reads.size > MAX_CACHED_READS) {
-      const oldest = this.reads.keys().next().value;
-      if (oldest === void 0) break;
-      this.reads.delete(oldest);
+      const oldest2 = this.reads.keys().next().value;
+      if (oldest2 === void 0) break;
+      this.reads.delete(oldest2);
     }
   }
 };
@@ -64639,6 +65320,70 @@ function pushEvent(payload, installationId, now) {
   };
 }
 
+// src/hosted/hosted-pull-event.ts
+var HOSTED_PULL_ACTIONS = ["opened", "edited", "closed", "reopened"];
+var HostedPullPayload = external_exports.object({
+  action: external_exports.string(),
+  repository: external_exports.object({
+    full_name: external_exports.string(),
+    name: external_exports.string(),
+    owner: external_exports.object({ login: external_exports.string() })
+  }),
+  pull_request: external_exports.object({
+    number: external_exports.number().int(),
+    state: external_exports.string(),
+    body: external_exports.string().nullable().optional(),
+    html_url: external_exports.string(),
+    created_at: external_exports.string(),
+    updated_at: external_exports.string(),
+    user: external_exports.object({ login: external_exports.string(), type: external_exports.string().optional() }).nullable(),
+    head: external_exports.object({ ref: external_exports.string() })
+  }),
+  changes: external_exports.object({ body: external_exports.object({ from: external_exports.string() }).optional() }).optional()
+});
+function hostedPullEvent(payload, now) {
+  const shape = HostedPullPayload.safeParse(payload);
+  if (!shape.success || !HOSTED_PULL_ACTIONS.includes(shape.data.action)) return null;
+  const { pull_request: pull, repository, changes } = shape.data;
+  const user = pull.user;
+  if (user === null) return null;
+  const bot = user.type === "Bot" || /\[bot\]$/i.test(user.login) || isHostedLogin(user.login, DEFAULT_HOSTED_AGENTS);
+  if (!bot) return null;
+  const body = pull.body ?? "";
+  const linked = closingLinks(body, repository.full_name);
+  const before = changes?.body ? closingLinks(changes.body.from, repository.full_name) : [];
+  const issues = [.../* @__PURE__ */ new Set([...linked, ...before])].filter((n) => n !== pull.number);
+  if (issues.length === 0) return null;
+  return {
+    login: user.login,
+    repo: { owner: repository.owner.login, repo: repository.name },
+    reason: `pull_request.${shape.data.action}`,
+    issues,
+    hint: {
+      kind: "hosted-pull",
+      number: pull.number,
+      author: user.login,
+      body,
+      open: pull.state === "open",
+      head: pull.head.ref,
+      url: pull.html_url,
+      createdAt: pull.created_at,
+      updatedAt: pull.updated_at,
+      at: now.toISOString()
+    }
+  };
+}
+function hostedPullRoute(payload, installationId, now) {
+  const event2 = hostedPullEvent(payload, now);
+  if (event2 === null) return null;
+  const requests = event2.issues.map((number4) => ({
+    key: { installationId, ...event2.repo, number: number4 },
+    hints: [event2.hint],
+    reason: event2.reason
+  }));
+  return { login: event2.login, requests };
+}
+
 // src/app/route-event.ts
 function routeEvent(event2, appLogin, now) {
   if (!Object.hasOwn(PAYLOAD_SHAPES, event2.name)) {
@@ -64669,8 +65414,11 @@ function routeEvent(event2, appLogin, now) {
       return routeComment(event2, installationId, appLogin, now);
     case "issues":
       return routeIssue(event2, installationId, now);
-    case "pull_request":
-      return guard(pullEvent(shape.data, installationId));
+    case "pull_request": {
+      const checked = pullEvent(shape.data, installationId);
+      const hosted = hostedPullRoute(event2.payload, installationId, now);
+      return hosted ? { kind: "guard", event: checked, hosted } : guard(checked);
+    }
     case "push":
       return guard(pushEvent(shape.data, installationId, now));
   }
