@@ -83,6 +83,7 @@ describe('the claim-warden program', () => {
       'issue_status',
       'issues_list',
       'paths_check',
+      'release_all_claims',
     ]);
     const result = await client.callTool({
       name: 'issue_claim',

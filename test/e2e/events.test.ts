@@ -152,7 +152,7 @@ describe.concurrent('events end to end', () => {
     const sent = [
       {
         event: 'pull_request',
-        payload: { action: 'closed', number: 3, repository, sender, installation },
+        payload: { action: 'labeled', number: 3, repository, sender, installation },
       },
       { event: 'installation_repositories', payload: { action: 'removed', sender, installation } },
       { event: 'issues', payload: { action: 'milestoned', repository, sender, installation } },
@@ -163,7 +163,7 @@ describe.concurrent('events end to end', () => {
     await harness.settle();
     const text = await scrape(harness);
     for (const event of [
-      'pull_request.closed',
+      'pull_request.labeled',
       'installation_repositories.removed',
       'issues.milestoned',
     ]) {
