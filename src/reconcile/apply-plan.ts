@@ -7,6 +7,7 @@ import { executePlan } from '../github/execute.js';
 import { rolloutOf } from '../github/rollout-of.js';
 import type { IssueKey } from '../keys.js';
 import type { PathCheck } from '../path-holders/path-holders-for.js';
+import { labelsAfter } from '../read-model/labels-after.js';
 import { recordReconciled } from '../read-model/record-reconciled.js';
 import type { Store } from '../store/store.js';
 import { appAssigneesAfter, sameLogins } from './app-assignees.js';
@@ -68,8 +69,10 @@ export async function applyPlan(
   const applied = appAssigneesAfter(appAssignees, thread.assignees, plan, true);
   if (!observing && !sameLogins(applied, planned)) await deps.store.setAppAssignees(key, applied);
   const peopleStaleAfterMs = config.people?.staleAfterMs;
+  // The index records the labels as the plan left them (held back while observing).
+  const written = observing ? thread : { ...thread, labels: labelsAfter(thread.labels, plan) };
   await recordReconciled(read.pathDeps, key, {
-    ...{ plan, thread, paths: read.paths, staleAfterMs: config.staleAfterMs, now },
+    ...{ plan, thread: written, paths: read.paths, staleAfterMs: config.staleAfterMs, now },
     ...(peopleStaleAfterMs ? { peopleStaleAfterMs } : {}),
     ...(config.graceMs ? { graceMs: config.graceMs } : {}),
   });
