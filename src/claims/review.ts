@@ -188,3 +188,29 @@ export function gateContenders(
   }
   return contenders.filter((claim) => admitted.has(claim));
 }
+
+/**
+ * docs/protocol.md §17 for a `/claim`: the review in force on an open issue before any command
+ * runs, with whose return it admits (null: none, the label was added by hand), or null when
+ * the issue is not in review: no label and no stale claim going to review now, or the owner's
+ * own claim holds (the label goes).
+ */
+export function reviewInForce(
+  facts: IssueFacts,
+  config: DecideConfig,
+  now: Date,
+  agentHolder: string | null,
+): { readonly owner: string | null } | null {
+  if (!facts.open || facts.isPullRequest) return null;
+  const started = trustedClaims(facts.comments, config.trustedBots)
+    .filter((c) => c.marker.stage !== 'released' && isStale(c, config.staleAfterMs, now))
+    .sort((a, b) => a.comment.id - b.comment.id)
+    .flatMap((claim) => {
+      const work = facts.review?.get(claim.comment.id);
+      return work ? [{ claim, work }] : [];
+    });
+  const gate = reviewGate(facts, config, started);
+  if (!gate) return null;
+  if (gate.owner !== null && agentHolder !== null && sameName(agentHolder, gate.owner)) return null;
+  return { owner: gate.owner };
+}

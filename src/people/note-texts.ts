@@ -49,6 +49,15 @@ export function holderText(holding: Holding, staleAt: Date | null): string {
   return `the agent claim in comment ${holder.commentId} (session ${markdownCode(holder.session)}, by ${markdownCode(holder.author)}) ${held}`;
 }
 
+/** docs/protocol.md §17: a `/claim` on an issue in review; `owner` the stale claim's author. */
+export function reviewText(owner: string | null): string {
+  const why =
+    owner === null
+      ? 'a maintainer marked it'
+      : `the stale session of ${markdownCode(owner)} left work here`;
+  return `this issue needs review (${why}): ask a maintainer to review it, or claim another issue. You were not put on the waitlist.`;
+}
+
 /** Who may `/claim` here, for a refusal. */
 export function whoText(run: PeopleRun): string {
   const { who, labels } = run.rules;

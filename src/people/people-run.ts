@@ -32,6 +32,11 @@ export interface PeopleRun {
   readonly rules: PeopleConfig;
   readonly now: Date;
   agent: AgentCandidate | null;
+  /**
+   * docs/protocol.md §17: the review in force, and the stale claim's author whose return it
+   * admits (null: the label was added by hand); null when the issue is not in review.
+   */
+  readonly review: { readonly owner: string | null } | null;
   /** Live person claims, oldest first. */
   persons: PersonClaim[];
   /** Hosted agents' claims (docs/protocol.md §18), oldest first; the app never changes them. */

@@ -1,6 +1,6 @@
 import { sameName } from '../claims/names.js';
 import type { CommandOutcome } from './note-tags.js';
-import { capText, holderText, whoText } from './note-texts.js';
+import { capText, holderText, reviewText, whoText } from './note-texts.js';
 import { answer, assign, holderOf, type PeopleRun, personOf, unassign } from './people-run.js';
 import { newClaim } from './person-claims.js';
 import { holdingStaleAt } from './person-liveness.js';
@@ -57,6 +57,11 @@ function claimOutcome(run: PeopleRun, command: ThreadCommand): [CommandOutcome, 
   }
   const holding = holderOf(run);
   if (holding?.kind === 'person' && holding.claim === personOf(run, login)) return ['accepted'];
+  // docs/protocol.md §17: only the stale claim's own author comes back to a review.
+  const { review } = run;
+  if (review && !(review.owner !== null && sameName(login, review.owner))) {
+    return ['refused', reviewText(review.owner)];
+  }
   if (holding) {
     const line = waitlistOf(run);
     const at = line.findIndex((waiting) => sameName(waiting.login, login));

@@ -4,6 +4,7 @@ import { agentHolder } from '../claims/holder-summary.js';
 import type { IssueFacts } from '../claims/issue-facts.js';
 import { hasName } from '../claims/names.js';
 import type { PeopleFacts } from '../claims/people-facts.js';
+import { reviewInForce } from '../claims/review.js';
 import { hostedClaims } from '../hosted/hosted-claims.js';
 import { personAssignees } from './explained.js';
 import { peopleNotes } from './note-tags.js';
@@ -25,13 +26,15 @@ export function startRun(
     facts,
     persons.map((claim) => claim.login),
   );
+  const agent = agentCandidate(facts, decide(agents, config, now, { pinned }).holder);
   return {
     facts,
     people,
     config,
     rules,
     now,
-    agent: agentCandidate(facts, decide(agents, config, now, { pinned }).holder),
+    agent,
+    review: reviewInForce(facts, config, now, agent?.holder.author ?? null),
     persons,
     hosted: hostedClaims(facts, people, config.hosted),
     pinned,

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { reviewTag } from '../../src/claims/review.js';
+import { decideWithPeople } from '../../src/people/decide-with-people.js';
+import { APP_LOGIN, claim, HOUR } from '../helpers/thread-builder.js';
+import { config, DAY, issue, kinds, NOW, noteTexts, said } from './people-builder.js';
+
+const ROLES = { bob: 'write', alice: 'write' } as const;
+const WORK = { branch: 'feat/5', aheadBy: 3, head: '1a2b3c4d5e6f', pull: null };
+const REVIEW_NOTE = said(
+  6,
+  `<!-- claim-warden note=expired comment=5 -->\n${reviewTag('alice', WORK)}\n@alice …`,
+  APP_LOGIN,
+  HOUR,
+);
+const REPLY = '<!-- claim-warden note=people-reply comment=7 outcome=refused -->';
+
+describe('/claim on an issue in review (docs/protocol.md §17)', () => {
+  it('is refused with one reply and does not join the waitlist', () => {
+    const facts = issue({
+      labels: ['status:needs-review'],
+      comments: [REVIEW_NOTE, said(7, '/claim')],
+      roles: ROLES,
+    });
+    const plan = decideWithPeople(facts, config(), NOW);
+    expect(kinds(plan)).toEqual([`note ${REPLY}`]);
+    expect(noteTexts(plan)[0]).toBe(
+      '@bob this issue needs review (the stale session of `alice` left work here): ask a maintainer to review it, or claim another issue. You were not put on the waitlist.',
+    );
+    expect(plan.waitlist).toEqual([]);
+    expect(plan.holder).toBeNull();
+  });
+
+  it('admits the stale claim’s own author as any /claim', () => {
+    const facts = issue({
+      labels: ['status:needs-review'],
+      comments: [REVIEW_NOTE, said(7, '/claim', 'Alice')],
+      roles: ROLES,
+    });
+    const plan = decideWithPeople(facts, config(), NOW);
+    expect(kinds(plan)).toContain('assign Alice');
+    expect(kinds(plan)).toContain('react 7');
+    expect(plan.holder).toMatchObject({ kind: 'person', author: 'Alice' });
+  });
+
+  it('a label added by hand refuses everyone, naming no one', () => {
+    const facts = issue({
+      labels: ['status:needs-review'],
+      comments: [said(7, '/claim', 'alice')],
+      roles: ROLES,
+    });
+    const plan = decideWithPeople(facts, config(), NOW);
+    expect(kinds(plan)).toEqual([`note ${REPLY}`]);
+    expect(noteTexts(plan)[0]).toContain('(a maintainer marked it)');
+    expect(plan.waitlist).toEqual([]);
+  });
+
+  it('a review that starts in the same decision refuses the /claim too', () => {
+    const facts = issue({
+      assignees: ['alice'],
+      labels: ['status:in-progress'],
+      comments: [
+        claim({ id: 5, by: 'alice', postedAgoMs: 8 * DAY, updatedAgoMs: 8 * DAY }),
+        said(7, '/claim'),
+      ],
+      review: new Map([[5, WORK]]),
+      roles: ROLES,
+    });
+    const plan = decideWithPeople(facts, config(), NOW);
+    expect(kinds(plan)).toContain('add-label status:needs-review');
+    expect(kinds(plan)).toContain(`note ${REPLY}`);
+    expect(kinds(plan)).not.toContain('assign bob');
+    expect(plan.waitlist).toEqual([]);
+  });
+});
