@@ -49,6 +49,8 @@ export function waitlistOf(run: PeopleRun): Waiting[] {
 /** Still allowed to claim and under the cap, as when they asked. */
 function eligible(run: PeopleRun, waiting: Waiting): boolean {
   if (isBot(waiting.login, run.facts)) return false;
+  // docs/protocol.md §17: an issue in review is served to no one but the stale claim's author.
+  if (run.review && !(run.review.owner && sameName(run.review.owner, waiting.login))) return false;
   if (!waiting.onBehalf && !mayClaim(run.people, run.rules, run.facts.labels, waiting.login)) {
     return false;
   }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { reviewTag } from '../../src/claims/review.js';
 import { decideWithPeople } from '../../src/people/decide-with-people.js';
 import { APP_LOGIN, claim, HOUR } from '../helpers/thread-builder.js';
+import { applyPlan } from './apply-plan.js';
 import { config, DAY, issue, kinds, NOW, noteTexts, said } from './people-builder.js';
 
 const ROLES = { bob: 'write', alice: 'write' } as const;
@@ -70,5 +71,20 @@ describe('/claim on an issue in review (docs/protocol.md §17)', () => {
     expect(kinds(plan)).toContain(`note ${REPLY}`);
     expect(kinds(plan)).not.toContain('assign bob');
     expect(plan.waitlist).toEqual([]);
+  });
+
+  it('a person waiting is not served when the stale claim’s work goes to review', () => {
+    const first = issue({
+      assignees: ['agent'],
+      comments: [claim({ id: 5, by: 'agent', postedAgoMs: HOUR }), said(7, '/claim')],
+      roles: { bob: 'write' },
+    });
+    const waiting = applyPlan(first, decideWithPeople(first, config(), NOW), NOW);
+    expect(decideWithPeople(waiting, config(), NOW).waitlist).toEqual(['bob']);
+    const later = new Date(NOW.getTime() + 7 * HOUR);
+    const plan = decideWithPeople({ ...waiting, review: new Map([[5, WORK]]) }, config(), later);
+    expect(kinds(plan)).toContain('add-label status:needs-review');
+    expect(kinds(plan)).not.toContain('assign bob');
+    expect(plan.holder).toBeNull();
   });
 });
