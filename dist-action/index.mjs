@@ -55514,6 +55514,17 @@ function gateContenders(gate, facts, config3, contenders, finalising) {
   }
   return contenders.filter((claim3) => admitted.has(claim3));
 }
+function reviewInForce(facts, config3, now, agentHolder2) {
+  if (!facts.open || facts.isPullRequest) return null;
+  const started = trustedClaims(facts.comments, config3.trustedBots).filter((c) => c.marker.stage !== "released" && isStale(c, config3.staleAfterMs, now)).sort((a, b) => a.comment.id - b.comment.id).flatMap((claim3) => {
+    const work = facts.review?.get(claim3.comment.id);
+    return work ? [{ claim: claim3, work }] : [];
+  });
+  const gate = reviewGate(facts, config3, started);
+  if (!gate) return null;
+  if (gate.owner !== null && agentHolder2 !== null && sameName(agentHolder2, gate.owner)) return null;
+  return { owner: gate.owner };
+}
 
 // src/claims/expiry-note.ts
 function expiryNoteTag(commentId) {
@@ -55976,6 +55987,10 @@ function holderText(holding, staleAt3) {
   const { holder } = holding.agent;
   const held2 = holder.graceUntil && staleAt3 ? `went stale and holds this issue for its own session until ${graceUntilOf(staleAt3)} (its grace)` : `holds this issue; ${until}`;
   return `the agent claim in comment ${holder.commentId} (session ${markdownCode(holder.session)}, by ${markdownCode(holder.author)}) ${held2}`;
+}
+function reviewText(owner) {
+  const why = owner === null ? "a maintainer marked it" : `the stale session of ${markdownCode(owner)} left work here`;
+  return `this issue needs review (${why}): ask a maintainer to review it, or claim another issue. You were not put on the waitlist.`;
 }
 function whoText(run3) {
   const { who, labels } = run3.rules;
@@ -56443,13 +56458,15 @@ function startRun(facts, people, config3, rules, now) {
     facts,
     persons.map((claim3) => claim3.login)
   );
+  const agent = agentCandidate(facts, decide(agents, config3, now, { pinned }).holder);
   return {
     facts,
     people,
     config: config3,
     rules,
     now,
-    agent: agentCandidate(facts, decide(agents, config3, now, { pinned }).holder),
+    agent,
+    review: reviewInForce(facts, config3, now, agent?.holder.author ?? null),
     persons,
     hosted: hostedClaims(facts, people, config3.hosted),
     pinned,
@@ -56498,6 +56515,7 @@ function waitlistOf(run3) {
 }
 function eligible(run3, waiting) {
   if (isBot(waiting.login, run3.facts)) return false;
+  if (run3.review && !(run3.review.owner && sameName(run3.review.owner, waiting.login))) return false;
   if (!waiting.onBehalf && !mayClaim(run3.people, run3.rules, run3.facts.labels, waiting.login)) {
     return false;
   }
@@ -56678,6 +56696,10 @@ function claimOutcome(run3, command) {
   }
   const holding = holderOf(run3);
   if (holding?.kind === "person" && holding.claim === personOf(run3, login)) return ["accepted"];
+  const { review } = run3;
+  if (review && !(review.owner !== null && sameName(login, review.owner))) {
+    return ["refused", reviewText(review.owner)];
+  }
   if (holding) {
     const line = waitlistOf(run3);
     const at = line.findIndex((waiting) => sameName(waiting.login, login));
@@ -58483,6 +58505,19 @@ function rolloutOf(config3, deps) {
   };
 }
 
+// src/read-model/labels-after.ts
+function labelsAfter(labels, plan) {
+  let after = [...labels];
+  for (const action of plan.actions) {
+    if (action.kind === "remove-label") {
+      after = after.filter((label) => !sameName(label, action.label));
+    } else if (action.kind === "add-label" && !after.some((l) => sameName(l, action.label))) {
+      after.push(action.label);
+    }
+  }
+  return after;
+}
+
 // src/guard/flagger.ts
 function flagger(holder) {
   return `${holder.commentId} ${holder.paths.join(",")}`;
@@ -58703,8 +58738,9 @@ async function applyPlan(deps, read, plan) {
   const applied = appAssigneesAfter(appAssignees, thread.assignees, plan, true);
   if (!observing && !sameLogins(applied, planned)) await deps.store.setAppAssignees(key, applied);
   const peopleStaleAfterMs = config3.people?.staleAfterMs;
+  const written = observing ? thread : { ...thread, labels: labelsAfter(thread.labels, plan) };
   await recordReconciled(read.pathDeps, key, {
-    ...{ plan, thread, paths: read.paths, staleAfterMs: config3.staleAfterMs, now },
+    ...{ plan, thread: written, paths: read.paths, staleAfterMs: config3.staleAfterMs, now },
     ...peopleStaleAfterMs ? { peopleStaleAfterMs } : {},
     ...config3.graceMs ? { graceMs: config3.graceMs } : {}
   });
