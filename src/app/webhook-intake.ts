@@ -6,11 +6,16 @@ import { indexIssuesEvent } from '../read-model/index-events.js';
 import { indexHeartbeat } from '../read-model/index-heartbeat.js';
 import { recordGone } from '../read-model/record-gone.js';
 import { deliveryAttributes } from '../telemetry/delivery-attributes.js';
-import { inSpan } from '../tracing/tracing.js';
+import { inSpan, ROOT_CONTEXT, SpanKind } from '../tracing/tracing.js';
 import { recordDeliveries } from './deliveries.js';
 import { handleWebhook, type WebhookDeps, type WebhookEvent } from './handle-webhook.js';
 import { SUBSCRIBED_EVENTS } from './route-event.js';
 import type { WardenCore } from './warden-core.js';
+
+/** A delivery's span: the trace's root, a server span (the webhook request). */
+function webhookSpan(context: Parameters<typeof deliveryAttributes>[0]) {
+  return { kind: SpanKind.SERVER, parent: ROOT_CONTEXT, attributes: deliveryAttributes(context) };
+}
 
 /** What the webhook intake asks of the app's other jobs. */
 interface WebhookJobs {
@@ -29,8 +34,10 @@ export function webhookIntake(app: Probot, core: WardenCore, jobs: WebhookJobs):
   const { store, log, metrics } = core;
   const deps = webhookDeps(core, jobs);
   app.on([...SUBSCRIBED_EVENTS], (context) =>
-    // One trace per delivery (docs/operations.md "Traces"); its reconcile joins it.
-    inSpan(`webhook ${context.name}`, { attributes: deliveryAttributes(context) }, async (span) => {
+    // One trace per delivery (docs/operations.md "Traces"), rooted here: the webhook request's
+    // server span (no HTTP instrumentation, whose span per request cost more than the rest of
+    // the trace). Its reconcile joins it.
+    inSpan(`webhook ${context.name}`, webhookSpan(context), async (span) => {
       // The work queue's index follows every issues event, own echoes too (§9): no API call.
       if (context.name === 'issues') await indexIssuesEvent(store, log, context.payload);
       const outcome = await handleWebhook(deps, context as WebhookEvent);

@@ -13,7 +13,7 @@ interface OperationRuns {
   ): Promise<{ readonly status: number; readonly body: unknown }>;
 }
 
-import { inSpan } from '../tracing/tracing.js';
+import { inSpan, SpanKind } from '../tracing/tracing.js';
 import type { OpsMetrics } from './ops-metrics.js';
 
 /** The claims API's handler: resolves false for a path it does not own. */
@@ -39,9 +39,10 @@ export function observeApi(
     const labels = { surface, method: req.method ?? 'GET', route: apiRoute(req.url ?? '/') };
     const body = captureErrorBody(res);
     try {
-      // MCP tools call the API in process: their span is a child of the MCP request's.
+      // The request's server span: a trace's root, or the caller's `traceparent` its parent.
       const attributes = { 'claims.surface': surface, 'url.template': labels.route };
-      return await inSpan(`claims API ${labels.method} ${labels.route}`, { attributes }, (span) =>
+      const options = { kind: SpanKind.SERVER, attributes, headers: req.headers };
+      return await inSpan(`claims API ${labels.method} ${labels.route}`, options, (span) =>
         api(req, res).finally(() =>
           span?.setAttribute('http.response.status_code', res.statusCode),
         ),
@@ -102,7 +103,7 @@ export function observeRuns<Api extends OperationRuns>(api: Api, metrics: OpsMet
       let status = 500;
       let code = 'none';
       try {
-        // A span per tool call, a child of the `/mcp` request's; its GitHub requests inside.
+        // A span per tool call, its GitHub requests inside.
         const attributes = { 'claims.surface': 'mcp', 'claims.tool': name, 'url.template': route };
         const reply = await inSpan(`MCP tool ${name}`, { attributes }, async (span) => {
           const answer = await api.run(name, caller, request);

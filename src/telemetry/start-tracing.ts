@@ -11,8 +11,8 @@ let started: Promise<Tracing | null> | undefined;
 
 /**
  * Turns traces on when `OTEL_EXPORTER_OTLP_ENDPOINT` (or `_TRACES_ENDPOINT`) is set: the
- * OpenTelemetry SDK exporting over OTLP/HTTP, with the HTTP and ioredis instrumentations and
- * the app's own spans (tracing.ts). Unset, it loads nothing of the SDK and resolves null.
+ * OpenTelemetry SDK exporting over OTLP/HTTP, with the ioredis instrumentation and the app's
+ * own spans (tracing.ts). Unset, it loads nothing of the SDK and resolves null.
  * Once per process: a second call gets the first one's answer (tests start several apps).
  * The other `OTEL_*` variables (headers, sampler, batch delays) are the SDK's to read.
  */
@@ -51,33 +51,26 @@ async function start(env: Readonly<Record<string, string | undefined>>): Promise
 }
 
 /**
- * Incoming and outgoing HTTP, and Redis commands. They patch modules as they are loaded:
- * loaded first (`node --import <dist>/src/telemetry/instrument.js`, as the image starts),
- * ioredis and http are patched; started from main alone, only the app's own spans are made.
+ * Redis commands. The instrumentation patches ioredis as it is loaded: loaded first
+ * (`node --import <dist>/src/telemetry/instrument.js`, as the image starts), ioredis is
+ * patched; started from main alone, only the app's own spans are made. No HTTP
+ * instrumentation: the webhook span is the delivery's server span and the trace's root
+ * (webhook-intake.ts), the claims API's span its request's (observe-api.ts), and GitHub's
+ * requests go through fetch, each with its `GitHub …` span (trace-calls.ts). Its span per
+ * incoming request, with a context bound to the request and the response, cost more CPU a
+ * delivery than the rest of the trace (docs/measured.md).
  */
 async function instrument(): Promise<void> {
   // ES modules are patched through import-in-the-middle's loader hook (require hooks see
   // CommonJS only); registered here, it applies to the modules imported after it.
   const { register } = await import('node:module');
   register('@opentelemetry/instrumentation/hook.mjs', import.meta.url);
-  const [{ registerInstrumentations }, { HttpInstrumentation }, { IORedisInstrumentation }] =
-    await Promise.all([
-      import('@opentelemetry/instrumentation'),
-      import('@opentelemetry/instrumentation-http'),
-      import('@opentelemetry/instrumentation-ioredis'),
-    ]);
+  const [{ registerInstrumentations }, { IORedisInstrumentation }] = await Promise.all([
+    import('@opentelemetry/instrumentation'),
+    import('@opentelemetry/instrumentation-ioredis'),
+  ]);
   registerInstrumentations({
-    instrumentations: [
-      new HttpInstrumentation({
-        // Probes are not worth a trace each.
-        ignoreIncomingRequestHook: (req) => req.url === '/health' || req.url === '/metrics',
-        // Incoming only: GitHub's requests go through fetch, each with its `GitHub …` span
-        // (trace-calls.ts, with the route template); the one `http` client left is the
-        // exporter's own, whose requests are no part of a trace.
-        disableOutgoingRequestInstrumentation: true,
-      }),
-      new IORedisInstrumentation({ requireParentSpan: true }),
-    ],
+    instrumentations: [new IORedisInstrumentation({ requireParentSpan: true })],
   });
 }
 

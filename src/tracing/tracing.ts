@@ -8,6 +8,7 @@ import {
   type Span,
   SpanKind,
   SpanStatusCode,
+  type Tracer,
   trace,
 } from '@opentelemetry/api';
 
@@ -35,7 +36,12 @@ export function inRecordingSpan(): boolean {
   return on && trace.getActiveSpan()?.isRecording() === true;
 }
 
-const tracer = () => trace.getTracer('claim-warden');
+let tracerOnce: Tracer | undefined;
+/** The app's tracer, looked up once (a lookup per span costs a provider call and a map key). */
+const tracer = (): Tracer => {
+  tracerOnce ??= trace.getTracer('claim-warden');
+  return tracerOnce;
+};
 
 /** What {@link inSpan} starts the span with. */
 interface SpanOptions {
@@ -44,6 +50,11 @@ interface SpanOptions {
   readonly links?: Link[];
   /** The parent; default the active context. */
   readonly parent?: Context;
+  /**
+   * An incoming request's headers: the parent is the trace their `traceparent` names, else
+   * none (the span is a trace's root). Read only when traces are on.
+   */
+  readonly headers?: Readonly<Record<string, string | string[] | undefined>>;
 }
 
 /**
@@ -56,7 +67,9 @@ export async function inSpan<T>(
   fn: (span: Span | undefined) => Promise<T>,
 ): Promise<T> {
   if (!on) return fn(undefined);
-  const parent = options.parent ?? context.active();
+  const parent =
+    options.parent ??
+    (options.headers ? propagation.extract(ROOT_CONTEXT, options.headers) : context.active());
   return tracer().startActiveSpan(
     name,
     {
@@ -130,4 +143,4 @@ export async function inQueuedSpan<T>(
   return inSpan(name, { attributes, links, parent: first?.context ?? ROOT_CONTEXT }, fn);
 }
 
-export { SpanKind };
+export { ROOT_CONTEXT, SpanKind };

@@ -7,9 +7,14 @@ export interface ReceivedSpan {
   readonly spanId: string;
   readonly parentSpanId?: string;
   readonly name: string;
+  /** OTLP's span kind: 1 internal, 2 server, 3 client, … */
+  readonly kind: number;
   readonly attributes: Readonly<Record<string, unknown>>;
   readonly resource: Readonly<Record<string, unknown>>;
 }
+
+/** OTLP's kind of a span that serves an incoming request. */
+export const SPAN_KIND_SERVER = 2;
 
 /** An in-process OTLP/HTTP traces receiver (`POST /v1/traces`, JSON). */
 export interface OtlpReceiver {
@@ -54,6 +59,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
               spanId: string;
               parentSpanId?: string;
               name: string;
+              kind?: number;
               attributes?: KeyValue[];
             }>;
           }>;
@@ -68,6 +74,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
               spanId: span.spanId,
               ...(span.parentSpanId ? { parentSpanId: span.parentSpanId } : {}),
               name: span.name,
+              kind: span.kind ?? 0,
               attributes: plain(span.attributes),
               resource,
             });
