@@ -13,6 +13,7 @@ import { type IssueKey, issueRef } from '../keys.js';
 import { peopleReads } from '../people/people-reads.js';
 import { personClaimsElsewhere } from '../read-model/held-elsewhere.js';
 import type { Store } from '../store/store.js';
+import { withHolderHead } from './hosted-head.js';
 import { reactedCommands } from './reacted-commands.js';
 
 /** What gathering people's facts reads with: the installation's octokit and read cache. */
@@ -81,7 +82,7 @@ export async function peopleFactsFor(
     if (!(await readAssignable(octokit, reads, key, login))) unassignable.add(login);
   }
   const slug = deps.appLogin.replace(/\[bot\]$/i, '');
-  return {
+  return withHolderHead(deps, key, facts, config, {
     timeline: timeline?.assignments ?? null,
     pulls: withKnownHeads(withHintedPulls(timeline?.pulls ?? [], facts.hints), indexed),
     roles,
@@ -93,7 +94,7 @@ export async function peopleFactsFor(
     issue: issueRef(key),
     issueUrl: facts.meta.url,
     createdAt: new Date(facts.meta.createdAt),
-  };
+  });
 }
 
 /** A `[bot]` login, or one GitHub typed `Bot` on the issue. */

@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { parseClaimMarker } from '../../src/claims/marker.js';
 import { callApi } from '../api/api-helpers.js';
 import type { FakeGitHub } from '../fake-github/fake-github.js';
-import { REPO } from '../helpers/app-harness.js';
-import { calls, claimComment, IN_PROGRESS } from './e2e-helpers.js';
+import { REPO, WEBHOOK_SECRET } from '../helpers/app-harness.js';
+import { calls, claimComment, harnessFor, IN_PROGRESS } from './e2e-helpers.js';
 import { oneReplica, type PeopleWorld } from './people-world.js';
 
 const ON = 'people:\n  enabled: true\n';
@@ -287,5 +287,64 @@ describe.concurrent('hosted agents hold issues (docs/protocol.md §18)', () => {
     expect(hostedOn.length).toBeGreaterThan(0);
     expect(hostedOn).toEqual(hostedOff);
     expect(hostedOn.filter((call) => TIMELINE.test(call))).toEqual([]);
+  });
+
+  it('a pull request known only from the timeline: its head is read once (conditionally) for the claim’s branch', async ({
+    onTestFinished,
+  }) => {
+    const harness = await harnessFor(onTestFinished, {
+      seed: (fake) => {
+        seedBots(fake);
+        fake.setFile(REPO, '.github/claims.yml', ON);
+      },
+    });
+    const { fake } = harness;
+    const n = fake.createIssue(REPO);
+    fake.assign(REPO, n, ['Copilot'], { actor: 'mia' });
+    await harness.settle();
+    // Copilot's pull request: its `pull_request.opened` delivery is lost.
+    fake.setWebhookTarget({ capture: true });
+    const pull = fake.openPullRequest(REPO, {
+      head: 'copilot/fix-it',
+      files: ['src/a.ts'],
+      author: 'Copilot',
+      body: `Fixes #${n}`,
+    });
+    fake.setWebhookTarget({ url: harness.webhookUrl, secret: WEBHOOK_SECRET });
+    const key = {
+      installationId: harness.installationId,
+      owner: 'acme',
+      repo: 'widgets',
+      number: n,
+    };
+    const { store, queue } = harness.app.warden;
+    const reconcile = async () => {
+      await queue.enqueue({ key, hints: [], reason: 'test' });
+      await harness.settle();
+    };
+    const reads = () =>
+      fake.requests
+        .filter((r) => r.method === 'GET' && r.path === `/repos/${REPO}/pulls/${pull}`)
+        .map((r) => r.status);
+
+    await reconcile();
+    const answer = await callApi(harness.appUrl, 'GET', `/repos/${REPO}/issues/${n}/claim`, {
+      token: fake.tokenFor('alice'),
+    });
+    expect(answer.body.claim).toMatchObject({
+      kind: 'hosted',
+      author: 'Copilot',
+      branch: 'copilot/fix-it',
+      stage: 'implementing',
+    });
+    expect(reads()).toEqual([200]);
+    // The index keeps the branch: the next reconcile reads the pull request no more.
+    await reconcile();
+    expect(reads()).toEqual([200]);
+    // With the index forgotten, the next reconcile reads it again: answered 304.
+    await store.setIssueClaim(key, null);
+    await reconcile();
+    expect((await store.issueClaim(key))?.branch).toBe('copilot/fix-it');
+    expect(reads()).toEqual([200, 304]);
   });
 });
