@@ -6,6 +6,7 @@ import type { IssueFacts } from '../claims/issue-facts.js';
 import type { ReadCache } from '../github/conditional.js';
 import { UnverifiableError } from '../github/errors.js';
 import type { ReconcileRequest } from '../queue/queue.js';
+import { retryAfterOf } from '../queue/retry.js';
 import { reviewFactsFor } from '../review/review-facts-for.js';
 import type { ReconcileDeps } from './reconcile-deps.js';
 
@@ -13,8 +14,9 @@ import type { ReconcileDeps } from './reconcile-deps.js';
  * The review facts of a reconcile (docs/protocol.md §17), or `'unread'` when a stale claim's
  * branch could not be read. Then nothing on the issue is decided: the stale claim stays as it
  * is and no new claim is taken, since either could be wrong once the branch answers (§6).
- * The issue is left due, so the next sweep comes back for it, and the reconcile does not throw:
- * the queue's backoff retries would each repeat the compare within seconds.
+ * The issue is left due (after a rate limit's wait), so the next sweep comes back for it, and
+ * the reconcile does not throw: the queue's backoff retries would each repeat the compare
+ * within seconds.
  */
 export async function reviewOrWait(
   deps: Pick<ReconcileDeps, 'store' | 'onReviewRead' | 'reviewUnreadForMs'> & {
@@ -42,8 +44,13 @@ export async function reviewOrWait(
     );
   } catch (error) {
     if (!(error instanceof UnverifiableError)) throw error;
-    await deps.store.setDeadline(key, deps.now);
-    deps.log.info({ status: error.status }, 'issue left as it is until the next sweep');
+    // Due at once, or once a rate limit is over when GitHub said how long to wait.
+    const dueAt = new Date(deps.now.getTime() + (retryAfterOf(error) ?? 0));
+    await deps.store.setDeadline(key, dueAt);
+    deps.log.info(
+      { status: error.status, dueAt: dueAt.toISOString() },
+      'issue left as it is until the next sweep',
+    );
     return 'unread';
   }
 }

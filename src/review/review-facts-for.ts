@@ -7,6 +7,7 @@ import { reviewReads } from '../claims/review.js';
 import type { ReadCache } from '../github/conditional.js';
 import { statusOf, UnverifiableError } from '../github/errors.js';
 import type { IssueKey } from '../keys.js';
+import { retryAfterOf } from '../queue/retry.js';
 import { readBranchWork } from './read-branch-work.js';
 
 /** What one review read came to, for the `claims_review_reads_total` metric. */
@@ -87,8 +88,10 @@ async function readOrRefuse(
       'could not read the work on a stale claim’s branch: the claim is left as it is until the next sweep',
     );
     if (deps.unreadForMs) {
+      // Through a rate limit's wait too, when GitHub said how long it lasts.
+      const forMs = Math.max(deps.unreadForMs, retryAfterOf(error) ?? 0);
       const failed = { etag: '-', value: String(status ?? '') };
-      await deps.reads.store.setCachedRead(deps.reads.scope, unread, failed, deps.unreadForMs);
+      await deps.reads.store.setCachedRead(deps.reads.scope, unread, failed, forMs);
     }
     throw error;
   }
