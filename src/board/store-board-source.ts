@@ -48,6 +48,7 @@ export function storeBoardSource(store: Store): BoardSource {
     },
     async claimableCounts(visible) {
       const now = new Date();
+      const inReview = reviewLookup(store);
       const counts = new Map<string, number>();
       for (const entry of await store.openIssues()) {
         const { issue } = entry;
@@ -57,8 +58,9 @@ export function storeBoardSource(store: Store): BoardSource {
         );
         if (!visible.has(key)) continue;
         // Every indexed repository gets a count, 0 when all its open issues are held (or
-        // waited for by people, docs/protocol.md §16).
-        counts.set(key, (counts.get(key) ?? 0) + (isFreeForAgents(entry, now) ? 1 : 0));
+        // waited for by people, docs/protocol.md §16, or in review, §17).
+        const free = isFreeForAgents(entry, now) && !(await inReview(issue));
+        counts.set(key, (counts.get(key) ?? 0) + (free ? 1 : 0));
       }
       return counts;
     },
