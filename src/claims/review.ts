@@ -12,7 +12,7 @@ import type { Finalising } from './without-path-losers.js';
 export const DEFAULT_NEEDS_REVIEW_LABEL = 'status:needs-review';
 
 /** The needs-review label of a config. */
-function needsReviewLabel(config: DecideConfig): string {
+export function needsReviewLabel(config: DecideConfig): string {
   return config.labels.needsReview ?? DEFAULT_NEEDS_REVIEW_LABEL;
 }
 
@@ -63,23 +63,27 @@ export function notedReview(facts: IssueFacts): NotedReview | null {
   let latest: { id: number; review: NotedReview } | null = null;
   for (const comment of facts.comments) {
     if (!sameName(comment.author, facts.appLogin)) continue;
-    const match = REVIEW_TAG.exec(comment.body.split('\n')[1]?.replace(/\r$/, '') ?? '');
-    if (!match || (latest && latest.id > comment.id)) continue;
-    const [, author, branch, ahead, head, pull] = match as unknown as string[];
-    latest = {
-      id: comment.id,
-      review: {
-        author: author!,
-        work: {
-          branch: branch!,
-          aheadBy: Number(ahead),
-          head: head!,
-          pull: pull === 'none' ? null : Number(pull),
-        },
-      },
-    };
+    const review = reviewNoteOf(comment.body);
+    if (!review || (latest && latest.id > comment.id)) continue;
+    latest = { id: comment.id, review };
   }
   return latest?.review ?? null;
+}
+
+/** The review a note's hidden second line records (reviewTag), whoever wrote it; or null. */
+export function reviewNoteOf(body: string): NotedReview | null {
+  const match = REVIEW_TAG.exec(body.split('\n')[1]?.replace(/\r$/, '') ?? '');
+  if (!match) return null;
+  const [, author, branch, ahead, head, pull] = match as unknown as string[];
+  return {
+    author: author!,
+    work: {
+      branch: branch!,
+      aheadBy: Number(ahead),
+      head: head!,
+      pull: pull === 'none' ? null : Number(pull),
+    },
+  };
 }
 
 /** The sentence naming a stale session's work, as the expiry note and refusals say it. */
