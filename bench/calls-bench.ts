@@ -146,7 +146,9 @@ export async function benchCalls(): Promise<Section> {
     fake.assign(REPO, stale, ['alice']);
     const key = { installationId: INSTALLATION, owner: 'acme', repo: 'widgets', number: stale };
     await stack.app.warden.store.setDeadline(key, new Date(Date.now() - HOUR));
-    await measure('stale sweep (one due issue, with the expiry note)', 6, async () => {
+    // Its branch unknown to GitHub: one compare (404), and the default branch read first, as
+    // this is the repository's first compare (docs/protocol.md §17).
+    await measure('stale sweep (one due issue, with the expiry note)', 8, async () => {
       const result = await stack.app.warden.sweep();
       if (result.queued !== 1) throw new Error(`calls bench: the sweep queued ${result.queued}`);
     });

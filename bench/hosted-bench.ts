@@ -5,6 +5,8 @@ import { callsSection, type Measured, summarise } from './measured-calls.js';
 import type { Section } from './section.js';
 
 const REPO = 'acme/widgets';
+/** A repository with people's claims off: hosted agents still hold (docs/protocol.md §18). */
+const OFF_REPO = 'acme/gadgets';
 const INSTALLATION = 1;
 
 /**
@@ -18,7 +20,7 @@ export async function benchHosted(): Promise<Section> {
     webhooks: 'capture',
     env: { CLAIMS_SWEEP_INTERVAL: '24h' },
     seed: (fake) => {
-      fake.addInstallation({ id: INSTALLATION, account: 'acme', repos: [REPO] });
+      fake.addInstallation({ id: INSTALLATION, account: 'acme', repos: [REPO, OFF_REPO] });
       fake.addUser('alice', { association: 'COLLABORATOR' });
       fake.addUser('bob', { association: 'COLLABORATOR' });
       fake.addUser('mia', { association: 'COLLABORATOR' });
@@ -26,6 +28,8 @@ export async function benchHosted(): Promise<Section> {
       fake.addUser('claude[bot]', { type: 'Bot' });
       fake.setFile(REPO, '.github/claims.yml', 'people:\n  enabled: true\n');
       fake.createLabel(REPO, { name: 'status:in-progress' });
+      fake.setFile(OFF_REPO, '.github/claims.yml', 'people:\n  enabled: false\n');
+      fake.createLabel(OFF_REPO, { name: 'status:in-progress' });
     },
   });
   try {
@@ -51,12 +55,14 @@ async function scenarios(stack: Stack, out: Measured[]): Promise<void> {
     await stack.app.warden.queue.idle();
     out.push(summarise(scenario, floor, withoutTokens(fake.requests.slice(mark))));
   };
-  const reconcileOf = (number: number) => () =>
-    stack.app.warden.queue.enqueue({
-      key: { installationId: INSTALLATION, owner: 'acme', repo: 'widgets', number },
-      hints: [],
-      reason: 'bench',
-    });
+  const reconcileOf =
+    (number: number, repo = 'widgets') =>
+    () =>
+      stack.app.warden.queue.enqueue({
+        key: { installationId: INSTALLATION, owner: 'acme', repo, number },
+        hints: [],
+        reason: 'bench',
+      });
 
   const marked = fake.createIssue(REPO, { title: 'marker' });
   await measure('marker claim posted', 5, async () => {
@@ -97,6 +103,33 @@ async function scenarios(stack: Stack, out: Measured[]): Promise<void> {
   });
   await measure('reconcile of an issue Copilot holds, nothing changed', 0, reconcileOf(copilot));
 
+  // docs/protocol.md §18 `branch`: Copilot's pull request whose event the app missed is known
+  // from the timeline alone, which names no head; the first reconcile reads it, once.
+  const unseen = fake.createIssue(REPO, { title: 'copilot, pull request unseen' });
+  fake.assign(REPO, unseen, ['Copilot'], { actor: 'mia' });
+  await deliverNew();
+  await stack.app.warden.queue.idle();
+  fake.openPullRequest(REPO, {
+    head: 'copilot/unseen',
+    files: ['src/c.ts'],
+    author: 'Copilot',
+    body: `Fixes #${unseen}`,
+  });
+  // The issue's comments and timeline changed, and the pull request is read for its head.
+  await measure(
+    'reconcile of an issue Copilot holds, its pull request known from the timeline only, after a comment',
+    4,
+    async () => {
+      fake.addComment(REPO, unseen, { author: 'bob', body: 'Any news?' });
+      await reconcileOf(unseen)();
+    },
+  );
+  // The index keeps the branch: the pull request is not read again.
+  await measure('reconcile of that issue after another comment (the branch kept)', 3, async () => {
+    fake.addComment(REPO, unseen, { author: 'bob', body: 'Still there?' });
+    await reconcileOf(unseen)();
+  });
+
   const claude = fake.createIssue(REPO, { title: 'claude' });
   let pull = 0;
   // The guard's file read and check run; for the issue: its reads, the timeline, the label.
@@ -127,6 +160,32 @@ async function scenarios(stack: Stack, out: Measured[]): Promise<void> {
     fake.closePullRequest(REPO, pull, 'bob');
     await deliverNew();
   });
+
+  // People's claims off: a marker claim on an issue with neither signal costs what it did
+  // before hosted agents (the first claim of a repository reads its label too); Copilot
+  // assigned costs what it does with people's claims on.
+  const plain = fake.createIssue(OFF_REPO, { title: 'marker, people off' });
+  await measure('people.enabled: false: marker claim posted', 5, async () => {
+    fake.addComment(OFF_REPO, plain, { author: 'alice', body: marker('s-off') });
+    await deliverNew();
+  });
+  await measure('people.enabled: false: reconcile of that issue, after a comment', 2, async () => {
+    fake.addComment(OFF_REPO, plain, { author: 'bob', body: 'Any news?' });
+    await reconcileOf(plain, 'gadgets')();
+  });
+  const offCopilot = fake.createIssue(OFF_REPO, { title: 'copilot, people off' });
+  await measure('people.enabled: false: Copilot assigned', 5, async () => {
+    fake.assign(OFF_REPO, offCopilot, ['Copilot'], { actor: 'mia' });
+    await deliverNew();
+  });
+  await measure(
+    'people.enabled: false: reconcile of an issue Copilot holds, after a comment',
+    3,
+    async () => {
+      fake.addComment(OFF_REPO, offCopilot, { author: 'bob', body: 'Looks good.' });
+      await reconcileOf(offCopilot, 'gadgets')();
+    },
+  );
 }
 
 /** Token minting is authentication, not a call the event asked for. */

@@ -20,6 +20,7 @@ import { benchReaders } from './readers-bench.js';
 import { benchRecovery } from './recovery-bench.js';
 import { benchRedisHa } from './redis-ha-bench.js';
 import { benchReleaseAll } from './release-all-bench.js';
+import { benchReview } from './review-bench.js';
 import { fmt, renderSection, type Section } from './section.js';
 import { benchSweep } from './sweep-bench.js';
 import { benchThroughput } from './throughput-bench.js';
@@ -56,6 +57,7 @@ const BENCHES: ReadonlyArray<readonly [string, () => Promise<Section>]> = [
   ['action', benchAction],
   ['api', benchApi],
   ['release-all', benchReleaseAll],
+  ['review', benchReview],
   ['limits', benchLimits],
   ['readers', benchReaders],
   ['mcp', benchMcp],

@@ -40,22 +40,6 @@ export async function benchSweep(): Promise<Section> {
         const repo = `${owner}/app`;
         fake.addInstallation({ id: 7000 + i, account: owner, repos: [repo] });
         const n = fake.createIssue(repo, { title: 'stale work' });
-        fake.addComment(repo, n, {
-          author: 'alice',
-          body: renderClaimComment({
-            session: `s-${i}`,
-            lane: 'main',
-            branch: 'fix/it',
-            started: ago,
-            updated: ago,
-            stage: 'implementing',
-            assignee: 'claim',
-          }),
-          createdAt: ago,
-          updatedAt: ago,
-        });
-        fake.addLabels(repo, n, ['status:in-progress']);
-        fake.assign(repo, n, ['alice']);
         due.push({ installationId: 7000 + i, owner, repo: 'app', number: n });
       }
     },
@@ -64,6 +48,29 @@ export async function benchSweep(): Promise<Section> {
   const { store, queue } = stack.app.warden;
   const runs: SweepRun[] = [];
   try {
+    // The claims arrive once the start-up resync is done (their webhooks captured, not sent),
+    // so that the sweep, not the start-up, is what finds them stale.
+    await stack.app.warden.started;
+    await queue.idle();
+    for (const key of due) {
+      const repo = `${key.owner}/${key.repo}`;
+      fake.addComment(repo, key.number, {
+        author: 'alice',
+        body: renderClaimComment({
+          session: `s-${key.installationId}`,
+          lane: 'main',
+          branch: 'fix/it',
+          started: ago,
+          updated: ago,
+          stage: 'implementing',
+          assignee: 'claim',
+        }),
+        createdAt: ago,
+        updatedAt: ago,
+      });
+      fake.addLabels(repo, key.number, ['status:in-progress']);
+      fake.assign(repo, key.number, ['alice']);
+    }
     const now = Date.now();
     for (let i = 0; i < INDEXED - DUE; i++) {
       const key = {

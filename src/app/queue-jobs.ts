@@ -64,6 +64,7 @@ export function queueJobs(core: WardenCore, events: EventOutbox | null): QueueJo
     requestPullCheck,
     onObserve: (action: WriteAction) => metrics.observedWrites.inc({ kind: action.kind }),
     onReviewRead: (result: ReviewReadResult) => metrics.reviewReads.inc({ result }),
+    reviewUnreadForMs: core.settings.sweepIntervalMs,
     // Outgoing claim events (docs/protocol.md §13); not called for a plan only observed.
     ...(events
       ? { publishEvents: (changes: readonly ClaimEvent[]) => events.publish(changes) }

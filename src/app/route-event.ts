@@ -60,12 +60,10 @@ export type EventRoute =
       readonly label?: string;
       /** Relevant only if this bot is one of the repository's trustedBots. */
       readonly bot?: string;
-      /**
-       * Relevant only with people's claims on (docs/protocol.md §16): an assignment, or a
-       * command. (A `label` is relevant too when it is their pinned label.)
-       */
+      /** Only with people's claims on (§16): an assignment, a command (and their pinned `label`). */
       readonly people?: true;
       readonly hosted?: string; // relevant only if one of `agents.hosted` (§18)
+      readonly assignee?: string; // an (un)assignment's: relevant if one of `agents.hosted`
       /**
        * The edit only moved this comment's heartbeat (or a stage without a label): if the
        * comment holds the issue, the sweep verifies it at its indexed deadline instead.
@@ -285,14 +283,13 @@ function routeIssue(
       );
       return { ...route, label };
     }
-    // docs/protocol.md §16: an assignment may be a person's claim, or end one. The app's own
-    // assignments are its echoes, dropped above on the sender.
+    // §16: an assignment may start or end a person's claim; §18 a hosted agent's (echoes: above).
     case 'assigned':
-    case 'unassigned':
-      return {
-        ...reconcile(installationId, payload.repository, payload.issue.number, reasonOf(event), []),
-        people: true,
-      };
+    case 'unassigned': {
+      const { repository, issue, assignee } = payload;
+      const route = reconcile(installationId, repository, issue.number, reasonOf(event), []);
+      return { ...route, people: true, assignee: assignee?.login };
+    }
     case 'closed':
     case 'reopened':
       return reconcile(
@@ -388,6 +385,7 @@ const PAYLOAD_SHAPES = {
     repository: Repository,
     issue: z.object({ number: z.number().int(), updated_at: z.string().optional() }),
     label: z.object({ name: z.string() }).optional(),
+    assignee: Login.nullable().optional(),
   }),
   pull_request: PullRequestPayload,
   push: PushPayload,

@@ -1,6 +1,6 @@
 import type { ProbotOctokit } from 'probot';
 import { settingDefault } from '../config/settings.js';
-import { peopleClaimsOn, staleWindowOf } from '../config/stale-window-of.js';
+import { resyncedWorkOf, staleWindowOf } from '../config/stale-window-of.js';
 import type { RecoveryResult } from '../recovery/recover-deliveries.js';
 import { createRecovery } from '../recovery/start-recovery.js';
 import { type ResyncDeps, resyncInstallation, startResync } from '../sweep/resync.js';
@@ -48,7 +48,7 @@ export function wardenTimers(
     staleAfterFor: async (octokit: ProbotOctokit, repo: { owner: string; repo: string }) =>
       staleWindowOf(await core.config.get(octokit, repo)),
     peopleOn: async (octokit: ProbotOctokit, repo: { owner: string; repo: string }) =>
-      peopleClaimsOn(await core.config.get(octokit, repo)),
+      resyncedWorkOf(await core.config.get(octokit, repo)),
     appSlug: core.appLogin.replace(/\[bot\]$/i, ''),
   };
   const sweepDeps = {

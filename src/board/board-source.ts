@@ -1,4 +1,4 @@
-import type { ClaimChange } from '../store/board-records.js';
+import type { ChangeReview, ClaimChange } from '../store/board-records.js';
 
 /**
  * The repositories one user may see on the board: `installationId/owner/name`, lower case
@@ -10,6 +10,9 @@ export type VisibleRepos = ReadonlySet<string>;
 export function visibleRepoKey(installationId: number, fullName: string): string {
   return `${installationId}/${fullName.toLowerCase()}`;
 }
+
+/** The stage column of an issue in review that nobody holds (§17): no claim, no stage of one. */
+export const REVIEW_STAGE = 'needs-review';
 
 /**
  * One row of the board: a live claim of the open-issue index with its issue (times
@@ -23,8 +26,16 @@ export interface BoardClaim {
   readonly title: string;
   /** The issue's page on GitHub. */
   readonly url: string;
-  /** An agent's claim comment, a person's assignment (§16) or a hosted agent (§18). */
-  readonly kind: 'agent' | 'person' | 'hosted';
+  /**
+   * An agent's claim comment, a person's assignment (§16) or a hosted agent (§18); `review`:
+   * an issue in review that nobody holds (§17), its holder the stale claim's author if known.
+   */
+  readonly kind: 'agent' | 'person' | 'hosted' | 'review';
+  /**
+   * docs/protocol.md §17: present when the issue carries the needs-review label: the work its
+   * stale session left, or null when the board does not know it (the label added by hand).
+   */
+  readonly review?: ChangeReview | null;
   /** Null for a person: no comment holds the issue. */
   readonly commentId: number | null;
   /** The claim comment's page on GitHub; the issue's for a person. */
@@ -48,6 +59,8 @@ export interface BoardClaim {
 export interface BoardSource {
   /** The live claims of the visible repositories: each issue's holder, not yet stale at `now`. */
   liveClaims(visible: VisibleRepos, now: Date): Promise<BoardClaim[]>;
+  /** The open issues of the visible repositories in review that nobody holds (§17). */
+  reviewRows(visible: VisibleRepos, now: Date): Promise<BoardClaim[]>;
   /**
    * How many open issues of each visible repository nobody holds, keyed like VisibleRepos;
    * null when this source has no index of open issues to count from.

@@ -63,7 +63,7 @@ tbody tr:hover td { background: var(--subtle); }
 .stage-implementing, .stage-landing { color: var(--accent); border-color: var(--accent); }
 .stage-review, .stage-queued { color: var(--done); border-color: var(--done); }
 .stage-blocked { color: var(--danger); border-color: var(--danger); }
-.stage-fix-round { color: var(--attention); border-color: var(--attention); }
+.stage-fix-round, .stage-needs-review { color: var(--attention); border-color: var(--attention); }
 td[data-label="Session"], td[data-label="Started"], td[data-label="Last heartbeat"],
 td[data-label="Time to stale"] { white-space: nowrap; }
 meter { width: 72px; height: 10px; vertical-align: middle; }
@@ -74,6 +74,7 @@ meter { width: 72px; height: 10px; vertical-align: middle; }
   font-weight: 600; border: 1px solid var(--border); vertical-align: middle; }
 .badge-person { color: var(--link); border-color: var(--link); }
 .badge-hosted { color: var(--muted); border-color: var(--muted); }
+.badge-review { color: var(--attention); border-color: var(--attention); }
 .kind { display: inline-block; min-width: 88px; font-weight: 600; font-size: 12px; }
 .kind-expiry { color: var(--attention); }
 .kind-loss { color: var(--danger); }

@@ -1,7 +1,7 @@
 import { FIXED_STAGES } from '../claims/marker.js';
 import { sameName } from '../claims/names.js';
 import type { ClaimChange } from '../store/board-records.js';
-import { type BoardClaim, type BoardSource, visibleRepoKey } from './board-source.js';
+import { type BoardClaim, type BoardSource, REVIEW_STAGE, visibleRepoKey } from './board-source.js';
 import type { Visibility } from './visible-repos.js';
 
 /** The board's filters (docs/protocol.md §14); an empty string means "all". */
@@ -29,7 +29,10 @@ export interface BoardView {
     readonly stages: readonly string[];
     readonly holders: readonly string[];
   };
-  /** The filtered live claims, the nearest to going stale first. */
+  /**
+   * The filtered live claims, the nearest to going stale first, then the issues in review
+   * that nobody holds (kind `review`, docs/protocol.md §17).
+   */
   readonly claims: readonly Omit<BoardClaim, 'installationId'>[];
   readonly repos: readonly BoardRepoLine[];
   /** The last 24 hours' expiries, losses and takeovers, newest first. */
@@ -63,13 +66,15 @@ export async function boardView(
   filters: BoardFilters,
   now: Date,
 ): Promise<BoardView> {
-  const [live, counts, changes] = await Promise.all([
+  const [live, reviewing, counts, changes] = await Promise.all([
     source.liveClaims(visibility.keys, now),
+    source.reviewRows(visibility.keys, now),
     source.claimableCounts(visibility.keys),
     source.recentChanges(visibility.keys, new Date(now.getTime() - CHANGES_WINDOW_MS)),
   ]);
   const inRepo = (repo: string) => filters.repo === '' || sameName(repo, filters.repo);
-  const claims = live
+  // docs/protocol.md §17: an issue in review that nobody holds has a row too, after the live.
+  const claims = [...live, ...reviewing]
     .filter(
       (c) =>
         inRepo(c.repo) &&
@@ -102,7 +107,11 @@ export async function boardView(
     filters,
     options: {
       repos: visibility.repos.map((r) => r.fullName),
-      stages: [...FIXED_STAGES.filter((s) => s !== 'released'), ...new Set(fixRounds)],
+      stages: [
+        ...FIXED_STAGES.filter((s) => s !== 'released'),
+        ...new Set(fixRounds),
+        ...(reviewing.length > 0 ? [REVIEW_STAGE] : []),
+      ],
       holders: [...new Set(live.map((c) => c.holder))].sort((a, b) => a.localeCompare(b)),
     },
     claims,

@@ -55,6 +55,12 @@ export const CLIENT_SCRIPT = `'use strict';
 
   function none() { return el('span', { class: 'muted' }, ['\\u2014']); }
   function person() { return el('span', { class: 'badge badge-person' }, ['person']); }
+  function reviewTitle(w) {
+    if (!w) return 'marked for review; the work is not known here';
+    return w.aheadBy + ' commit' + (w.aheadBy === 1 ? '' : 's') + ' on ' + w.branch + ' (' + w.head + ')' +
+      (w.pull === null ? '' : ' and pull request #' + w.pull) + ' await review';
+  }
+  function review(w) { return el('span', { class: 'badge badge-review', title: reviewTitle(w) }, ['needs review']); }
   function hosted(name) { return el('span', { class: 'badge badge-hosted', title: 'hosted agent' }, [name.replace(/\\[bot\\]$/i, '')]); }
   function staleBar(hb, stale, now) {
     var win = Math.max(1, stale - hb), left = Math.max(0, stale - now);
@@ -64,9 +70,11 @@ export const CLIENT_SCRIPT = `'use strict';
     var hb = Date.parse(c.heartbeat);
     var paths = c.paths.length ? [] : [none()];
     c.paths.forEach(function (p, i) { if (i) paths.push(' '); paths.push(pathCode(p)); });
-    var holder = [avatar(c.avatarUrl), el('a', { href: safe(c.commentUrl) }, [c.holder])];
+    var awaiting = c.kind === 'review';
+    var holder = !awaiting || c.holder ? [avatar(c.avatarUrl), el('a', { href: safe(c.commentUrl) }, [c.holder])] : [none()];
     if (c.kind === 'person') holder.push(' ', person());
     if (c.kind === 'hosted') holder.push(' ', hosted(c.holder));
+    if (c.review !== undefined) holder.push(' ', review(c.review));
     var cells = [
       [c.repo],
       [el('a', { href: safe(c.url) }, [c.title || '#' + c.number]), ' ', el('span', { class: 'muted' }, ['#' + c.number])],
@@ -75,11 +83,12 @@ export const CLIENT_SCRIPT = `'use strict';
       [c.branch === null ? none() : el('code', { class: 'branch', title: c.branch }, [c.branch])],
       [el('span', { class: 'stage stage-' + stageClass(c.stage) }, [c.stage])],
       paths,
-      [time(c.started, ago(now - Date.parse(c.started)))],
-      [time(c.heartbeat, ago(now - hb))],
-      c.staleAt === null ? [el('span', { class: 'muted' }, ['does not expire'])] : staleBar(hb, Date.parse(c.staleAt), now),
+      [awaiting ? none() : time(c.started, ago(now - Date.parse(c.started)))],
+      [awaiting ? none() : time(c.heartbeat, ago(now - hb))],
+      awaiting ? [el('span', { class: 'muted' }, ['awaiting review'])]
+        : c.staleAt === null ? [el('span', { class: 'muted' }, ['does not expire'])] : staleBar(hb, Date.parse(c.staleAt), now),
     ];
-    return el('tr', c.kind === 'person' ? { class: 'person' } : {}, cells.map(function (cell, i) { return el('td', { 'data-label': COLUMNS[i] }, cell); }));
+    return el('tr', c.kind === 'person' || awaiting ? { class: c.kind } : {}, cells.map(function (cell, i) { return el('td', { 'data-label': COLUMNS[i] }, cell); }));
   }
   function changeItem(c, now) {
     var parts = [el('span', { class: 'kind kind-' + c.kind }, [WORDS[c.kind] || c.kind]), ' ',
@@ -123,8 +132,9 @@ export const CLIENT_SCRIPT = `'use strict';
     options('repo', view.options.repos, view.filters.repo, 'All repositories');
     options('stage', view.options.stages, view.filters.stage, 'All stages');
     options('holder', view.options.holders, view.filters.holder, 'All holders');
-    var n = view.claims.length;
-    status.replaceChildren(n + ' live ' + (n === 1 ? 'claim' : 'claims') + ' \\u00b7 updated ',
+    var n = view.claims.filter(function (c) { return c.kind !== 'review'; }).length;
+    var reviewing = view.claims.length - n;
+    status.replaceChildren(n + ' live ' + (n === 1 ? 'claim' : 'claims') + (reviewing ? ' \\u00b7 ' + reviewing + ' in review' : '') + ' \\u00b7 updated ',
       el('time', { datetime: view.generatedAt }, [view.generatedAt.slice(11, 19) + ' UTC']));
   }
   function query() {

@@ -94,9 +94,10 @@ export function renderBoardPage(view: BoardView, logoutToken: string, root: stri
 }
 
 function summaryText(view: BoardView): string {
-  const n = view.claims.length;
+  const n = view.claims.filter((c) => c.kind !== 'review').length;
+  const reviewing = view.claims.length - n;
   const time = view.generatedAt.slice(11, 19);
-  return `${n} live ${n === 1 ? 'claim' : 'claims'} · updated <time datetime="${e(view.generatedAt)}">${time} UTC</time>`;
+  return `${n} live ${n === 1 ? 'claim' : 'claims'}${reviewing > 0 ? ` · ${reviewing} in review` : ''} · updated <time datetime="${e(view.generatedAt)}">${time} UTC</time>`;
 }
 
 function select(
@@ -133,23 +134,32 @@ function time(iso: string, text: string): string {
 function claimRow(c: Claim, now: number): string {
   const heartbeat = Date.parse(c.heartbeat);
   const none = '<span class="muted">—</span>';
+  const awaiting = c.kind === 'review';
   const badge =
-    c.kind === 'person' ? ' <span class="badge badge-person">person</span>' : hostedBadge(c);
+    (c.kind === 'person' ? ' <span class="badge badge-person">person</span>' : hostedBadge(c)) +
+    reviewBadge(c);
+  // An issue marked for review by hand, nobody holding it, has nobody to name.
+  const holder =
+    awaiting && !c.holder
+      ? none
+      : `${avatar(c.avatarUrl, 20)}<a href="${e(safeUrl(c.commentUrl))}">${e(c.holder)}</a>`;
   const cells = [
     e(c.repo),
     `<a href="${e(safeUrl(c.url))}">${e(c.title || `#${c.number}`)}</a> <span class="muted">#${c.number}</span>`,
-    `${avatar(c.avatarUrl, 20)}<a href="${e(safeUrl(c.commentUrl))}">${e(c.holder)}</a>${badge}`,
+    `${holder}${badge}`,
     c.session === null ? none : `<code>${e(c.session)}</code>`,
     c.branch === null ? none : `<code class="branch" title="${e(c.branch)}">${e(c.branch)}</code>`,
     `<span class="stage stage-${e(stageClass(c.stage))}">${e(c.stage)}</span>`,
     c.paths.length ? c.paths.map(pathCode).join(' ') : none,
-    time(c.started, formatAgo(now - Date.parse(c.started))),
-    time(c.heartbeat, formatAgo(now - heartbeat)),
-    c.staleAt === null
-      ? '<span class="muted">does not expire</span>'
-      : staleBar(heartbeat, Date.parse(c.staleAt), now),
+    awaiting ? none : time(c.started, formatAgo(now - Date.parse(c.started))),
+    awaiting ? none : time(c.heartbeat, formatAgo(now - heartbeat)),
+    awaiting
+      ? '<span class="muted">awaiting review</span>'
+      : c.staleAt === null
+        ? '<span class="muted">does not expire</span>'
+        : staleBar(heartbeat, Date.parse(c.staleAt), now),
   ];
-  const kind = c.kind === 'person' ? ' class="person"' : '';
+  const kind = c.kind === 'person' || c.kind === 'review' ? ` class="${c.kind}"` : '';
   return `<tr${kind}>${cells.map((cell, i) => `<td data-label="${CLAIM_COLUMNS[i]}">${cell}</td>`).join('')}</tr>`;
 }
 
@@ -161,6 +171,23 @@ function hostedBadge(c: Claim): string {
   if (c.kind !== 'hosted') return '';
   const name = c.holder.replace(/\[bot\]$/i, '');
   return ` <span class="badge badge-hosted" title="hosted agent">${e(name)}</span>`;
+}
+
+/**
+ * docs/protocol.md §17: the row of an issue carrying the needs-review label has a badge whose
+ * title names the stale session's work when the board knows it.
+ */
+function reviewBadge(c: Claim): string {
+  if (c.review === undefined) return '';
+  return ` <span class="badge badge-review" title="${e(reviewTitle(c.review))}">needs review</span>`;
+}
+
+/** The badge's title: "3 commits on feat/x (1a2b3c4) await review", or why there is none. */
+function reviewTitle(work: Claim['review']): string {
+  if (!work) return 'marked for review; the work is not known here';
+  const commits = `${work.aheadBy} commit${work.aheadBy === 1 ? '' : 's'}`;
+  const pull = work.pull === null ? '' : ` and pull request #${work.pull}`;
+  return `${commits} on ${work.branch} (${work.head})${pull} await review`;
 }
 
 /** A claimed path that a narrow cell breaks only after a `/`, never inside a name. */

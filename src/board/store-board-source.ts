@@ -1,11 +1,13 @@
-import { isFreeForAgents, liveClaims } from '../read-model/live-claims.js';
+import { isFreeForAgents, isLiveClaim, liveClaims } from '../read-model/live-claims.js';
 import type { IndexedClaim, IndexedIssue, Store } from '../store/store.js';
 import {
   type BoardClaim,
   type BoardSource,
+  REVIEW_STAGE,
   type VisibleRepos,
   visibleRepoKey,
 } from './board-source.js';
+import { type InReview, reviewLookup } from './review-lookup.js';
 
 /**
  * The board's facts from the app's store: its rows are the live claims of the open-issue
@@ -21,14 +23,32 @@ export function storeBoardSource(store: Store): BoardSource {
   return {
     async liveClaims(visible, now) {
       const rows: BoardClaim[] = [];
+      const inReview = reviewLookup(store);
       for (const { issue, claim } of await liveClaims(store, now)) {
         const row = boardClaimOf(issue, claim);
-        if (visibleOf(visible, row)) rows.push(row);
+        if (!visibleOf(visible, row)) continue;
+        // docs/protocol.md §17: a live holder when the label was added keeps its claim.
+        const review = await inReview(issue);
+        rows.push(review ? { ...row, review: review.work } : row);
+      }
+      return rows;
+    },
+    async reviewRows(visible, now) {
+      const rows: BoardClaim[] = [];
+      const inReview = reviewLookup(store);
+      for (const entry of await store.openIssues()) {
+        const { issue } = entry;
+        if (isLiveClaim(entry.claim, now)) continue;
+        const row = { installationId: issue.key.installationId, repo: repoOf(issue) };
+        if (!visibleOf(visible, row)) continue;
+        const review = await inReview(issue);
+        if (review) rows.push(reviewRowOf(issue, review));
       }
       return rows;
     },
     async claimableCounts(visible) {
       const now = new Date();
+      const inReview = reviewLookup(store);
       const counts = new Map<string, number>();
       for (const entry of await store.openIssues()) {
         const { issue } = entry;
@@ -38,8 +58,9 @@ export function storeBoardSource(store: Store): BoardSource {
         );
         if (!visible.has(key)) continue;
         // Every indexed repository gets a count, 0 when all its open issues are held (or
-        // waited for by people, docs/protocol.md §16).
-        counts.set(key, (counts.get(key) ?? 0) + (isFreeForAgents(entry, now) ? 1 : 0));
+        // waited for by people, docs/protocol.md §16, or in review, §17).
+        const free = isFreeForAgents(entry, now) && !(await inReview(issue));
+        counts.set(key, (counts.get(key) ?? 0) + (free ? 1 : 0));
       }
       return counts;
     },
@@ -53,7 +74,7 @@ export function storeBoardSource(store: Store): BoardSource {
 function boardClaimOf(issue: IndexedIssue, claim: IndexedClaim): BoardClaim {
   return {
     installationId: issue.key.installationId,
-    repo: `${issue.key.owner}/${issue.key.repo}`,
+    repo: repoOf(issue),
     number: issue.key.number,
     title: issue.title,
     url: issue.url,
@@ -69,5 +90,36 @@ function boardClaimOf(issue: IndexedIssue, claim: IndexedClaim): BoardClaim {
     started: claim.started,
     heartbeat: claim.heartbeat,
     staleAt: claim.staleAt,
+  };
+}
+
+const repoOf = (issue: IndexedIssue) => `${issue.key.owner}/${issue.key.repo}`;
+
+/**
+ * An issue in review that nobody holds as the board's row (docs/protocol.md §17): whose work
+ * it is (the stale claim's author and session, when the history kept the change), its branch,
+ * and no times of a live claim: it awaits a maintainer, not a heartbeat.
+ */
+function reviewRowOf(issue: IndexedIssue, review: InReview): BoardClaim {
+  const { change, work } = review;
+  return {
+    installationId: issue.key.installationId,
+    repo: repoOf(issue),
+    number: issue.key.number,
+    title: issue.title,
+    url: issue.url,
+    kind: 'review',
+    review: work,
+    commentId: change?.commentId ?? null,
+    commentUrl: issue.url,
+    holder: change?.author ?? '',
+    avatarUrl: '',
+    session: change?.session ?? null,
+    branch: work?.branch ?? null,
+    stage: REVIEW_STAGE,
+    paths: [],
+    started: change?.at ?? issue.updatedAt,
+    heartbeat: change?.at ?? issue.updatedAt,
+    staleAt: null,
   };
 }

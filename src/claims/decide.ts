@@ -5,7 +5,7 @@ import { editClaimBody } from './claim-body.js';
 import { releasedClaim } from './comment.js';
 import type { DecideConfig } from './decide-config.js';
 import { expiryNote, hasExpiryNote } from './expiry-note.js';
-import { type GraceHold, graceEnd, isInGrace, settleGrace } from './grace.js';
+import { gracedClaim, settleGrace } from './grace.js';
 import { holderSummary } from './holder-summary.js';
 import type { IssueFacts } from './issue-facts.js';
 import { labelActions } from './label-actions.js';
@@ -65,19 +65,15 @@ export function decide(
   // Stale claims first: they can never hold (docs/protocol.md §3 and §4).
   const fresh: ClaimComment[] = [];
   const reviewed: { claim: ClaimComment; work: BranchWork }[] = [];
-  let graced: GraceHold | null = null;
+  // docs/protocol.md §17: the oldest stale claim, with no live one before it, still holds
+  // against other sessions during its grace; the sweep finalises it when that ends.
+  const graced = gracedClaim(candidates, facts, config, now, pinned);
   for (const claim of candidates) {
     if (claim === pinned || !isStale(claim, config.staleAfterMs, now)) {
       fresh.push(claim);
       continue;
     }
-    // docs/protocol.md §17: the oldest stale claim, with no live one before it, still holds
-    // against other sessions during its grace; the sweep finalises it when that ends.
-    const end = graceEnd(claim, config);
-    if (!graced && end && fresh.length === 0 && facts.open && isInGrace(claim, config, now)) {
-      graced = { claim, until: end };
-      continue;
-    }
+    if (claim === graced?.claim) continue;
     const since = formatClaimTime(staleSince(claim, config.staleAfterMs, now));
     // docs/protocol.md §17: a stale branch with work sends the issue to review (its note is
     // the record of whose work it is, so it is posted whatever notifyOnExpiry says).
@@ -171,7 +167,9 @@ export function decide(
     });
   }
   actions.push(...labelActions(facts, config, holder, finalising.length > 0, person !== undefined));
-  actions.push(...reviewLabelActions(facts, config, gate, holder));
+  actions.push(
+    ...reviewLabelActions(facts, config, gate, holder?.comment.author ?? person?.login ?? null),
+  );
   actions.push(...assigneeActions(facts, config, claims, holder));
 
   const inGrace = holder !== null && holder === graced?.claim ? graced.until : null;

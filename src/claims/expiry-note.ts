@@ -12,6 +12,14 @@ export function expiryNoteTag(commentId: number): string {
   return `<!-- claim-warden note=expired comment=${commentId} -->`;
 }
 
+const EXPIRY_TAG = /^<!-- claim-warden note=expired comment=(\d+) -->$/;
+
+/** The claim comment an expiry note is about (its first line, expiryNoteTag), or null. */
+export function expiredClaimOf(body: string): number | null {
+  const match = EXPIRY_TAG.exec(body.split('\n')[0]?.replace(/\r$/, '') ?? '');
+  return match ? Number(match[1]) : null;
+}
+
 /** Whether the app already noted that this claim expired. */
 export function hasExpiryNote(facts: IssueFacts, commentId: number): boolean {
   return hasNote(facts, expiryNoteTag(commentId));

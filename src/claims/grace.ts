@@ -22,7 +22,7 @@ export interface GraceHold {
  * repository has no grace. Counted from when it goes stale by age: one window after its
  * heartbeat.
  */
-export function graceEnd(claim: ClaimComment, config: GraceConfig): Date | null {
+function graceEnd(claim: ClaimComment, config: GraceConfig): Date | null {
   const graceMs = config.graceMs ?? 0;
   if (graceMs <= 0) return null;
   return new Date(heartbeat(claim).getTime() + config.staleAfterMs + graceMs + 1);
@@ -33,7 +33,7 @@ export function graceEnd(claim: ClaimComment, config: GraceConfig): Date | null 
  * A claim over the clock-skew cap of docs/protocol.md §3 gets none: its clock is broken, and
  * every reader must agree on the holder.
  */
-export function isInGrace(claim: ClaimComment, config: GraceConfig, now: Date): boolean {
+function isInGrace(claim: ClaimComment, config: GraceConfig, now: Date): boolean {
   if (claim.marker.stage === 'released') return false;
   if (!isStale(claim, config.staleAfterMs, now) || isSkewed(claim, config.staleAfterMs, now)) {
     return false;
@@ -63,6 +63,28 @@ export function graceHold(
       const until = graceEnd(claim, config);
       return until && { claim, until };
     }
+  }
+  return null;
+}
+
+/**
+ * The claim decide() leaves in its grace (docs/protocol.md §17): the first stale claim of
+ * `candidates` (unreleased, oldest first) that is in its grace with no fresh or pinned claim
+ * before it, on an open issue. Every other stale candidate is finalised now. Shared by
+ * decide() and the review reads, so a claim in grace costs no compare.
+ */
+export function gracedClaim(
+  candidates: readonly ClaimComment[],
+  issue: { readonly open: boolean },
+  config: GraceConfig,
+  now: Date,
+  pinned?: ClaimComment,
+): GraceHold | null {
+  if (!issue.open) return null;
+  for (const claim of candidates) {
+    if (claim === pinned || !isStale(claim, config.staleAfterMs, now)) return null;
+    const until = graceEnd(claim, config);
+    if (until && isInGrace(claim, config, now)) return { claim, until };
   }
   return null;
 }

@@ -1,5 +1,6 @@
 import type { BranchWork } from './branch-work.js';
 import type { DecideConfig } from './decide-config.js';
+import { gracedClaim } from './grace.js';
 import type { IssueFacts } from './issue-facts.js';
 import { type ClaimComment, isStale } from './liveness.js';
 import { hasName, sameName } from './names.js';
@@ -11,7 +12,7 @@ import type { Finalising } from './without-path-losers.js';
 export const DEFAULT_NEEDS_REVIEW_LABEL = 'status:needs-review';
 
 /** The needs-review label of a config. */
-function needsReviewLabel(config: DecideConfig): string {
+export function needsReviewLabel(config: DecideConfig): string {
   return config.labels.needsReview ?? DEFAULT_NEEDS_REVIEW_LABEL;
 }
 
@@ -23,13 +24,23 @@ interface ReviewRead {
 
 /**
  * Pure: the stale, unreleased trusted claims of an open issue whose branch must be read for
- * work before they are finalised. A closed issue reads nothing: a stale claim there changes
- * nothing about review. Pinned claims never go stale, so they are the edge's to leave out.
+ * work before they are finalised (docs/protocol.md §17: a read only when it decides
+ * something). Left out: a claim in its grace (it still holds, and the sweep comes back when
+ * the grace ends), and a released claim edited back to a live stage (finalised as it was,
+ * §3). A closed issue reads nothing: a stale claim there changes nothing about review. Pinned
+ * claims never go stale, so they are the edge's to leave out.
  */
 export function reviewReads(facts: IssueFacts, config: DecideConfig, now: Date): ReviewRead[] {
   if (!facts.open || facts.isPullRequest) return [];
-  return trustedClaims(facts.comments, config.trustedBots)
-    .filter((c) => c.marker.stage !== 'released' && isStale(c, config.staleAfterMs, now))
+  const reverted = new Set(
+    facts.hints.flatMap((h) => (h.kind === 'release-reverted' ? [h.commentId] : [])),
+  );
+  const candidates = trustedClaims(facts.comments, config.trustedBots).filter(
+    (c) => c.marker.stage !== 'released' && !reverted.has(c.comment.id),
+  );
+  const graced = gracedClaim(candidates, facts, config, now)?.claim;
+  return candidates
+    .filter((c) => c !== graced && isStale(c, config.staleAfterMs, now))
     .map((c) => ({ commentId: c.comment.id, branch: c.marker.branch }));
 }
 
@@ -52,23 +63,27 @@ export function notedReview(facts: IssueFacts): NotedReview | null {
   let latest: { id: number; review: NotedReview } | null = null;
   for (const comment of facts.comments) {
     if (!sameName(comment.author, facts.appLogin)) continue;
-    const match = REVIEW_TAG.exec(comment.body.split('\n')[1]?.replace(/\r$/, '') ?? '');
-    if (!match || (latest && latest.id > comment.id)) continue;
-    const [, author, branch, ahead, head, pull] = match as unknown as string[];
-    latest = {
-      id: comment.id,
-      review: {
-        author: author!,
-        work: {
-          branch: branch!,
-          aheadBy: Number(ahead),
-          head: head!,
-          pull: pull === 'none' ? null : Number(pull),
-        },
-      },
-    };
+    const review = reviewNoteOf(comment.body);
+    if (!review || (latest && latest.id > comment.id)) continue;
+    latest = { id: comment.id, review };
   }
   return latest?.review ?? null;
+}
+
+/** The review a note's hidden second line records (reviewTag), whoever wrote it; or null. */
+export function reviewNoteOf(body: string): NotedReview | null {
+  const match = REVIEW_TAG.exec(body.split('\n')[1]?.replace(/\r$/, '') ?? '');
+  if (!match) return null;
+  const [, author, branch, ahead, head, pull] = match as unknown as string[];
+  return {
+    author: author!,
+    work: {
+      branch: branch!,
+      aheadBy: Number(ahead),
+      head: head!,
+      pull: pull === 'none' ? null : Number(pull),
+    },
+  };
 }
 
 /** The sentence naming a stale session's work, as the expiry note and refusals say it. */
@@ -150,18 +165,19 @@ function admittedByGate(
 
 /**
  * The needs-review label's writes: added when a review starts and the owner does not hold,
- * taken off when the owner's own claim holds (the owner came back to finish the work).
+ * taken off when the owner holds (came back to finish the work), by any claim of theirs: an
+ * agent's claim comment (the API's and MCP's too) or a person's claim (§16). `holder`: the
+ * login holding the issue after this decision, or null.
  */
 export function reviewLabelActions(
   facts: IssueFacts,
   config: DecideConfig,
   gate: ReviewGate | null,
-  holder: ClaimComment | null,
+  holder: string | null,
 ): Action[] {
   if (!gate) return [];
   const label = needsReviewLabel(config);
-  const ownerHolds =
-    holder !== null && gate.owner !== null && sameName(holder.comment.author, gate.owner);
+  const ownerHolds = holder !== null && gate.owner !== null && sameName(holder, gate.owner);
   const has = hasName(facts.labels, label);
   if (ownerHolds) return has ? [{ kind: 'remove-label', label }] : [];
   if (gate.starts && !has) return [{ kind: 'add-label', label, role: 'needsReview' }];

@@ -19,17 +19,23 @@ export function staleWindowOf(result: RepoConfigResult): number | null {
 }
 
 /**
- * The resync's other reading (docs/protocol.md §16): whether people's claims are on, so that
- * their commands and assignments are resynced. Unreadable throws, as above: the pass of that
- * repository is retried.
+ * The resync's other reading (docs/protocol.md §16, §18): whether people's claims are on, so
+ * that their commands and assignments are resynced, and which hosted agents are listed, whose
+ * assignments are resynced with people's claims off too. Unreadable throws, as above: the
+ * pass of that repository is retried.
  */
-export function peopleClaimsOn(result: RepoConfigResult): boolean {
+export function resyncedWorkOf(result: RepoConfigResult): {
+  readonly people: boolean;
+  readonly hosted: readonly string[];
+} {
   switch (result.kind) {
     case 'absent':
-    case 'loaded':
-      return result.config.enabled && result.config.people !== undefined;
+    case 'loaded': {
+      const { enabled, people, hosted } = result.config;
+      return { people: enabled && people !== undefined, hosted: enabled ? (hosted ?? []) : [] };
+    }
     case 'invalid':
-      return false;
+      return { people: false, hosted: [] };
     case 'unreadable':
       throw new Error(`config unreadable: ${result.message}`);
   }

@@ -1,5 +1,6 @@
 import type { ProbotOctokit } from 'probot';
 import type { RepoKey } from '../keys.js';
+import { statusOf } from './errors.js';
 
 /** What one check run says: GitHub's conclusion and its Markdown output (docs/protocol.md §11). */
 export interface CheckOutcome {
@@ -16,17 +17,39 @@ export interface CheckRunAction {
   readonly outcome: CheckOutcome;
 }
 
-/** What a check-run action did: nothing (the check already said so), or which write it sent. */
-export type CheckRunWrite = 'unchanged' | 'created' | 'updated';
+/**
+ * What a check-run action did: nothing (the check already said so), which write it sent, or
+ * nothing because GitHub knows no such commit (`commit-gone`).
+ */
+export type CheckRunWrite = 'unchanged' | 'created' | 'updated' | 'commit-gone';
 
 /**
  * Makes the app's check run `name` on commit `sha` say `outcome`: created once per commit,
  * then updated (docs/protocol.md §11). The commit's runs are listed first, so a retry, a
  * redelivery or another replica finds the run instead of adding a second one, and a run that
  * already says the same is not written again (docs/protocol.md §5). Runs of other apps with
- * the same name are left alone. Throws on any GitHub failure, so the caller retries.
+ * the same name are left alone. A commit GitHub does not know (422 "No commit found": the
+ * head was force-pushed away before its event was handled) is `commit-gone`, not a failure:
+ * asking again cannot make it exist, and the new head's own event is checked in its turn.
+ * Throws on any other GitHub failure, so the caller retries.
  */
 export async function checkRun(
+  octokit: ProbotOctokit,
+  repo: RepoKey,
+  action: CheckRunAction,
+  appLogin: string,
+): Promise<CheckRunWrite> {
+  try {
+    return await setCheckRun(octokit, repo, action, appLogin);
+  } catch (error) {
+    if (statusOf(error) === 422 && /no commit found/i.test(String((error as Error).message))) {
+      return 'commit-gone';
+    }
+    throw error;
+  }
+}
+
+async function setCheckRun(
   octokit: ProbotOctokit,
   repo: RepoKey,
   { name, sha, outcome }: CheckRunAction,

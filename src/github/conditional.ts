@@ -42,6 +42,11 @@ interface ConditionalOptions {
   readonly ttlMs?: number;
   /** Sends no `If-None-Match`, so GitHub answers in full; the answer is kept as usual. */
   readonly fresh?: boolean;
+  /**
+   * Sent once: a failure is not retried by the client (its retry plugin repeats a 5xx up to
+   * three times), for a read whose caller comes back for it later anyway.
+   */
+  readonly once?: boolean;
 }
 
 /** What a conditional read came to. */
@@ -73,6 +78,7 @@ export async function conditionalGet<T>(
     const response = await octokit.request(route, {
       ...params,
       headers: kept ? { 'if-none-match': kept.etag } : {},
+      ...(options.once ? { request: { retries: 0 } } : {}),
     });
     const value = keep(response);
     const etag = response.headers.etag;

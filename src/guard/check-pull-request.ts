@@ -101,6 +101,13 @@ export async function checkPullRequest(
   const { conclusion } = verdict.outcome;
   if (done.outcome !== 'sent') return { outcome: 'observed', conclusion };
   const write = done.checkRuns[0] ?? 'unchanged';
+  if (write === 'commit-gone') {
+    deps.log.info(
+      { pull: issueKeyString(key), sha: head.sha },
+      'pull request not checked: GitHub knows no such head commit (force-pushed away?); its new head is checked on its own event',
+    );
+    return { outcome: 'skipped', why: 'head commit gone' };
+  }
   const flaggedBy = verdict.flaggedBy.map((h) => h.issue);
   deps.log.info(
     { pull: issueKeyString(key), sha: head.sha, conclusion, write, flaggedBy },

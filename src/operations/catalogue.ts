@@ -91,7 +91,7 @@ export const releaseOperation = defineOperation({
   name: 'release',
   tool: 'issue_release',
   title: 'Release a claim',
-  description: `Finalise this session’s claim with an outcome: removes the status labels and the assignee the claim added, then marks the comment released. Works on closed issues; a retry after a partial failure succeeds. ${ADMINISTRATIVE_RELEASE}`,
+  description: `Finalise this session’s claim with an outcome: removes the status labels and the assignee the claim added, then marks the comment released. Works on closed issues, and on this session’s stale claim in its grace (the issue is free at once); a retry after a partial failure succeeds. ${ADMINISTRATIVE_RELEASE}`,
   input: {
     issue: IssueField,
     session: session.optional(),
@@ -113,7 +113,7 @@ export const releaseAllOperation = defineOperation({
   name: 'release-all',
   tool: 'release_all_claims',
   title: 'Release every claim of a session',
-  description: `Finalise every live claim this session holds, in every repository of the app that the caller can read, each exactly as releasing it alone would (labels and the assignee it added removed, the comment marked released). Answers the claims released and the issues that could not be verified, each with its error; a session holding nothing releases nothing. The last call of a session. Outcome default: ${RELEASE_ALL_OUTCOME}.`,
+  description: `Finalise every live claim this session holds (and its stale claims in grace), in every repository of the app that the caller can read, each exactly as releasing it alone would (labels and the assignee it added removed, the comment marked released). Answers the claims released and the issues that could not be verified, each with its error; a session holding nothing releases nothing. The last call of a session. Outcome default: ${RELEASE_ALL_OUTCOME}.`,
   input: {
     session,
     outcome: z

@@ -13,6 +13,7 @@ import { type IssueKey, issueRef } from '../keys.js';
 import { peopleReads } from '../people/people-reads.js';
 import { personClaimsElsewhere } from '../read-model/held-elsewhere.js';
 import type { Store } from '../store/store.js';
+import { withHolderHead } from './hosted-head.js';
 import { reactedCommands } from './reacted-commands.js';
 
 /** What gathering people's facts reads with: the installation's octokit and read cache. */
@@ -36,8 +37,10 @@ export interface PeopleThread {
  * needs the holder's start (conditional), the roles and memberships of the logins named (kept
  * minutes), whether GitHub can assign the people a triager's `/claim @login` names, the app's
  * 👍 on commands that carry any, and the other issues each login holds
- * from the open-issue index (no call). Undefined with people's claims off: nothing is read,
- * and the decision is part two's exactly. Any failure throws UnverifiableError (fail closed).
+ * from the open-issue index (no call). With people's claims off, only what a hosted agent's
+ * claim needs (docs/protocol.md §18), and only when one may exist; undefined otherwise:
+ * nothing is read, and the decision is part two's exactly. Any failure throws
+ * UnverifiableError (fail closed).
  */
 export async function peopleFactsFor(
   deps: PeopleReadDeps,
@@ -46,13 +49,16 @@ export async function peopleFactsFor(
   config: DecideConfig,
 ): Promise<PeopleFacts | undefined> {
   const { people } = config;
-  if (!people) return undefined;
+  const hostedOn = (config.hosted ?? []).length > 0;
+  if (!people && !hostedOn) return undefined;
   const { octokit, reads, now } = deps;
   const first = peopleReads(facts, config, now);
   // docs/protocol.md §18: a hosted agent that held at the last reconcile may hold on its pull
   // request alone, which only the timeline shows (the index says so without a call).
-  const indexed = (config.hosted ?? []).length > 0 ? await deps.store.issueClaim(key) : null;
+  const indexed = hostedOn ? await deps.store.issueClaim(key) : null;
   const hostedHeld = indexed?.kind === 'hosted';
+  // People's claims off: only a hosted signal is weighed; an issue with none is part two's.
+  if (!people && !first.timeline && !hostedHeld) return undefined;
   const timeline = first.timeline || hostedHeld ? await readTimeline(octokit, key, reads) : null;
   // With the timeline read, the decision also asks about whoever made each assignment.
   const needs = timeline ? peopleReads(facts, config, now, timeline.assignments) : first;
@@ -68,7 +74,7 @@ export async function peopleFactsFor(
     if (needs.members && (await readMembership(octokit, reads, key, login))) members.add(login);
   }
   const heldElsewhere =
-    people.maxClaims > 0
+    people && people.maxClaims > 0
       ? await personClaimsElsewhere(deps.store, key, logins, now)
       : new Map<string, readonly string[]>();
   const unassignable = new Set<string>();
@@ -76,7 +82,7 @@ export async function peopleFactsFor(
     if (!(await readAssignable(octokit, reads, key, login))) unassignable.add(login);
   }
   const slug = deps.appLogin.replace(/\[bot\]$/i, '');
-  return {
+  return withHolderHead(deps, key, facts, config, {
     timeline: timeline?.assignments ?? null,
     pulls: withKnownHeads(withHintedPulls(timeline?.pulls ?? [], facts.hints), indexed),
     roles,
@@ -88,7 +94,7 @@ export async function peopleFactsFor(
     issue: issueRef(key),
     issueUrl: facts.meta.url,
     createdAt: new Date(facts.meta.createdAt),
-  };
+  });
 }
 
 /** A `[bot]` login, or one GitHub typed `Bot` on the issue. */

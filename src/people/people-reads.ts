@@ -60,8 +60,10 @@ const NOTHING: PeopleReads = {
 
 /**
  * Pure, on the thread as read (`facts.people` is ignored). The edge calls it before reading
- * the timeline, and again with the timeline read, for the assigners' logins. A repository
- * without people's claims, and a pull request, read nothing more: part two's cost.
+ * the timeline, and again with the timeline read, for the assigners' logins. A pull request
+ * reads nothing more. With people's claims off only a hosted signal reads anything (the
+ * timeline, and who assigned the hosted agent: docs/protocol.md §18 needs no §16), so an issue
+ * with neither costs what it did in part two.
  */
 export function peopleReads(
   facts: IssueFacts,
@@ -70,10 +72,13 @@ export function peopleReads(
   timeline: readonly AssignmentEvent[] | null = null,
 ): PeopleReads {
   const rules = config.people;
-  if (rules === undefined || facts.isPullRequest) return NOTHING;
-  const persons = personAssignees(facts, config, now);
+  if (facts.isPullRequest) return NOTHING;
+  if (rules === undefined && !hostedSignal(facts, config)) return NOTHING;
+  const persons = rules ? personAssignees(facts, config, now) : [];
   const slug = facts.appLogin.replace(/\[bot\]$/i, '');
-  const commands = threadCommands(facts, { slug, reacted: new Set() }, rules.staleAfterMs, now);
+  const commands = rules
+    ? threadCommands(facts, { slug, reacted: new Set() }, rules.staleAfterMs, now)
+    : [];
   const logins = new Set<string>();
   const reactions: number[] = [];
   const assignable = new Set<string>();
@@ -102,7 +107,7 @@ export function peopleReads(
   return {
     timeline: persons.length > 0 || hostedSignal(facts, config),
     logins: sorted,
-    members: rules.who === 'members' && sorted.length > 0,
+    members: rules?.who === 'members' && sorted.length > 0,
     reactions,
     assignable: [...assignable].sort(),
   };

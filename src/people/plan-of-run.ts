@@ -123,6 +123,8 @@ function assigneeActions(run: PeopleRun): Action[] {
  * no holder left it is taken off (with `enforceLabels`), and `/unpin` takes it off always.
  */
 function pinActions(run: PeopleRun, holding: Holding | null): Action[] {
+  // People's claims off (a hosted agent's run alone): the label is no state of the app's.
+  if (run.config.people === undefined) return [];
   const label = run.rules.pinnedLabel;
   const present = hasName(run.facts.labels, label);
   const wanted = run.pinned && holding !== null;

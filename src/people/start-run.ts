@@ -20,8 +20,10 @@ export function startRun(
   rules: PeopleConfig,
   now: Date,
 ): PeopleRun {
-  const persons = personClaims(facts, people, personAssignees(facts, config, now));
-  const pinned = hasName(facts.labels, rules.pinnedLabel);
+  // docs/protocol.md §18 alone (people's claims off): no person claims, pins, nor commands.
+  const peopleOn = config.people !== undefined;
+  const persons = peopleOn ? personClaims(facts, people, personAssignees(facts, config, now)) : [];
+  const pinned = peopleOn && hasName(facts.labels, rules.pinnedLabel);
   const agents = agentFacts(
     facts,
     persons.map((claim) => claim.login),
@@ -38,12 +40,14 @@ export function startRun(
     persons,
     hosted: hostedClaims(facts, people, config.hosted),
     pinned,
-    commands: threadCommands(
-      facts,
-      { slug: people.appSlug, reacted: people.reacted },
-      rules.staleAfterMs,
-      now,
-    ),
+    commands: peopleOn
+      ? threadCommands(
+          facts,
+          { slug: people.appSlug, reacted: people.reacted },
+          rules.staleAfterMs,
+          now,
+        )
+      : [],
     served: new Set(peopleNotes(facts).served),
     assigning: new Map(),
     unassigning: new Map(),

@@ -44,6 +44,10 @@ export function claimChangesOf(
       author: claim.comment.author,
       session: claim.marker.session,
       ...(by ? { by } : {}),
+      // docs/protocol.md §17: the board's row of an issue in review names this work.
+      ...(action.review
+        ? { review: { ...action.review, head: action.review.head.slice(0, 7) } }
+        : {}),
     });
   }
   return changes;

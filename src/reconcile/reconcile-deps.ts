@@ -33,6 +33,11 @@ export interface ReconcileDeps {
   requestPullCheck?(key: IssueKey): Promise<void>;
   /** Told of each stale claim's branch read for review (docs/protocol.md §17). */
   onReviewRead?(result: ReviewReadResult): void;
+  /**
+   * How long a failed review read is not repeated but by the sweep: the sweep interval
+   * (docs/protocol.md §17). Absent: every reconcile reads again.
+   */
+  readonly reviewUnreadForMs?: number;
   /** Applies the plan (default executePlan). */
   readonly executePlan?: typeof executePlan;
   /**
@@ -47,4 +52,4 @@ export interface ReconcileDeps {
 /** How one reconcile ended. */
 export type ReconcileResult =
   | { readonly outcome: 'applied' | 'observed'; readonly plan: Plan }
-  | { readonly outcome: 'gone' | 'invalid-config' | 'disabled' };
+  | { readonly outcome: 'gone' | 'invalid-config' | 'disabled' | 'review-unread' };

@@ -9,16 +9,17 @@ import { assignsCappedPerson, underCapLocks } from '../people-lookups/cap-lock.j
 import { peopleFactsFor } from '../people-lookups/people-facts-for.js';
 import type { ReconcileRequest } from '../queue/queue.js';
 import { personClaimsElsewhere } from '../read-model/held-elsewhere.js';
-import { reviewFactsFor } from '../review/review-facts-for.js';
 import { applyPlan } from './apply-plan.js';
 import { readIssueThread } from './read-issue-thread.js';
 import type { ReconcileDeps, ReconcileResult } from './reconcile-deps.js';
+import { reviewOrWait } from './review-or-wait.js';
 
 /**
  * Makes one issue true (docs/protocol.md §4): read the config once, read the whole thread,
  * decide, apply under the repository's rollout keys (§15), and index the next deadline. The
  * thread is the source of truth, so event order does not matter. Throws on anything
- * unverifiable, so the queue retries with backoff (§6).
+ * unverifiable, so the queue retries with backoff (§6), except a stale claim's branch that
+ * could not be read: the issue then waits for the next sweep (§17).
  */
 export async function reconcile(
   deps: ReconcileDeps,
@@ -65,12 +66,9 @@ export async function reconcile(
     pathHolders: paths.holders,
   };
   // docs/protocol.md §17: the work each stale claim's branch holds, read before deciding.
-  const review = await reviewFactsFor(
-    { octokit, reads, now, onReviewRead: deps.onReviewRead, log },
-    key,
-    threadFacts,
-    config,
-  );
+  const reviewDeps = { ...deps, log, octokit, reads, now };
+  const review = await reviewOrWait(reviewDeps, request, threadFacts, config);
+  if (review === 'unread') return { outcome: 'review-unread' };
   const facts = { ...threadFacts, review };
   const readDeps = { octokit, reads, store: deps.store, appLogin: deps.appLogin, now };
   const people = await peopleFactsFor(readDeps, key, facts, config);

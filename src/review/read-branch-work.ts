@@ -8,6 +8,12 @@ import type { IssueKey } from '../keys.js';
 /** How long a repository's default branch is kept before it is read again. */
 const DEFAULT_BRANCH_TTL_MS = 3_600_000;
 
+/**
+ * Each read is sent once (docs/protocol.md §17: at most one compare per stale claim per
+ * sweep): a failure leaves the claim for the next sweep instead of being repeated now.
+ */
+const ONCE = { once: true } as const;
+
 /** What is kept of a compare: how far ahead the branch is and its head commit. */
 interface KeptCompare {
   readonly aheadBy: number;
@@ -39,6 +45,7 @@ export async function readBranchWork(
           'GET /repos/{owner}/{repo}/compare/{basehead}',
           { owner: key.owner, repo: key.repo, basehead: `${base}...${branch}` },
           ({ data }) => keptCompare(data),
+          ONCE,
         )
       ).value;
     } catch (error) {
@@ -52,6 +59,7 @@ export async function readBranchWork(
         'GET /repos/{owner}/{repo}/pulls',
         { owner: key.owner, repo: key.repo, head: `${key.owner}:${branch}`, state: 'open' },
         ({ data }) => firstPull(data),
+        ONCE,
       )
     ).value;
     if (compare.aheadBy === 0 && pull === null) return null;

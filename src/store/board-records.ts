@@ -37,6 +37,19 @@ export interface ClaimChange {
   readonly by?:
     | { readonly login: string; readonly session: string; readonly kind?: 'agent' }
     | { readonly login: string; readonly kind: 'person' | 'hosted' };
+  /**
+   * docs/protocol.md §17: the work a stale claim left that sent its issue to review, as the
+   * `claim.expired` event names it (`head` 7 characters, `pull` a number or null).
+   */
+  readonly review?: ChangeReview;
+}
+
+/** The work of a stale claim whose issue went to review (docs/protocol.md §17). */
+export interface ChangeReview {
+  readonly branch: string;
+  readonly aheadBy: number;
+  readonly head: string;
+  readonly pull: number | null;
 }
 
 /** The history keeps at most this many changes, the newest; older ones are dropped. */

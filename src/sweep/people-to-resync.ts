@@ -45,12 +45,14 @@ function isBotAccount(user: ListedComment['user']): boolean {
  * claim, not a `[bot]`. A person assigned while the app was away (or before it was
  * installed) holds a claim that only a reconcile sees. With `since` (the repository's
  * checkpoint), only issues GitHub updated since then: an assignment moves `updated_at`, and
- * older ones were seen by the pass before.
+ * older ones were seen by the pass before. `counts`: the assignees looked at (default all;
+ * with people's claims off, the hosted agents, docs/protocol.md §18).
  */
 export async function unexplainedAssignees(
   store: Pick<Store, 'openIssues' | 'appAssignees'>,
   repo: Omit<IssueKey, 'number'>,
   since: Date | null,
+  counts: (login: string) => boolean = () => true,
 ): Promise<number[]> {
   const numbers: number[] = [];
   for (const { issue, claim } of await store.openIssues()) {
@@ -60,7 +62,9 @@ export async function unexplainedAssignees(
     if (since !== null && Date.parse(issue.updatedAt) < since.getTime()) continue;
     const people = issue.assignees.filter(
       (login) =>
-        !login.toLowerCase().endsWith('[bot]') && !(claim && sameName(claim.author, login)),
+        counts(login) &&
+        !login.toLowerCase().endsWith('[bot]') &&
+        !(claim && sameName(claim.author, login)),
     );
     if (people.length === 0) continue;
     const remembered = await store.appAssignees(key);

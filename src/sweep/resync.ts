@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { ProbotOctokit } from 'probot';
 import { conditionalPages, tokenScope } from '../github/conditional.js';
+import { isHostedLogin } from '../hosted/hosted-logins.js';
 import type { IssueKey } from '../keys.js';
 import type { WorkQueue } from '../queue/queue.js';
 import { indexOpenIssues } from '../read-model/index-events.js';
@@ -26,13 +27,21 @@ export interface ResyncDeps {
   /** The stale window of a repository; throws when its config cannot be read. */
   staleAfterFor(octokit: ProbotOctokit, key: Omit<IssueKey, 'number'>): Promise<number | null>;
   /**
-   * Whether the repository has people's claims on (docs/protocol.md §16), asked only when
-   * the pass found people's work to look at (a command, an unexplained assignee). Absent:
-   * people's claims are not resynced.
+   * Whether the repository has people's claims on (docs/protocol.md §16), and which hosted
+   * agents it lists (§18), asked only when the pass found people's work to look at (a
+   * command, an unexplained assignee). Absent: neither is resynced.
    */
-  peopleOn?(octokit: ProbotOctokit, key: Omit<IssueKey, 'number'>): Promise<boolean>;
+  peopleOn?(octokit: ProbotOctokit, key: Omit<IssueKey, 'number'>): Promise<ResyncedWork>;
   /** The app's slug, for commands written `@slug claim`. */
   readonly appSlug?: string;
+}
+
+/** What a repository's config says the resync looks for besides markers. */
+interface ResyncedWork {
+  /** People's claims are on: commands and every unexplained assignee (docs/protocol.md §16). */
+  readonly people: boolean;
+  /** The hosted agents listed: with people's claims off, their assignments alone (§18). */
+  readonly hosted: readonly string[];
 }
 
 /** Resyncs every repository of every installation (at start-up and every resync interval). */
@@ -151,7 +160,8 @@ async function resyncRepo(
  * docs/protocol.md §16: the issues with people's work the app may have missed, not queued
  * already for a marker: those with a command since the checkpoint, and the open ones whose
  * assignees no known claim accounts for. The config is read only when there are some (a
- * quiet repository costs nothing more), and none is queued with people's claims off.
+ * quiet repository costs nothing more). With people's claims off, only those a listed hosted
+ * agent is assigned to (§18), and none with hosted agents off too.
  */
 async function peopleToResync(
   deps: ResyncDeps,
@@ -164,8 +174,13 @@ async function peopleToResync(
   if (!deps.peopleOn) return [];
   const assigned = await unexplainedAssignees(deps.store, repo, checkpoint);
   const found = [...new Set([...commanded, ...assigned])].filter((n) => !queued.has(n));
-  if (found.length === 0 || !(await deps.peopleOn(octokit, repo))) return [];
-  return found.sort((a, b) => a - b);
+  if (found.length === 0) return [];
+  const work = await deps.peopleOn(octokit, repo);
+  if (work.people) return found.sort((a, b) => a - b);
+  if (work.hosted.length === 0) return [];
+  const hosted = (login: string) => isHostedLogin(login, work.hosted);
+  const agents = await unexplainedAssignees(deps.store, repo, checkpoint, hosted);
+  return agents.filter((n) => !queued.has(n));
 }
 
 /** The repositories an installation reaches (`owner/name`), read conditionally. */

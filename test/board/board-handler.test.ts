@@ -66,11 +66,13 @@ const failing: BoardSource = {
   liveClaims: async () => {
     throw new Error('Redis is away');
   },
+  reviewRows: async () => [],
   claimableCounts: async () => null,
   recentChanges: async () => [],
 };
 const empty: BoardSource = {
   liveClaims: async () => [],
+  reviewRows: async () => [],
   claimableCounts: async () => new Map([['1/acme/widgets', 4]]),
   recentChanges: async () => [],
 };

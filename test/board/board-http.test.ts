@@ -113,6 +113,36 @@ describe.concurrent('the claims board over HTTP', () => {
     ]);
   });
 
+  it('an issue in review is a row only for those who may see its repository', async ({
+    onTestFinished,
+  }) => {
+    const harness = await boardHarness(onTestFinished);
+    const { fake } = harness;
+    const ours = fake.createIssue(REPO, { title: 'Ours to review' });
+    const theirs = fake.createIssue(OTHER_REPO, { title: 'Globex review' });
+    fake.addLabels(REPO, ours, ['status:needs-review'], { actor: 'maria' });
+    fake.addLabels(OTHER_REPO, theirs, ['status:needs-review'], { actor: 'maria' });
+    await harness.settle();
+
+    const reviews = async (login: string) => {
+      const cookie = await signIn(harness, login);
+      const data = await (await get(`${harness.appUrl}/claims/data.json`, cookie)).json();
+      return data.claims.map((c: { title: string }) => c.title).sort();
+    };
+    expect(await reviews('alice')).toEqual(['Ours to review']);
+    expect(await reviews('bob')).toEqual(['Globex review', 'Ours to review']);
+    const alice = await signIn(harness, 'alice');
+    const data = await (await get(`${harness.appUrl}/claims/data.json`, alice)).json();
+    expect(data.claims).toMatchObject([
+      { kind: 'review', review: null, holder: '', stage: 'needs-review', staleAt: null },
+    ]);
+    // Not a live claim: the repository line counts none, and the issue is not claimable.
+    expect(data.repos).toEqual([{ repo: REPO, live: 0, claimable: 0 }]);
+    const html = await (await get(`${harness.appUrl}/claims`, alice)).text();
+    expect(html).toContain('0 live claims · 1 in review');
+    expect(html).not.toContain('Globex review');
+  });
+
   it('filters by repository, stage and holder through the query string', async ({
     onTestFinished,
   }) => {

@@ -36,6 +36,39 @@ describe('decide: stale work with commits goes to review (docs/protocol.md §17)
     expect(reviewReads({ ...open, open: false }, DEFAULT_CONFIG, NOW)).toEqual([]);
   });
 
+  const GRACE = { ...DEFAULT_CONFIG, graceMs: 2 * HOUR };
+  it.each([
+    ['a claim in its grace: it still holds, nothing to decide', [stale], GRACE, []],
+    [
+      'a claim past its grace',
+      [claim({ id: 1, by: 'alice', updatedAgoMs: 9 * HOUR })],
+      GRACE,
+      [{ commentId: 1, branch: 'feat/1' }],
+    ],
+    [
+      'a second stale claim after the one in grace: finalised now',
+      [stale, claim({ id: 2, by: 'bob', updatedAgoMs: 7 * HOUR })],
+      GRACE,
+      [{ commentId: 2, branch: 'feat/2' }],
+    ],
+    [
+      'a stale claim after a live one gets no grace',
+      [claim({ id: 2, by: 'bob' }), claim({ id: 3, by: 'alice', updatedAgoMs: 7 * HOUR })],
+      GRACE,
+      [{ commentId: 3, branch: 'feat/3' }],
+    ],
+  ] as const)('reads a branch only when it decides something: %s', (_, comments, config, reads) => {
+    expect(reviewReads(facts({ comments: [...comments] }), config, NOW)).toEqual(reads);
+  });
+
+  it('reads no branch for a released claim edited back to a live stage (finalised as it was)', () => {
+    const reverted = facts({
+      comments: [stale],
+      hints: [{ kind: 'release-reverted', commentId: 1, outcome: 'landed', at: NOW.toISOString() }],
+    });
+    expect(reviewReads(reverted, DEFAULT_CONFIG, NOW)).toEqual([]);
+  });
+
   it('finalises the stale claim, labels the issue for review and says whose work it is', () => {
     const plan = decide(
       facts({

@@ -72,17 +72,26 @@ export interface Harness {
  * `sameMachineAs` shares another harness's config directory, and so its identity key.
  */
 export async function harness(
-  options: { sameMachineAs?: Harness; app?: boolean } = {},
+  options: { sameMachineAs?: Harness; app?: boolean; claimsYml?: string } = {},
 ): Promise<Harness> {
+  // `claimsYml`: the repository's .github/claims.yml, there before the app first reads it.
+  const seed = (fake: FakeGitHub) => {
+    if (options.claimsYml !== undefined) {
+      fake.setFile(REPO, '.github/claims.yml', options.claimsYml);
+    }
+  };
   // With `app`, the real app runs against the fake (alice and bob collaborators there) and
   // every runtime names it in CLAIM_WARDEN_URL: API mode.
-  const app = options.app ? await startHarness({ fake: { log: () => undefined } }) : undefined;
+  const app = options.app
+    ? await startHarness({ fake: { log: () => undefined }, seed })
+    : undefined;
   const fake = app?.fake ?? (await startFakeGitHub({ log: () => undefined }));
   if (!app) {
     fake.addRepo(REPO);
     fake.addUser('alice', { association: 'MEMBER' });
     fake.addUser('bob', { association: 'MEMBER' });
     fake.addUser('mallory');
+    seed(fake);
   }
   const shared = options.sameMachineAs?.configDir;
   const configDir = shared ?? (await mkdtemp(join(tmpdir(), 'claim-warden-client-')));

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseClaimMarker } from '../../src/claims/marker.js';
+import type { ClaimEvent } from '../../src/events/claim-event.js';
 import { caller, claimBody, claimPath } from '../api/api-helpers.js';
+import { startReceiver } from '../events/receiver.js';
 import { REPO, waitFor } from '../helpers/app-harness.js';
 import { callTool, claimArgs, errorOf, mcpClient } from '../mcp/mcp-helpers.js';
 import { claimComment, harnessFor, IN_PROGRESS, markerOf, type OnFinished } from './e2e-helpers.js';
@@ -11,10 +13,11 @@ const MINUTE = 60_000;
  * The real app and fake GitHub on one clock, moved by `advance`, with `claims` as the
  * repository's claims.yml and one open issue `n`: alice and bob call the API.
  */
-async function onClock(onFinished: OnFinished, claims: string) {
+async function onClock(onFinished: OnFinished, claims: string, env: Record<string, string> = {}) {
   let offset = 0;
   const now = () => new Date(Date.now() + offset);
   const harness = await harnessFor(onFinished, {
+    env,
     main: { now },
     seed: (fake) => {
       fake.clock = now;
@@ -207,6 +210,116 @@ describe.concurrent('grace for the owner (docs/protocol.md §17)', () => {
     expect(again.structuredContent).toMatchObject({
       replaced: [{ commentId, outcome: 'handed-over' }],
     });
+  });
+
+  it('the owner’s session releases its claim in grace: the issue is claimable at once', async ({
+    onTestFinished,
+  }) => {
+    const receiver = await startReceiver();
+    onTestFinished(() => receiver.close());
+    const { fake, n, alice, bob, advance, settle, app } = await onClock(onTestFinished, GRACE, {
+      CLAIMS_EVENTS_URL: receiver.url,
+      CLAIMS_EVENTS_SECRET: 'grace-events-secret-'.padEnd(40, 'x'),
+    });
+    const first = await alice.post(claimPath(n), claimBody('s-a'));
+    const { commentId } = first.body.claim;
+    await settle();
+    advance(11 * MINUTE);
+    expect((await bob.get(claimPath(n))).body.claim).toMatchObject({ commentId });
+
+    // "I'm done, don't wait for me": finalised as a release, with the outcome given.
+    const done = await alice.delete(claimPath(n), {
+      session: 's-a',
+      outcome: 'handed-over',
+      note: 'out of time',
+    });
+    expect(done.status).toBe(200);
+    expect(done.body).toMatchObject({
+      released: true,
+      claim: { commentId, stage: 'released', outcome: 'handed-over' },
+    });
+    expect(markerOf(fake, commentId)).toMatchObject({ stage: 'released', outcome: 'handed-over' });
+    expect(fake.comment(commentId)?.body).toContain(
+      'released by its session through the claims API: out of time',
+    );
+    await settle();
+    expect(fake.issue(REPO, n)).toMatchObject({ labels: [], assignees: [] });
+    expect((await bob.get(claimPath(n))).body.claim).toBeNull();
+    const free = await bob.get(`/issues?claimable=true&repo=${REPO}`);
+    expect(free.body.items).toMatchObject([{ issue: { number: n }, claim: null }]);
+
+    // Another session claims it at once: nothing to wait for, nothing taken over.
+    const taken = await bob.post(claimPath(n), claimBody('s-b'));
+    expect(taken.status).toBe(201);
+    expect(taken.body.replaced ?? []).toEqual([]);
+    await settle();
+    await waitFor(() => receiver.received.length >= 3, 'three events');
+    await app.warden.events?.idle();
+    const told = receiver.received.map((r) => JSON.parse(r.body) as ClaimEvent);
+    expect(told.map((e) => [e.type, e.claim.commentId])).toEqual([
+      ['claim.held', commentId],
+      ['claim.released', commentId],
+      ['claim.held', taken.body.claim.commentId],
+    ]);
+    expect(told[1]).toMatchObject({ reason: 'released by its session (handed-over)' });
+  });
+
+  it('release-all includes the session’s claim in grace beside its live ones', async ({
+    onTestFinished,
+  }) => {
+    const { fake, n, alice, bob, advance, settle } = await onClock(onTestFinished, GRACE);
+    const first = await alice.post(claimPath(n), claimBody('s-a'));
+    await settle();
+    advance(11 * MINUTE);
+    const live = fake.createIssue(REPO);
+    const second = await alice.post(claimPath(live), claimBody('s-a'));
+    expect(second.status).toBe(201);
+    await settle();
+
+    const all = await alice.delete('/claims', { session: 's-a', outcome: 'abandoned' });
+    expect(all.status).toBe(200);
+    expect(all.body).toMatchObject({
+      released: [
+        { issue: `${REPO}#${n}`, commentId: first.body.claim.commentId, stage: 'released' },
+        { issue: `${REPO}#${live}`, commentId: second.body.claim.commentId, stage: 'released' },
+      ],
+      failed: [],
+    });
+    await settle();
+    for (const issue of [n, live]) {
+      expect(fake.issue(REPO, issue)).toMatchObject({ labels: [], assignees: [] });
+    }
+    expect((await bob.post(claimPath(n), claimBody('s-b'))).status).toBe(201);
+    // The second call finds nothing left.
+    expect((await alice.delete('/claims', { session: 's-a' })).body).toEqual({
+      released: [],
+      failed: [],
+    });
+  });
+
+  it('another session cannot release a claim in grace: refused, and it still holds', async ({
+    onTestFinished,
+  }) => {
+    const { fake, n, alice, bob, advance, settle } = await onClock(onTestFinished, GRACE);
+    const first = await alice.post(claimPath(n), claimBody('s-a'));
+    const { commentId, graceUntil } = first.body.claim;
+    await settle();
+    advance(11 * MINUTE);
+    const writes = fake.writes().length;
+    for (const [who, session] of [
+      [bob, 's-b'],
+      [bob, 's-a'],
+      [alice, 's-other'],
+    ] as const) {
+      const refused = await who.delete(claimPath(n), { session, outcome: 'abandoned' });
+      expect(refused.status).toBe(409);
+      expect(refused.body.error.code).toBe('CLAIM_NOT_HELD');
+    }
+    expect((await bob.delete('/claims', { session: 's-b' })).body.released).toEqual([]);
+    expect(fake.writes().slice(writes)).toEqual([]);
+    expect(markerOf(fake, commentId)?.stage).toBe('claimed');
+    expect((await bob.get(claimPath(n))).body.claim).toMatchObject({ commentId, graceUntil });
+    expect(fake.issue(REPO, n)).toMatchObject({ labels: [IN_PROGRESS], assignees: ['alice'] });
   });
 
   it('grace 0 is today’s behaviour: another session takes a stale claim over at once', async ({

@@ -7,11 +7,12 @@ import { describe, expect, it } from 'vitest';
 import { parseClaimMarker } from '../../src/claims/marker.js';
 import { callApi } from '../api/api-helpers.js';
 import type { FakeGitHub } from '../fake-github/fake-github.js';
-import { REPO } from '../helpers/app-harness.js';
-import { claimComment, IN_PROGRESS } from './e2e-helpers.js';
+import { REPO, WEBHOOK_SECRET } from '../helpers/app-harness.js';
+import { calls, claimComment, harnessFor, IN_PROGRESS } from './e2e-helpers.js';
 import { oneReplica, type PeopleWorld } from './people-world.js';
 
 const ON = 'people:\n  enabled: true\n';
+const OFF = 'people:\n  enabled: false\n';
 const TIMELINE = /\/issues\/\d+\/timeline$/;
 
 /** The bots GitHub shows: Copilot without a suffix, Claude's app with one. */
@@ -225,5 +226,125 @@ describe.concurrent('hosted agents hold issues (docs/protocol.md §18)', () => {
     await w.settle();
     expect(fake.issue(REPO, n).labels).toEqual([IN_PROGRESS]);
     expect(fake.count('GET', TIMELINE)).toBe(0);
+  });
+
+  it('people’s claims off: a Copilot assignment still holds (409 kind hosted, the queue leaves it out), and no /claim runs', async ({
+    onTestFinished,
+  }) => {
+    const w = await world(onTestFinished, OFF);
+    const { fake } = w;
+    const n = fake.createIssue(REPO);
+    const free = fake.createIssue(REPO);
+    fake.assign(REPO, n, ['Copilot'], { actor: 'mia' });
+    await w.settle();
+    expect(fake.issue(REPO, n).labels).toEqual([IN_PROGRESS]);
+    const refused = await claimByApi(w, n, 's-api');
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.code).toBe('ISSUE_ALREADY_CLAIMED');
+    expect(refused.body.error.details.holder).toMatchObject({ kind: 'hosted', author: 'Copilot' });
+    expect(await claimable(w)).toEqual([free]);
+
+    // §16 stays off: a /claim is no command, a person's assignment no claim.
+    const command = fake.addComment(REPO, free, { author: 'bob', body: '/claim' }).id;
+    fake.assign(REPO, free, ['bob'], { actor: 'bob' });
+    await w.settle();
+    expect(fake.reactions(command)).toEqual([]);
+    expect(appNotes(fake, free)).toEqual([]);
+    expect(fake.issue(REPO, free).labels).toEqual([]);
+    expect(await claimable(w)).toEqual([free]);
+
+    // Copilot unassigned: the issue is free again.
+    fake.unassign(REPO, n, ['Copilot'], { actor: 'mia' });
+    await w.settle();
+    expect(fake.issue(REPO, n).labels).toEqual([]);
+    expect((await claimByApi(w, n, 's-after')).status).toBe(201);
+  });
+
+  it('people’s claims off: an issue with neither signal costs the same GitHub calls as with hosted agents off', async ({
+    onTestFinished,
+  }) => {
+    const script = async (w: PeopleWorld) => {
+      const { fake } = w;
+      const marked = fake.createIssue(REPO);
+      const assigned = fake.createIssue(REPO);
+      fake.clearRequests();
+      fake.addComment(REPO, marked, {
+        author: 'alice',
+        body: claimComment('s-plain', { at: fake.clock() }),
+      });
+      await w.settle();
+      fake.addComment(REPO, marked, { author: 'bob', body: 'any news?' });
+      fake.assign(REPO, assigned, ['bob'], { actor: 'bob' });
+      fake.addComment(REPO, assigned, { author: 'carol', body: '/claim' });
+      await w.settle();
+      expect(fake.issue(REPO, marked).labels).toEqual([IN_PROGRESS]);
+      return calls(fake.requests.filter((r) => !r.path.startsWith('/app/')))
+        .map((call) => call.replace(/\/issues\/\d+/, '/issues/N'))
+        .sort();
+    };
+    const hostedOn = await script(await world(onTestFinished, OFF));
+    const hostedOff = await script(await world(onTestFinished, `${OFF}agents:\n  hosted: []\n`));
+    expect(hostedOn.length).toBeGreaterThan(0);
+    expect(hostedOn).toEqual(hostedOff);
+    expect(hostedOn.filter((call) => TIMELINE.test(call))).toEqual([]);
+  });
+
+  it('a pull request known only from the timeline: its head is read once (conditionally) for the claim’s branch', async ({
+    onTestFinished,
+  }) => {
+    const harness = await harnessFor(onTestFinished, {
+      seed: (fake) => {
+        seedBots(fake);
+        fake.setFile(REPO, '.github/claims.yml', ON);
+      },
+    });
+    const { fake } = harness;
+    const n = fake.createIssue(REPO);
+    fake.assign(REPO, n, ['Copilot'], { actor: 'mia' });
+    await harness.settle();
+    // Copilot's pull request: its `pull_request.opened` delivery is lost.
+    fake.setWebhookTarget({ capture: true });
+    const pull = fake.openPullRequest(REPO, {
+      head: 'copilot/fix-it',
+      files: ['src/a.ts'],
+      author: 'Copilot',
+      body: `Fixes #${n}`,
+    });
+    fake.setWebhookTarget({ url: harness.webhookUrl, secret: WEBHOOK_SECRET });
+    const key = {
+      installationId: harness.installationId,
+      owner: 'acme',
+      repo: 'widgets',
+      number: n,
+    };
+    const { store, queue } = harness.app.warden;
+    const reconcile = async () => {
+      await queue.enqueue({ key, hints: [], reason: 'test' });
+      await harness.settle();
+    };
+    const reads = () =>
+      fake.requests
+        .filter((r) => r.method === 'GET' && r.path === `/repos/${REPO}/pulls/${pull}`)
+        .map((r) => r.status);
+
+    await reconcile();
+    const answer = await callApi(harness.appUrl, 'GET', `/repos/${REPO}/issues/${n}/claim`, {
+      token: fake.tokenFor('alice'),
+    });
+    expect(answer.body.claim).toMatchObject({
+      kind: 'hosted',
+      author: 'Copilot',
+      branch: 'copilot/fix-it',
+      stage: 'implementing',
+    });
+    expect(reads()).toEqual([200]);
+    // The index keeps the branch: the next reconcile reads the pull request no more.
+    await reconcile();
+    expect(reads()).toEqual([200]);
+    // With the index forgotten, the next reconcile reads it again: answered 304.
+    await store.setIssueClaim(key, null);
+    await reconcile();
+    expect((await store.issueClaim(key))?.branch).toBe('copilot/fix-it');
+    expect(reads()).toEqual([200, 304]);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * People's claims made while the app was away (docs/protocol.md §4 resync, §16): a `/claim`
  * or an assignment GitHub never delivered is found by the start-up resync, and with people's
- * claims off the resync queues nothing for them. Each test starts its own fake and app; the
+ * claims off the resync queues nothing for them but a hosted agent's assignment (§18). Each test starts its own fake and app; the
  * app is stopped, so GitHub records no delivery to recover.
  */
 import { describe, expect, it } from 'vitest';
@@ -67,5 +67,29 @@ describe.concurrent('people’s claims missed while the app was away', () => {
     expect(fake.requests.filter((r) => r.path.endsWith(`/issues/${n}`))).toEqual([]);
     expect(fake.count('GET', TIMELINE)).toBe(0);
     expect(fake.issue(REPO, n).labels).toEqual([]);
+  });
+
+  it('with people’s claims off, a hosted agent assigned while away holds after the resync; a person’s assignment is still not read', async ({
+    onTestFinished,
+  }) => {
+    const harness = await harnessFor(onTestFinished, {
+      seed: (fake: FakeGitHub) => {
+        fake.setFile(REPO, '.github/claims.yml', 'people:\n  enabled: false\n');
+        fake.addUser('Copilot', { type: 'Bot' });
+      },
+    });
+    const { fake } = harness;
+    const copilot = fake.createIssue(REPO);
+    const person = fake.createIssue(REPO);
+    await harness.settle();
+    await harness.stopApp();
+    fake.assign(REPO, copilot, ['Copilot'], { actor: 'alice' });
+    fake.assign(REPO, person, ['bob'], { actor: 'bob' });
+    fake.clearRequests();
+    await harness.startApp();
+    await harness.settle();
+    expect(fake.issue(REPO, copilot).labels).toEqual([IN_PROGRESS]);
+    expect(fake.requests.filter((r) => r.path.endsWith(`/issues/${person}`))).toEqual([]);
+    expect(fake.count('GET', TIMELINE)).toBe(1);
   });
 });

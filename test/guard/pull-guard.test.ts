@@ -271,4 +271,32 @@ describe.concurrent('the pull-request guard (docs/protocol.md §11)', () => {
       expect(fake.checkRuns(REPO, sha)).toHaveLength(1);
     },
   );
+
+  it('a head commit GitHub no longer knows (force-pushed away) is asked about once, not retried', async ({
+    onTestFinished,
+  }) => {
+    const harness = await harnessFor(onTestFinished);
+    const { fake } = harness;
+    await heldRepo(harness);
+    fake.pauseWebhooks();
+    const pull = fake.openPullRequest(REPO, {
+      head: 'feat/bob',
+      author: 'bob',
+      files: ['src/a.ts'],
+    });
+    const { sha } = fake.pullRecord(REPO, pull).head;
+    fake.pulls.commits.get(REPO.toLowerCase())?.delete(sha);
+    fake.resumeWebhooks();
+    await harness.settle();
+
+    const asked = `/repos/${REPO}/commits/${sha}/check-runs`;
+    expect(fake.requests.filter((r) => r.path.startsWith(asked)).map((r) => r.status)).toEqual([
+      422,
+    ]);
+    expect(fake.count('POST', `/repos/${REPO}/check-runs`)).toBe(0);
+    // The next push is a new head, checked as usual.
+    fake.pushToPullRequest(REPO, pull);
+    await harness.settle();
+    expect(checkOf(fake, pull).conclusion).toBe('failure');
+  });
 });

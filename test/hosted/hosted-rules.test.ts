@@ -6,8 +6,9 @@ import { hostedClaims } from '../../src/hosted/hosted-claims.js';
 import { DEFAULT_HOSTED_AGENTS, isHostedLogin } from '../../src/hosted/hosted-logins.js';
 import { hostedPullEvent } from '../../src/hosted/hosted-pull-event.js';
 import { decideWithPeople } from '../../src/people/decide-with-people.js';
+import { peopleReads } from '../../src/people/people-reads.js';
 import { claim, HOUR } from '../helpers/thread-builder.js';
-import { assigned, config, issue, kinds, NOW } from '../people/people-builder.js';
+import { assigned, config, issue, kinds, NOW, said } from '../people/people-builder.js';
 
 const HOSTED = { hosted: DEFAULT_HOSTED_AGENTS };
 
@@ -262,5 +263,59 @@ describe('agents.hosted in claims.yml', () => {
     const result = parseRepoConfig(raw, { staleAfterMs: 6 * HOUR });
     expect(result.ok).toBe(false);
     expect(!result.ok && result.error).toContain('agents');
+  });
+});
+
+describe('hosted agents with people’s claims off (docs/protocol.md §18 needs no §16)', () => {
+  const off = () => {
+    const { people: _, ...rest } = config({}, HOSTED);
+    return rest;
+  };
+
+  it('a Copilot assignment holds against a later marker, a maintainer’s hands an earlier one over', () => {
+    const later = issue({
+      assignees: ['Copilot'],
+      comments: [claim({ id: 5, by: 'alice', postedAgoMs: HOUR })],
+      people: { timeline: [assigned('Copilot', 'mia', 2 * HOUR)] },
+    });
+    const plan = decideWithPeople(later, off(), NOW);
+    expect(kinds(plan)).toEqual(['finalise 5 hosted abandoned', 'add-label status:in-progress']);
+    expect(plan.holder).toMatchObject({ kind: 'hosted', author: 'Copilot' });
+    const handover = issue({
+      assignees: ['Copilot'],
+      comments: [claim({ id: 5, by: 'alice', postedAgoMs: 3 * HOUR })],
+      people: { timeline: [assigned('Copilot', 'maria', HOUR)] },
+      roles: { maria: 'maintain' },
+    });
+    expect(kinds(decideWithPeople(handover, off(), NOW))).toEqual([
+      'finalise 5 handed-over handed-over',
+      'add-label status:in-progress',
+    ]);
+  });
+
+  it('nothing of §16 runs: a person assigned is no claim, a /claim no command, the pinned label no state', () => {
+    const facts = issue({
+      assignees: ['Copilot', 'bob'],
+      labels: ['claim:pinned'],
+      comments: [said(7, '/claim', 'carol')],
+      people: {
+        timeline: [assigned('bob', 'bob', 3 * HOUR), assigned('Copilot', 'mia', HOUR)],
+      },
+      roles: { bob: 'write', carol: 'write' },
+    });
+    const plan = decideWithPeople(facts, off(), NOW);
+    expect(plan.holder).toMatchObject({ kind: 'hosted', author: 'Copilot' });
+    expect(kinds(plan)).toEqual(['add-label status:in-progress']);
+    expect(plan.waitlist).toEqual([]);
+  });
+
+  it('reads nothing more for an issue with neither signal; the timeline and the assigner for Copilot', () => {
+    const plain = issue({ assignees: ['bob'], comments: [said(7, '/claim', 'carol')] });
+    expect(peopleReads(plain, off(), NOW)).toMatchObject({ timeline: false, logins: [] });
+    const copilot = issue({ assignees: ['Copilot', 'bob'] });
+    expect(peopleReads(copilot, off(), NOW).timeline).toBe(true);
+    expect(peopleReads(copilot, off(), NOW, [assigned('Copilot', 'Mia', HOUR)]).logins).toEqual([
+      'mia',
+    ]);
   });
 });

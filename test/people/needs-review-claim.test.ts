@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { reviewTag } from '../../src/claims/review.js';
 import { decideWithPeople } from '../../src/people/decide-with-people.js';
+import { claimComment, harnessFor } from '../e2e/e2e-helpers.js';
+import { REPO, waitFor } from '../helpers/app-harness.js';
 import { APP_LOGIN, claim, HOUR } from '../helpers/thread-builder.js';
 import { applyPlan } from './apply-plan.js';
 import { config, DAY, issue, kinds, NOW, noteTexts, said } from './people-builder.js';
@@ -40,6 +42,7 @@ describe('/claim on an issue in review (docs/protocol.md §17)', () => {
     const plan = decideWithPeople(facts, config(), NOW);
     expect(kinds(plan)).toContain('assign Alice');
     expect(kinds(plan)).toContain('react 7');
+    expect(kinds(plan)).toContain('remove-label status:needs-review');
     expect(plan.holder).toMatchObject({ kind: 'person', author: 'Alice' });
   });
 
@@ -86,5 +89,39 @@ describe('/claim on an issue in review (docs/protocol.md §17)', () => {
     expect(kinds(plan)).toContain('add-label status:needs-review');
     expect(kinds(plan)).not.toContain('assign bob');
     expect(plan.holder).toBeNull();
+  });
+});
+
+describe('/claim by the owner on an issue in review, end to end', () => {
+  it('the stale claim’s author is assigned by /claim and the review label goes', async ({
+    onTestFinished,
+  }) => {
+    const harness = await harnessFor(onTestFinished, {
+      seed: (fake) => fake.setFile(REPO, '.github/claims.yml', 'people:\n  enabled: true\n'),
+    });
+    const { fake } = harness;
+    fake.createBranch(REPO, 'feat/s-old', { ahead: 2 });
+    const n = fake.createIssue(REPO);
+    const at = new Date(Date.now() - 7 * HOUR);
+    fake.addComment(REPO, n, {
+      author: 'alice',
+      body: claimComment('s-old', { at }),
+      createdAt: at,
+      updatedAt: at,
+    });
+    await waitFor(() => fake.issue(REPO, n).labels.includes('status:needs-review'), 'review');
+    await harness.settle();
+
+    // Bob's /claim is refused; alice's, the stale claim's own author, holds.
+    fake.addComment(REPO, n, { author: 'bob', body: '/claim' });
+    await harness.settle();
+    expect(fake.issue(REPO, n).assignees).toEqual([]);
+    const back = fake.addComment(REPO, n, { author: 'alice', body: '/claim' });
+    await harness.settle();
+    expect(fake.issue(REPO, n)).toMatchObject({
+      assignees: ['alice'],
+      labels: ['status:in-progress'],
+    });
+    expect(fake.reactions(back.id).map((r) => r.content)).toEqual(['+1']);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { BranchWork } from '../../src/claims/branch-work.js';
 import { decide } from '../../src/claims/decide.js';
 import type { ThreadComment } from '../../src/claims/types.js';
 import type { IssueThread } from '../../src/github/thread.js';
@@ -14,7 +15,10 @@ import {
 
 const KEY = { installationId: 7, owner: 'acme', repo: 'widgets', number: 12 };
 
-function changesFor(specs: ClaimSpec[], options: { open?: boolean } = {}) {
+function changesFor(
+  specs: ClaimSpec[],
+  options: { open?: boolean; review?: ReadonlyMap<number, BranchWork | null> } = {},
+) {
   const comments: ThreadComment[] = specs.map(claim);
   const thread: IssueThread = {
     open: options.open ?? true,
@@ -30,7 +34,13 @@ function changesFor(specs: ClaimSpec[], options: { open?: boolean } = {}) {
     createdAt: '2030-01-01T00:00:00Z',
     updatedAt: '2030-01-01T00:00:00Z',
   };
-  const plan = decide({ ...thread, appLogin: APP_LOGIN, hints: [] }, DEFAULT_CONFIG, NOW);
+  const facts = {
+    ...thread,
+    appLogin: APP_LOGIN,
+    hints: [],
+    ...(options.review ? { review: options.review } : {}),
+  };
+  const plan = decide(facts, DEFAULT_CONFIG, NOW);
   return claimChangesOf(KEY, plan, { ...thread, meta }, NOW);
 }
 
@@ -75,5 +85,16 @@ describe('what a reconcile adds to the claims board’s history', () => {
 
   it('an issue closed with its claim lists no change', () => {
     expect(changesFor([{ id: 1 }], { open: false })).toEqual([]);
+  });
+
+  it('a stale claim whose branch holds work: an expiry naming the work for review (§17)', () => {
+    const work = { branch: 'feat/x', aheadBy: 3, head: 'a'.repeat(40), pull: 9 };
+    const changes = changesFor([{ id: 1, updatedAgoMs: 7 * HOUR }], {
+      review: new Map([[1, work]]),
+    });
+    expect(changes).toMatchObject([
+      { kind: 'expiry', review: { branch: 'feat/x', aheadBy: 3, head: 'aaaaaaa', pull: 9 } },
+    ]);
+    expect(changesFor([{ id: 1, updatedAgoMs: 7 * HOUR }])[0]).not.toHaveProperty('review');
   });
 });

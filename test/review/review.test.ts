@@ -4,7 +4,8 @@
  * default 6 h window, branches made on the fake with commits ahead of `main`.
  */
 import { describe, expect, it } from 'vitest';
-import { claimComment, HOUR, harnessFor, markerOf } from '../e2e/e2e-helpers.js';
+import { caller, claimBody, claimPath } from '../api/api-helpers.js';
+import { claimComment, HOUR, harnessFor, markerOf, scrape } from '../e2e/e2e-helpers.js';
 import type { RecordedRequest } from '../fake-github/fake-github.js';
 import { REPO, waitFor } from '../helpers/app-harness.js';
 
@@ -49,10 +50,11 @@ describe.concurrent('stale work with commits goes to review', () => {
   it('a compare read again (the pull list failed the first time) is a 304', async ({
     onTestFinished,
   }) => {
-    const harness = await harnessFor(onTestFinished);
+    // No timed sweep within the test: the one below is asked for by hand.
+    const harness = await harnessFor(onTestFinished, { env: { CLAIMS_SWEEP_INTERVAL: '1h' } });
     const { fake } = harness;
     fake.createBranch(REPO, 'feat/s-again', { ahead: 2 });
-    fake.inject({ method: 'GET', path: '/repos/acme/widgets/pulls', status: 502, times: 4 });
+    fake.inject({ method: 'GET', path: '/repos/acme/widgets/pulls', status: 502, times: 1 });
     const n = fake.createIssue(REPO);
     const at = new Date(Date.now() - 7 * HOUR);
     const stale = fake.addComment(REPO, n, {
@@ -61,8 +63,11 @@ describe.concurrent('stale work with commits goes to review', () => {
       createdAt: at,
       updatedAt: at,
     });
-    await waitFor(() => markerOf(fake, stale.id)?.stage === 'released', 'the stale finalisation');
     await harness.settle();
+    expect(markerOf(fake, stale.id)?.stage).toBe('claimed');
+    expect((await harness.app.warden.sweep()).queued).toBe(1);
+    await harness.settle();
+    expect(markerOf(fake, stale.id)?.stage).toBe('released');
     expect(fake.issue(REPO, n).labels).toEqual([REVIEW]);
     expect(compares(fake).map((r) => r.status)).toEqual([200, 304]);
   });
@@ -129,10 +134,10 @@ describe.concurrent('stale work with commits goes to review', () => {
     expect(note?.body).toContain(`and pull request #${pull}`);
   });
 
-  it('a compare answering 502 finalises nothing until GitHub recovers, then review', async ({
+  it('a compare answering 502 leaves the claim as it is, read once until the next sweep', async ({
     onTestFinished,
   }) => {
-    const harness = await harnessFor(onTestFinished);
+    const harness = await harnessFor(onTestFinished, { env: { CLAIMS_SWEEP_INTERVAL: '1h' } });
     const { fake } = harness;
     fake.createBranch(REPO, 'feat/s-down', { ahead: 1 });
     const failing = fake.inject({
@@ -148,16 +153,64 @@ describe.concurrent('stale work with commits goes to review', () => {
       createdAt: at,
       updatedAt: at,
     });
-    await waitFor(() => failing.hits >= 2, 'two failed compares');
-    expect(markerOf(fake, stale.id)?.stage).toBe('claimed');
-    expect(fake.issue(REPO, n).labels).not.toContain(REVIEW);
-    expect(fake.comments(REPO, n).filter((c) => c.user?.login === fake.botLogin)).toEqual([]);
-    fake.clearInjections();
-    await waitFor(
-      () => markerOf(fake, stale.id)?.stage === 'released',
-      'finalised once it answers',
-    );
     await harness.settle();
+    // Nothing written, and the queue did not retry it: one compare.
+    expect(failing.hits).toBe(1);
+    expect(markerOf(fake, stale.id)?.stage).toBe('claimed');
+    expect(fake.issue(REPO, n).labels).toEqual([]);
+    expect(fake.comments(REPO, n).filter((c) => c.user?.login === fake.botLogin)).toEqual([]);
+    // Until the next sweep nothing reads the branch again: not a webhook, not a takeover.
+    fake.addComment(REPO, n, { author: 'bob', body: 'any news?' });
+    await harness.settle();
+    const takeover = await caller(harness.appUrl, fake, 'bob').post(claimPath(n), claimBody('s-b'));
+    expect(takeover.status).toBe(503);
+    expect(takeover.body.error.code).toBe('UNVERIFIABLE');
+    expect(failing.hits).toBe(1);
+    expect(compares(fake)).toHaveLength(1);
+    expect(await scrape(harness)).toContain('claims_review_reads_total{result="failed"} 1');
+
+    // GitHub answers again; the next sweep comes back for the issue and reads it once.
+    fake.clearInjections();
+    expect((await harness.app.warden.sweep()).queued).toBe(1);
+    await harness.settle();
+    expect(markerOf(fake, stale.id)?.stage).toBe('released');
     expect(fake.issue(REPO, n).labels).toEqual([REVIEW]);
+    expect(compares(fake).map((r) => r.status)).toEqual([502, 200]);
+  });
+
+  it('a claim in its grace costs no compare; the sweep at the grace’s end reads it once', async ({
+    onTestFinished,
+  }) => {
+    let offset = 0;
+    const now = () => new Date(Date.now() + offset);
+    const harness = await harnessFor(onTestFinished, {
+      env: { CLAIMS_SWEEP_INTERVAL: '1h' },
+      fake: { clock: now },
+      main: { now },
+      seed: (fake) => fake.setFile(REPO, '.github/claims.yml', 'grace: 2h\n'),
+    });
+    const { fake } = harness;
+    fake.createBranch(REPO, 'feat/s-grace', { ahead: 2 });
+    const n = fake.createIssue(REPO);
+    // Stale an hour ago (the window is 6 h), in grace for another hour.
+    const at = new Date(Date.now() - 7 * HOUR);
+    const stale = fake.addComment(REPO, n, {
+      author: 'alice',
+      body: claimComment('s-grace', { at }),
+      createdAt: at,
+      updatedAt: at,
+    });
+    await harness.settle();
+    fake.addComment(REPO, n, { author: 'bob', body: 'is this taken?' });
+    await harness.settle();
+    expect(markerOf(fake, stale.id)?.stage).toBe('claimed');
+    expect(compares(fake)).toEqual([]);
+
+    offset = 2 * HOUR;
+    expect((await harness.app.warden.sweep()).queued).toBe(1);
+    await harness.settle();
+    expect(markerOf(fake, stale.id)?.stage).toBe('released');
+    expect(fake.issue(REPO, n).labels).toEqual([REVIEW]);
+    expect(compares(fake).map((r) => r.status)).toEqual([200]);
   });
 });

@@ -1,7 +1,6 @@
 import { editClaimBody } from '../../claims/claim-body.js';
 import { foldText, releasedClaim } from '../../claims/comment.js';
-import { issueHolder } from '../../claims/issue-holder.js';
-import { sameName } from '../../claims/names.js';
+import { releaseTarget } from '../../claims/release-target.js';
 import { trustedClaims } from '../../claims/trusted-claims.js';
 import { finalisationEvent } from '../../events/claim-events.js';
 import { keepFinalisationEvent } from '../../events/keep-claim-events.js';
@@ -25,11 +24,12 @@ import { settle } from '../issue/settle.js';
 import { writeAsCaller } from '../issue/write-as-caller.js';
 
 /**
- * `DELETE …/claim` (docs/protocol.md §8). With `session`: the caller's own live claim is
- * finalised with the caller's token. Without: an administrative release of whoever holds it,
- * for `maintain` or `admin` only, written with the app's token. Both are decided before the
- * issue's lock is taken: releasing one's own claim needs the trust a claim needs. Then the reconcile removes
- * the labels and the assignee the claim added (§4).
+ * `DELETE …/claim` (docs/protocol.md §8). With `session`: the caller's own live claim, or its
+ * stale claim in grace (§17), is finalised with the caller's token. Without: an administrative
+ * release of whoever holds it live, for `maintain` or `admin` only, written with the app's
+ * token. Both are decided before the issue's lock is taken: releasing one's own claim needs
+ * the trust a claim needs. Then the reconcile removes the labels and the assignee the claim
+ * added (§4).
  */
 export async function releaseClaim(
   deps: ApiDeps,
@@ -57,12 +57,13 @@ export async function releaseClaim(
     const now = deps.now();
     requireEnforced(at, administrative ? 'app' : 'caller');
     const claims = trustedClaims(thread.comments, config.trustedBots);
-    const holder = issueHolder(claims, thread, config, now);
-    const mine =
-      holder !== null &&
-      sameName(holder.comment.author, caller.login) &&
-      holder.marker.session === body.session;
-    if (!holder || (!administrative && !mine)) {
+    const releaser =
+      body.session === undefined
+        ? ({ administrative: true } as const)
+        : { login: caller.login, session: body.session };
+    // docs/protocol.md §17: the owner's session may also release its claim in grace.
+    const holder = releaseTarget(claims, thread, config, releaser, now);
+    if (!holder) {
       throw new ApiError(
         409,
         'CLAIM_NOT_HELD',

@@ -11,9 +11,9 @@ import type { IssueAtHand } from './on-issue.js';
 
 /**
  * The holding of an issue just read, as the reconcile would decide it: the agent holder of
- * §3, unless people's claims are on (`people:` in claims.yml) and a person holds it, as the
- * reconcile decides it from the same reads (ApiDeps.peopleGate). Without
- * `people`, no extra read: exactly part two.
+ * §3, unless a person (people's claims on, `people:` in claims.yml) or a hosted agent
+ * (`agents.hosted`, docs/protocol.md §18) holds it, as the reconcile decides it from the same
+ * reads (ApiDeps.peopleGate). With neither possible, no extra read: exactly part two.
  */
 export async function holdingOf(
   deps: ApiDeps,
@@ -25,7 +25,8 @@ export async function holdingOf(
   const agent = issueHolder(claims, thread, config, now);
   // docs/protocol.md §17: with no live holder, a stale claim in its grace still holds.
   const grace = agent ? null : graceHold(claims, thread, config, now);
-  if (!config.people || !deps.peopleGate) return { agent, grace, person: null, waitlist: [] };
+  const weighed = config.people !== undefined || (config.hosted ?? []).length > 0;
+  if (!weighed || !deps.peopleGate) return { agent, grace, person: null, waitlist: [] };
   const facts: IssueFacts = {
     ...thread,
     appLogin: deps.appLogin,

@@ -12,8 +12,9 @@ import type { Store } from '../../store/store.js';
  * Who holds an issue and who waits for it once people's claims are weighed, as the reconcile
  * decides it from the same reads (docs/protocol.md §16): the claims API asks before it
  * writes, so an agent is refused an issue a person holds. `facts` is a thread read by
- * readThread (its meta and 👍 counts ride along). Undefined with people's claims off: nothing
- * is read. Throws UnverifiableError when GitHub fails (fail closed).
+ * readThread (its meta and 👍 counts ride along). Undefined with people's claims off and no
+ * hosted agent's signal (docs/protocol.md §18): nothing is read. Throws UnverifiableError when
+ * GitHub fails (fail closed).
  */
 export function peopleGateOf(deps: {
   readonly store: Store;

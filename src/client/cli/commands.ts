@@ -32,6 +32,7 @@ import { migrate } from '../commands/migrate/migrate.js';
 import { usageError } from '../core/client-error.js';
 import type { CommandResult } from '../core/command-result.js';
 import { parseIssueRef, parseRepoName } from '../core/issue-ref.js';
+import type { ClaimsApi } from '../io/claims-api-client.js';
 import type { Desk } from '../io/desk.js';
 import type { ProtectedValue } from '../io/text-guard.js';
 import { requireIdentity, requireNote, requireStage, staleAfterMs } from './validate-input.js';
@@ -152,6 +153,24 @@ function deskFor(
   return context.desk({ staleAfterMs: staleAfterMs(staleAfter), identities });
 }
 
+/** The issue and the session of a command on the session's own claim, checked in that order. */
+function ownClaim(input: { readonly issue: string; readonly session: string }) {
+  return { ref: parseIssueRef(input.issue), session: requireIdentity(input.session, 'session') };
+}
+
+/**
+ * Runs a command through the claims app when CLAIM_WARDEN_URL names it (API mode,
+ * docs/protocol.md §8), else on GitHub itself (direct mode).
+ */
+function inMode<Request>(
+  desk: Desk,
+  request: Request,
+  viaApp: (desk: Desk, api: ClaimsApi, request: Request) => Promise<CommandResult>,
+  direct: (desk: Desk, request: Request) => Promise<CommandResult>,
+): Promise<CommandResult> {
+  return desk.api ? viaApp(desk, desk.api, request) : direct(desk, request);
+}
+
 /** `claim <ref> --session --lane --branch`. */
 const claimCommand = defineCommand({
   name: 'claim',
@@ -170,16 +189,14 @@ const claimCommand = defineCommand({
     staleAfter,
   },
   async run(input, context) {
-    const ref = parseIssueRef(input.issue);
     const request = {
-      ref,
-      session: requireIdentity(input.session, 'session'),
+      ...ownClaim(input),
       lane: requireIdentity(input.lane, 'lane'),
       branch: requireIdentity(input.branch, 'branch'),
       ...(input.paths === undefined ? {} : { paths: requirePaths(input.paths) }),
     };
     const desk = await deskFor(context, input.staleAfter, request.session, request.lane);
-    return desk.api ? apiClaim(desk, desk.api, request) : claim(desk, request);
+    return inMode(desk, request, apiClaim, claim);
   },
 });
 
@@ -204,15 +221,13 @@ const statusCommand = defineCommand({
     staleAfter,
   },
   async run(input, context) {
-    const ref = parseIssueRef(input.issue);
     const request = {
-      ref,
-      session: requireIdentity(input.session, 'session'),
+      ...ownClaim(input),
       stage: input.stage === undefined ? undefined : requireStage(input.stage),
       note: requireNote(input.note),
     };
     const desk = await deskFor(context, input.staleAfter, request.session);
-    return desk.api ? apiStatus(desk, desk.api, request) : status(desk, request);
+    return inMode(desk, request, apiStatus, status);
   },
 });
 
@@ -232,15 +247,13 @@ const releaseCommand = defineCommand({
     staleAfter,
   },
   async run(input, context) {
-    const ref = parseIssueRef(input.issue);
     const request = {
-      ref,
-      session: requireIdentity(input.session, 'session'),
+      ...ownClaim(input),
       outcome: input.outcome,
       note: requireNote(input.note),
     };
     const desk = await deskFor(context, input.staleAfter, request.session);
-    return desk.api ? apiRelease(desk, desk.api, request) : release(desk, request);
+    return inMode(desk, request, apiRelease, release);
   },
 });
 

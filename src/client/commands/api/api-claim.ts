@@ -10,6 +10,7 @@ import { claimedResult } from '../replies/claimed-result.js';
 import { closedRefusal } from '../replies/closed-refusal.js';
 import { heldRefusalOf, inGraceRefusalOf } from '../replies/held-refusal.js';
 import { resumedResult } from '../replies/resumed-result.js';
+import { needsReviewRefusalOf } from '../replies/review-refusal.js';
 import { apiClaimView, heldIn } from './api-claim-view.js';
 import { apiErrorOf, apiFailure } from './api-failure.js';
 import { callOperation } from './call-operation.js';
@@ -28,9 +29,10 @@ interface PathConflict {
 /**
  * `claim` through the claims API (`POST …/claim`, docs/protocol.md §8) with the answers
  * direct mode gives: 201 claimed (or took over the stale claims it replaced), 200 resumed,
- * 409 held (lost race when the API finalised the caller's comment), closed, or paths held
- * elsewhere. The session and lane are sent as the keyed tags direct mode writes, so the
- * comment the app posts with the caller's token is the one direct mode would post.
+ * 409 held (lost race when the API finalised the caller's comment), in grace, in review
+ * (docs/protocol.md §17), closed, or paths held elsewhere. The session and lane are sent as
+ * the keyed tags direct mode writes, so the comment the app posts with the caller's token is
+ * the one direct mode would post.
  */
 export async function apiClaim(
   desk: Desk,
@@ -81,6 +83,8 @@ function refusal(name: string, reply: Parameters<typeof apiFailure>[1]): ClientE
         apiClaimView(error.details?.holder, false, name),
         String(error.details?.recovery?.retryAt),
       );
+    case 'NEEDS_REVIEW':
+      return needsReviewRefusalOf(name, error.details);
     case 'ISSUE_NOT_OPEN':
       return closedRefusal(name, error.details?.stateReason);
     case 'PATHS_CLAIMED':

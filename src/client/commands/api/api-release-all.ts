@@ -5,8 +5,7 @@ import type { CommandResult } from '../../core/command-result.js';
 import type { ClaimsApi } from '../../io/claims-api-client.js';
 import type { Desk } from '../../io/desk.js';
 import { describeClaim, viewOfClaim } from '../replies/claim-view.js';
-import { apiFailure } from './api-failure.js';
-import { apiShape } from './api-shape.js';
+import { okAnswer } from './api-shape.js';
 import { callOperation } from './call-operation.js';
 
 /** A release of everything a session holds, validated by the command layer. */
@@ -44,10 +43,9 @@ export async function apiReleaseAll(
       },
     },
   );
-  if (reply.status !== 200) throw apiFailure(WHAT, reply);
-  const body = apiShape(
+  const body = okAnswer(
     releaseAllOperation.answer,
-    reply.body,
+    reply,
     WHAT,
     'released and failed lists (docs/protocol.md §17)',
   );

@@ -1,5 +1,7 @@
 import type { z } from 'zod';
 import { unverifiable } from '../../core/client-error.js';
+import type { ApiReply } from '../../io/claims-api-client.js';
+import { apiFailure } from './api-failure.js';
 
 /**
  * `value`, an answer of the claims app, read by `schema` (docs/protocol.md §8, §9). An answer
@@ -18,6 +20,15 @@ export function apiShape<T>(schema: z.ZodType<T>, value: unknown, name: string, 
     `${name}: the claims app answered with ${what} of another shape (${wrong}); is CLAIM_WARDEN_URL the app’s base URL, and is the app up to date?`,
     { issue: name },
   );
+}
+
+/**
+ * The body of a 200 answer, read by `schema` as apiShape reads it; any other status is the
+ * app's failure (apiFailure), never read as an answer.
+ */
+export function okAnswer<T>(schema: z.ZodType<T>, reply: ApiReply, name: string, what: string): T {
+  if (reply.status !== 200) throw apiFailure(name, reply);
+  return apiShape(schema, reply.body, name, what);
 }
 
 /**

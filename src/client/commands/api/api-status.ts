@@ -1,13 +1,14 @@
 import { publicIdentity } from '../../../claims/public-identity.js';
 import { getOperation, heartbeatOperation } from '../../../operations/catalogue.js';
-import { refused } from '../../core/client-error.js';
+import type { ClientError } from '../../core/client-error.js';
 import { type CommandResult, ok } from '../../core/command-result.js';
 import { formatIssueRef } from '../../core/issue-ref.js';
 import type { ClaimsApi } from '../../io/claims-api-client.js';
 import type { Desk } from '../../io/desk.js';
 import { explainNotHeld } from '../direct/explain-not-held.js';
 import type { StatusRequest } from '../direct/status.js';
-import { type ClaimView, describeClaim } from '../replies/claim-view.js';
+import { describeClaim } from '../replies/claim-view.js';
+import { heldRefusalOf } from '../replies/held-refusal.js';
 import { apiClaimView } from './api-claim-view.js';
 import { apiErrorOf, apiFailure } from './api-failure.js';
 import { apiNotHeld } from './api-not-held.js';
@@ -27,7 +28,7 @@ export async function apiStatus(
   if (request.note !== undefined) desk.guard.check(request.note, 'the note');
   const name = formatIssueRef(request.ref);
   const session = publicIdentity(desk.key, 'session', request.session);
-  const explain = (fallback: ReturnType<typeof refused>) =>
+  const explain = (fallback: ClientError) =>
     explainNotHeld(desk, request.ref, request.session, fallback);
   if (request.stage === undefined) {
     const reply = await callOperation(api, getOperation, request.ref);
@@ -35,7 +36,7 @@ export async function apiStatus(
     const { claim, issue } = reply.body ?? {};
     if (!claim) return explain(apiNotHeld(name, issue?.state));
     const view = apiClaimView(claim, true, name);
-    if (view.session !== session) return explain(heldByAnother(name, view));
+    if (view.session !== session) return explain(heldRefusalOf(name, view));
     return ok(
       `${name}: this session holds it: ${describeClaim(view)}; stale at ${view.staleAt} without an update`,
       { issue: name, action: 'reported', claim: view },
@@ -58,19 +59,10 @@ export async function apiStatus(
   }
   const error = apiErrorOf(reply);
   if (reply.status === 409 && error.code === 'ISSUE_ALREADY_CLAIMED') {
-    return explain(heldByAnother(name, apiClaimView(error.details?.holder, true, name)));
+    return explain(heldRefusalOf(name, apiClaimView(error.details?.holder, true, name)));
   }
   if (reply.status === 409 && error.code === 'CLAIM_NOT_HELD') {
     return explain(apiNotHeld(name, undefined));
   }
   throw apiFailure(name, reply);
-}
-
-/** Direct mode's refusal while another session holds the issue. */
-function heldByAnother(name: string, view: ClaimView) {
-  return refused(`${name} is held by another session: ${describeClaim(view)}`, {
-    issue: name,
-    reason: 'held',
-    holder: view,
-  });
 }

@@ -4,8 +4,7 @@ import { unverifiable } from '../../core/client-error.js';
 import { type CommandResult, ok } from '../../core/command-result.js';
 import type { ClaimsApi } from '../../io/claims-api-client.js';
 import { type ClaimView, describeClaim, viewOfClaim } from '../replies/claim-view.js';
-import { apiFailure } from './api-failure.js';
-import { apiShape } from './api-shape.js';
+import { okAnswer } from './api-shape.js';
 import { callOperation } from './call-operation.js';
 
 /** The work queue's filters (docs/protocol.md §9), as the CLI's flags and the MCP tool give them. */
@@ -47,10 +46,9 @@ export async function list(api: ClaimsApi, request: ListRequest): Promise<Comman
   const seen = new Set<string>();
   for (let page = 0; page < MAX_PAGES; page++) {
     const reply = await callOperation(api, listOperation, {}, { query: query(request, cursor) });
-    if (reply.status !== 200) throw apiFailure('the work queue', reply);
-    const body = apiShape(
+    const body = okAnswer(
       listOperation.answer,
-      reply.body,
+      reply,
       'the work queue',
       'a page (docs/protocol.md §9)',
     );

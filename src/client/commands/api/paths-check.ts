@@ -3,8 +3,7 @@ import { refused } from '../../core/client-error.js';
 import { type CommandResult, ok } from '../../core/command-result.js';
 import type { ClaimsApi } from '../../io/claims-api-client.js';
 import { viewOfClaim } from '../replies/claim-view.js';
-import { apiFailure } from './api-failure.js';
-import { apiShape } from './api-shape.js';
+import { okAnswer } from './api-shape.js';
 import { callOperation } from './call-operation.js';
 
 /** A paths check: the repository and canonical entries (checkPathEntries). */
@@ -28,10 +27,9 @@ export async function pathsCheck(
   const reply = await callOperation(api, pathsOperation, request, {
     query: new URLSearchParams({ paths: request.paths.join(',') }),
   });
-  if (reply.status !== 200) throw apiFailure(repo, reply);
-  const answers = apiShape(
+  const answers = okAnswer(
     pathsOperation.answer,
-    reply.body,
+    reply,
     repo,
     'a paths answer (docs/protocol.md §10)',
   ).paths;

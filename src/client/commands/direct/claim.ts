@@ -18,11 +18,13 @@ import { abandonHalfMade } from './abandon-half-made.js';
 import { abandonLosers } from './abandon-losers.js';
 import type { ClaimRequest } from './claim-request.js';
 import { resumeClaim } from './resume-claim.js';
+import { reviewRefusal } from './review-gate.js';
 
 /**
  * Claims an issue for a session (docs/protocol.md §1, §3 and §4;
  * docs/agents.md, "Commands": `claim`), writing what planClaim decides:
  * - refused, naming the holder, while another session holds a live claim;
+ * - refused when the issue needs review, unless the login's stale claim sent it there (§17);
  * - resumed when the session already holds it (nothing rewritten; labels repaired);
  * - otherwise a new claim comment is posted (with a Takeover line when a stale claim is
  *   replaced, which is then finalised as abandoned), the in-progress label added and the
@@ -48,8 +50,11 @@ export async function claim(desk: Desk, request: ClaimRequest): Promise<CommandR
       throw await abandonLosers(desk, state, plan, false);
     case 'in-grace':
       throw inGraceRefusalOf(name, viewIn(state, plan.hold.claim), graceUntilOf(plan.hold.until));
-    case 'post':
+    case 'post': {
+      const inReview = reviewRefusal(state, login);
+      if (inReview) throw inReview;
       return postClaim(desk, state, plan, login);
+    }
   }
 }
 
