@@ -54037,10 +54037,9 @@ function concernsClaims(config3, route) {
     const review = labels.needsReview ? [labels.needsReview] : [];
     return hasName([labels.inProgress, labels.blocked, ...review, ...pinned], route.label);
   }
-  if (route.people) return people !== void 0;
-  if (route.hosted !== void 0) {
-    return people !== void 0 && isHostedLogin(route.hosted, config3.hosted ?? []);
-  }
+  const hosted = (login) => login !== void 0 && isHostedLogin(login, config3.hosted ?? []);
+  if (route.people) return people !== void 0 || hosted(route.assignee);
+  if (route.hosted !== void 0) return hosted(route.hosted);
   return route.bot === void 0 || hasName(trustedBots, route.bot);
 }
 
@@ -54444,7 +54443,17 @@ function issueRef(key) {
 }
 
 // src/github/check-run.ts
-async function checkRun(octokit, repo, { name, sha, outcome }, appLogin) {
+async function checkRun(octokit, repo, action, appLogin) {
+  try {
+    return await setCheckRun(octokit, repo, action, appLogin);
+  } catch (error62) {
+    if (statusOf(error62) === 422 && /no commit found/i.test(String(error62.message))) {
+      return "commit-gone";
+    }
+    throw error62;
+  }
+}
+async function setCheckRun(octokit, repo, { name, sha, outcome }, appLogin) {
   const where = { owner: repo.owner, repo: repo.repo };
   const { data } = await octokit.rest.checks.listForRef({
     ...where,
@@ -54496,7 +54505,8 @@ async function conditionalGet(octokit, cache, route, params, keep, options2 = {}
   try {
     const response = await octokit.request(route, {
       ...params,
-      headers: kept ? { "if-none-match": kept.etag } : {}
+      headers: kept ? { "if-none-match": kept.etag } : {},
+      ...options2.once ? { request: { retries: 0 } } : {}
     });
     const value = keep(response);
     const etag = response.headers.etag;
@@ -55422,6 +55432,62 @@ function escapeChar(char) {
   return code > 65535 ? `\\u{${hex3}}` : `\\u${hex3.padStart(4, "0")}`;
 }
 
+// src/claims/grace.ts
+function graceEnd(claim3, config3) {
+  const graceMs = config3.graceMs ?? 0;
+  if (graceMs <= 0) return null;
+  return new Date(heartbeat(claim3).getTime() + config3.staleAfterMs + graceMs + 1);
+}
+function isInGrace(claim3, config3, now) {
+  if (claim3.marker.stage === "released") return false;
+  if (!isStale(claim3, config3.staleAfterMs, now) || isSkewed(claim3, config3.staleAfterMs, now)) {
+    return false;
+  }
+  const end = graceEnd(claim3, config3);
+  return end !== null && now.getTime() < end.getTime();
+}
+function gracedClaim(candidates, issue2, config3, now, pinned) {
+  if (!issue2.open) return null;
+  for (const claim3 of candidates) {
+    if (claim3 === pinned || !isStale(claim3, config3.staleAfterMs, now)) return null;
+    const until = graceEnd(claim3, config3);
+    if (until && isInGrace(claim3, config3, now)) return { claim: claim3, until };
+  }
+  return null;
+}
+function isOwnersReturn(hold2, claim3) {
+  return claim3.comment.id !== hold2.claim.comment.id && sameName(claim3.comment.author, hold2.claim.comment.author) && claim3.marker.session === hold2.claim.marker.session;
+}
+function graceVerdict(hold2, later) {
+  const at = later.findIndex((claim3) => isOwnersReturn(hold2, claim3));
+  if (at === -1) return { takeover: null, refused: [...later], rest: [] };
+  return { takeover: later[at], refused: later.slice(0, at), rest: later.slice(at) };
+}
+function graceUntilOf(until) {
+  return formatClaimTime(new Date(until.getTime() - 1 + 1e3));
+}
+function inGraceText(hold2) {
+  return `in grace for @${hold2.claim.comment.author}'s session until ${graceUntilOf(hold2.until)}`;
+}
+function reclaimedText(takeoverId) {
+  return `stale, and claimed again by its own session in comment ${takeoverId} within the grace`;
+}
+function settleGrace(hold2, later, finalising) {
+  const { takeover, refused, rest } = graceVerdict(hold2, later);
+  const text = inGraceText(hold2);
+  for (const claim3 of refused) {
+    finalising.push({ claim: claim3, outcome: "abandoned", reason: "grace", text });
+  }
+  if (takeover === null) return { holder: hold2.claim, contenders: [] };
+  finalising.push({
+    claim: hold2.claim,
+    outcome: "handed-over",
+    reason: "reclaimed",
+    text: reclaimedText(takeover.comment.id)
+  });
+  return { holder: null, contenders: rest };
+}
+
 // src/claims/review.ts
 var DEFAULT_NEEDS_REVIEW_LABEL = "status:needs-review";
 function needsReviewLabel(config3) {
@@ -55429,7 +55495,14 @@ function needsReviewLabel(config3) {
 }
 function reviewReads(facts, config3, now) {
   if (!facts.open || facts.isPullRequest) return [];
-  return trustedClaims(facts.comments, config3.trustedBots).filter((c) => c.marker.stage !== "released" && isStale(c, config3.staleAfterMs, now)).map((c) => ({ commentId: c.comment.id, branch: c.marker.branch }));
+  const reverted = new Set(
+    facts.hints.flatMap((h) => h.kind === "release-reverted" ? [h.commentId] : [])
+  );
+  const candidates = trustedClaims(facts.comments, config3.trustedBots).filter(
+    (c) => c.marker.stage !== "released" && !reverted.has(c.comment.id)
+  );
+  const graced = gracedClaim(candidates, facts, config3, now)?.claim;
+  return candidates.filter((c) => c !== graced && isStale(c, config3.staleAfterMs, now)).map((c) => ({ commentId: c.comment.id, branch: c.marker.branch }));
 }
 function reviewTag(author, work) {
   return `<!-- claim-warden review author=${author} branch=${work.branch} ahead=${work.aheadBy} head=${work.head} pull=${work.pull ?? "none"} -->`;
@@ -55439,23 +55512,25 @@ function notedReview(facts) {
   let latest = null;
   for (const comment of facts.comments) {
     if (!sameName(comment.author, facts.appLogin)) continue;
-    const match = REVIEW_TAG.exec(comment.body.split("\n")[1]?.replace(/\r$/, "") ?? "");
-    if (!match || latest && latest.id > comment.id) continue;
-    const [, author, branch, ahead, head, pull] = match;
-    latest = {
-      id: comment.id,
-      review: {
-        author,
-        work: {
-          branch,
-          aheadBy: Number(ahead),
-          head,
-          pull: pull === "none" ? null : Number(pull)
-        }
-      }
-    };
+    const review = reviewNoteOf(comment.body);
+    if (!review || latest && latest.id > comment.id) continue;
+    latest = { id: comment.id, review };
   }
   return latest?.review ?? null;
+}
+function reviewNoteOf(body) {
+  const match = REVIEW_TAG.exec(body.split("\n")[1]?.replace(/\r$/, "") ?? "");
+  if (!match) return null;
+  const [, author, branch, ahead, head, pull] = match;
+  return {
+    author,
+    work: {
+      branch,
+      aheadBy: Number(ahead),
+      head,
+      pull: pull === "none" ? null : Number(pull)
+    }
+  };
 }
 function workSentence(author, work) {
   const commits = `${work.aheadBy} commit${work.aheadBy === 1 ? "" : "s"}`;
@@ -55498,7 +55573,7 @@ function admittedByGate(gate, facts, config3, contenders, staleEndsNow) {
 function reviewLabelActions(facts, config3, gate, holder) {
   if (!gate) return [];
   const label = needsReviewLabel(config3);
-  const ownerHolds = holder !== null && gate.owner !== null && sameName(holder.comment.author, gate.owner);
+  const ownerHolds = holder !== null && gate.owner !== null && sameName(holder, gate.owner);
   const has = hasName(facts.labels, label);
   if (ownerHolds) return has ? [{ kind: "remove-label", label }] : [];
   if (gate.starts && !has) return [{ kind: "add-label", label, role: "needsReview" }];
@@ -55549,53 +55624,6 @@ function expiryNote(claim3, since, notify, work) {
     `@${claim3.comment.author} the claim in comment ${claim3.comment.id} (session ${markdownCode(claim3.marker.session)}) went stale: no update since ${formatClaimTime(heartbeat(claim3))}, stale since ${since}. It has been released as abandoned; claim the issue again to go on.`,
     ...others.length > 0 ? [`cc ${others.map((target) => `@${target}`).join(" ")}`] : []
   ].join("\n");
-}
-
-// src/claims/grace.ts
-function graceEnd(claim3, config3) {
-  const graceMs = config3.graceMs ?? 0;
-  if (graceMs <= 0) return null;
-  return new Date(heartbeat(claim3).getTime() + config3.staleAfterMs + graceMs + 1);
-}
-function isInGrace(claim3, config3, now) {
-  if (claim3.marker.stage === "released") return false;
-  if (!isStale(claim3, config3.staleAfterMs, now) || isSkewed(claim3, config3.staleAfterMs, now)) {
-    return false;
-  }
-  const end = graceEnd(claim3, config3);
-  return end !== null && now.getTime() < end.getTime();
-}
-function isOwnersReturn(hold2, claim3) {
-  return claim3.comment.id !== hold2.claim.comment.id && sameName(claim3.comment.author, hold2.claim.comment.author) && claim3.marker.session === hold2.claim.marker.session;
-}
-function graceVerdict(hold2, later) {
-  const at = later.findIndex((claim3) => isOwnersReturn(hold2, claim3));
-  if (at === -1) return { takeover: null, refused: [...later], rest: [] };
-  return { takeover: later[at], refused: later.slice(0, at), rest: later.slice(at) };
-}
-function graceUntilOf(until) {
-  return formatClaimTime(new Date(until.getTime() - 1 + 1e3));
-}
-function inGraceText(hold2) {
-  return `in grace for @${hold2.claim.comment.author}'s session until ${graceUntilOf(hold2.until)}`;
-}
-function reclaimedText(takeoverId) {
-  return `stale, and claimed again by its own session in comment ${takeoverId} within the grace`;
-}
-function settleGrace(hold2, later, finalising) {
-  const { takeover, refused, rest } = graceVerdict(hold2, later);
-  const text = inGraceText(hold2);
-  for (const claim3 of refused) {
-    finalising.push({ claim: claim3, outcome: "abandoned", reason: "grace", text });
-  }
-  if (takeover === null) return { holder: hold2.claim, contenders: [] };
-  finalising.push({
-    claim: hold2.claim,
-    outcome: "handed-over",
-    reason: "reclaimed",
-    text: reclaimedText(takeover.comment.id)
-  });
-  return { holder: null, contenders: rest };
 }
 
 // src/claims/holder-summary.ts
@@ -55742,17 +55770,13 @@ function decide(facts, config3, now, people = {}) {
   const pinned = people.pinned ? candidates[0] : void 0;
   const fresh = [];
   const reviewed = [];
-  let graced = null;
+  const graced = gracedClaim(candidates, facts, config3, now, pinned);
   for (const claim3 of candidates) {
     if (claim3 === pinned || !isStale(claim3, config3.staleAfterMs, now)) {
       fresh.push(claim3);
       continue;
     }
-    const end = graceEnd(claim3, config3);
-    if (!graced && end && fresh.length === 0 && facts.open && isInGrace(claim3, config3, now)) {
-      graced = { claim: claim3, until: end };
-      continue;
-    }
+    if (claim3 === graced?.claim) continue;
     const since = formatClaimTime(staleSince(claim3, config3.staleAfterMs, now));
     const work = facts.open && facts.review?.get(claim3.comment.id) || void 0;
     if (work) reviewed.push({ claim: claim3, work });
@@ -55834,7 +55858,9 @@ function decide(facts, config3, now, people = {}) {
     });
   }
   actions.push(...labelActions(facts, config3, holder, finalising.length > 0, person !== void 0));
-  actions.push(...reviewLabelActions(facts, config3, gate, holder));
+  actions.push(
+    ...reviewLabelActions(facts, config3, gate, holder?.comment.author ?? person?.login ?? null)
+  );
   actions.push(...assigneeActions(facts, config3, claims, holder));
   const inGrace = holder !== null && holder === graced?.claim ? graced.until : null;
   return {
@@ -56452,8 +56478,9 @@ function newClaim(login, appLogin, now) {
 
 // src/people/start-run.ts
 function startRun(facts, people, config3, rules, now) {
-  const persons = personClaims(facts, people, personAssignees(facts, config3, now));
-  const pinned = hasName(facts.labels, rules.pinnedLabel);
+  const peopleOn = config3.people !== void 0;
+  const persons = peopleOn ? personClaims(facts, people, personAssignees(facts, config3, now)) : [];
+  const pinned = peopleOn && hasName(facts.labels, rules.pinnedLabel);
   const agents = agentFacts(
     facts,
     persons.map((claim3) => claim3.login)
@@ -56470,12 +56497,12 @@ function startRun(facts, people, config3, rules, now) {
     persons,
     hosted: hostedClaims(facts, people, config3.hosted),
     pinned,
-    commands: threadCommands(
+    commands: peopleOn ? threadCommands(
       facts,
       { slug: people.appSlug, reacted: people.reacted },
       rules.staleAfterMs,
       now
-    ),
+    ) : [],
     served: new Set(peopleNotes(facts).served),
     assigning: /* @__PURE__ */ new Map(),
     unassigning: /* @__PURE__ */ new Map(),
@@ -56618,6 +56645,7 @@ function assigneeActions2(run3) {
   ];
 }
 function pinActions(run3, holding) {
+  if (run3.config.people === void 0) return [];
   const label = run3.rules.pinnedLabel;
   const present = hasName(run3.facts.labels, label);
   const wanted = run3.pinned && holding !== null;
@@ -56736,12 +56764,20 @@ function pin(run3, command, pinned) {
 }
 
 // src/people/decide-with-people.ts
+var HOSTED_ALONE = {
+  who: "collaborators",
+  labels: [],
+  maxClaims: 0,
+  staleAfterMs: 14 * 24 * 36e5,
+  remindAfterMs: 0,
+  expire: "never",
+  handover: "maintain",
+  pinnedLabel: ""
+};
 function decideWithPeople(facts, config3, now) {
   const { people } = facts;
-  const rules = config3.people;
-  if (people === void 0 || rules === void 0 || facts.isPullRequest) {
-    return decide(facts, config3, now);
-  }
+  if (people === void 0 || facts.isPullRequest) return decide(facts, config3, now);
+  const rules = config3.people ?? HOSTED_ALONE;
   const run3 = startRun(facts, people, config3, rules, now);
   expireAndRemind(run3);
   serveWaitlist(run3);
@@ -57880,10 +57916,11 @@ var NOTHING = {
 };
 function peopleReads(facts, config3, now, timeline = null) {
   const rules = config3.people;
-  if (rules === void 0 || facts.isPullRequest) return NOTHING;
-  const persons = personAssignees(facts, config3, now);
+  if (facts.isPullRequest) return NOTHING;
+  if (rules === void 0 && !hostedSignal(facts, config3)) return NOTHING;
+  const persons = rules ? personAssignees(facts, config3, now) : [];
   const slug = facts.appLogin.replace(/\[bot\]$/i, "");
-  const commands = threadCommands(facts, { slug, reacted: /* @__PURE__ */ new Set() }, rules.staleAfterMs, now);
+  const commands = rules ? threadCommands(facts, { slug, reacted: /* @__PURE__ */ new Set() }, rules.staleAfterMs, now) : [];
   const logins = /* @__PURE__ */ new Set();
   const reactions = [];
   const assignable = /* @__PURE__ */ new Set();
@@ -57909,7 +57946,7 @@ function peopleReads(facts, config3, now, timeline = null) {
   return {
     timeline: persons.length > 0 || hostedSignal(facts, config3),
     logins: sorted,
-    members: rules.who === "members" && sorted.length > 0,
+    members: rules?.who === "members" && sorted.length > 0,
     reactions,
     assignable: [...assignable].sort()
   };
@@ -58067,6 +58104,43 @@ async function personClaimsElsewhere(store, key, logins, now) {
   return held2;
 }
 
+// src/github/read-pull-head.ts
+async function readPullHead(octokit, key, number4, cache) {
+  try {
+    const answer2 = await conditionalGet(
+      octokit,
+      cache,
+      "GET /repos/{owner}/{repo}/pulls/{pull_number}",
+      { owner: key.owner, repo: key.repo, pull_number: number4 },
+      ({ data }) => data.head?.ref ?? null
+    );
+    return answer2.value;
+  } catch (error62) {
+    const status = statusOf(error62);
+    if (status === 404 || status === 410) return null;
+    throw new UnverifiableError(`could not read pull request #${number4}`, key, status, {
+      cause: error62
+    });
+  }
+}
+
+// src/people-lookups/hosted-head.ts
+async function withHolderHead(deps, key, facts, config3, people) {
+  const headless = hostedClaims(facts, people, config3.hosted).some(
+    (claim3) => claim3.pull?.number !== void 0 && claim3.pull.head === void 0
+  );
+  if (!headless) return people;
+  const { holder } = decideWithPeople({ ...facts, people }, config3, deps.now);
+  const pull = holder?.kind === "hosted" ? holder.pull : null;
+  if (pull === null || pull.head !== void 0) return people;
+  const head = await readPullHead(deps.octokit, key, pull.number, deps.reads);
+  if (head === null) return people;
+  return {
+    ...people,
+    pulls: people.pulls.map((p) => p.number === pull.number ? { ...p, head } : p)
+  };
+}
+
 // src/github/read-reactions.ts
 var REACTIONS_READ_TTL_MS = 36e5;
 async function reactedByApp(octokit, cache, key, commentId, appLogin) {
@@ -58111,11 +58185,13 @@ async function reactedCommands(deps, key, commands, plusOnes) {
 // src/people-lookups/people-facts-for.ts
 async function peopleFactsFor(deps, key, facts, config3) {
   const { people } = config3;
-  if (!people) return void 0;
+  const hostedOn = (config3.hosted ?? []).length > 0;
+  if (!people && !hostedOn) return void 0;
   const { octokit, reads, now } = deps;
   const first = peopleReads(facts, config3, now);
-  const indexed = (config3.hosted ?? []).length > 0 ? await deps.store.issueClaim(key) : null;
+  const indexed = hostedOn ? await deps.store.issueClaim(key) : null;
   const hostedHeld = indexed?.kind === "hosted";
+  if (!people && !first.timeline && !hostedHeld) return void 0;
   const timeline = first.timeline || hostedHeld ? await readTimeline(octokit, key, reads) : null;
   const needs = timeline ? peopleReads(facts, config3, now, timeline.assignments) : first;
   const logins = distinct(needs.logins);
@@ -58128,13 +58204,13 @@ async function peopleFactsFor(deps, key, facts, config3) {
     );
     if (needs.members && await readMembership(octokit, reads, key, login)) members2.add(login);
   }
-  const heldElsewhere = people.maxClaims > 0 ? await personClaimsElsewhere(deps.store, key, logins, now) : /* @__PURE__ */ new Map();
+  const heldElsewhere = people && people.maxClaims > 0 ? await personClaimsElsewhere(deps.store, key, logins, now) : /* @__PURE__ */ new Map();
   const unassignable = /* @__PURE__ */ new Set();
   for (const login of needs.assignable) {
     if (!await readAssignable(octokit, reads, key, login)) unassignable.add(login);
   }
   const slug = deps.appLogin.replace(/\[bot\]$/i, "");
-  return {
+  return withHolderHead(deps, key, facts, config3, {
     timeline: timeline?.assignments ?? null,
     pulls: withKnownHeads(withHintedPulls(timeline?.pulls ?? [], facts.hints), indexed),
     roles,
@@ -58146,7 +58222,7 @@ async function peopleFactsFor(deps, key, facts, config3) {
     issue: issueRef(key),
     issueUrl: facts.meta.url,
     createdAt: new Date(facts.meta.createdAt)
-  };
+  });
 }
 function isBot2(login, bots = []) {
   return login.endsWith("[bot]") || bots.some((bot) => bot.toLowerCase() === login);
@@ -58184,91 +58260,6 @@ function withKnownHeads(pulls, indexed) {
   return pulls.map(
     (pull) => pull.head === void 0 && pull.url !== void 0 && pull.url === indexed.url ? { ...pull, head: branch } : pull
   );
-}
-
-// src/review/read-branch-work.ts
-var DEFAULT_BRANCH_TTL_MS = 36e5;
-async function readBranchWork(octokit, cache, key, branch) {
-  try {
-    const base = await defaultBranch(octokit, cache, key);
-    let compare;
-    try {
-      compare = (await conditionalGet(
-        octokit,
-        cache,
-        "GET /repos/{owner}/{repo}/compare/{basehead}",
-        { owner: key.owner, repo: key.repo, basehead: `${base}...${branch}` },
-        ({ data }) => keptCompare(data)
-      )).value;
-    } catch (error62) {
-      if (statusOf(error62) === 404) return null;
-      throw error62;
-    }
-    const pull = (await conditionalGet(
-      octokit,
-      cache,
-      "GET /repos/{owner}/{repo}/pulls",
-      { owner: key.owner, repo: key.repo, head: `${key.owner}:${branch}`, state: "open" },
-      ({ data }) => firstPull(data)
-    )).value;
-    if (compare.aheadBy === 0 && pull === null) return null;
-    return {
-      branch,
-      aheadBy: compare.aheadBy,
-      head: compare.head ?? pull?.head ?? "",
-      pull: pull?.number ?? null
-    };
-  } catch (error62) {
-    throw new UnverifiableError(
-      `could not read the work on branch ${branch}`,
-      key,
-      statusOf(error62),
-      {
-        cause: error62
-      }
-    );
-  }
-}
-function defaultBranch(octokit, cache, key) {
-  const name = `default-branch v1 ${key.owner}/${key.repo}`.toLowerCase();
-  return keptAnswer(cache, name, DEFAULT_BRANCH_TTL_MS, async () => {
-    const { data } = await octokit.rest.repos.get({ owner: key.owner, repo: key.repo });
-    return data.default_branch;
-  });
-}
-function keptCompare(data) {
-  const body = data;
-  return { aheadBy: body.ahead_by ?? 0, head: body.commits?.at(-1)?.sha ?? null };
-}
-function firstPull(data) {
-  const pulls = data;
-  const first = pulls[0];
-  return first ? { number: first.number, head: first.head?.sha ?? "" } : null;
-}
-
-// src/review/review-facts-for.ts
-async function reviewFactsFor(deps, key, facts, config3) {
-  const review = /* @__PURE__ */ new Map();
-  const byBranch = /* @__PURE__ */ new Map();
-  for (const { commentId, branch } of reviewReads(facts, config3, deps.now)) {
-    let work = byBranch.get(branch);
-    if (work === void 0) {
-      try {
-        work = await readBranchWork(deps.octokit, deps.reads, key, branch);
-      } catch (error62) {
-        deps.onReviewRead?.("failed");
-        deps.log?.warn(
-          { commentId, branch, status: statusOf(error62) },
-          "could not read the work on a stale claim\u2019s branch: the claim is left as it is until the next sweep"
-        );
-        throw error62;
-      }
-      deps.onReviewRead?.(work ? "work" : "none");
-      byBranch.set(branch, work);
-    }
-    review.set(commentId, work);
-  }
-  return review;
 }
 
 // src/events/claim-events.ts
@@ -58610,7 +58601,9 @@ function claimChangesOf(key, plan, thread, now) {
       commentId: claim3.comment.id,
       author: claim3.comment.author,
       session: claim3.marker.session,
-      ...by ? { by } : {}
+      ...by ? { by } : {},
+      // docs/protocol.md §17: the board's row of an issue in review names this work.
+      ...action.review ? { review: { ...action.review, head: action.review.head.slice(0, 7) } } : {}
     });
   }
   return changes;
@@ -58783,6 +58776,157 @@ async function readIssueThread(deps, octokit, key, reads) {
   }
 }
 
+// src/queue/retry.ts
+function retryAfterOf(error62) {
+  const seen = /* @__PURE__ */ new Set();
+  for (let at = error62; at !== null && typeof at === "object" && !seen.has(at); ) {
+    seen.add(at);
+    const ms = at.retryAfterMs;
+    if (typeof ms === "number" && Number.isFinite(ms) && ms >= 0) return ms;
+    at = at.cause;
+  }
+  return void 0;
+}
+
+// src/review/read-branch-work.ts
+var DEFAULT_BRANCH_TTL_MS = 36e5;
+var ONCE = { once: true };
+async function readBranchWork(octokit, cache, key, branch) {
+  try {
+    const base = await defaultBranch(octokit, cache, key);
+    let compare;
+    try {
+      compare = (await conditionalGet(
+        octokit,
+        cache,
+        "GET /repos/{owner}/{repo}/compare/{basehead}",
+        { owner: key.owner, repo: key.repo, basehead: `${base}...${branch}` },
+        ({ data }) => keptCompare(data),
+        ONCE
+      )).value;
+    } catch (error62) {
+      if (statusOf(error62) === 404) return null;
+      throw error62;
+    }
+    const pull = (await conditionalGet(
+      octokit,
+      cache,
+      "GET /repos/{owner}/{repo}/pulls",
+      { owner: key.owner, repo: key.repo, head: `${key.owner}:${branch}`, state: "open" },
+      ({ data }) => firstPull(data),
+      ONCE
+    )).value;
+    if (compare.aheadBy === 0 && pull === null) return null;
+    return {
+      branch,
+      aheadBy: compare.aheadBy,
+      head: compare.head ?? pull?.head ?? "",
+      pull: pull?.number ?? null
+    };
+  } catch (error62) {
+    throw new UnverifiableError(
+      `could not read the work on branch ${branch}`,
+      key,
+      statusOf(error62),
+      {
+        cause: error62
+      }
+    );
+  }
+}
+function defaultBranch(octokit, cache, key) {
+  const name = `default-branch v1 ${key.owner}/${key.repo}`.toLowerCase();
+  return keptAnswer(cache, name, DEFAULT_BRANCH_TTL_MS, async () => {
+    const { data } = await octokit.rest.repos.get({ owner: key.owner, repo: key.repo });
+    return data.default_branch;
+  });
+}
+function keptCompare(data) {
+  const body = data;
+  return { aheadBy: body.ahead_by ?? 0, head: body.commits?.at(-1)?.sha ?? null };
+}
+function firstPull(data) {
+  const pulls = data;
+  const first = pulls[0];
+  return first ? { number: first.number, head: first.head?.sha ?? "" } : null;
+}
+
+// src/review/review-facts-for.ts
+async function reviewFactsFor(deps, key, facts, config3) {
+  const review = /* @__PURE__ */ new Map();
+  const byBranch = /* @__PURE__ */ new Map();
+  for (const { commentId, branch } of reviewReads(facts, config3, deps.now)) {
+    let work = byBranch.get(branch);
+    if (work === void 0) {
+      work = await readOrRefuse(deps, key, commentId, branch);
+      byBranch.set(branch, work);
+    }
+    review.set(commentId, work);
+  }
+  return review;
+}
+async function readOrRefuse(deps, key, commentId, branch) {
+  const unread = unreadName(key, branch);
+  if (!deps.sweep) {
+    const failed = await deps.reads.store.cachedRead(deps.reads.scope, unread);
+    if (failed) {
+      throw new UnverifiableError(
+        `the work on branch ${branch} could not be read; the next sweep reads it again`,
+        key,
+        Number(failed.value) || void 0
+      );
+    }
+  }
+  try {
+    const work = await readBranchWork(deps.octokit, deps.reads, key, branch);
+    deps.onReviewRead?.(work ? "work" : "none");
+    return work;
+  } catch (error62) {
+    deps.onReviewRead?.("failed");
+    const status = statusOf(error62);
+    deps.log?.warn(
+      { commentId, branch, status },
+      "could not read the work on a stale claim\u2019s branch: the claim is left as it is until the next sweep"
+    );
+    if (deps.unreadForMs) {
+      const forMs = Math.max(deps.unreadForMs, retryAfterOf(error62) ?? 0);
+      const failed = { etag: "-", value: String(status ?? "") };
+      await deps.reads.store.setCachedRead(deps.reads.scope, unread, failed, forMs);
+    }
+    throw error62;
+  }
+}
+function unreadName(key, branch) {
+  return `${`review-unread v1 ${key.owner}/${key.repo}`.toLowerCase()} ${branch}`;
+}
+
+// src/reconcile/review-or-wait.ts
+async function reviewOrWait(deps, request2, facts, config3) {
+  const { key } = request2;
+  try {
+    return await reviewFactsFor(
+      {
+        ...deps,
+        unreadForMs: deps.reviewUnreadForMs,
+        // The sweep's own read is the retry: it reads a branch whose last read failed.
+        sweep: request2.reason === "sweep"
+      },
+      key,
+      facts,
+      config3
+    );
+  } catch (error62) {
+    if (!(error62 instanceof UnverifiableError)) throw error62;
+    const dueAt = new Date(deps.now.getTime() + (retryAfterOf(error62) ?? 0));
+    await deps.store.setDeadline(key, dueAt);
+    deps.log.info(
+      { status: error62.status, dueAt: dueAt.toISOString() },
+      "issue left as it is until the next sweep"
+    );
+    return "unread";
+  }
+}
+
 // src/reconcile/reconcile.ts
 async function reconcile(deps, request2) {
   const { key } = request2;
@@ -58816,12 +58960,9 @@ async function reconcile(deps, request2) {
     ...{ appLogin: deps.appLogin, hints: request2.hints, appAssignees },
     pathHolders: paths.holders
   };
-  const review = await reviewFactsFor(
-    { octokit, reads, now, onReviewRead: deps.onReviewRead, log },
-    key,
-    threadFacts,
-    config3
-  );
+  const reviewDeps = { ...deps, log, octokit, reads, now };
+  const review = await reviewOrWait(reviewDeps, request2, threadFacts, config3);
+  if (review === "unread") return { outcome: "review-unread" };
   const facts = { ...threadFacts, review };
   const readDeps = { octokit, reads, store: deps.store, appLogin: deps.appLogin, now };
   const people = await peopleFactsFor(readDeps, key, facts, config3);
@@ -65549,14 +65690,13 @@ function routeIssue(event2, installationId, now) {
       );
       return { ...route, label };
     }
-    // docs/protocol.md §16: an assignment may be a person's claim, or end one. The app's own
-    // assignments are its echoes, dropped above on the sender.
+    // §16: an assignment may start or end a person's claim; §18 a hosted agent's (echoes: above).
     case "assigned":
-    case "unassigned":
-      return {
-        ...reconcile2(installationId, payload.repository, payload.issue.number, reasonOf(event2), []),
-        people: true
-      };
+    case "unassigned": {
+      const { repository, issue: issue2, assignee } = payload;
+      const route = reconcile2(installationId, repository, issue2.number, reasonOf(event2), []);
+      return { ...route, people: true, assignee: assignee?.login };
+    }
     case "closed":
     case "reopened":
       return reconcile2(
@@ -65633,7 +65773,8 @@ var PAYLOAD_SHAPES = {
     action: external_exports.string(),
     repository: Repository2,
     issue: external_exports.object({ number: external_exports.number().int(), updated_at: external_exports.string().optional() }),
-    label: external_exports.object({ name: external_exports.string() }).optional()
+    label: external_exports.object({ name: external_exports.string() }).optional(),
+    assignee: Login2.nullable().optional()
   }),
   pull_request: PullRequestPayload,
   push: PushPayload
