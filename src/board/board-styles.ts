@@ -39,7 +39,7 @@ code { font: 12px ui-monospace, SFMono-Regular, "SF Mono", Menlo, Consolas, mono
   border: 1px solid var(--border); background: var(--subtle); color: var(--fg); cursor: pointer; }
 .btn:hover { text-decoration: none; border-color: var(--muted); }
 .btn-primary { background: var(--accent); border-color: var(--accent); color: #ffffff; padding: 5px 16px; }
-main { max-width: 1280px; margin: 0 auto; padding: 16px 24px 48px; }
+main { max-width: 1440px; margin: 0 auto; padding: 16px 24px 48px; }
 h1 { font-size: 24px; font-weight: 600; margin: 8px 0 4px; }
 h2 { font-size: 16px; font-weight: 600; margin: 32px 0 8px; }
 .status { color: var(--muted); margin: 0 0 16px; }
@@ -50,12 +50,12 @@ h2 { font-size: 16px; font-weight: 600; margin: 32px 0 8px; }
 .table-wrap { border: 1px solid var(--border); border-radius: 6px; overflow-x: auto; }
 table { width: 100%; border-collapse: collapse; }
 th { text-align: left; font-weight: 600; font-size: 12px; color: var(--muted); background: var(--subtle);
-  padding: 8px 12px; border-bottom: 1px solid var(--border); white-space: nowrap; }
-code.branch { display: inline-block; max-width: 16em; overflow: hidden; text-overflow: ellipsis;
+  padding: 8px 10px; border-bottom: 1px solid var(--border); white-space: nowrap; }
+code.branch { display: inline-block; max-width: 12em; overflow: hidden; text-overflow: ellipsis;
   white-space: nowrap; vertical-align: bottom; }
 code.path { overflow-wrap: normal; }
 code.path span { white-space: nowrap; }
-td { padding: 8px 12px; border-top: 1px solid var(--border); vertical-align: top; }
+td { padding: 8px 10px; border-top: 1px solid var(--border); vertical-align: top; }
 tbody tr:first-child td { border-top: 0; }
 tbody tr:hover td { background: var(--subtle); }
 .stage { display: inline-block; padding: 0 7px; border-radius: 2em; font-size: 12px; font-weight: 500;
@@ -71,7 +71,8 @@ meter { width: 72px; height: 10px; vertical-align: middle; }
 .changes li { padding: 8px 12px; border-top: 1px solid var(--border); }
 .changes li:first-child { border-top: 0; }
 .badge { display: inline-block; padding: 0 6px; margin-left: 4px; border-radius: 2em; font-size: 11px;
-  font-weight: 600; border: 1px solid var(--border); vertical-align: middle; }
+  font-weight: 600; border: 1px solid var(--border); vertical-align: middle;
+  white-space: nowrap; }
 .badge-person { color: var(--link); border-color: var(--link); }
 .badge-hosted { color: var(--muted); border-color: var(--muted); }
 .badge-review { color: var(--attention); border-color: var(--attention); }

@@ -18,6 +18,7 @@ const harness = await startHarness({
     fake.addUser('alice', { association: 'COLLABORATOR', repos: { [OTHER_REPO]: 'NONE' } });
     fake.addUser('codex-loop[bot]', { type: 'Bot' });
     fake.addUser('dana', { association: 'MEMBER' });
+    fake.addUser('Copilot', { type: 'Bot' });
   },
   env: {
     GITHUB_CLIENT_ID: 'Iv1.0000000000000001',
@@ -76,7 +77,12 @@ claim(GADGETS, 'Rate-limit the export endpoint', 'bob', 'h:8ad8757baa8c', 'block
   'src/export.ts',
 ]);
 claim('acme/widgets', 'Document the plugin API', 'maria', 'h:e4da3b7fbbce', 'claimed', 3);
-// A claim that went stale, and one that lost a race: the last 24 hours.
+// A hosted agent assigned by a maintainer (docs/protocol.md §18).
+const copilot = fake.createIssue('acme/widgets', { title: 'Upgrade the webhook parser' });
+fake.assign('acme/widgets', copilot, ['Copilot'], { actor: 'maria' });
+// A claim that went stale leaving commits on its branch (in review, §17), and one that lost
+// a race: the last 24 hours.
+fake.createBranch(GADGETS, 'feat/cache-the-avatar-lookups', { ahead: 3 });
 claim(GADGETS, 'Cache the avatar lookups', 'maria', 'h:1679091c5a88', 'implementing', 7 * 60);
 const raced = claim('acme/widgets', 'Speed up the sweep', 'alice', 'h:c9f0f895fb98', 'claimed', 40);
 fake.addComment('acme/widgets', raced, {
