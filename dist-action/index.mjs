@@ -58117,7 +58117,7 @@ async function readPullHead(octokit, key, number4, cache) {
     return answer2.value;
   } catch (error62) {
     const status = statusOf(error62);
-    if (status === 404 || status === 410) return null;
+    if (isGoneStatus(status)) return null;
     throw new UnverifiableError(`could not read pull request #${number4}`, key, status, {
       cause: error62
     });

@@ -73,11 +73,7 @@ export function storeBoardSource(store: Store): BoardSource {
 /** A live claim of the index and its issue as the board's row. */
 function boardClaimOf(issue: IndexedIssue, claim: IndexedClaim): BoardClaim {
   return {
-    installationId: issue.key.installationId,
-    repo: repoOf(issue),
-    number: issue.key.number,
-    title: issue.title,
-    url: issue.url,
+    ...issueFields(issue),
     kind: claim.kind ?? 'agent',
     commentId: claim.commentId,
     commentUrl: claim.url || issue.url,
@@ -95,6 +91,17 @@ function boardClaimOf(issue: IndexedIssue, claim: IndexedClaim): BoardClaim {
 
 const repoOf = (issue: IndexedIssue) => `${issue.key.owner}/${issue.key.repo}`;
 
+/** What every board row says of its issue, whoever holds it. */
+function issueFields(issue: IndexedIssue) {
+  return {
+    installationId: issue.key.installationId,
+    repo: repoOf(issue),
+    number: issue.key.number,
+    title: issue.title,
+    url: issue.url,
+  };
+}
+
 /**
  * An issue in review that nobody holds as the board's row (docs/protocol.md §17): whose work
  * it is (the stale claim's author and session, when the history kept the change), its branch,
@@ -103,11 +110,7 @@ const repoOf = (issue: IndexedIssue) => `${issue.key.owner}/${issue.key.repo}`;
 function reviewRowOf(issue: IndexedIssue, review: InReview): BoardClaim {
   const { change, work } = review;
   return {
-    installationId: issue.key.installationId,
-    repo: repoOf(issue),
-    number: issue.key.number,
-    title: issue.title,
-    url: issue.url,
+    ...issueFields(issue),
     kind: 'review',
     review: work,
     commentId: change?.commentId ?? null,

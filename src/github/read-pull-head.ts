@@ -1,7 +1,7 @@
 import type { ProbotOctokit } from 'probot';
 import type { IssueKey } from '../keys.js';
 import { conditionalGet, type ReadCache } from './conditional.js';
-import { statusOf, UnverifiableError } from './errors.js';
+import { isGoneStatus, statusOf, UnverifiableError } from './errors.js';
 
 /**
  * The head branch of pull request `number` of the issue's repository
@@ -26,7 +26,7 @@ export async function readPullHead(
     return answer.value;
   } catch (error) {
     const status = statusOf(error);
-    if (status === 404 || status === 410) return null;
+    if (isGoneStatus(status)) return null;
     throw new UnverifiableError(`could not read pull request #${number}`, key, status, {
       cause: error,
     });

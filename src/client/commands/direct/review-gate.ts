@@ -30,14 +30,14 @@ export function reviewRefusal(state: IssueState, login: string): ClientError | n
  */
 function notedReviewIn(state: IssueState): NotedReview | null {
   const bots = state.thread.bots ?? [];
-  let latest: { id: number; review: NotedReview } | null = null;
+  let latest: NotedReview | null = null;
+  // The thread is oldest first: the last note that qualifies is the latest.
   for (const comment of state.thread.comments) {
-    if (!hasName(bots, comment.author) || (latest && latest.id > comment.id)) continue;
+    if (!hasName(bots, comment.author)) continue;
     const review = reviewNoteOf(comment.body);
     const claimId = expiredClaimOf(comment.body);
     const claim = state.claims.find((c) => c.comment.id === claimId);
-    if (!review || !claim || !sameName(claim.comment.author, review.author)) continue;
-    latest = { id: comment.id, review };
+    if (review && claim && sameName(claim.comment.author, review.author)) latest = review;
   }
-  return latest?.review ?? null;
+  return latest;
 }
