@@ -1,9 +1,38 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 const CHILD = fileURLToPath(new URL('./child.ts', import.meta.url));
 const TSX = import.meta.resolve('tsx');
+
+/** The CPUs a pinned benchmark gives its children and keeps for itself (taskset lists). */
+export interface CpuPinning {
+  readonly child: string;
+  readonly bench: string;
+  /** Gives this process every CPU again. */
+  release(): void;
+}
+
+/**
+ * Pins this process to all CPUs but the last and returns the last for the children, so that
+ * the server measured never shares a core with the load sent to it (on a 2-core machine their
+ * turns on one core made one run's CPU a delivery differ from the next by half). Undefined,
+ * nothing pinned, on one CPU or without `taskset` (util-linux).
+ */
+export function pinBench(): CpuPinning | undefined {
+  const cpus = availableParallelism();
+  if (cpus < 2) return undefined;
+  const taskset = (list: string) =>
+    execFileSync('taskset', ['-a', '-p', '-c', list, String(process.pid)], { stdio: 'ignore' });
+  const bench = cpus === 2 ? '0' : `0-${cpus - 2}`;
+  try {
+    taskset(bench);
+  } catch {
+    return undefined;
+  }
+  return { child: String(cpus - 1), bench, release: () => taskset(`0-${cpus - 1}`) };
+}
 
 /** A bench/child.ts process and what it reported when ready. */
 export interface BenchChild {
@@ -23,8 +52,11 @@ export async function spawnChild(
   mode: 'app' | 'noop' | 'memory',
   env: Record<string, string>,
   nodeArgs: readonly string[] = [],
+  pin?: CpuPinning,
 ): Promise<BenchChild> {
-  const child = spawn(process.execPath, [...nodeArgs, '--import', TSX, CHILD, mode], {
+  const argv = [process.execPath, ...nodeArgs, '--import', TSX, CHILD, mode];
+  const [command, ...args] = pin ? ['taskset', '-c', pin.child, ...argv] : argv;
+  const child = spawn(command!, args, {
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

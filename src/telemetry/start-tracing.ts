@@ -62,9 +62,12 @@ async function start(env: Readonly<Record<string, string | undefined>>): Promise
  */
 async function instrument(): Promise<void> {
   // ES modules are patched through import-in-the-middle's loader hook (require hooks see
-  // CommonJS only); registered here, it applies to the modules imported after it.
+  // CommonJS only); registered here, it applies to the modules imported after it. Only ioredis
+  // is wrapped: without the list, every module the app loads went through the wrapper.
   const { register } = await import('node:module');
-  register('@opentelemetry/instrumentation/hook.mjs', import.meta.url);
+  register('@opentelemetry/instrumentation/hook.mjs', import.meta.url, {
+    data: { include: ['ioredis'] },
+  });
   const [{ registerInstrumentations }, { IORedisInstrumentation }] = await Promise.all([
     import('@opentelemetry/instrumentation'),
     import('@opentelemetry/instrumentation-ioredis'),
