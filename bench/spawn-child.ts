@@ -1,5 +1,4 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { availableParallelism } from 'node:os';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
@@ -10,28 +9,42 @@ const TSX = import.meta.resolve('tsx');
 export interface CpuPinning {
   readonly child: string;
   readonly bench: string;
-  /** Gives this process every CPU again. */
+  /** Gives this process the CPUs it had before. */
   release(): void;
 }
 
+/** The CPUs a taskset list names: `0-2,5` → 0, 1, 2, 5. */
+function cpuList(list: string): number[] {
+  return list.split(',').flatMap((part) => {
+    const [from, to = from] = part.split('-').map(Number) as [number, number?];
+    return Array.from({ length: to - from + 1 }, (_, i) => from + i);
+  });
+}
+
 /**
- * Pins this process to all CPUs but the last and returns the last for the children, so that
- * the server measured never shares a core with the load sent to it (on a 2-core machine their
- * turns on one core made one run's CPU a delivery differ from the next by half). Undefined,
+ * Pins this process to all its CPUs but the last and returns the last for the children, so
+ * that the server measured never shares a core with the load sent to it (unpinned, on a 2-core
+ * machine, one configuration's CPU a delivery ranged 150–420 µs between processes). Undefined,
  * nothing pinned, on one CPU or without `taskset` (util-linux).
  */
 export function pinBench(): CpuPinning | undefined {
-  const cpus = availableParallelism();
-  if (cpus < 2) return undefined;
-  const taskset = (list: string) =>
-    execFileSync('taskset', ['-a', '-p', '-c', list, String(process.pid)], { stdio: 'ignore' });
-  const bench = cpus === 2 ? '0' : `0-${cpus - 2}`;
+  const taskset = (...args: string[]) =>
+    execFileSync('taskset', [...args, String(process.pid)], { encoding: 'utf8' });
   try {
-    taskset(bench);
+    // "pid 4261's current affinity list: 0,1"
+    const before = taskset('-p', '-c').trim().split(': ')[1] ?? '';
+    const cpus = cpuList(before);
+    if (cpus.length < 2 || cpus.some((cpu) => !Number.isInteger(cpu))) return undefined;
+    const bench = cpus.slice(0, -1).join(',');
+    taskset('-a', '-p', '-c', bench);
+    return {
+      child: String(cpus.at(-1)),
+      bench,
+      release: () => void taskset('-a', '-p', '-c', before),
+    };
   } catch {
     return undefined;
   }
-  return { child: String(cpus - 1), bench, release: () => taskset(`0-${cpus - 1}`) };
 }
 
 /** A bench/child.ts process and what it reported when ready. */
