@@ -121,8 +121,8 @@ describe.concurrent('hosted agents hold issues (docs/protocol.md §18)', () => {
       branch: 'claude/issue-fix',
     });
     expect((await claimByApi(w, n, 's-early')).status).toBe(409);
-    // A comment event reconciles the issue again: the pull request still holds, read from
-    // the timeline's cross-reference.
+    // Someone else's comment (no marker, no command) changes nothing: the hosted agent still
+    // holds the issue through its pull request.
     fake.addComment(REPO, n, { author: 'bob', body: 'looks good' });
     await w.settle();
     expect(fake.issue(REPO, n).labels).toEqual([IN_PROGRESS]);
