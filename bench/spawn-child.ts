@@ -5,10 +5,9 @@ import { fileURLToPath } from 'node:url';
 const CHILD = fileURLToPath(new URL('./child.ts', import.meta.url));
 const TSX = import.meta.resolve('tsx');
 
-/** The CPUs a pinned benchmark gives its children and keeps for itself (taskset lists). */
+/** The CPU a pinned benchmark gives its children (a taskset list). */
 export interface CpuPinning {
   readonly child: string;
-  readonly bench: string;
   /** Gives this process the CPUs it had before. */
   release(): void;
 }
@@ -39,7 +38,6 @@ export function pinBench(): CpuPinning | undefined {
     taskset('-a', '-p', '-c', bench);
     return {
       child: String(cpus.at(-1)),
-      bench,
       release: () => void taskset('-a', '-p', '-c', before),
     };
   } catch {
