@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { ProbotOctokit } from 'probot';
 import { type Action, type LabelRole, OWN_COMMENT_KINDS } from '../claims/plan.js';
 import type { ThreadComment } from '../claims/types.js';
+import type { Lease } from '../fence/lease.js';
 import { type IssueKey, issueKeyString } from '../keys.js';
 import { type CheckRunAction, type CheckRunWrite, checkRun } from './check-run.js';
 import { statusOf } from './errors.js';
@@ -87,6 +88,11 @@ interface ExecuteOptions<A extends WriteAction = WriteAction> {
   readonly rollout?: Rollout;
   /** The app's login, whose check runs `check-run` actions find and update. */
   readonly appLogin?: string;
+  /**
+   * The issue lock's lease (src/fence/lease.ts): checked before each action and given to each
+   * request, so nothing is sent once the lock may be another replica's.
+   */
+  readonly lease?: Lease;
 }
 
 const OWN = new Set<WriteAction['kind']>(OWN_COMMENT_KINDS);
@@ -111,18 +117,33 @@ export async function executePlan<A extends WriteAction>(
   const checkRuns: CheckRunWrite[] = [];
   const outcome = held(options.rollout);
   const knownLabels = options.knownLabels ?? new KnownLabels();
+  const { lease } = options;
+  const fenced = lease ? { request: { signal: lease.signal } } : {};
   for (const action of plan.actions) {
     const own = 'own' in writers && OWN.has(action.kind);
     if (outcome === 'disabled' || (outcome === 'observed' && !own)) {
       hold(options.rollout!, outcome, key, action);
       continue;
     }
+    lease?.check();
     const octokit = 'own' in writers ? (own ? writers.own : writers.app) : writers;
+    try {
+      await send(octokit, action);
+    } catch (error) {
+      // A request the lease aborted: said as the lease's loss, not as a GitHub failure.
+      lease?.check();
+      throw error;
+    }
+    options.onWrite?.(action);
+  }
+  return { posted, edited, checkRuns, outcome };
+
+  async function send(octokit: ProbotOctokit, action: A): Promise<void> {
     switch (action.kind) {
       case 'post-note': {
         // docs/protocol.md §18: a note for a hosted agent goes on its pull request.
         const on = action.onPull === undefined ? issue : { ...repo, issue_number: action.onPull };
-        await octokit.rest.issues.createComment({ ...on, body: action.body });
+        await octokit.rest.issues.createComment({ ...on, body: action.body, ...fenced });
         break;
       }
       case 'edit-note':
@@ -130,10 +151,15 @@ export async function executePlan<A extends WriteAction>(
           ...repo,
           comment_id: action.commentId,
           body: action.body,
+          ...fenced,
         });
         break;
       case 'post-claim': {
-        const { data } = await octokit.rest.issues.createComment({ ...issue, body: action.body });
+        const { data } = await octokit.rest.issues.createComment({
+          ...issue,
+          body: action.body,
+          ...fenced,
+        });
         posted.push(threadComment(data));
         break;
       }
@@ -143,27 +169,36 @@ export async function executePlan<A extends WriteAction>(
           ...repo,
           comment_id: action.commentId,
           body: action.body,
+          ...fenced,
         });
         if (action.kind === 'edit-claim') edited.push(threadComment(data));
         break;
       }
       case 'delete-comment':
-        await octokit.rest.issues.deleteComment({ ...repo, comment_id: action.commentId });
+        await octokit.rest.issues.deleteComment({
+          ...repo,
+          comment_id: action.commentId,
+          ...fenced,
+        });
         break;
       case 'remove-label':
         await ignoring(404, () =>
-          octokit.rest.issues.removeLabel({ ...issue, name: action.label }),
+          octokit.rest.issues.removeLabel({ ...issue, name: action.label, ...fenced }),
         );
         break;
       case 'add-label':
         await ensureLabel(octokit, key, action, knownLabels);
-        await octokit.rest.issues.addLabels({ ...issue, labels: [action.label] });
+        await octokit.rest.issues.addLabels({ ...issue, labels: [action.label], ...fenced });
         break;
       case 'unassign':
-        await octokit.rest.issues.removeAssignees({ ...issue, assignees: [action.login] });
+        await octokit.rest.issues.removeAssignees({
+          ...issue,
+          assignees: [action.login],
+          ...fenced,
+        });
         break;
       case 'assign':
-        await octokit.rest.issues.addAssignees({ ...issue, assignees: [action.login] });
+        await octokit.rest.issues.addAssignees({ ...issue, assignees: [action.login], ...fenced });
         break;
       case 'react':
         // GitHub answers 200 for a reaction the app left already: a retry converges.
@@ -171,6 +206,7 @@ export async function executePlan<A extends WriteAction>(
           ...repo,
           comment_id: action.commentId,
           content: '+1',
+          ...fenced,
         });
         break;
       case 'check-run':
@@ -178,9 +214,7 @@ export async function executePlan<A extends WriteAction>(
         checkRuns.push(await checkRun(octokit, key, action, options.appLogin));
         break;
     }
-    options.onWrite?.(action);
   }
-  return { posted, edited, checkRuns, outcome };
 }
 
 /** What the rollout keys do to the app's writes: send them, or hold them back and why. */

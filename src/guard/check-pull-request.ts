@@ -3,6 +3,7 @@ import { pathCovers } from '../claims/paths.js';
 import type { PullHead } from '../claims/types.js';
 import { configForReconcile } from '../config/config-for-reconcile.js';
 import type { ResolvedRepoConfig } from '../config/repo-config.js';
+import type { Lease } from '../fence/lease.js';
 import type { CheckRunWrite } from '../github/check-run.js';
 import { installationReads } from '../github/conditional.js';
 import { statusOf } from '../github/errors.js';
@@ -38,6 +39,7 @@ export async function checkPullRequest(
   deps: GuardDeps,
   key: IssueKey,
   given: PullHead | undefined,
+  lease?: Lease,
 ): Promise<PullCheckResult> {
   const repo = repoOf(key);
   const octokit = await deps.octokitFor(key.installationId);
@@ -91,7 +93,14 @@ export async function checkPullRequest(
         { kind: 'check-run', name: PATHS_CHECK_NAME, sha: head.sha, outcome: verdict.outcome },
       ],
     },
-    { knownLabels: deps.knownLabels, appLogin: deps.appLogin, rollout: rolloutOf(config, deps) },
+    {
+      ...{
+        knownLabels: deps.knownLabels,
+        appLogin: deps.appLogin,
+        rollout: rolloutOf(config, deps),
+      },
+      ...(lease ? { lease } : {}),
+    },
   );
   // Remembered, in observe mode too (the store only), so that the pull request is checked
   // again (and, observing, decided and logged again) when the claim stops holding.

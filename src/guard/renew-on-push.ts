@@ -4,6 +4,7 @@ import { agentHolder } from '../claims/holder-summary.js';
 import { parseClaimMarker } from '../claims/marker.js';
 import type { Hint } from '../claims/types.js';
 import { configForReconcile } from '../config/config-for-reconcile.js';
+import type { Lease } from '../fence/lease.js';
 import { installationReads } from '../github/conditional.js';
 import { IssueGoneError } from '../github/errors.js';
 import { executePlan } from '../github/execute.js';
@@ -41,6 +42,7 @@ export async function renewOnPush(
   deps: GuardDeps,
   key: IssueKey,
   push: Extract<Hint, { kind: 'push-heartbeat' }>,
+  lease?: Lease,
 ): Promise<RenewResult> {
   const octokit = await deps.octokitFor(key.installationId);
   const lookup = configForReconcile(await deps.configOf(octokit, repoOf(key)));
@@ -73,7 +75,11 @@ export async function renewOnPush(
     octokit,
     key,
     { actions: [{ kind: 'edit-claim', commentId: comment.id, body }] },
-    { knownLabels: deps.knownLabels, rollout: rolloutOf(config, deps) },
+    {
+      knownLabels: deps.knownLabels,
+      rollout: rolloutOf(config, deps),
+      ...(lease ? { lease } : {}),
+    },
   );
   if (done.outcome !== 'sent') return 'observed';
   // GitHub's `updated_at` is now, later than the push: the heartbeat is the push time.

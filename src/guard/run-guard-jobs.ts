@@ -12,7 +12,9 @@ import { renewOnPush } from './renew-on-push.js';
  */
 export async function runGuardJobs(deps: GuardDeps, request: ReconcileRequest): Promise<void> {
   const jobs = guardJobsOf(request);
-  if (jobs.heartbeat) await renewOnPush(deps, request.key, jobs.heartbeat);
-  if (jobs.checkPull) await checkPullRequest(deps, request.key, jobs.checkPull.head);
+  // Their writes are fenced by the issue lock's lease, as a reconcile's are (src/fence/lease.ts).
+  const { lease } = request;
+  if (jobs.heartbeat) await renewOnPush(deps, request.key, jobs.heartbeat, lease);
+  if (jobs.checkPull) await checkPullRequest(deps, request.key, jobs.checkPull.head, lease);
   for (const sha of jobs.configShas) await checkConfig(deps, repoOf(request.key), sha);
 }

@@ -1,4 +1,5 @@
 import { Queue, Worker } from 'bullmq';
+import type { Lease } from '../fence/lease.js';
 import { type IssueKey, issueKeyString } from '../keys.js';
 import { connectRedis, duplicateFor, quitRedis, type RedisClient } from '../redis/connect-redis.js';
 import { traceCarrier } from '../tracing/tracing.js';
@@ -192,7 +193,7 @@ export class BullQueue implements WorkQueue {
   }
 
   /** Holds the issue's `lock:K` (docs/replicas.md) while `fn` runs; fails fast. */
-  async exclusive<T>(key: IssueKey, fn: () => Promise<T>): Promise<T> {
+  async exclusive<T>(key: IssueKey, fn: (lease: Lease) => Promise<T>): Promise<T> {
     // As in enqueue: only the producer's very first connection is waited for.
     await this.producerQueue.waitUntilReady();
     const lock = this.records.of(key).lock;

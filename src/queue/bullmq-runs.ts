@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { DelayedError, type Job, type Queue } from 'bullmq';
+import { keepLease } from '../fence/lease.js';
 import { type IssueKey, issueKeyString, parseIssueKeyString } from '../keys.js';
 import type { RedisClient } from '../redis/connect-redis.js';
-import { extendLockScript, releaseLockScript } from '../store/lock-scripts.js';
+import { releaseLockScript } from '../store/lock-scripts.js';
 import type { ResolvedOptions } from './bullmq-options.js';
 import {
   addJobs,
@@ -60,6 +61,7 @@ export class IssueRuns {
     }
     const records = all.of(key);
     const lockToken = randomUUID();
+    const takenAt = performance.now();
     const [outcome, ...taken] = (await takeScript.run(
       redis,
       [
@@ -82,7 +84,7 @@ export class IssueRuns {
       ...requestFromMembers(key, taken),
       ...(job.attemptsMade === 0 ? { queuedAt: job.timestamp } : {}),
     };
-    const error = await this.runHandler(request, records.lock, lockToken);
+    const error = await this.runHandler(request, records.lock, lockToken, takenAt);
     if (error === undefined) return this.finish(job, key, lockToken);
 
     const retryAfterMs = retryAfterOf(error);
@@ -151,43 +153,37 @@ export class IssueRuns {
     }
   }
 
-  /** Runs the handler while renewing the issue lock; resolves the error it threw, if any. */
+  /**
+   * Runs the handler while renewing the issue lock (taken by a command sent at `takenAt`), its
+   * writes fenced by the lease (src/fence/lease.ts); resolves the error it threw, if any.
+   */
   private async runHandler(
     request: ReconcileRequest,
     lockKey: string,
     lockToken: string,
+    takenAt: number,
   ): Promise<unknown> {
-    const stopRenewing = this.keepLock(lockKey, lockToken, issueKeyString(request.key));
+    const { redis, options, logger } = this.context;
+    const issue = issueKeyString(request.key);
+    const { lease, stop } = keepLease(
+      redis,
+      lockKey,
+      lockToken,
+      options.issueLockMs,
+      takenAt,
+      (why, err) =>
+        why === 'lost'
+          ? logger.warn({ issue }, 'work queue: issue lock lost mid-run; its writes stop')
+          : logger.warn({ err, issue }, 'work queue: issue lock renewal failed'),
+    );
     try {
-      await this.context.handler(request);
+      await this.context.handler({ ...request, lease });
       return undefined;
     } catch (error) {
       return error ?? new Error('handler threw without a reason');
     } finally {
-      stopRenewing();
+      stop();
     }
-  }
-
-  /** Renews the issue lock every third of its TTL until the returned function is called. */
-  private keepLock(lockKey: string, lockToken: string, issue: string): () => void {
-    const { redis, options, logger } = this.context;
-    const renew = async () => {
-      try {
-        const extended = await extendLockScript.run(
-          redis,
-          [lockKey],
-          [lockToken, options.issueLockMs],
-        );
-        if (extended !== 1) logger.warn({ issue }, 'work queue: issue lock lost mid-run');
-      } catch (err) {
-        logger.warn({ err, issue }, 'work queue: issue lock renewal failed');
-      }
-    };
-    const timer = setInterval(
-      () => void renew(),
-      Math.max(10, Math.floor(options.issueLockMs / 3)),
-    );
-    return () => clearInterval(timer);
   }
 
   /**

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { keepLease, type Lease } from '../fence/lease.js';
 import type { RedisClient } from '../redis/connect-redis.js';
-import { extendLockScript, releaseLockScript } from '../store/lock-scripts.js';
+import { releaseLockScript } from '../store/lock-scripts.js';
 
 /**
  * The per-issue mutual exclusion that reconciles run under (docs/protocol.md §5), offered to
@@ -75,12 +76,13 @@ interface RedisIssueLockOptions extends IssueLockOptions {
  * Runs `fn` holding the Redis lock `lockKey`, the same `lock:K` record the shared queue's
  * TAKE script sets: SET NX PX with a random token, renewed while `fn` runs, released only by
  * that token. A reconcile whose TAKE finds it held is delayed and retried, as the queue does
- * for a reconcile of the issue running on another replica.
+ * for a reconcile of the issue running on another replica. `fn` gets the lease its writes
+ * check (src/fence/lease.ts).
  */
 export async function exclusiveOnRedis<T>(
   redis: RedisClient,
   lockKey: string,
-  fn: () => Promise<T>,
+  fn: (lease: Lease) => Promise<T>,
   options: RedisIssueLockOptions,
 ): Promise<T> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -88,21 +90,21 @@ export async function exclusiveOnRedis<T>(
   const ttlMs = Math.ceil(options.ttlMs);
   const token = randomUUID();
   const started = Date.now();
-  while ((await redis.set(lockKey, token, 'PX', ttlMs, 'NX')) !== 'OK') {
+  for (;;) {
+    const takenAt = performance.now();
+    if ((await redis.set(lockKey, token, 'PX', ttlMs, 'NX')) === 'OK') {
+      const { lease, stop } = keepLease(redis, lockKey, token, ttlMs, takenAt);
+      try {
+        return await fn(lease);
+      } finally {
+        stop();
+        await releaseWithRetry(redis, lockKey, token, ttlMs);
+      }
+    }
     if (Date.now() - started >= timeoutMs) {
       throw new IssueLockTimeoutError(lockKey, Date.now() - started);
     }
     await new Promise((resolve) => setTimeout(resolve, retryMs));
-  }
-  const renewal = setInterval(
-    () => void extendLockScript.run(redis, [lockKey], [token, ttlMs]).catch(() => {}),
-    Math.max(10, Math.floor(ttlMs / 3)),
-  );
-  try {
-    return await fn();
-  } finally {
-    clearInterval(renewal);
-    await releaseWithRetry(redis, lockKey, token, ttlMs);
   }
 }
 

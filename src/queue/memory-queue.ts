@@ -145,12 +145,18 @@ export class MemoryQueue implements WorkQueue {
     return this.waiting.size;
   }
 
-  exclusive<T>(key: IssueKey, fn: () => Promise<T>): Promise<T> {
+  /** In one process the lock cannot pass to another replica: no lease. */
+  exclusive<T>(key: IssueKey, fn: (lease: undefined) => Promise<T>): Promise<T> {
     const id = issueKeyString(key);
-    return exclusiveInProcess(this.running, id, fn, () => {
-      this.schedule(id);
-      this.notifyIfIdle();
-    });
+    return exclusiveInProcess(
+      this.running,
+      id,
+      () => fn(undefined),
+      () => {
+        this.schedule(id);
+        this.notifyIfIdle();
+      },
+    );
   }
 
   /** Cancels waiting and delayed requests (the resync recovers them) and awaits running ones. */

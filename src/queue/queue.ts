@@ -1,4 +1,5 @@
 import type { Hint } from '../claims/types.js';
+import type { Lease } from '../fence/lease.js';
 import type { IssueKey } from '../keys.js';
 
 export type { Hint };
@@ -29,6 +30,11 @@ export interface ReconcileRequest {
    * delivery's trace on whichever replica takes it. Absent with traces off.
    */
   readonly trace?: readonly string[];
+  /**
+   * Set by a queue whose issue lock is a lease (on Redis): the run's writes check it and stop
+   * once the lock may be another replica's (src/fence/lease.ts). Absent in one process.
+   */
+  readonly lease?: Lease;
 }
 
 /**
@@ -78,5 +84,5 @@ export interface WorkQueue {
    * sharing the queue): no reconcile of the issue runs while `fn` does, and requests arriving
    * meanwhile run after it. Throws IssueLockTimeoutError when the issue stays locked too long.
    */
-  exclusive<T>(key: IssueKey, fn: () => Promise<T>): Promise<T>;
+  exclusive<T>(key: IssueKey, fn: (lease: Lease | undefined) => Promise<T>): Promise<T>;
 }

@@ -3,6 +3,7 @@ import type { ProbotOctokit } from 'probot';
 import type { Plan } from '../claims/plan.js';
 import type { ResolvedRepoConfig } from '../config/repo-config.js';
 import { keepClaimEvents } from '../events/keep-claim-events.js';
+import type { Lease } from '../fence/lease.js';
 import { executePlan } from '../github/execute.js';
 import { rolloutOf } from '../github/rollout-of.js';
 import type { IssueKey } from '../keys.js';
@@ -29,6 +30,8 @@ interface ReconcileRead {
   readonly observing: boolean;
   /** What recording the path holders needs (the other threads it reads, the log). */
   readonly pathDeps: Parameters<typeof recordReconciled>[0];
+  /** The issue lock's lease on Redis: nothing is written once it may be another's. */
+  readonly lease?: Lease | undefined;
 }
 
 /**
@@ -42,7 +45,9 @@ export async function applyPlan(
   read: ReconcileRead,
   plan: Plan,
 ): Promise<void> {
-  const { octokit, key, config, log, thread, appAssignees, now, observing } = read;
+  const { octokit, key, config, log, thread, appAssignees, now, observing, lease } = read;
+  // What the app remembers is fenced as GitHub's writes are (src/fence/lease.ts).
+  lease?.check();
   const publishEvents = observing ? undefined : deps.publishEvents;
   const planned = appAssigneesAfter(appAssignees, thread.assignees, plan, false);
   if (!observing && !sameLogins(planned, appAssignees))
@@ -52,6 +57,7 @@ export async function applyPlan(
   await (deps.executePlan ?? executePlan)(octokit, key, plan, {
     knownLabels: deps.knownLabels,
     rollout: rolloutOf(config, deps),
+    ...(lease ? { lease } : {}),
     onWrite: (action) => {
       if (action.kind === 'finalise') {
         // `reason` is the child's (what started the reconcile): one key, one meaning per line.

@@ -81,8 +81,9 @@ export async function reconcile(
     );
   };
   const read = { octokit, key, config, log, thread, appAssignees, previousHolder, paths, now };
+  const { lease } = request;
   const apply = async (plan: Plan): Promise<ReconcileResult> => {
-    await applyPlan(deps, { ...read, observing, pathDeps }, plan);
+    await applyPlan(deps, { ...read, observing, pathDeps, lease }, plan);
     return { outcome: observing ? 'observed' : 'applied', plan };
   };
   const plan = decided();

@@ -1,3 +1,4 @@
+import { LockLostError } from '../../fence/lease.js';
 import { statusOf } from '../../github/errors.js';
 import { ApiError, DEFAULT_RETRY_AFTER_S, unverifiable } from '../answers/api-error.js';
 
@@ -79,6 +80,7 @@ export function retryAfterOf(headers: Headers | undefined, nowMs: number): numbe
 /** An octokit error (app or installation token) as the API answers it: 503 when GitHub failed. */
 export function githubFailure(error: unknown, what: string, nowMs: number): ApiError {
   if (error instanceof ApiError) return error;
+  if (error instanceof LockLostError) return unverifiable(error.message, 1);
   const response = (error as { response?: { headers?: Record<string, string> } })?.response;
   const headers = new Headers(response?.headers ?? {});
   return unverifiable(

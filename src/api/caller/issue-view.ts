@@ -1,4 +1,5 @@
 import type { ResolvedRepoConfig } from '../../config/repo-config.js';
+import type { Lease } from '../../fence/lease.js';
 import type { IssueMeta, IssueThread } from '../../github/thread.js';
 import type { IssueKey } from '../../keys.js';
 import type { Holding } from '../../read-model/index-issue.js';
@@ -10,6 +11,8 @@ export interface IssueAtHand {
   readonly repo: InstalledRepo;
   readonly config: ResolvedRepoConfig;
   readonly thread: IssueThread & { readonly meta: IssueMeta };
+  /** Inside the issue's lock on Redis, its lease: the call's writes check it (src/fence/lease.ts). */
+  readonly lease?: Lease | undefined;
 }
 
 /**

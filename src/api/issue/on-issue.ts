@@ -35,9 +35,9 @@ export async function onIssue<T>(
 ): Promise<T> {
   const key = issueKeyOf(repo, number);
   try {
-    return await deps.queue.exclusive(key, async () => {
+    return await deps.queue.exclusive(key, async (lease) => {
       try {
-        return await fn(await issueAtHand(deps, repo, key));
+        return await fn({ ...(await issueAtHand(deps, repo, key)), lease });
       } finally {
         deps.reads.forget(issueKeyString(key));
       }

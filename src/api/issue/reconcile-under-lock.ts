@@ -1,3 +1,4 @@
+import type { Lease } from '../../fence/lease.js';
 import type { IssueKey } from '../../keys.js';
 import { issueRef } from '../../keys.js';
 import { unverifiable } from '../answers/api-error.js';
@@ -12,9 +13,10 @@ export async function reconcileUnderLock(
   deps: ApiDeps,
   key: IssueKey,
   reason: string,
+  lease?: Lease,
 ): Promise<void> {
   try {
-    await deps.reconcile({ key, hints: [], reason });
+    await deps.reconcile({ key, hints: [], reason, ...(lease ? { lease } : {}) });
   } catch (err) {
     deps.log.warn({ err, issue: issueRef(key) }, 'claims API: reconcile failed; queued for retry');
     // Queued now, run once the lock is released; a failure to queue waits for the sweep.

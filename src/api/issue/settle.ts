@@ -7,7 +7,7 @@ import { reconcileUnderLock } from './reconcile-under-lock.js';
 
 /** What GitHub shows after a write: reconciled with the app's token, then read again. */
 export async function settle(deps: ApiDeps, at: IssueAtHand, reason: string) {
-  await reconcileUnderLock(deps, at.key, reason);
+  await reconcileUnderLock(deps, at.key, reason, at.lease);
   const thread = await readIssue(deps, at.repo, at.key);
   const claims = trustedClaims(thread.comments, at.config.trustedBots);
   const holding = await holdingOf(deps, { ...at, thread }, claims, deps.now());

@@ -1,5 +1,6 @@
 import type { Action } from '../../claims/plan.js';
 import type { ThreadComment } from '../../claims/types.js';
+import { LockLostError } from '../../fence/lease.js';
 import { statusOf } from '../../github/errors.js';
 import { executePlan } from '../../github/execute.js';
 import { rolloutOf } from '../../github/rollout-of.js';
@@ -20,7 +21,7 @@ import type { IssueAtHand } from './on-issue.js';
 export async function writeAsCaller(
   deps: Pick<ApiDeps, 'log' | 'now'>,
   caller: Caller,
-  at: Pick<IssueAtHand, 'key' | 'repo' | 'config'>,
+  at: Pick<IssueAtHand, 'key' | 'repo' | 'config' | 'lease'>,
   action: Extract<Action, { kind: 'post-claim' | 'edit-claim' }>,
 ): Promise<ThreadComment> {
   const what =
@@ -31,7 +32,7 @@ export async function writeAsCaller(
       { own: caller.octokit, app: at.repo.octokit },
       at.key,
       { actions: [action] },
-      { rollout: rolloutOf(at.config, deps) },
+      { rollout: rolloutOf(at.config, deps), ...(at.lease ? { lease: at.lease } : {}) },
     );
     const comment = done.posted[0] ?? done.edited[0];
     if (comment === undefined) throw unverifiable(`${what} on ${issueRef(at.key)} was not sent`);
@@ -44,6 +45,7 @@ export async function writeAsCaller(
 /** An octokit error of a write with the caller's token, as the API answers it. */
 function callerWriteFailure(error: unknown, key: IssueKey, what: string, nowMs: number): ApiError {
   if (error instanceof ApiError) return error;
+  if (error instanceof LockLostError) return unverifiable(error.message, 1);
   const response = (error as { response?: { headers?: object; data?: unknown } }).response;
   const status = statusOf(error);
   if (response === undefined || status === undefined) {
