@@ -45,6 +45,8 @@ export interface ClaimsApiOptions {
   readonly queue: WorkQueue;
   readonly log: Logger;
   readonly now: () => Date;
+  /** The clock writes are paced on (default real time, monotonic). */
+  readonly pacedNow?: () => number;
   /** The app's own login (`slug[bot]`), as the reconcile knows it. */
   readonly appLogin: string;
   /** The app's JWT octokit: which installation a repository has. */
@@ -86,6 +88,7 @@ export function claimsApiDeps(options: ClaimsApiOptions): ApiDeps {
   return {
     ...options,
     log,
+    pacedNow: options.pacedNow ?? (() => performance.now()),
     baseUrl: String(options.appOctokit.request.endpoint.DEFAULTS.baseUrl).replace(/\/$/, ''),
     access: repoAccess({ ...options, ttlMs }),
     logins: new TtlCache<string>(ttlMs, clock),

@@ -158,6 +158,7 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
     queue,
     log,
     now,
+    ...(options.pacingClock ? { pacedNow: () => options.pacingClock!.now() } : {}),
     appLogin,
     appOctokit,
     octokitFor,

@@ -5,6 +5,7 @@
  * repositories the caller cannot read are left alone.
  */
 import { describe, expect, it } from 'vitest';
+import type { PacingClock } from '../../src/github/write-pacing.js';
 import {
   claimComment,
   harnessFor,
@@ -182,5 +183,53 @@ describe.concurrent('DELETE /api/claims/v1/claims', () => {
       released: [expect.objectContaining({ commentId: ids.w2, outcome: 'abandoned' })],
       failed: [],
     });
+  });
+
+  it('thirty claims at GitHub’s pace (a minute of paced writes): the call answers within the client’s deadline, and a second call releases the rest', async ({
+    onTestFinished,
+  }) => {
+    // Writes paced a second apart, as in production, on a clock where each wait passes at once
+    // and is counted: the test takes no time, and the call's time is what GitHub's pace costs.
+    let pacedMs = 0;
+    const passing: PacingClock = {
+      now: () => pacedMs,
+      wait: async (ms) => {
+        pacedMs += ms;
+      },
+    };
+    const h = await harnessFor(onTestFinished, {
+      env: { CLAIMS_WRITE_PACING_MS: '1000' },
+      main: { pacingClock: passing },
+    });
+    const { fake, appUrl } = h;
+    const ids = Array.from({ length: 30 }, () => {
+      const n = fake.createIssue(REPO);
+      return fake.addComment(REPO, n, { author: 'alice', body: claimComment('s-1') }).id;
+    });
+    await h.settle();
+    const alice = caller(appUrl, fake, 'alice');
+
+    const startedAt = pacedMs;
+    const first = await alice.delete('/claims', { session: 's-1', outcome: 'landed' });
+    const tookMs = pacedMs - startedAt;
+    expect(first.status).toBe(200);
+    // Within the CLI's 45 s deadline in GitHub's time; every claim either released or listed.
+    expect(tookMs).toBeLessThan(45_000);
+    const released = first.body.released.map((c: { commentId: number }) => c.commentId);
+    expect(released.length).toBeGreaterThan(0);
+    expect(released.length + first.body.failed.length).toBe(30);
+    for (const failed of first.body.failed) {
+      expect(failed.error).toEqual({
+        code: 'UNVERIFIABLE',
+        message: expect.stringContaining('still live; call again for the rest'),
+      });
+    }
+    const left = ids.filter((id) => !released.includes(id));
+    for (const id of left) expect(markerOf(fake, id)).toMatchObject({ stage: 'claimed' });
+
+    const second = await alice.delete('/claims', { session: 's-1', outcome: 'landed' });
+    expect(second.body.failed).toEqual([]);
+    expect(second.body.released.map((c: { commentId: number }) => c.commentId)).toEqual(left);
+    for (const id of ids) expect(markerOf(fake, id)).toMatchObject({ stage: 'released' });
   });
 });

@@ -20,6 +20,11 @@ export interface ApiDeps {
   readonly queue: WorkQueue;
   readonly log: Logger;
   readonly now: () => Date;
+  /**
+   * Milliseconds on the monotonic clock GitHub writes are paced on: what a call that waits on
+   * many paced writes (release-all) counts its own time by.
+   */
+  readonly pacedNow: () => number;
   /** The app's own login (`slug[bot]`): its comments are not claims (docs/protocol.md §5). */
   readonly appLogin: string;
   /** GitHub's REST API root, e.g. `https://api.github.com`; the caller's calls go there. */

@@ -21,6 +21,14 @@ const VISIBILITY_CHECKS_AT_ONCE = 8;
  */
 const RELEASES_AT_ONCE = 4;
 
+/**
+ * How long a call starts releases for. Each costs two or three paced writes (a second apart):
+ * twenty claims take about a minute. Releases not started by then are answered as not reached
+ * (503, retry), so the call answers within the client's 45 s deadline (the releases under way
+ * finish first) and a second call releases the rest.
+ */
+const RELEASE_ALL_BUDGET_MS = 25_000;
+
 /** One issue that could not be released, with the error its own release answered. */
 interface Failed {
   readonly issue: string;
@@ -68,8 +76,13 @@ export async function releaseAllClaims(
     ...(body.note === undefined ? {} : { note: body.note }),
   };
   const results: Array<{ claim: unknown } | Failed | null> = mine.map(() => null);
+  const startedAt = deps.pacedNow();
   await forEachBounded([...mine.keys()], RELEASES_AT_ONCE, async (index) => {
     const key = mine[index]!;
+    if (deps.pacedNow() - startedAt >= RELEASE_ALL_BUDGET_MS) {
+      results[index] = { issue: issueRef(key), error: errorObject(NOT_REACHED) };
+      return;
+    }
     try {
       const answer = await releaseClaim(deps, caller, key, request);
       results[index] = { claim: (answer.body as { claim: unknown }).claim };
@@ -100,6 +113,12 @@ function failureOf(deps: ApiDeps, key: IssueKey, error: unknown): Failed | null 
   deps.log.error({ err: error, issue }, 'claims API: release of a session’s claim failed');
   return { issue, error: errorObject(unverifiable('the release could not be completed')) };
 }
+
+/** A release the call's time ran out before (docs/protocol.md §17): the claim is still live. */
+const NOT_REACHED = unverifiable(
+  `not released: the call stops starting releases after ${RELEASE_ALL_BUDGET_MS / 1000} s so that it answers in time, and this claim is still live; call again for the rest`,
+  1,
+);
 
 const repoName = (key: IssueKey) => `${key.owner}/${key.repo}`;
 
