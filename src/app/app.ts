@@ -18,7 +18,7 @@ import type { RecoveryResult } from '../recovery/recover-deliveries.js';
 import { RedisStore } from '../store/redis-store.js';
 import type { Store } from '../store/store.js';
 import type { SweepResult } from '../sweep/sweep.js';
-import { observeApi, observeRuns } from '../telemetry/observe-api.js';
+import { observeApi, observeRuns, traceMcpRequests } from '../telemetry/observe-api.js';
 import { registerScrapedGauges } from '../telemetry/scraped-gauges.js';
 import { connectApp } from './connect-app.js';
 import { createHttpRoutes } from './http.js';
@@ -191,7 +191,7 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
     'claims-api': async (req, res) => {
       if (!(await restApi(req, res))) res.writeHead(404).end();
     },
-    mcp: remote.mcp,
+    mcp: traceMcpRequests(remote.mcp),
     'resource-metadata': remote.metadata,
   });
 

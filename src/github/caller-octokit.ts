@@ -21,8 +21,12 @@ export function callerOctokit(baseUrl: string, token: string): ProbotOctokit {
     throttle: { enabled: false },
     retry: { enabled: false },
     request: {
-      fetch: (url: string, init: RequestInit) =>
-        fetch(url, { ...init, signal: AbortSignal.timeout(CALLER_TIMEOUT_MS) }),
+      // A request's own signal (the issue lock's lease, src/fence/lease.ts) is kept.
+      fetch: (url: string, init: RequestInit) => {
+        const timeout = AbortSignal.timeout(CALLER_TIMEOUT_MS);
+        const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
+        return fetch(url, { ...init, signal });
+      },
     },
   });
 }

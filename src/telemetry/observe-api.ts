@@ -59,6 +59,28 @@ export function observeApi(
   };
 }
 
+/**
+ * The remote MCP server's HTTP requests as server spans (`MCP POST /mcp`): a caller's
+ * `traceparent` their parent, and the span of each tool call a request carries (observeRuns)
+ * inside, so a tool call joins its caller's trace as a REST call does.
+ */
+export function traceMcpRequests(
+  handler: (req: IncomingMessage, res: ServerResponse) => Promise<void> | void,
+): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  return (req, res) => {
+    const method = req.method ?? 'POST';
+    const options = {
+      kind: SpanKind.SERVER,
+      attributes: { 'claims.surface': 'mcp' },
+      headers: req.headers,
+    };
+    return inSpan(`MCP ${method} /mcp`, options, async (span) => {
+      await handler(req, res);
+      span?.setAttribute('http.response.status_code', res.statusCode);
+    });
+  };
+}
+
 /** The route under the API's prefix with owners, names and numbers as placeholders. */
 function apiRoute(url: string): string {
   return routeTemplate(url.replace(/^\/api\/claims\/v1(?=[/?]|$)/, '')) || '/';
@@ -103,9 +125,10 @@ export function observeRuns<Api extends OperationRuns>(api: Api, metrics: OpsMet
       let status = 500;
       let code = 'none';
       try {
-        // A span per tool call, its GitHub requests inside.
-        const attributes = { 'claims.surface': 'mcp', 'claims.tool': name, 'url.template': route };
-        const reply = await inSpan(`MCP tool ${name}`, { attributes }, async (span) => {
+        // A span per tool call, named by the tool as the caller knows it; its GitHub requests inside.
+        const tool = operation?.tool ?? name;
+        const attributes = { 'claims.surface': 'mcp', 'claims.tool': tool, 'url.template': route };
+        const reply = await inSpan(`MCP tool ${tool}`, { attributes }, async (span) => {
           const answer = await api.run(name, caller, request);
           span?.setAttribute('http.response.status_code', answer.status);
           return answer;

@@ -9,7 +9,8 @@ const traced = new WeakSet<object>();
  * A span for every GitHub request of an octokit, once per octokit, when traces are on:
  * `GitHub GET /repos/{owner}/{repo}/issues/{id}` for a read and `GitHub write POST …` for a
  * write (anything but GET and HEAD), a child of the reconcile, API call or webhook that made
- * it. The route is the template, as in the metrics; the status is the answer's. Outside a
+ * it; `installation` is its installation's id, `app` for the app's JWT, `caller` for a claims
+ * API caller's own token (the claim comment it writes). The route is the template, as in the metrics; the status is the answer's. Outside a
  * recorded span (a sweep's timer, a trace the sampler left out) a request gets no span and no
  * attribute is worked out.
  */

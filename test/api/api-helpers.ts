@@ -16,11 +16,17 @@ export async function callApi(
   appUrl: string,
   method: string,
   path: string,
-  options: { token?: string; body?: unknown; rawBody?: string } = {},
+  options: {
+    token?: string;
+    body?: unknown;
+    rawBody?: string;
+    headers?: Record<string, string>;
+  } = {},
 ): Promise<Answer> {
   const response = await fetch(`${appUrl}/api/claims/v1${path}`, {
     method,
     headers: {
+      ...options.headers,
       ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
       ...(options.body !== undefined || options.rawBody !== undefined
         ? { 'content-type': 'application/json' }

@@ -7,10 +7,13 @@ export async function mcpClient(
   appUrl: string,
   token: string | undefined,
   name = 'test-agent',
+  headers: Record<string, string> = {},
 ): Promise<Client> {
   const client = new Client({ name, version: '1.0.0' });
   const transport = new StreamableHTTPClientTransport(new URL(`${appUrl}/mcp`), {
-    requestInit: { headers: token === undefined ? {} : { authorization: `Bearer ${token}` } },
+    requestInit: {
+      headers: { ...headers, ...(token === undefined ? {} : { authorization: `Bearer ${token}` }) },
+    },
   });
   await client.connect(transport);
   return client;

@@ -8,7 +8,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { callApi, claimBody, claimPath } from '../api/api-helpers.js';
 import { freePort, waitFor } from '../helpers/app-harness.js';
+import { callTool, claimArgs, mcpClient } from '../mcp/mcp-helpers.js';
 import {
   type Cluster,
   claim,
@@ -149,5 +151,85 @@ describe('traces', () => {
     const reconcile = inTrace().find((s) => s.name === 'reconcile')!;
     expect(reconcile.attributes).toMatchObject({ 'claims.installation': INSTALLATION_ID });
     expect(String(reconcile.attributes['claims.issue'])).toContain(`#${n}`);
+  });
+
+  it('an API call and an MCP tool call each join the caller’s trace, their GitHub requests inside', async () => {
+    receiver = await startOtlpReceiver();
+    cluster = await startCluster();
+    const { fake } = cluster;
+    const port = await freePort();
+    await tracedReplica(
+      cluster.env(port, {
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+        OTEL_BSP_SCHEDULE_DELAY: '50',
+      }),
+    );
+    const appUrl = `http://127.0.0.1:${port}`;
+    const token = fake.tokenFor('alice');
+    // The callers' own traces: W3C trace context, as an agent's HTTP client sends it.
+    const rest = { traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7' };
+    const mcp = { traceId: '5cf92f3577b34da6a3ce929d0e0e4737', spanId: '11f067aa0ba902b8' };
+    const traceparent = (t: typeof rest) => `00-${t.traceId}-${t.spanId}-01`;
+
+    const first = fake.createIssue(REPO);
+    const answer = await callApi(appUrl, 'POST', claimPath(first), {
+      token,
+      body: claimBody('s-rest'),
+      headers: { traceparent: traceparent(rest) },
+    });
+    expect(answer.status).toBe(201);
+    const second = fake.createIssue(REPO);
+    const client = await mcpClient(appUrl, token, 'traced-agent', {
+      traceparent: traceparent(mcp),
+    });
+    try {
+      const result = await callTool(client, 'issue_claim', claimArgs(second, 's-mcp'));
+      expect(result.isError ?? false).toBe(false);
+    } finally {
+      await client.close();
+    }
+
+    const inTrace = (traceId: string) => receiver!.spans.filter((s) => s.traceId === traceId);
+    const exported = (traceId: string, name: string) =>
+      inTrace(traceId).some((s) => s.name === name) &&
+      inTrace(traceId).some((s) => s.name.startsWith('GitHub write'));
+    const claimRoute = 'POST /repos/{owner}/{repo}/issues/{id}/claim';
+    await waitFor(() => exported(rest.traceId, `claims API ${claimRoute}`), 'the API call’s spans');
+    await waitFor(() => exported(mcp.traceId, 'MCP tool issue_claim'), 'the tool call’s spans');
+
+    // REST: the request's server span is the caller's span's child.
+    const api = inTrace(rest.traceId).find((s) => s.name === `claims API ${claimRoute}`)!;
+    expect(api).toMatchObject({ kind: SPAN_KIND_SERVER, parentSpanId: rest.spanId });
+    expect(api.attributes).toMatchObject({ 'claims.surface': 'rest' });
+    // MCP: the tool call inside the server span of the HTTP request that carried it, which is
+    // the caller's span's child; the claim's comment written inside the tool call's span.
+    const tool = inTrace(mcp.traceId).find((s) => s.name === 'MCP tool issue_claim')!;
+    const request = inTrace(mcp.traceId).find((s) => s.spanId === tool.parentSpanId);
+    expect(request).toMatchObject({
+      name: 'MCP POST /mcp',
+      kind: SPAN_KIND_SERVER,
+      parentSpanId: mcp.spanId,
+    });
+    expect(tool.attributes).toMatchObject({
+      'claims.surface': 'mcp',
+      'claims.tool': 'issue_claim',
+    });
+    const under = (ancestor: string, traceId: string) => {
+      const byId = new Map(inTrace(traceId).map((s) => [s.spanId, s]));
+      return inTrace(traceId).filter((s) => {
+        for (let at = s.parentSpanId; at !== undefined; at = byId.get(at)?.parentSpanId)
+          if (at === ancestor) return true;
+        return false;
+      });
+    };
+    for (const [root, traceId] of [
+      [api.spanId, rest.traceId],
+      [tool.spanId, mcp.traceId],
+    ] as const) {
+      const names = under(root, traceId).map((s) => s.name);
+      expect(names).toContain(
+        'GitHub write POST /repos/{owner}/{repo}/issues/{issue_number}/comments',
+      );
+    }
   });
 });

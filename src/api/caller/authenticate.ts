@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { ProbotOctokit } from 'probot';
 import { callerOctokit } from '../../github/caller-octokit.js';
+import { traceCalls } from '../../telemetry/trace-calls.js';
 import { ApiError, unverifiable } from '../answers/api-error.js';
 import {
   type CallerGitHub,
@@ -64,7 +65,10 @@ export async function authenticate(req: IncomingMessage, deps: AuthenticateDeps)
       throw error;
     }
   });
-  return { login, tokenHash, github, octokit: callerOctokit(deps.baseUrl, token) };
+  const octokit = callerOctokit(deps.baseUrl, token);
+  // Its requests are spans of the API call's trace, as the app's are (docs/operations.md "Traces").
+  traceCalls(octokit, 'caller');
+  return { login, tokenHash, github, octokit };
 }
 
 /** The login GitHub names for the token (`GET /user`), or the API's error for its answer. */
