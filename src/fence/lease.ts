@@ -104,7 +104,7 @@ export class LockLease implements Lease {
 /**
  * Holds `lock` (taken with `token` by a command sent at `takenAt`) while a run lasts: renews it
  * every third of `ttlMs` and keeps the returned lease true. `stop` ends the renewal;
- * `onLost` hears of a renewal that found the lock another's.
+ * `onFailedRenewal` hears of a renewal that found the lock another's (`lost`) or got no answer.
  */
 export function keepLease(
   redis: RedisClient,
@@ -112,7 +112,7 @@ export function keepLease(
   token: string,
   ttlMs: number,
   takenAt: number,
-  onLost: (reason: 'lost' | 'unanswered', err?: unknown) => void = () => {},
+  onFailedRenewal: (why: 'lost' | 'unanswered', err?: unknown) => void = () => {},
 ): { readonly lease: LockLease; stop(): void } {
   const lease = new LockLease(lock, ttlMs, takenAt);
   const renew = async () => {
@@ -122,10 +122,10 @@ export function keepLease(
         lease.confirmed(sentAt);
       else {
         lease.lost();
-        onLost('lost');
+        onFailedRenewal('lost');
       }
     } catch (err) {
-      onLost('unanswered', err);
+      onFailedRenewal('unanswered', err);
     }
   };
   const timer = setInterval(() => void renew(), Math.max(10, Math.floor(ttlMs / 3)));

@@ -92,7 +92,7 @@ interface ExecuteOptions<A extends WriteAction = WriteAction> {
    * The issue lock's lease (src/fence/lease.ts): checked before each action and given to each
    * request, so nothing is sent once the lock may be another replica's.
    */
-  readonly lease?: Lease;
+  readonly lease?: Lease | undefined;
 }
 
 const OWN = new Set<WriteAction['kind']>(OWN_COMMENT_KINDS);

@@ -94,12 +94,10 @@ export async function checkPullRequest(
       ],
     },
     {
-      ...{
-        knownLabels: deps.knownLabels,
-        appLogin: deps.appLogin,
-        rollout: rolloutOf(config, deps),
-      },
-      ...(lease ? { lease } : {}),
+      knownLabels: deps.knownLabels,
+      appLogin: deps.appLogin,
+      rollout: rolloutOf(config, deps),
+      lease,
     },
   );
   // Remembered, in observe mode too (the store only), so that the pull request is checked

@@ -78,7 +78,7 @@ export async function renewOnPush(
     {
       knownLabels: deps.knownLabels,
       rollout: rolloutOf(config, deps),
-      ...(lease ? { lease } : {}),
+      lease,
     },
   );
   if (done.outcome !== 'sent') return 'observed';

@@ -34,7 +34,7 @@ export interface ReconcileRequest {
    * Set by a queue whose issue lock is a lease (on Redis): the run's writes check it and stop
    * once the lock may be another replica's (src/fence/lease.ts). Absent in one process.
    */
-  readonly lease?: Lease;
+  readonly lease?: Lease | undefined;
 }
 
 /**

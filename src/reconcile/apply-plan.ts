@@ -57,7 +57,7 @@ export async function applyPlan(
   await (deps.executePlan ?? executePlan)(octokit, key, plan, {
     knownLabels: deps.knownLabels,
     rollout: rolloutOf(config, deps),
-    ...(lease ? { lease } : {}),
+    lease,
     onWrite: (action) => {
       if (action.kind === 'finalise') {
         // `reason` is the child's (what started the reconcile): one key, one meaning per line.

@@ -106,7 +106,7 @@ export async function releaseClaim(
           repo.octokit,
           key,
           { actions: [finalise] },
-          { rollout: rolloutOf(config, deps), ...(at.lease ? { lease: at.lease } : {}) },
+          { rollout: rolloutOf(config, deps), lease: at.lease },
         );
       } catch (error) {
         throw githubFailure(error, `finalising comment ${holder.comment.id} failed`, now.getTime());

@@ -16,7 +16,7 @@ export async function reconcileUnderLock(
   lease?: Lease,
 ): Promise<void> {
   try {
-    await deps.reconcile({ key, hints: [], reason, ...(lease ? { lease } : {}) });
+    await deps.reconcile({ key, hints: [], reason, lease });
   } catch (err) {
     deps.log.warn({ err, issue: issueRef(key) }, 'claims API: reconcile failed; queued for retry');
     // Queued now, run once the lock is released; a failure to queue waits for the sweep.

@@ -32,7 +32,7 @@ export async function writeAsCaller(
       { own: caller.octokit, app: at.repo.octokit },
       at.key,
       { actions: [action] },
-      { rollout: rolloutOf(at.config, deps), ...(at.lease ? { lease: at.lease } : {}) },
+      { rollout: rolloutOf(at.config, deps), lease: at.lease },
     );
     const comment = done.posted[0] ?? done.edited[0];
     if (comment === undefined) throw unverifiable(`${what} on ${issueRef(at.key)} was not sent`);
