@@ -3,6 +3,7 @@ import type { Action } from '../claims/plan.js';
 import { configForReconcile } from '../config/config-for-reconcile.js';
 import type { ClaimEvent } from '../events/claim-event.js';
 import type { EventOutbox } from '../events/event-outbox.js';
+import { LockLostError } from '../fence/lease.js';
 import { KnownLabels, type WriteAction } from '../github/execute.js';
 import type { GuardDeps } from '../guard/guard-deps.js';
 import { checkPullRequestOf, needsReconcile } from '../guard/guard-request.js';
@@ -91,8 +92,10 @@ export function queueJobs(core: WardenCore, events: EventOutbox | null): QueueJo
       metrics.reconciles.inc({ outcome: result.outcome });
       metrics.ops.reconcileSeconds.observe({ outcome: result.outcome }, seconds());
     } catch (error) {
-      metrics.reconciles.inc({ outcome: 'failed' });
-      metrics.ops.reconcileSeconds.observe({ outcome: 'failed' }, seconds());
+      // docs/replicas.md "Fenced writes": the run stopped writing once its lease ran out.
+      const outcome = error instanceof LockLostError ? 'lock-lost' : 'failed';
+      metrics.reconciles.inc({ outcome });
+      metrics.ops.reconcileSeconds.observe({ outcome }, seconds());
       throw error;
     }
   };

@@ -19,12 +19,12 @@ afterEach(async () => {
 /** Issue locks of 2 s (`CLAIMS_QUEUE_LOCK`), so the other replica takes over within seconds. */
 const FAST_LOCK = { CLAIMS_QUEUE_LOCK: '2s' };
 
-/** A replica's reconciles that threw, from its `/metrics`. */
-async function failedReconciles(url: string): Promise<number> {
+/** A replica's reconciles that stopped writing when their lease ran out, from its `/metrics`. */
+async function lockLostReconciles(url: string): Promise<number> {
   const text = await fetch(`${url}/metrics`).then((r) => r.text());
   const line = text
     .split('\n')
-    .find((l) => l.startsWith('claims_reconciles_total{outcome="failed"}'));
+    .find((l) => l.startsWith('claims_reconciles_total{outcome="lock-lost"}'));
   return line ? Number(line.split(' ').pop()) : 0;
 }
 
@@ -76,10 +76,11 @@ describe('fenced writes: a replica whose issue lock passed to another', () => {
     // what GitHub shows now). Unfenced, it would label and assign once more.
     frozen.child!.kill('SIGCONT');
     await waitUntil(
-      async () => labelWrites() > 1 || (await failedReconciles(frozen.url)) >= 1,
+      async () => labelWrites() > 1 || (await lockLostReconciles(frozen.url)) >= 1,
       'the frozen replica to end its reconcile',
     );
     await cluster.idle();
+    expect(await lockLostReconciles(frozen.url)).toBeGreaterThanOrEqual(1);
     expect([labelWrites(), assignWrites()]).toEqual([1, 1]);
     expect(madeTrue()).toBe(true);
     expect(parseClaimMarker(fake.comment(bob)?.body ?? '')?.stage).toBe('claimed');
