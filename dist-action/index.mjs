@@ -54723,28 +54723,46 @@ async function executePlan(writers, key, plan, options2) {
   const checkRuns = [];
   const outcome = held(options2.rollout);
   const knownLabels = options2.knownLabels ?? new KnownLabels();
+  const { lease } = options2;
+  const fenced = lease ? { request: { signal: lease.signal } } : {};
   for (const action of plan.actions) {
     const own2 = "own" in writers && OWN.has(action.kind);
     if (outcome === "disabled" || outcome === "observed" && !own2) {
       hold(options2.rollout, outcome, key, action);
       continue;
     }
+    lease?.check();
     const octokit = "own" in writers ? own2 ? writers.own : writers.app : writers;
+    try {
+      await send(octokit, action);
+    } catch (error62) {
+      lease?.check();
+      throw error62;
+    }
+    options2.onWrite?.(action);
+  }
+  return { posted, edited, checkRuns, outcome };
+  async function send(octokit, action) {
     switch (action.kind) {
       case "post-note": {
         const on = action.onPull === void 0 ? issue2 : { ...repo, issue_number: action.onPull };
-        await octokit.rest.issues.createComment({ ...on, body: action.body });
+        await octokit.rest.issues.createComment({ ...on, body: action.body, ...fenced });
         break;
       }
       case "edit-note":
         await octokit.rest.issues.updateComment({
           ...repo,
           comment_id: action.commentId,
-          body: action.body
+          body: action.body,
+          ...fenced
         });
         break;
       case "post-claim": {
-        const { data } = await octokit.rest.issues.createComment({ ...issue2, body: action.body });
+        const { data } = await octokit.rest.issues.createComment({
+          ...issue2,
+          body: action.body,
+          ...fenced
+        });
         posted.push(threadComment(data));
         break;
       }
@@ -54753,35 +54771,45 @@ async function executePlan(writers, key, plan, options2) {
         const { data } = await octokit.rest.issues.updateComment({
           ...repo,
           comment_id: action.commentId,
-          body: action.body
+          body: action.body,
+          ...fenced
         });
         if (action.kind === "edit-claim") edited.push(threadComment(data));
         break;
       }
       case "delete-comment":
-        await octokit.rest.issues.deleteComment({ ...repo, comment_id: action.commentId });
+        await octokit.rest.issues.deleteComment({
+          ...repo,
+          comment_id: action.commentId,
+          ...fenced
+        });
         break;
       case "remove-label":
         await ignoring(
           404,
-          () => octokit.rest.issues.removeLabel({ ...issue2, name: action.label })
+          () => octokit.rest.issues.removeLabel({ ...issue2, name: action.label, ...fenced })
         );
         break;
       case "add-label":
         await ensureLabel(octokit, key, action, knownLabels);
-        await octokit.rest.issues.addLabels({ ...issue2, labels: [action.label] });
+        await octokit.rest.issues.addLabels({ ...issue2, labels: [action.label], ...fenced });
         break;
       case "unassign":
-        await octokit.rest.issues.removeAssignees({ ...issue2, assignees: [action.login] });
+        await octokit.rest.issues.removeAssignees({
+          ...issue2,
+          assignees: [action.login],
+          ...fenced
+        });
         break;
       case "assign":
-        await octokit.rest.issues.addAssignees({ ...issue2, assignees: [action.login] });
+        await octokit.rest.issues.addAssignees({ ...issue2, assignees: [action.login], ...fenced });
         break;
       case "react":
         await octokit.rest.reactions.createForIssueComment({
           ...repo,
           comment_id: action.commentId,
-          content: "+1"
+          content: "+1",
+          ...fenced
         });
         break;
       case "check-run":
@@ -54789,9 +54817,7 @@ async function executePlan(writers, key, plan, options2) {
         checkRuns.push(await checkRun(octokit, key, action, options2.appLogin));
         break;
     }
-    options2.onWrite?.(action);
   }
-  return { posted, edited, checkRuns, outcome };
 }
 function held(rollout) {
   if (rollout === void 0) return "sent";
@@ -56823,6 +56849,91 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then
 end
 return 0`);
 
+// src/fence/lease.ts
+var LockLostError = class extends Error {
+  constructor(lock) {
+    super(
+      `the lock ${lock} may have passed to another replica (not renewed within its lease): nothing more written; the issue is reconciled again`
+    );
+    this.lock = lock;
+  }
+  lock;
+  name = "LockLostError";
+};
+var MONOTONIC = { now: () => performance.now() };
+var LockLease = class {
+  #lock;
+  #ttlMs;
+  #clock;
+  #controller = new AbortController();
+  #endsAt;
+  #timer;
+  /** `takenAt`: when the command that took the lock was sent, on `clock`. */
+  constructor(lock, ttlMs, takenAt, clock = MONOTONIC) {
+    this.#lock = lock;
+    this.#ttlMs = ttlMs;
+    this.#clock = clock;
+    this.#endsAt = Number.NEGATIVE_INFINITY;
+    this.confirmed(takenAt);
+  }
+  get signal() {
+    return this.#controller.signal;
+  }
+  /** The lock was renewed by a command sent at `sentAt`. */
+  confirmed(sentAt) {
+    if (this.#controller.signal.aborted) return;
+    this.#endsAt = Math.max(this.#endsAt, sentAt + this.#ttlMs - this.#ttlMs / 5);
+    this.#arm();
+  }
+  /** A renewal found the lock gone or another's. */
+  lost() {
+    clearTimeout(this.#timer);
+    this.#controller.abort();
+  }
+  check() {
+    if (!this.#controller.signal.aborted && this.#clock.now() >= this.#endsAt) this.lost();
+    if (this.#controller.signal.aborted) throw new LockLostError(this.#lock);
+  }
+  /** The run is over: no timer is left behind. */
+  end() {
+    clearTimeout(this.#timer);
+  }
+  /** Aborts the signal when the lease ends (a timer may fire early on another clock: re-armed). */
+  #arm() {
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(
+      () => this.#clock.now() >= this.#endsAt ? this.lost() : this.#arm(),
+      Math.max(1, this.#endsAt - this.#clock.now())
+    );
+    this.#timer.unref();
+  }
+};
+function keepLease(redis, lock, token, ttlMs, takenAt, onFailedRenewal = () => {
+}) {
+  const lease = new LockLease(lock, ttlMs, takenAt);
+  const renew = async () => {
+    const sentAt = performance.now();
+    try {
+      if (await extendLockScript.run(redis, [lock], [token, ttlMs]) === 1)
+        lease.confirmed(sentAt);
+      else {
+        lease.lost();
+        onFailedRenewal("lost");
+      }
+    } catch (err) {
+      onFailedRenewal("unanswered", err);
+    }
+  };
+  const timer = setInterval(() => void renew(), Math.max(10, Math.floor(ttlMs / 3)));
+  return {
+    lease,
+    stop: () => {
+      clearInterval(timer);
+      lease.end();
+    }
+  };
+}
+
 // src/queue/issue-lock.ts
 var IssueLockTimeoutError = class extends Error {
   constructor(issue2, waitedMs) {
@@ -56864,22 +56975,21 @@ async function exclusiveOnRedis(redis, lockKey, fn, options2) {
   const ttlMs = Math.ceil(options2.ttlMs);
   const token = randomUUID();
   const started = Date.now();
-  while (await redis.set(lockKey, token, "PX", ttlMs, "NX") !== "OK") {
+  for (; ; ) {
+    const takenAt = performance.now();
+    if (await redis.set(lockKey, token, "PX", ttlMs, "NX") === "OK") {
+      const { lease, stop } = keepLease(redis, lockKey, token, ttlMs, takenAt);
+      try {
+        return await fn(lease);
+      } finally {
+        stop();
+        await releaseWithRetry(redis, lockKey, token, ttlMs);
+      }
+    }
     if (Date.now() - started >= timeoutMs) {
       throw new IssueLockTimeoutError(lockKey, Date.now() - started);
     }
     await new Promise((resolve) => setTimeout(resolve, retryMs));
-  }
-  const renewal = setInterval(
-    () => void extendLockScript.run(redis, [lockKey], [token, ttlMs]).catch(() => {
-    }),
-    Math.max(10, Math.floor(ttlMs / 3))
-  );
-  try {
-    return await fn();
-  } finally {
-    clearInterval(renewal);
-    await releaseWithRetry(redis, lockKey, token, ttlMs);
   }
 }
 async function releaseWithRetry(redis, lockKey, token, ttlMs) {
@@ -58706,7 +58816,8 @@ function sameLogins(a, b) {
 
 // src/reconcile/apply-plan.ts
 async function applyPlan(deps, read, plan) {
-  const { octokit, key, config: config3, log, thread, appAssignees, now, observing } = read;
+  const { octokit, key, config: config3, log, thread, appAssignees, now, observing, lease } = read;
+  lease?.check();
   const publishEvents = observing ? void 0 : deps.publishEvents;
   const planned = appAssigneesAfter(appAssignees, thread.assignees, plan, false);
   if (!observing && !sameLogins(planned, appAssignees))
@@ -58716,6 +58827,7 @@ async function applyPlan(deps, read, plan) {
   await (deps.executePlan ?? executePlan)(octokit, key, plan, {
     knownLabels: deps.knownLabels,
     rollout: rolloutOf(config3, deps),
+    lease,
     onWrite: (action) => {
       if (action.kind === "finalise") {
         const { commentId, reason: finalisedBecause, outcome } = action;
@@ -58975,8 +59087,9 @@ async function reconcile(deps, request2) {
     );
   };
   const read = { octokit, key, config: config3, log, thread, appAssignees, previousHolder, paths, now };
+  const { lease } = request2;
   const apply = async (plan2) => {
-    await applyPlan(deps, { ...read, observing, pathDeps }, plan2);
+    await applyPlan(deps, { ...read, observing, pathDeps, lease }, plan2);
     return { outcome: observing ? "observed" : "applied", plan: plan2 };
   };
   const plan = decided();
