@@ -113,7 +113,7 @@ export function keepLease(
   ttlMs: number,
   takenAt: number,
   onFailedRenewal: (why: 'lost' | 'unanswered', err?: unknown) => void = () => {},
-): { readonly lease: LockLease; stop(): void } {
+): { readonly lease: Lease; stop(): void } {
   const lease = new LockLease(lock, ttlMs, takenAt);
   const renew = async () => {
     const sentAt = performance.now();

@@ -10,8 +10,8 @@ const traced = new WeakSet<object>();
  * `GitHub GET /repos/{owner}/{repo}/issues/{id}` for a read and `GitHub write POST …` for a
  * write (anything but GET and HEAD), a child of the reconcile, API call or webhook that made
  * it; `installation` is its installation's id, `app` for the app's JWT, `caller` for a claims
- * API caller's own token (the claim comment it writes). The route is the template, as in the metrics; the status is the answer's. Outside a
- * recorded span (a sweep's timer, a trace the sampler left out) a request gets no span and no
+ * API caller's own token (the claim comment it writes). The route is the template, as in the
+ * metrics; the status is the answer's. Outside a recorded span (a sweep's timer, a trace the sampler left out) a request gets no span and no
  * attribute is worked out.
  */
 export function traceCalls(octokit: ProbotOctokit, installation: string): void {

@@ -4,6 +4,7 @@ import {
   type Cluster,
   claim,
   createdDeliveries,
+  FAST_LOCK,
   REPO,
   startCluster,
   waitFor,
@@ -15,9 +16,6 @@ afterEach(async () => {
   await cluster?.close();
   cluster = undefined;
 });
-
-/** Issue locks of 2 s (`CLAIMS_QUEUE_LOCK`), so the other replica takes over within seconds. */
-const FAST_LOCK = { CLAIMS_QUEUE_LOCK: '2s' };
 
 /** A replica's reconciles that stopped writing when their lease ran out, from its `/metrics`. */
 async function lockLostReconciles(url: string): Promise<number> {

@@ -33,6 +33,9 @@ export { INSTALLATION_ID, REPO, waitFor, waitUntil };
 /** The replicas suites' database (the store and queue suites use 5 and 6). */
 export const DB = 8;
 
+/** Issue locks (and BullMQ's job locks) of 2 s: another replica takes over within seconds. */
+export const FAST_LOCK = { CLAIMS_QUEUE_LOCK: '2s' };
+
 /** One replica of the app: in this process (`main()`) or a child process. */
 export interface Replica {
   readonly name: string;

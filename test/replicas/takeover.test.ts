@@ -5,6 +5,7 @@ import {
   claim,
   createdDeliveries,
   exitOf,
+  FAST_LOCK,
   REPO,
   startCluster,
   threadReads,
@@ -16,9 +17,6 @@ afterEach(async () => {
   await cluster?.close();
   cluster = undefined;
 });
-
-/** A reconcile of a dead replica is taken over after one to two of these. */
-const FAST_LOCK = { CLAIMS_QUEUE_LOCK: '2s' };
 
 /** Resolves once a child replica's start-up resync has read the repository's comments. */
 async function startUpResyncDone(cluster: Cluster): Promise<void> {
