@@ -15,6 +15,8 @@ const ROUND_MS = 500;
 const ROUNDS = 8;
 const PROCESSES = 2;
 const SETTLE_MS = 2000;
+/** The share of deliveries traced in the sampled configuration. */
+const SAMPLED = 0.1;
 
 /**
  * The CPU time a child has used, all its threads (`/proc`, Linux), in ms; undefined elsewhere.
@@ -111,6 +113,15 @@ export async function benchTraces(): Promise<Section> {
       { mode: 'noop', env: {} },
       { mode: 'app', env: {} },
       { mode: 'app', env: { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url } },
+      // Head sampling, as docs/operations.md "Traces" suggests for a busy installation.
+      {
+        mode: 'app',
+        env: {
+          OTEL_EXPORTER_OTLP_ENDPOINT: sink.url,
+          OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+          OTEL_TRACES_SAMPLER_ARG: String(SAMPLED),
+        },
+      },
     ];
     const processes: Array<{ config: number; child: BenchChild; port: number }> = [];
     for (let copy = 0; copy < PROCESSES; copy++)
@@ -149,26 +160,34 @@ export async function benchTraces(): Promise<Section> {
         else cpu[config]! += after - before;
       }
       const perDelivery = cpu.map((ms, config) => (cpuKnown ? ms / answered[config]! : undefined));
-      const [, offCpu, onCpu] = perDelivery;
+      const [, offCpu, onCpu, sampledCpu] = perDelivery;
       if (failed > 0) throw new Error(`traces: ${failed} deliveries of "${payload.name}" failed`);
-      const [noopRate, offRate, onRate] = rates.map(median) as [number, number, number];
+      const [noopRate, offRate, onRate, sampledRate] = rates.map(median) as [
+        number,
+        number,
+        number,
+        number,
+      ];
       rows.push([
         payload.name,
         `${fmt(offRate)}/s`,
         `${fmt(onRate)}/s`,
         fmt(onRate / offRate, 2),
+        fmt(sampledRate / offRate, 2),
         fmt(offRate / noopRate, 2),
-        offCpu === undefined || onCpu === undefined
+        offCpu === undefined || onCpu === undefined || sampledCpu === undefined
           ? '—'
-          : `${fmt(offCpu * 1000)} / ${fmt(onCpu * 1000)} µs (${fmt(offCpu / onCpu, 2)})`,
+          : `${[offCpu, onCpu, sampledCpu].map((ms) => fmt(ms * 1000)).join(' / ')} µs`,
       ]);
       data.push({
         payload: payload.name,
         noopRate,
         offRate,
         onRate,
+        sampledRate,
         onOverOff: onRate / offRate,
-        cpuMsPerDelivery: { off: offCpu, on: onCpu },
+        sampledOverOff: sampledRate / offRate,
+        cpuMsPerDelivery: { off: offCpu, on: onCpu, sampled: sampledCpu },
       });
     }
     if (sink.exports() === 0) throw new Error('traces: the app with traces on exported nothing');
@@ -185,17 +204,19 @@ export async function benchTraces(): Promise<Section> {
       'The app as the image starts it (instrumentation loaded first); off: no OTEL_EXPORTER_OTLP_ENDPOINT.',
       `Each in ${PROCESSES} processes, ${ROUNDS} rounds of ${ROUND_MS} ms each, every process taking its turn, median;`,
       'against a no-op Probot app. The servers on a CPU of their own, the load on the others (taskset).',
+      `Sampled: on with OTEL_TRACES_SAMPLER=parentbased_traceidratio, ${SAMPLED * 100} % of deliveries traced.`,
       'Goals: on/off ≥ 0.9; off/no-op as in the throughput benchmark (traces off cost nothing measurable).',
       "CPU a delivery: the process's CPU time (all threads) over its rounds and what they left running;",
-      'the ratio off/on is the throughput on would keep where CPU is what limits it.',
+      'its ratios are the throughput each would keep where CPU is what limits it.',
     ],
     columns: [
       'delivery',
       'traces off',
       'traces on',
       'on/off',
+      'sampled/off',
       'off/no-op',
-      'CPU a delivery off / on',
+      'CPU a delivery off / on / sampled',
     ],
     rows,
     data,

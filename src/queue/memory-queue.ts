@@ -44,12 +44,19 @@ interface Batch {
   failures: number;
   /** When its first request was queued (Unix ms). */
   readonly queuedAt: number;
-  /** The traces of its requests (traces on only). */
-  readonly traces: string[];
+  /** The traces of its requests (traces on only), each once, as in Redis's pending set. */
+  readonly traces: Set<string>;
 }
 
 function newBatch(key: IssueKey, failures = 0): Batch {
-  return { key, hints: new Map(), reasons: new Set(), failures, queuedAt: Date.now(), traces: [] };
+  return {
+    key,
+    hints: new Map(),
+    reasons: new Set(),
+    failures,
+    queuedAt: Date.now(),
+    traces: new Set(),
+  };
 }
 
 function addRequest(batch: Batch, request: ReconcileRequest): void {
@@ -58,7 +65,7 @@ function addRequest(batch: Batch, request: ReconcileRequest): void {
     if (!batch.hints.has(id)) batch.hints.set(id, hint);
   }
   batch.reasons.add(request.reason);
-  if (request.trace) batch.traces.push(...request.trace);
+  for (const carrier of request.trace ?? []) batch.traces.add(carrier);
 }
 
 /** A failed batch followed by what arrived while it ran: its hints must not be lost. */
@@ -67,7 +74,7 @@ function mergeBatches(failed: Batch, later: Batch | undefined): Batch {
   for (const batch of later ? [failed, later] : [failed]) {
     for (const [id, hint] of batch.hints) if (!merged.hints.has(id)) merged.hints.set(id, hint);
     for (const reason of batch.reasons) merged.reasons.add(reason);
-    merged.traces.push(...batch.traces);
+    for (const carrier of batch.traces) merged.traces.add(carrier);
   }
   return merged;
 }
@@ -78,7 +85,7 @@ function toRequest(batch: Batch): ReconcileRequest {
     hints: [...batch.hints.values()],
     reason: [...batch.reasons].join(REASON_SEPARATOR),
     ...(batch.failures === 0 ? { queuedAt: batch.queuedAt } : {}),
-    ...(batch.traces.length > 0 ? { trace: batch.traces } : {}),
+    ...(batch.traces.size > 0 ? { trace: [...batch.traces] } : {}),
   };
 }
 

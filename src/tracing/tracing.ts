@@ -2,12 +2,15 @@ import {
   type Attributes,
   type Context,
   context,
+  isSpanContextValid,
   type Link,
   propagation,
   ROOT_CONTEXT,
   type Span,
+  type SpanContext,
   SpanKind,
   SpanStatusCode,
+  TraceFlags,
   type Tracer,
   trace,
 } from '@opentelemetry/api';
@@ -93,28 +96,48 @@ export async function inSpan<T>(
 }
 
 /**
+ * What a queued request carries when its delivery's trace was left out by the sampler
+ * (`OTEL_TRACES_SAMPLER`): its reconcile records nothing either, rather than start a trace of
+ * its own that would be sampled apart from its delivery's.
+ */
+const UNSAMPLED = '-';
+
+/**
  * The active trace as a queued request carries it to whichever replica runs it:
- * `<traceparent> <queued at, Unix ms>`; undefined when traces are off or nothing is traced.
+ * `<traceparent> <queued at, Unix ms>` (W3C trace context, written and read here without the
+ * propagation API, which cost a delivery more than the span it carried), UNSAMPLED when the
+ * sampler left the trace out; undefined when traces are off or nothing is traced.
  */
 export function traceCarrier(): string | undefined {
   if (!on) return undefined;
-  const carrier: Record<string, string> = {};
-  propagation.inject(context.active(), carrier);
-  return carrier.traceparent ? `${carrier.traceparent} ${Date.now()}` : undefined;
+  const active = trace.getActiveSpan()?.spanContext();
+  if (!active || !isSpanContextValid(active)) return undefined;
+  if ((active.traceFlags & TraceFlags.SAMPLED) === 0) return UNSAMPLED;
+  return `00-${active.traceId}-${active.spanId}-01 ${Date.now()}`;
 }
 
 /** A carrier read back: the context it names and when its request was queued. */
 interface Carried {
   readonly context: Context;
+  readonly spanContext: SpanContext;
   readonly queuedAt: number;
 }
 
+const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
+
 function carried(carrier: string): Carried | null {
-  const [traceparent, at] = carrier.split(' ');
+  const [traceparent = '', at] = carrier.split(' ');
+  const parts = TRACEPARENT.exec(traceparent);
   const queuedAt = Number(at);
-  if (!traceparent || !Number.isFinite(queuedAt)) return null;
-  const parent = propagation.extract(ROOT_CONTEXT, { traceparent });
-  return trace.getSpanContext(parent) ? { context: parent, queuedAt } : null;
+  if (!parts || !Number.isFinite(queuedAt)) return null;
+  const spanContext: SpanContext = {
+    traceId: parts[1]!,
+    spanId: parts[2]!,
+    traceFlags: Number.parseInt(parts[3]!, 16),
+    isRemote: true,
+  };
+  if (!isSpanContextValid(spanContext)) return null;
+  return { context: trace.setSpanContext(ROOT_CONTEXT, spanContext), spanContext, queuedAt };
 }
 
 /**
@@ -130,16 +153,15 @@ export async function inQueuedSpan<T>(
 ): Promise<T> {
   if (!on) return fn();
   const requests = (carriers ?? []).flatMap((c) => carried(c) ?? []);
+  // Every request it serves came from a delivery the sampler left out.
+  if (requests.length === 0 && carriers?.includes(UNSAMPLED)) return fn();
   const now = Date.now();
   for (const request of requests)
     tracer()
       .startSpan('queue wait', { startTime: request.queuedAt, attributes }, request.context)
       .end(now);
   const [first, ...others] = requests;
-  const links = others.flatMap((r) => {
-    const spanContext = trace.getSpanContext(r.context);
-    return spanContext ? [{ context: spanContext }] : [];
-  });
+  const links = others.map((r) => ({ context: r.spanContext }));
   return inSpan(name, { attributes, links, parent: first?.context ?? ROOT_CONTEXT }, fn);
 }
 

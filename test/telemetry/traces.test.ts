@@ -28,12 +28,16 @@ const INSTRUMENT = fileURLToPath(new URL('../../src/telemetry/instrument.ts', im
 let cluster: Cluster | undefined;
 let receiver: OtlpReceiver | undefined;
 const children: ChildProcess[] = [];
+/** Stops a replica as an orchestrator does (SIGTERM): it flushes its spans as it stops. */
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((done) => child.once('exit', done));
+  child.kill('SIGTERM');
+  await exited;
+}
+
 afterEach(async () => {
-  for (const child of children.splice(0)) {
-    const exited = new Promise((done) => child.once('exit', done));
-    child.kill('SIGTERM');
-    await exited;
-  }
+  for (const child of children.splice(0)) await stop(child);
   await cluster?.close();
   await receiver?.close();
 });
@@ -151,6 +155,44 @@ describe('traces', () => {
     const reconcile = inTrace().find((s) => s.name === 'reconcile')!;
     expect(reconcile.attributes).toMatchObject({ 'claims.installation': INSTALLATION_ID });
     expect(String(reconcile.attributes['claims.issue'])).toContain(`#${n}`);
+  });
+
+  it('the sampler decides per delivery: a delivery left out leaves no span, its reconcile none either', async () => {
+    receiver = await startOtlpReceiver();
+    cluster = await startCluster();
+    const { fake } = cluster;
+    const webhookUrl = await tracedReplica(
+      cluster.env(await freePort(), {
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+        OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+        OTEL_TRACES_SAMPLER_ARG: '0.5',
+      }),
+    );
+    // Twenty claims on twenty issues: at one in two, some are traced and some are not (the
+    // chance that all or none are is two in a million).
+    const issues = Array.from({ length: 20 }, () => fake.createIssue(REPO));
+    const ids = issues.map(
+      (n, i) => fake.addComment(REPO, n, { author: 'alice', body: claim(`s-${i}`) }).id,
+    );
+    for (const delivery of createdDeliveries(fake, ids))
+      expect(await cluster.send(delivery, { webhookUrl } as never)).toBe(200);
+    await waitFor(
+      () => issues.every((n) => (fake.issue(REPO, n)?.assignees ?? []).includes('alice')),
+      'every claim to be enforced',
+    );
+    await stop(children.at(-1)!);
+
+    const traceIds = (name: string) =>
+      new Set(receiver.spans.filter((s) => s.name.startsWith(name)).map((s) => s.traceId));
+    const webhooks = traceIds('webhook');
+    expect(webhooks.size).toBeGreaterThan(0);
+    expect(webhooks.size).toBeLessThan(issues.length);
+    // A traced delivery's reconcile is in its trace; a delivery left out has none exported: a
+    // reconcile that starts a trace of its own is the start-up resync's, which no delivery asked for.
+    const reconciles = receiver.spans.filter((s) => s.name === 'reconcile');
+    expect(reconciles.filter((s) => webhooks.has(s.traceId)).length).toBe(webhooks.size);
+    const roots = reconciles.filter((s) => s.parentSpanId === undefined);
+    expect(roots.map((s) => s.attributes['claims.reason'])).toEqual(roots.map(() => 'resync'));
   });
 
   it('an API call and an MCP tool call each join the caller’s trace, their GitHub requests inside', async () => {
