@@ -104,9 +104,9 @@ const UNSAMPLED = '-';
 
 /**
  * The active trace as a queued request carries it to whichever replica runs it:
- * `<traceparent> <queued at, Unix ms>` (W3C trace context, written and read here without the
- * propagation API, which cost a delivery more than the span it carried), UNSAMPLED when the
- * sampler left the trace out; undefined when traces are off or nothing is traced.
+ * `<traceparent> <queued at, Unix ms>` (W3C trace context, written and read here: the
+ * propagation API's inject and extract took several µs a request in profiles), UNSAMPLED when
+ * the sampler left the trace out; undefined when traces are off or nothing is traced.
  */
 export function traceCarrier(): string | undefined {
   if (!on) return undefined;
