@@ -183,7 +183,7 @@ describe('traces', () => {
     await stop(children.at(-1)!);
 
     const traceIds = (name: string) =>
-      new Set(receiver.spans.filter((s) => s.name.startsWith(name)).map((s) => s.traceId));
+      new Set(receiver!.spans.filter((s) => s.name.startsWith(name)).map((s) => s.traceId));
     const webhooks = traceIds('webhook');
     expect(webhooks.size).toBeGreaterThan(0);
     expect(webhooks.size).toBeLessThan(issues.length);
