@@ -13,6 +13,7 @@
 import { pino } from 'pino';
 import { main, probotServer } from '../src/app/main.js';
 import { readSettings } from '../src/config/read-settings.js';
+import { createIntake } from '../src/intake/intake.js';
 
 /** How many live claims the memory figure indexes. */
 const MEMORY_CLAIMS = 100_000;
@@ -25,10 +26,10 @@ async function startNoop(): Promise<{ port: number; stop(): Promise<void> }> {
   const settings = readSettings(process.env);
   const log = pino({ level: settings.logLevel, name: 'noop' });
   // Built as npm start builds it, with a handler that does nothing.
-  const server = probotServer(settings, log);
-  await server.load((app) => {
-    app.on('issue_comment', async () => {});
-  });
+  const intake = createIntake(settings.webhookSecret, log);
+  intake.on('issue_comment', async () => {});
+  const server = probotServer(settings, log, { intake });
+  await server.load(() => {});
   await server.start();
   return { port: server.port, stop: () => server.stop() };
 }

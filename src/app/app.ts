@@ -11,6 +11,7 @@ import type { EventOutbox, EventSenderOptions } from '../events/event-outbox.js'
 import { sharedWritePacing } from '../github/shared-write-pacing.js';
 import { type PacingClock, writePacing } from '../github/write-pacing.js';
 import type { HttpRoutes } from '../http-routes.js';
+import type { Intake } from '../intake/intake.js';
 import { remoteMcpRoutes } from '../mcp/remote-mcp-routes.js';
 import type { WorkQueue } from '../queue/queue.js';
 import { rememberQueueSettings } from '../read-model/queue-settings.js';
@@ -32,6 +33,8 @@ import { webhookIntake } from './webhook-intake.js';
 
 /** What createClaimWarden needs besides the Probot instance. */
 interface WardenOptions {
+  /** Where webhooks arrive: the webhook door hands it every genuine delivery. */
+  readonly intake: Intake;
   readonly settings: WardenSettings;
   readonly store: Store;
   readonly queue: WorkQueue;
@@ -174,7 +177,7 @@ export async function createClaimWarden(app: Probot, options: WardenOptions): Pr
   });
 
   const timers = wardenTimers(core, options.timers ?? true, options.redeliveryRechecksMs);
-  webhookIntake(app, core, { resync: timers.resync, requestPullCheck });
+  webhookIntake(options.intake, core, { resync: timers.resync, requestPullCheck });
   const http = createHttpRoutes({ store, queue, metrics, metricsToken: settings.metricsToken });
   // Counted and timed by surface: REST calls as HTTP requests, MCP tool calls as operation runs.
   const restApi = observeApi((req, res) => claimsApi.handle(req, res), metrics.ops, 'rest');

@@ -9,7 +9,7 @@ import { DeliveryNotQueuedError } from './delivery-not-queued-error.js';
 import { type EventRoute, routeEvent } from './route-event.js';
 
 /** One delivery as Probot hands it to the app. */
-export interface WebhookEvent {
+interface WebhookEvent {
   /** The delivery id (`x-github-delivery`). */
   readonly id: string;
   /** The event name (`x-github-event`). */

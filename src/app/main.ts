@@ -11,6 +11,7 @@ import { settingsForLog } from '../config/settings-for-log.js';
 import type { EventSenderOptions } from '../events/event-outbox.js';
 import type { PacingClock } from '../github/write-pacing.js';
 import type { HttpRoutes } from '../http-routes.js';
+import { createIntake, type Intake, receiveDelivery } from '../intake/intake.js';
 import type { WorkQueue } from '../queue/queue.js';
 import type { Store } from '../store/store.js';
 import { answers } from '../telemetry/answers.js';
@@ -99,7 +100,9 @@ export async function main(
   const startingRoutes = routesWhileStarting(backends, metrics, settings.metricsToken);
 
   let warden: ClaimWarden | undefined;
+  const intake = createIntake(settings.webhookSecret, log);
   const server = probotServer(settings, log, {
+    intake,
     ...(options.Octokit ? { Octokit: options.Octokit } : {}),
     ...(options.webhookDoor ? { door: options.webhookDoor } : {}),
     ready: () => warden !== undefined,
@@ -121,6 +124,7 @@ export async function main(
     warden = await connectToGitHub(
       () =>
         createClaimWarden(app, {
+          intake,
           settings,
           ...backends,
           log,
@@ -202,13 +206,19 @@ function routesWhileStarting(
 
 /**
  * Probot's server built from the operator settings, its webhook middleware behind the
- * webhook door (bounded bodies, 503 until `ready`, `door` its limits). `Octokit` replaces
- * Probot's client class (the benchmark uses it to compare throttling schemes).
+ * webhook door (bounded bodies, 503 until `ready`, `door` its limits), which hands each genuine
+ * delivery to `intake`'s handlers. `Octokit` replaces Probot's client class (the benchmark
+ * uses it to compare throttling schemes).
  */
 export function probotServer(
   settings: Settings,
   log: Logger,
-  options: { Octokit?: typeof ProbotOctokit; ready?: () => boolean; door?: WebhookDoorLimits } = {},
+  options: {
+    intake: Intake;
+    Octokit?: typeof ProbotOctokit;
+    ready?: () => boolean;
+    door?: WebhookDoorLimits;
+  },
 ): Server {
   const Base = Probot.defaults({
     appId: settings.appId,
@@ -219,15 +229,13 @@ export function probotServer(
     ...(settings.githubBaseUrl ? { baseUrl: settings.githubBaseUrl } : {}),
   }) as typeof Probot;
   const ready = options.ready ?? (() => true);
-  // Probot's server calls getNodeMiddleware once, at start: the one place where the body of
-  // every webhook is read (@octokit/webhooks' getPayload), so the door goes around it.
+  // Probot's server calls getNodeMiddleware once, at start, for its webhook route: the door,
+  // then the app's intake, in place of Probot's middleware and its Octokit per delivery.
   class WardenProbot extends Base {
     override async getNodeMiddleware(
       middlewareOptions?: Parameters<Probot['getNodeMiddleware']>[0],
     ): Promise<NodeMiddleware> {
-      const inner = (await super.getNodeMiddleware(middlewareOptions)) as NodeMiddleware;
-      // The secret Probot verifies with: the door checks each signature as the body arrives.
-      const door = webhookDoor(inner, {
+      const door = webhookDoor(receiveDelivery(options.intake, log), {
         ...options.door,
         path: middlewareOptions?.path || this.webhookPath,
         secret: settings.webhookSecret,

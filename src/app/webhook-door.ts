@@ -47,7 +47,7 @@ export type NodeMiddleware = (
   next?: Function,
 ) => Promise<boolean>;
 
-/** What the door needs besides the middleware it guards. */
+/** What the door needs besides what it hands deliveries to. */
 interface WebhookDoorOptions extends WebhookDoorLimits {
   /** The webhook path (Probot's `webhookPath`). */
   readonly path: string;
@@ -57,6 +57,13 @@ interface WebhookDoorOptions extends WebhookDoorLimits {
   /** False until the app has loaded: webhooks are answered 503, so GitHub can redeliver. */
   readonly ready: () => boolean;
 }
+
+/** What the door hands a genuine delivery to: the request, its answer and its whole body. */
+type DeliveryHandler = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: Buffer,
+) => Promise<boolean>;
 
 // The headers without which @octokit/webhooks answers 400 before reading the body.
 const WEBHOOK_HEADERS = ['x-github-event', 'x-hub-signature-256', 'x-github-delivery'] as const;
@@ -68,16 +75,15 @@ type Read =
   | { readonly kind: 'too-large' | 'busy' | 'late' | 'bad-signature' | 'gone' };
 
 /**
- * Wraps Probot's webhook middleware so that the door is the only way in: the middleware sees
- * a request only once the door has read its whole body, within the limits, and found its
- * signature good. Whether a request is a webhook is decided on the path resolved exactly as
- * the middleware resolves it (dot segments, `%2e`, `\`, `#`, absolute form; docs/security.md);
- * any other request is never handed to it. Refusals: 404 (not POST), 415, 400 (headers), 413
+ * The only way in for webhooks: `deliver` gets a request only once the door has read its
+ * whole body, within the limits, and found its signature good. Whether a request is a webhook
+ * is decided on the path resolved exactly as @octokit/webhooks' middleware resolves it (dot
+ * segments, `%2e`, `\`, `#`, absolute form; docs/security.md); any other request is passed on. Refusals: 404 (not POST), 415, 400 (headers), 413
  * (over 25 MB), 503 (starting, or too many bytes in flight), 408 (not received within 10 s),
  * 401 (signature): docs/protocol.md §7. They log the delivery id, event and size, never the
  * body or the secret.
  */
-export function webhookDoor(inner: NodeMiddleware, options: WebhookDoorOptions): NodeMiddleware {
+export function webhookDoor(deliver: DeliveryHandler, options: WebhookDoorOptions): NodeMiddleware {
   const maxBody = options.maxBodyBytes ?? MAX_WEBHOOK_BYTES;
   const maxInFlight = options.maxInFlightBytes ?? MAX_IN_FLIGHT_BYTES;
   const smallBody = options.smallBodyBytes ?? SMALL_BODY_BYTES;
@@ -157,7 +163,7 @@ export function webhookDoor(inner: NodeMiddleware, options: WebhookDoorOptions):
 
   return async function webhookDoorMiddleware(req, res, next) {
     if (resolvedPath(req.url) !== webhookPath) {
-      // What the middleware does with another path, without handing the request to it.
+      // What @octokit/webhooks' middleware does with another path: the next handler's.
       next?.();
       return false;
     }
@@ -227,10 +233,7 @@ export function webhookDoor(inner: NodeMiddleware, options: WebhookDoorOptions):
           res.destroy();
           return true;
       }
-      // @octokit/webhooks' getPayload takes a string `req.body` as is; it verifies the
-      // signature again (one more pass over the text of a delivery already found genuine).
-      (req as IncomingMessage & { body?: string }).body = read.body.toString('utf8');
-      return await inner(req, res, next);
+      return await deliver(req, res, read.body);
     } finally {
       release(charge);
     }

@@ -1,6 +1,6 @@
-import type { Probot } from 'probot';
 import { concernsClaims } from '../config/concerns-claims.js';
 import { guardWork } from '../guard/guard-work.js';
+import type { Intake } from '../intake/intake.js';
 import type { IssueKey } from '../keys.js';
 import { indexIssuesEvent } from '../read-model/index-events.js';
 import { indexHeartbeat } from '../read-model/index-heartbeat.js';
@@ -8,7 +8,7 @@ import { recordGone } from '../read-model/record-gone.js';
 import { deliveryAttributes } from '../telemetry/delivery-attributes.js';
 import { inSpan, ROOT_CONTEXT, SpanKind } from '../tracing/tracing.js';
 import { recordDeliveries } from './deliveries.js';
-import { handleWebhook, type WebhookDeps, type WebhookEvent } from './handle-webhook.js';
+import { handleWebhook, type WebhookDeps } from './handle-webhook.js';
 import { SUBSCRIBED_EVENTS } from './route-event.js';
 import type { WardenCore } from './warden-core.js';
 
@@ -30,17 +30,17 @@ interface WebhookJobs {
  * (handleWebhook), counted in `claims_webhooks_total`; a delivery that could not be queued is
  * thrown to Probot, which answers 503 so GitHub redelivers it.
  */
-export function webhookIntake(app: Probot, core: WardenCore, jobs: WebhookJobs): void {
+export function webhookIntake(intake: Intake, core: WardenCore, jobs: WebhookJobs): void {
   const { store, log, metrics } = core;
   const deps = webhookDeps(core, jobs);
-  app.on([...SUBSCRIBED_EVENTS], (context) =>
+  intake.on([...SUBSCRIBED_EVENTS], (context) =>
     // One trace per delivery (docs/operations.md "Traces"), rooted here: the webhook request's
     // server span (no HTTP instrumentation, whose span per request cost more than the rest of
     // the trace). Its reconcile joins it.
     inSpan(`webhook ${context.name}`, webhookSpan(context), async (span) => {
       // The work queue's index follows every issues event, own echoes too (§9): no API call.
       if (context.name === 'issues') await indexIssuesEvent(store, log, context.payload);
-      const outcome = await handleWebhook(deps, context as WebhookEvent);
+      const outcome = await handleWebhook(deps, context);
       metrics.webhooks.inc({ event: outcome.event, result: outcome.result });
       span?.setAttribute('claims.result', outcome.result);
       if (outcome.error) throw outcome.error;
@@ -50,7 +50,7 @@ export function webhookIntake(app: Probot, core: WardenCore, jobs: WebhookJobs):
   // subscribed event: pull_request.closed, installation_repositories.removed, …) are answered
   // 200 and counted, so the counter sums to every delivery received.
   const subscribed = new Set<string>(SUBSCRIBED_EVENTS);
-  app.onAny((context) => {
+  intake.onAny((context) => {
     const action = (context.payload as { action?: unknown }).action;
     const event = typeof action === 'string' ? `${context.name}.${action}` : context.name;
     if (!subscribed.has(event)) metrics.webhooks.inc({ event, result: 'unhandled' });

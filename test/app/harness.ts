@@ -5,6 +5,7 @@ import { Probot, ProbotOctokit } from 'probot';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { type ClaimWarden, createClaimWarden } from '../../src/app/app.js';
 import type { ThreadComment } from '../../src/claims/types.js';
+import { createIntake, type Intake } from '../../src/intake/intake.js';
 import { MemoryQueue } from '../../src/queue/memory-queue.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
 import { createPayloads } from '../fake-github/payloads.js';
@@ -22,8 +23,8 @@ import {
 } from './nock-guard.js';
 
 /*
- * Integration tests of the app inside a real Probot instance: webhooks go in through
- * `probot.receive`, GitHub is nock on https://api.github.com. Every request the app makes is
+ * Integration tests of the app inside a real Probot instance: webhooks go in through its
+ * intake (what the webhook door hands genuine deliveries to), GitHub is nock on https://api.github.com. Every request the app makes is
  * recorded (`calls`), every mock must be used, and a request no mock matches fails the test
  * (`installNockGuards`). Writes are asserted exactly and in order.
  */
@@ -125,8 +126,10 @@ export async function startApp(): Promise<TestApp> {
     logger: log.child({ name: 'queue' }),
   });
   let warden: ClaimWarden | undefined;
+  const intake = createIntake('test', log);
   await probot.load(async (app) => {
     warden = await createClaimWarden(app, {
+      intake,
       settings: {
         staleAfterMs: 6 * HOUR,
         sweepIntervalMs: 60_000,
@@ -154,11 +157,11 @@ export async function startApp(): Promise<TestApp> {
     },
     async receive(event, id) {
       deliveries += 1;
-      await probot.receive({
+      await intake.receive({
         id: id ?? `delivery-${deliveries}`,
         name: event.name,
         payload: event.payload,
-      } as Parameters<Probot['receive']>[0]);
+      } as Parameters<Intake['receive']>[0]);
     },
     settle: () => started.queue.idle(),
     stop: () => started.stop(),
@@ -471,7 +474,7 @@ function installationRef(id = INSTALLATION) {
   return { id, node_id: `MDIzOkludGVncmF0aW9uSW5zdGFsbGF0aW9u${id}` };
 }
 
-/** A webhook as probot.receive takes it, minus the delivery id. */
+/** A webhook as the intake takes it, minus the delivery id. */
 export interface WebhookEvent {
   readonly name: string;
   readonly payload: Record<string, unknown>;

@@ -108,4 +108,14 @@ describe('the webhook door', () => {
 
     expect(await post(body, { event: 'issue_comment.created' })).toBe(200);
   });
+
+  it('a signed body that is not JSON is answered 400 and logged without its text', async () => {
+    const body = `{"action":"created","note":"${CANARY}"`;
+
+    expect(await post(body)).toBe(400);
+    expect(harness.logLines.some((line) => line.includes('webhook body is not JSON: 400'))).toBe(
+      true,
+    );
+    expect(harness.logLines.join('\n')).not.toContain(CANARY);
+  });
 });
