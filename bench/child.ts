@@ -4,16 +4,16 @@
  * `node [--expose-gc] --import tsx bench/child.ts <mode>` with the app's environment:
  *
  * - `app`: claim-warden as `npm start` runs it (main()).
- * - `noop`: a Probot app whose handler does nothing, on the same Probot server setup as main().
+ * - `noop`: a stock Probot app (Probot's own webhook middleware) whose handler does nothing.
  * - `memory`: the app, then 100,000 live claims in its index; reports resident memory.
  *
  * Prints one JSON line on stdout when ready (and, for `memory`, the figures), then waits for
  * SIGTERM.
  */
 import { pino } from 'pino';
-import { main, probotServer } from '../src/app/main.js';
+import { Probot, Server } from 'probot';
+import { main } from '../src/app/main.js';
 import { readSettings } from '../src/config/read-settings.js';
-import { createIntake } from '../src/intake/intake.js';
 
 /** How many live claims the memory figure indexes. */
 const MEMORY_CLAIMS = 100_000;
@@ -25,11 +25,22 @@ function report(fields: Record<string, unknown>): void {
 async function startNoop(): Promise<{ port: number; stop(): Promise<void> }> {
   const settings = readSettings(process.env);
   const log = pino({ level: settings.logLevel, name: 'noop' });
-  // Built as npm start builds it, with a handler that does nothing.
-  const intake = createIntake(settings.webhookSecret, log);
-  intake.on('issue_comment', async () => {});
-  const server = probotServer(settings, log, { intake });
-  await server.load(() => {});
+  // A stock Probot app on Probot's own webhook middleware, with a handler that does nothing.
+  const server = new Server({
+    host: settings.host,
+    port: settings.port,
+    log,
+    Probot: Probot.defaults({
+      appId: settings.appId,
+      privateKey: settings.privateKey,
+      secret: settings.webhookSecret,
+      log,
+      ...(settings.githubBaseUrl ? { baseUrl: settings.githubBaseUrl } : {}),
+    }),
+  });
+  await server.load((app) => {
+    app.on('issue_comment', async () => {});
+  });
   await server.start();
   return { port: server.port, stop: () => server.stop() };
 }

@@ -210,7 +210,7 @@ function routesWhileStarting(
  * delivery to `intake`'s handlers. `Octokit` replaces Probot's client class (the benchmark
  * uses it to compare throttling schemes).
  */
-export function probotServer(
+function probotServer(
   settings: Settings,
   log: Logger,
   options: {
