@@ -31,7 +31,8 @@ const STILL_PROCESSING_MS = 9000;
  * Hands a delivery the webhook door found genuine to the intake's handlers and answers as
  * @octokit/webhooks' middleware does: 200 `ok` once they finished, 202 `still processing`
  * when they take past 9 s (they go on), else the first error's `status` (500 without one) and
- * its name and message; a body that is not JSON, 400 (logged with the delivery id, not the body).
+ * its name and message; a body that is not JSON (signed, so GitHub sent it: an error), 400,
+ * logged with the delivery id, not the body.
  */
 export function receiveDelivery(intake: Intake, log: Logger) {
   return async (req: IncomingMessage, res: ServerResponse, body: Buffer): Promise<boolean> => {
@@ -41,7 +42,7 @@ export function receiveDelivery(intake: Intake, log: Logger) {
     try {
       payload = JSON.parse(body.toString('utf8'));
     } catch {
-      log.warn({ delivery: id, event: name, bytes: body.length }, 'webhook body is not JSON: 400');
+      log.error({ delivery: id, event: name, bytes: body.length }, 'webhook body is not JSON: 400');
       return reply(res, 400, { error: 'the body is not JSON' });
     }
     let timer: NodeJS.Timeout | undefined;

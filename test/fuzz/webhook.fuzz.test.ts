@@ -110,8 +110,7 @@ async function answers(): Promise<void> {
 
 /**
  * Every answer of 400 or more is in the log: the request line naming its delivery and status,
- * and an error line for each (the framework's own refusals, such as invalid JSON, name the
- * error but not the delivery; the access line next to it does).
+ * and an error line for each (a signed body that is not JSON, or a handler's error).
  */
 function expectLoggedFailures(answered: readonly Answer[], since: number): void {
   const lines = logged(0, since);
