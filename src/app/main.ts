@@ -205,9 +205,9 @@ function routesWhileStarting(
 }
 
 /**
- * Probot's server built from the operator settings, its webhook middleware behind the
- * webhook door (bounded bodies, 503 until `ready`, `door` its limits), which hands each genuine
- * delivery to `intake`'s handlers. `Octokit` replaces Probot's client class (the benchmark
+ * Probot's server built from the operator settings, with the webhook door (bounded bodies,
+ * 503 until `ready`, `door` its limits) on its webhook route in place of Probot's middleware:
+ * the door hands each genuine delivery to `intake`'s handlers. `Octokit` replaces Probot's client class (the benchmark
  * uses it to compare throttling schemes).
  */
 function probotServer(

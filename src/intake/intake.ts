@@ -4,9 +4,9 @@ import type { Logger } from 'pino';
 
 /**
  * The app's webhook intake: handlers by event, as Probot's `app.on` registers them, run on
- * `{ id, name, payload }` alone. Probot built an authenticated Octokit for every delivery
- * before any handler ran (its event context), which the app never used: about a fifth of a
- * plain delivery's CPU (docs/measured.md).
+ * `{ id, name, payload }` alone. Probot's middleware verified each signature a second time
+ * and built an authenticated Octokit for every delivery (its event context), which the app
+ * never used: together about a third of a plain delivery's CPU (docs/measured.md).
  */
 export type Intake = Webhooks;
 
