@@ -30,11 +30,15 @@ const STILL_PROCESSING_MS = 9000;
 /**
  * Hands a delivery the webhook door found genuine to the intake's handlers and answers as
  * @octokit/webhooks' middleware does: 200 `ok` once they finished, 202 `still processing`
- * when they take past 9 s (they go on), else the first error's `status` (500 without one) and
+ * when they take past `stillProcessingMs` (9 s; they go on), else the first error's `status` (500 without one) and
  * its name and message; a body that is not JSON (signed, so GitHub sent it: an error), 400,
  * logged with the delivery id, not the body.
  */
-export function receiveDelivery(intake: Intake, log: Logger) {
+export function receiveDelivery(
+  intake: Intake,
+  log: Logger,
+  stillProcessingMs = STILL_PROCESSING_MS,
+) {
   return async (req: IncomingMessage, res: ServerResponse, body: Buffer): Promise<boolean> => {
     const id = String(req.headers['x-github-delivery']);
     const name = String(req.headers['x-github-event']) as EmitterWebhookEventName;
@@ -47,7 +51,7 @@ export function receiveDelivery(intake: Intake, log: Logger) {
     }
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<'late'>((resolve) => {
-      timer = setTimeout(() => resolve('late'), STILL_PROCESSING_MS);
+      timer = setTimeout(() => resolve('late'), stillProcessingMs);
     });
     const handled = intake.receive({ id, name, payload } as Parameters<Intake['receive']>[0]).then(
       () => null,
