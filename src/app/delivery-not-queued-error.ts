@@ -1,5 +1,5 @@
 /**
- * Thrown to Probot when a delivery could not be recorded and queued (Redis unreachable):
+ * Thrown to the intake when a delivery could not be recorded and queued (Redis unreachable):
  * the webhook is answered 503 so GitHub shows it as failed and it can be redelivered.
  */
 export class DeliveryNotQueuedError extends Error {

@@ -8,7 +8,7 @@ import type { DeliveryRecorder } from './deliveries.js';
 import { DeliveryNotQueuedError } from './delivery-not-queued-error.js';
 import { type EventRoute, routeEvent } from './route-event.js';
 
-/** One delivery as Probot hands it to the app. */
+/** One delivery as the intake hands it to the app. */
 interface WebhookEvent {
   /** The delivery id (`x-github-delivery`). */
   readonly id: string;
@@ -54,14 +54,14 @@ interface WebhookResult {
     | 'duplicate'
     | 'failed'
     | Exclude<EventRoute['kind'], 'ignore' | 'malformed'>;
-  /** Set with `failed`: thrown to Probot, which answers 503 so GitHub can redeliver. */
+  /** Set with `failed`: thrown to the intake, which answers 503 so GitHub can redeliver. */
   readonly error?: DeliveryNotQueuedError;
 }
 
 /**
  * The webhook path, as a short pipeline: route (pure), filter (a cached config read at most),
  * record the delivery id, queue the work, keep the id. Never throws: a delivery that could
- * not be queued comes back as `failed` with the error for Probot.
+ * not be queued comes back as `failed` with the error for the intake.
  */
 export async function handleWebhook(
   deps: WebhookDeps,

@@ -207,8 +207,8 @@ function routesWhileStarting(
 /**
  * Probot's server built from the operator settings, with the webhook door (bounded bodies,
  * 503 until `ready`, `door` its limits) on its webhook route in place of Probot's middleware:
- * the door hands each genuine delivery to `intake`'s handlers. `Octokit` replaces Probot's client class (the benchmark
- * uses it to compare throttling schemes).
+ * the door hands each genuine delivery to `intake`'s handlers. `Octokit` replaces Probot's
+ * client class (the benchmark uses it to compare throttling schemes).
  */
 function probotServer(
   settings: Settings,
@@ -216,7 +216,7 @@ function probotServer(
   options: {
     intake: Intake;
     Octokit?: typeof ProbotOctokit;
-    ready?: () => boolean;
+    ready: () => boolean;
     door?: WebhookDoorLimits;
   },
 ): Server {
@@ -228,7 +228,6 @@ function probotServer(
     ...(options.Octokit ? { Octokit: options.Octokit } : {}),
     ...(settings.githubBaseUrl ? { baseUrl: settings.githubBaseUrl } : {}),
   }) as typeof Probot;
-  const ready = options.ready ?? (() => true);
   // Probot's server calls getNodeMiddleware once, at start, for its webhook route: the door,
   // then the app's intake, in place of Probot's middleware and its Octokit per delivery.
   class WardenProbot extends Base {
@@ -240,7 +239,7 @@ function probotServer(
         path: middlewareOptions?.path || this.webhookPath,
         secret: settings.webhookSecret,
         log,
-        ready,
+        ready: options.ready,
       });
       // The first handler of every request, so every request gets its one line.
       return (req, res, next) => {

@@ -78,9 +78,9 @@ type Read =
  * The only way in for webhooks: `deliver` gets a request only once the door has read its
  * whole body, within the limits, and found its signature good. Whether a request is a webhook
  * is decided on the path resolved exactly as @octokit/webhooks' middleware resolves it (dot
- * segments, `%2e`, `\`, `#`, absolute form; docs/security.md); any other request is passed on. Refusals: 404 (not POST), 415, 400 (headers), 413
- * (over 25 MB), 503 (starting, or too many bytes in flight), 408 (not received within 10 s),
- * 401 (signature): docs/protocol.md §7. They log the delivery id, event and size, never the
+ * segments, `%2e`, `\`, `#`, absolute form; docs/security.md); any other request is passed
+ * on. Refusals: 404 (not POST), 415, 400 (headers), 413 (over 25 MB), 503 (starting, or too
+ * many bytes in flight), 408 (not received within 10 s), 401 (signature): docs/protocol.md §7. They log the delivery id, event and size, never the
  * body or the secret.
  */
 export function webhookDoor(deliver: DeliveryHandler, options: WebhookDoorOptions): NodeMiddleware {

@@ -28,19 +28,19 @@ interface WebhookJobs {
 /**
  * Subscribes the app to its webhooks (SUBSCRIBED_EVENTS): each delivery becomes queued work
  * (handleWebhook), counted in `claims_webhooks_total`; a delivery that could not be queued is
- * thrown to Probot, which answers 503 so GitHub redelivers it.
+ * thrown to the intake, which answers 503 so GitHub redelivers it.
  */
 export function webhookIntake(intake: Intake, core: WardenCore, jobs: WebhookJobs): void {
   const { store, log, metrics } = core;
   const deps = webhookDeps(core, jobs);
-  intake.on([...SUBSCRIBED_EVENTS], (context) =>
+  intake.on([...SUBSCRIBED_EVENTS], (delivery) =>
     // One trace per delivery (docs/operations.md "Traces"), rooted here: the webhook request's
     // server span (no HTTP instrumentation, whose span per request cost more than the rest of
     // the trace). Its reconcile joins it.
-    inSpan(`webhook ${context.name}`, webhookSpan(context), async (span) => {
+    inSpan(`webhook ${delivery.name}`, webhookSpan(delivery), async (span) => {
       // The work queue's index follows every issues event, own echoes too (§9): no API call.
-      if (context.name === 'issues') await indexIssuesEvent(store, log, context.payload);
-      const outcome = await handleWebhook(deps, context);
+      if (delivery.name === 'issues') await indexIssuesEvent(store, log, delivery.payload);
+      const outcome = await handleWebhook(deps, delivery);
       metrics.webhooks.inc({ event: outcome.event, result: outcome.result });
       span?.setAttribute('claims.result', outcome.result);
       if (outcome.error) throw outcome.error;
@@ -50,9 +50,9 @@ export function webhookIntake(intake: Intake, core: WardenCore, jobs: WebhookJob
   // subscribed event: pull_request.closed, installation_repositories.removed, …) are answered
   // 200 and counted, so the counter sums to every delivery received.
   const subscribed = new Set<string>(SUBSCRIBED_EVENTS);
-  intake.onAny((context) => {
-    const action = (context.payload as { action?: unknown }).action;
-    const event = typeof action === 'string' ? `${context.name}.${action}` : context.name;
+  intake.onAny((delivery) => {
+    const action = (delivery.payload as { action?: unknown }).action;
+    const event = typeof action === 'string' ? `${delivery.name}.${action}` : delivery.name;
     if (!subscribed.has(event)) metrics.webhooks.inc({ event, result: 'unhandled' });
   });
 }

@@ -30,9 +30,9 @@ const STILL_PROCESSING_MS = 9000;
 /**
  * Hands a delivery the webhook door found genuine to the intake's handlers and answers as
  * @octokit/webhooks' middleware does: 200 `ok` once they finished, 202 `still processing`
- * when they take past `stillProcessingMs` (9 s; they go on), else the first error's `status` (500 without one) and
- * its name and message; a body that is not JSON (signed, so GitHub sent it: an error), 400,
- * logged with the delivery id, not the body.
+ * when they take past `stillProcessingMs` (9 s; they go on), else the first error's `status`
+ * (500 without one) with its name and message. A body that is not JSON (signed, so GitHub
+ * sent it: an error) is answered 400 and logged with the delivery id, not the body.
  */
 export function receiveDelivery(
   intake: Intake,
@@ -61,18 +61,13 @@ export function receiveDelivery(
     clearTimeout(timer);
     if (outcome === 'late') return reply(res, 202, 'still processing\n');
     if (outcome === null) return reply(res, 200, 'ok\n');
-    const [first] = outcome instanceof AggregateError ? outcome.errors : [outcome];
-    const {
-      name: kind = 'Error',
-      message,
-      status,
-    } = (first ?? {}) as {
-      name?: string;
-      message?: string;
-      status?: number;
-    };
-    const error = message ? `${kind}: ${message}` : 'Error: An Unspecified error occurred';
-    return reply(res, typeof status === 'number' ? status : 500, { error });
+    const first = (outcome instanceof AggregateError ? outcome.errors[0] : outcome) as
+      | { name?: string; message?: string; status?: unknown }
+      | undefined;
+    const error = first?.message
+      ? `${first.name ?? 'Error'}: ${first.message}`
+      : 'Error: An Unspecified error occurred';
+    return reply(res, typeof first?.status === 'number' ? first.status : 500, { error });
   };
 }
 

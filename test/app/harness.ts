@@ -24,9 +24,10 @@ import {
 
 /*
  * Integration tests of the app inside a real Probot instance: webhooks go in through its
- * intake (what the webhook door hands genuine deliveries to), GitHub is nock on https://api.github.com. Every request the app makes is
- * recorded (`calls`), every mock must be used, and a request no mock matches fails the test
- * (`installNockGuards`). Writes are asserted exactly and in order.
+ * intake (what the webhook door hands genuine deliveries to), GitHub is nock on
+ * https://api.github.com. Every request the app makes is recorded (`calls`), every mock must
+ * be used, and a request no mock matches fails the test (`installNockGuards`). Writes are
+ * asserted exactly and in order.
  */
 
 export { HOUR, MINUTE, NOW } from '../helpers/thread-builder.js';

@@ -8,7 +8,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DeliveryNotQueuedError } from '../../src/app/delivery-not-queued-error.js';
-import { createIntake, type Intake, receiveDelivery } from '../../src/intake/intake.js';
+import { createIntake, receiveDelivery } from '../../src/intake/intake.js';
 
 let server: Server | undefined;
 afterEach(async () => {
@@ -45,7 +45,7 @@ async function serve(stillProcessingMs?: number) {
     });
     return { status: res.status, text: await res.text() };
   };
-  return { intake: intake as Intake, post, lines };
+  return { intake, post, lines };
 }
 
 const COMMENT = JSON.stringify({ action: 'created', comment: { id: 7 } });
